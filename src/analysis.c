@@ -1,0 +1,440 @@
+/* analysis.c - samples to per-item figures: harness overhead, fits, baselines, warnings. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+
+#define CONF 0.95
+#define RESAMPLES 1000
+#define STAT_SEED 0x70b1u /* fixed: the same samples give the same intervals */
+
+/* Value of event e in sample s, scaled; false when it was not read or
+ * never ran in that sample. */
+static bool sample_event(const struct pmb_sample *s, int e, double *v, int *scaled)
+{
+	int k;
+
+	if (!(s->mask & (1u << e)))
+		return false;
+	k = pmb_count_scale(&s->count[e], v);
+	if (k < 0)
+		return false;
+	if (k > 0)
+		*scaled = 1;
+	return true;
+}
+
+static void fit_overhead(const double *x, const double *y, size_t n,
+			 double *per_pass, double *per_sample, double *noise)
+{
+	struct pmb_fit f;
+	double *res;
+
+	*per_pass = *per_sample = *noise = 0;
+	if (n < 2 || pmb_fit_line(x, y, n, &f) != 0)
+		return;
+	/* Theil-Sen: one preempted sample must not tilt the harness line
+	 * that every benchmark is corrected with. */
+	*per_pass = f.ts_b;
+	*per_sample = f.ts_a;
+	res = malloc(n * sizeof(*res));
+	if (!res)
+		return;
+	for (size_t i = 0; i < n; i++)
+		res[i] = fabs(y[i] - f.ts_a - f.ts_b * x[i]) / x[i];
+	*noise = pmb_median(res, n);
+	free(res);
+}
+
+int pmb_analysis_overhead(struct pmb_context *ctx, const struct pmb_sample *s, size_t n)
+{
+	struct pmb_overhead *o = &ctx->overhead;
+	double *x = malloc((n + 1) * sizeof(double)), *y = malloc((n + 1) * sizeof(double));
+
+	if (!x || !y) {
+		free(x);
+		free(y);
+		return -ENOMEM;
+	}
+	memset(o, 0, sizeof(*o));
+	o->nsamples = n;
+	for (size_t i = 0; i < n; i++) {
+		x[i] = (double)s[i].passes;
+		y[i] = (double)s[i].ns;
+	}
+	fit_overhead(x, y, n, &o->ns_per_pass, &o->ns_per_sample, &o->ns_noise_per_pass);
+	for (int e = 0; e < ctx->plan.nev; e++) {
+		size_t m = 0;
+		int scaled = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			double v;
+
+			if (sample_event(&s[i], e, &v, &scaled)) {
+				x[m] = (double)s[i].passes;
+				y[m++] = v;
+			}
+		}
+		o->ev_valid[e] = m >= 2;
+		fit_overhead(x, y, m, &o->ev_per_pass[e], &o->ev_per_sample[e],
+			     &o->ev_noise_per_pass[e]);
+	}
+	free(x);
+	free(y);
+	return 0;
+}
+
+/* Per-item figure from raw per-sample totals v[i] over passes p[i]. */
+static void figure(struct pmb_figure *f, const double *p, const double *v, size_t n,
+		   double ov_pass, double ov_sample, double noise_pass, double res_sample,
+		   double items, double *per_item)
+{
+	struct pmb_fit fit;
+	double *cost = malloc((n + 1) * sizeof(double));
+
+	memset(f, 0, sizeof(*f));
+	f->normalized = f->ratio = f->ratio_lo = f->ratio_hi = NAN;
+	if (!cost || n == 0) {
+		free(cost);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		cost[i] = v[i] - ov_sample - ov_pass * p[i];
+		per_item[i] = cost[i] / (p[i] * items);
+	}
+	pmb_summarize(per_item, n, STAT_SEED, &f->s);
+	f->valid = true;
+	/* What a sample of median size cannot tell apart from zero: the
+	 * clock's (or counter's) step spread over the items, or the noise
+	 * of the subtracted harness overhead. */
+	double pmed = pmb_median(p, n);
+	double r1 = res_sample / (pmed * items), r2 = noise_pass / items;
+	f->resolution = r1 > r2 ? r1 : r2;
+	f->below_resolution = f->s.median < f->resolution;
+	if (n >= 3 && pmb_fit_line(p, cost, n, &fit) == 0) {
+		double typical = pmb_median(cost, n);
+		double pmin = p[0], pmax = p[0], tmin = INFINITY, tmax = INFINITY;
+
+		f->fixed = fit.a;
+		f->fixed_share = typical > 0 ? fit.a / typical : 0;
+		/* Two-point cross-check on the fastest sample at the smallest
+		 * and at the largest pass count. */
+		for (size_t i = 0; i < n; i++) {
+			if (p[i] < pmin)
+				pmin = p[i];
+			if (p[i] > pmax)
+				pmax = p[i];
+		}
+		for (size_t i = 0; i < n; i++) {
+			if (p[i] < pmin * 1.15 && cost[i] / p[i] < tmin)
+				tmin = cost[i] / p[i];
+			if (p[i] > pmax / 1.15 && cost[i] / p[i] < tmax)
+				tmax = cost[i] / p[i];
+		}
+		f->fixed_two_point = pmax > pmin * 1.5 && isfinite(tmin) && isfinite(tmax)
+					     ? pmb_setup_two_point(pmin, tmin, pmax, tmax)
+					     : NAN;
+		/* The robust fit must agree, or one noisy sample made it. */
+		if (fit.ts_a < 0.5 * fit.a)
+			f->fixed_share = typical > 0 ? fit.ts_a / typical : 0;
+	}
+	free(cost);
+}
+
+static void analyze_one(struct pmb_context *ctx, struct pmb_result *r)
+{
+	size_t n = r->nsamples;
+	double items = (double)(r->items_per_pass ? r->items_per_pass : 1);
+	double *p = malloc((n + 1) * sizeof(double));
+	double *v = malloc((n + 1) * sizeof(double));
+	double *pi = malloc((n + 1) * sizeof(double));
+	const struct pmb_overhead *o = &ctx->overhead;
+
+	memset(&r->time, 0, sizeof(r->time));
+	for (int k = 0; k < PMB_MAX_DERIVED; k++)
+		r->derived[k] = NAN;
+	r->rep_spread = NAN;
+	if (!p || !v || !pi || n == 0)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		p[i] = (double)r->samples[i].passes;
+		v[i] = (double)r->samples[i].ns;
+	}
+	figure(&r->time, p, v, n, o->ns_per_pass, o->ns_per_sample, o->ns_noise_per_pass,
+	       ctx->clock.resolution_ns, items, pi);
+	if (strcmp(ctx->backend, "sim") == 0)
+		r->time.valid = false; /* valgrind's clock says nothing */
+	for (int e = 0; e < ctx->plan.nev; e++) {
+		size_t m = 0;
+		int scaled = 0;
+		bool any = false;
+
+		for (size_t i = 0; i < n; i++) {
+			double x;
+
+			if (r->samples[i].mask & (1u << e))
+				any = true;
+			if (sample_event(&r->samples[i], e, &x, &scaled)) {
+				p[m] = (double)r->samples[i].passes;
+				v[m++] = x;
+			}
+		}
+		figure(&r->ev[e], p, v, m, o->ev_valid[e] ? o->ev_per_pass[e] : 0,
+		       o->ev_valid[e] ? o->ev_per_sample[e] : 0, o->ev_noise_per_pass[e],
+		       1.0, items, pi);
+		r->ev[e].scaled = m == 0 && any ? -1 : scaled;
+		r->ev[e].simulated = ctx->plan.ev[e].kind == PMB_EV_SIM;
+	}
+	memset(&r->est_cycles, 0, sizeof(r->est_cycles));
+	r->est_cycles.normalized = r->est_cycles.ratio = NAN;
+	if (!ctx->has_cycles && ctx->ghz > 0 && r->time.valid) {
+		/* Cycles from time: as good as the frequency estimate, and
+		 * labelled estimated wherever it is shown. */
+		r->est_cycles = r->time;
+		r->est_cycles.estimated = true;
+		struct pmb_summary *s = &r->est_cycles.s;
+		double g = ctx->ghz;
+		s->median *= g, s->mean *= g, s->min *= g, s->max *= g;
+		s->stddev *= g, s->ci_lo *= g, s->ci_hi *= g;
+		r->est_cycles.resolution *= g;
+		r->est_cycles.fixed *= g;
+	}
+	for (int k = 0; k < ctx->plan.nder; k++) {
+		const struct pmb_derived *d = &ctx->plan.der[k];
+		const struct pmb_figure *a = d->num >= 0 ? &r->ev[d->num] : NULL;
+		const struct pmb_figure *b = d->den >= 0 ? &r->ev[d->den] : NULL;
+
+		if (!a || !a->valid)
+			continue;
+		if (d->den < 0)
+			r->derived[k] = a->s.median * d->scale;
+		else if (b && b->valid && b->s.median != 0)
+			r->derived[k] = a->s.median / b->s.median * d->scale;
+	}
+	if (r->time.valid && r->time.s.median > 0) {
+		r->items_per_second = 1e9 / r->time.s.median;
+		r->bytes_per_second = (double)r->bytes_per_pass / items * r->items_per_second;
+	}
+out:
+	free(p);
+	free(v);
+	free(pi);
+}
+
+/* Per-item samples of a figure, recomputed for the ratio intervals. */
+static size_t per_item_samples(const struct pmb_context *ctx, const struct pmb_result *r,
+			       int e, double *out)
+{
+	const struct pmb_overhead *o = &ctx->overhead;
+	double items = (double)(r->items_per_pass ? r->items_per_pass : 1);
+	size_t m = 0;
+
+	for (size_t i = 0; i < r->nsamples; i++) {
+		const struct pmb_sample *s = &r->samples[i];
+		double v, P = (double)s->passes;
+		int sc = 0;
+
+		if (e < 0)
+			out[m++] = ((double)s->ns - o->ns_per_sample - o->ns_per_pass * P) / (P * items);
+		else if (sample_event(s, e, &v, &sc))
+			out[m++] = (v - (o->ev_valid[e] ? o->ev_per_sample[e] + o->ev_per_pass[e] * P : 0)) /
+				   (P * items);
+	}
+	return m;
+}
+
+static struct pmb_figure *fig_of(struct pmb_result *r, int e)
+{
+	return e < 0 ? &r->time : &r->ev[e];
+}
+
+static void apply_links(struct pmb_context *ctx, struct pmb_result *res, size_t n,
+			size_t reps, size_t i)
+{
+	struct pmb_result *r = &res[i];
+	const struct pmb_instance *in = r->inst;
+	struct pmb_result *base = NULL, *ref = NULL, *refbase = NULL;
+	double *x, *y;
+
+	if (in->baseline >= 0)
+		base = &res[(size_t)in->baseline * reps + (size_t)r->repetition];
+	if (in->reference >= 0)
+		ref = &res[(size_t)in->reference * reps + (size_t)r->repetition];
+	if (ref && ref->inst->baseline >= 0)
+		refbase = &res[(size_t)ref->inst->baseline * reps + (size_t)r->repetition];
+	if ((!base && !ref) || r->status)
+		return;
+	x = malloc((r->nsamples + 1) * sizeof(double));
+	y = malloc(((ref ? ref->nsamples : 0) + 1) * sizeof(double));
+	if (!x || !y)
+		goto out;
+	for (int e = -1; e < ctx->plan.nev; e++) {
+		struct pmb_figure *f = fig_of(r, e);
+		double bm = 0, rbm = 0;
+
+		if (!f->valid)
+			continue;
+		if (base && base->status == 0 && fig_of(base, e)->valid) {
+			bm = fig_of(base, e)->s.median;
+			f->normalized = f->s.median - bm;
+		}
+		if (!ref || ref->status || !fig_of(ref, e)->valid)
+			continue;
+		if (refbase && refbase->status == 0 && fig_of(refbase, e)->valid)
+			rbm = fig_of(refbase, e)->s.median;
+		size_t nx = per_item_samples(ctx, r, e, x);
+		size_t ny = per_item_samples(ctx, ref, e, y);
+		for (size_t k = 0; k < nx; k++)
+			x[k] -= bm;
+		for (size_t k = 0; k < ny; k++)
+			y[k] -= rbm;
+		double den = fig_of(ref, e)->s.median - rbm;
+		if (nx == 0 || ny == 0 || den == 0)
+			continue;
+		f->ratio = (f->s.median - bm) / den;
+		if (pmb_bootstrap_ratio_ci(x, nx, y, ny, CONF, RESAMPLES, STAT_SEED,
+					   &f->ratio_lo, &f->ratio_hi) != 0)
+			f->ratio_lo = f->ratio_hi = NAN;
+	}
+out:
+	free(x);
+	free(y);
+	(void)n;
+}
+
+/* One warning per kind, naming the benchmarks it concerns. */
+struct namelist {
+	char buf[400];
+	int count;
+};
+
+static void add_name(struct namelist *l, const char *name)
+{
+	size_t len = strlen(l->buf);
+
+	if (l->count < 4)
+		snprintf(l->buf + len, sizeof(l->buf) - len, "%s%s", l->count ? ", " : "", name);
+	l->count++;
+}
+
+static const char *names(struct namelist *l)
+{
+	size_t len = strlen(l->buf);
+
+	if (l->count > 4)
+		snprintf(l->buf + len, sizeof(l->buf) - len, " and %d more", l->count - 4);
+	return l->buf;
+}
+
+static int find_event(const struct pmb_context *ctx, const char *name)
+{
+	for (int e = 0; e < ctx->plan.nev; e++)
+		if (strcmp(ctx->plan.ev[e].name, name) == 0)
+			return e;
+	return -1;
+}
+
+static void warn_all(struct pmb_context *ctx, struct pmb_result *res, size_t n)
+{
+	struct namelist noisy = { 0 }, fixed = { 0 }, fast = { 0 }, scaled = { 0 },
+			modes = { 0 }, nobranch = { 0 };
+	int ins = find_event(ctx, "instructions"), br = find_event(ctx, "branches");
+	double worst_err = 0, worst_fixed = 0, worst_fixed_ns = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct pmb_result *r = &res[i];
+		const struct pmb_figure *t = &r->time;
+
+		if (r->status || r->repetition)
+			continue;
+		if (t->valid && !t->below_resolution && t->s.median > 0) {
+			double err = (t->s.ci_hi - t->s.ci_lo) / 2 / t->s.median;
+
+			if (err > 0.05) {
+				add_name(&noisy, r->inst->name);
+				if (err > worst_err)
+					worst_err = err;
+			}
+		}
+		if (t->valid && t->fixed_share > 0.05 && t->fixed > 10 * ctx->clock.resolution_ns) {
+			add_name(&fixed, r->inst->name);
+			if (t->fixed_share > worst_fixed) {
+				worst_fixed = t->fixed_share;
+				worst_fixed_ns = t->fixed;
+			}
+		}
+		if (!r->inst->def->empty &&
+		    ((t->valid && t->s.median < 0.05) ||
+		     (ins >= 0 && r->ev[ins].valid && r->ev[ins].s.median < 0.1)))
+			add_name(&fast, r->inst->name);
+		for (int e = 0; e < ctx->plan.nev; e++)
+			if (r->ev[e].scaled == 1) {
+				add_name(&scaled, r->inst->name);
+				break;
+			}
+		if (t->valid && t->s.multimodal)
+			add_name(&modes, r->inst->name);
+		if (br >= 0 && r->ev[br].valid && strstr(r->inst->name, "/branchy") &&
+		    r->ev[br].s.median < 0.5)
+			add_name(&nobranch, r->inst->name);
+	}
+	if (noisy.count)
+		pmb_context_warn(ctx, "error above 5 %% (up to +/-%.0f %%) for %s: the machine is noisy; "
+				 "close other programs, or raise --samples or --min-sample-time",
+				 worst_err * 100, names(&noisy));
+	if (fixed.count)
+		pmb_context_warn(ctx, "fixed cost of %.0f ns per sample inside the measured loop "
+				 "(%.0f %% of a sample) for %s: move setup out of it",
+				 worst_fixed_ns, worst_fixed * 100, names(&fixed));
+	if (fast.count)
+		pmb_context_warn(ctx, "under 0.05 ns or 0.1 instruction per item for %s: cannot be true; "
+				 "the compiler may have removed the work: use pmb_do_not_optimize",
+				 names(&fast));
+	if (scaled.count)
+		pmb_context_warn(ctx, "counters were scaled by multiplexing for %s: "
+				 "their values are estimates; ask for fewer --counters", names(&scaled));
+	if (modes.count)
+		pmb_context_warn(ctx, "samples fall in separate clusters for %s: something changed "
+				 "during the run (frequency, migration, another process); rerun "
+				 "on a quiet machine", names(&modes));
+	if (nobranch.count)
+		pmb_context_warn(ctx, "a 'branchy' kernel with under 0.5 branches per item: %s: "
+				 "the compiler removed its branch; read its disassembly", names(&nobranch));
+}
+
+int pmb_analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t reps)
+{
+	if (reps == 0)
+		reps = 1;
+	for (size_t i = 0; i < n; i++)
+		if (r[i].status == 0)
+			analyze_one(ctx, &r[i]);
+	for (size_t i = 0; i < n; i++)
+		apply_links(ctx, r, n, reps, i);
+	/* Spread between repetitions: each is a whole call, fresh setup. */
+	if (reps > 1) {
+		double med[64];
+
+		for (size_t i = 0; i + reps <= n; i += reps) {
+			size_t m = 0;
+
+			for (size_t k = 0; k < reps && m < 64; k++)
+				if (r[i + k].status == 0 && r[i + k].time.valid)
+					med[m++] = r[i + k].time.s.median;
+			if (m < 2)
+				continue;
+			double lo = med[0], hi = med[0], c = pmb_median(med, m);
+			for (size_t k = 1; k < m; k++) {
+				lo = med[k] < lo ? med[k] : lo;
+				hi = med[k] > hi ? med[k] : hi;
+			}
+			for (size_t k = 0; k < reps; k++)
+				r[i + k].rep_spread = c != 0 ? (hi - lo) / fabs(c) : NAN;
+		}
+	}
+	warn_all(ctx, r, n);
+	return 0;
+}

@@ -1,0 +1,18 @@
+/* analysis.h - samples to per-item figures: overhead, fits, baselines, warnings. */
+#ifndef PMB_ANALYSIS_H
+#define PMB_ANALYSIS_H
+
+#include <stddef.h>
+
+#include "result.h"
+
+/* Fit the harness overhead from its samples (runner stores them). */
+int pmb_analysis_overhead(struct pmb_context *ctx, const struct pmb_sample *s,
+			  size_t n);
+
+/* Per-item figures of every result, then baselines and references, then
+ * the warnings a user must see (into ctx).  Returns 0 or -ENOMEM. */
+int pmb_analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n,
+		size_t repetitions);
+
+#endif

@@ -1,0 +1,35 @@
+/* clock.h - monotonic clock, its resolution and cost, core-frequency estimate. */
+#ifndef PMB_CLOCK_H
+#define PMB_CLOCK_H
+
+#include <stdint.h>
+#include <time.h>
+
+/* Nanoseconds on CLOCK_MONOTONIC (vDSO: no system call). */
+static inline uint64_t pmb_clock_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+struct pmb_clock_probe {
+	double resolution_ns; /* smallest non-zero step seen between reads */
+	double read_cost_ns;  /* median cost of one pmb_clock_ns() */
+	const char *source;   /* "CLOCK_MONOTONIC" */
+};
+
+/* Measure resolution and read cost.  Returns 0. */
+int pmb_clock_probe(struct pmb_clock_probe *p);
+
+/* Core frequency in GHz, measured: a chain of dependent adds (one cycle
+ * each on every x86-64 and Arm core of the last decade) timed against the
+ * clock, best of several trials.  Returns 0 and stores GHz, or -ENOTSUP on an
+ * architecture without the chain. */
+int pmb_clock_estimate_ghz(double *ghz);
+
+/* Run `n` dependent adds (n rounded down to a multiple of 64); the shared
+ * chain used by the frequency estimate and calib/add_chain. */
+uint64_t pmb_clock_add_chain(uint64_t n, uint64_t x);
+
+#endif

@@ -1,0 +1,101 @@
+/* events.h - event names to perf_event_attr: libpfm4, aliases and sets from events/. */
+#ifndef PMB_EVENTS_H
+#define PMB_EVENTS_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "counters.h" /* PMB_MAX_EVENTS */
+
+#define PMB_MAX_DERIVED 8
+
+enum pmb_event_kind {
+	PMB_EV_HW,  /* needs the PMU (hardware, raw, or a PMU-specific event) */
+	PMB_EV_SW,  /* kernel software event: works without a PMU */
+	PMB_EV_SIM, /* simulated by valgrind (sim.c fills these) */
+};
+
+struct pmb_event {
+	char name[64];       /* as the user asked, or the alias: "branch-misses" */
+	char encoding[192];  /* what it resolved to, for provenance:
+	                        "perf::PERF_COUNT_HW_BRANCH_MISSES",
+	                        "skx::BR_MISP_RETIRED:ALL_BRANCHES:k=0:u=1",
+	                        "raw 0x1c4" */
+	char pmu[32];        /* libpfm PMU name, or "perf" for generic events */
+	enum pmb_event_kind kind;
+	bool anchor;         /* cycles or instructions: kept in every group */
+	struct perf_event_attr attr; /* type, config, config1/2, exclude_* */
+	unsigned sim_mask;   /* PMB_EV_SIM: callgrind events summed (sim.c) */
+};
+
+/* A figure computed from two counted events: num / den * scale, either per
+ * item (den == -1: divided by items) or as a ratio of per-item values. */
+struct pmb_derived {
+	char name[32];       /* "ipc", "mpki", "mispredict_ratio" */
+	int num, den;        /* event indices into the plan; den -1: per item */
+	double scale;        /* 1, or 1000 for "per 1000 instructions" */
+};
+
+struct pmb_event_plan {
+	struct pmb_event ev[PMB_MAX_EVENTS];
+	int nev;
+	struct pmb_derived der[PMB_MAX_DERIVED];
+	int nder;
+	char pmu_name[64];   /* the core PMU events were encoded for ("clx",
+	                        "adl_glc"; on hybrid CPUs, the pinned core's) */
+	char pmu_desc[128];  /* its description ("Intel CascadeLake X") */
+	int pmu_counters;    /* generic counters it offers (0 unknown) */
+	int pmu_fixed;       /* fixed counters */
+	bool kernel;         /* --kernel: count kernel mode too */
+};
+
+/* Default counters when --counters is not given. */
+#define PMB_DEFAULT_COUNTERS "cycles,instructions,branches,branch-misses"
+
+/* Load libpfm4 and the tables of events/.  dir: the tables' folder, or NULL
+ * to search $PMUBENCH_EVENTS_DIR, the build tree, the install prefix and
+ * ../share/pmubench/events beside the executable.  Calling it again reloads
+ * both (libpfm reads LIBPFM_FORCE_PMU again).  pmb_events_resolve() and
+ * pmb_events_list() call it with NULL if nobody did; without tables they still
+ * know generic, raw and libpfm4 names.
+ * Returns 0, PMB_ENOTABLE, or PMB_EBADTABLE (detail names file:line). */
+int pmb_events_init(const char *dir);
+/* Unload libpfm4 and the tables; safe to call when not loaded. */
+void pmb_events_fini(void);
+
+/* Resolve a comma-separated list (generic perf names, libpfm4 strings with
+ * modifiers, raw rNNNN, aliases, @sets) for the core PMU of `cpu` (-1: any)
+ * into plan (list NULL: PMB_DEFAULT_COUNTERS).  Events count user space only
+ * (exclude_kernel, exclude_hv) unless kernel; explicit libpfm :u/:k win.
+ * A name given twice, or two names of one counter, are kept once.  Derived
+ * figures (events/sets.txt "derive" lines) are added for every pair present.
+ * Returns 0, PMB_EBADEVENT (detail: the bad name and up to three close
+ * matches), PMB_EBADTABLE, or -E2BIG for more than PMB_MAX_EVENTS events. */
+int pmb_events_resolve(const char *list, int cpu, bool kernel,
+		       struct pmb_event_plan *plan);
+
+/* Call fn for every event of this machine's PMUs (and the generic and
+ * software ones) whose name contains pattern (NULL: all, case-insensitive).
+ * pmu is the libpfm PMU name, "perf" for generic names, "alias" for the
+ * aliases of events/aliases.txt and "set" for the @sets of events/sets.txt;
+ * PMU events come with their umasks as separate "EVENT:UMASK" entries.
+ * Returns the number of calls made (0: nothing matched), or a negative errno
+ * or PMB_EBADTABLE. */
+int pmb_events_list(const char *pattern,
+		    void (*fn)(void *ctx, const char *pmu, const char *name,
+			       const char *desc),
+		    void *ctx);
+
+/* Human-readable detail of the last error of this module (file:line of a
+ * bad table, the bad name and its close matches); "" if none. */
+const char *pmb_events_error(void);
+
+/* Folder the tables were read from ("" before init). */
+const char *pmb_events_dir(void);
+
+/* Tests only: read the sysfs PMU folder (/sys/bus/event_source/devices)
+ * from dir instead, to fake a hybrid CPU; NULL restores the real one. */
+void pmb__events_set_sysfs_root(const char *dir);
+
+#endif

@@ -1,0 +1,115 @@
+/* branch.h - the pure kernels of the branch study (branchy vs branchless), for the benchmarks and their tests. */
+#ifndef PMB_KERNELS_BRANCH_H
+#define PMB_KERNELS_BRANCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Code generation is pinned, not left to the optimizer: GCC if-converts small
+ * branches and vectorizes cheap loops at -O2 and -O3, either of which would
+ * turn a "branchy" kernel into a branchless one and make the study measure
+ * nothing.  So:
+ *  - every kernel is noipa: it stays one out-of-line function under its own
+ *    symbol (no inlining, no .constprop/.isra clone), the code that
+ *    tests/test_disasm.py reads in the binary is the code that runs;
+ *  - no kernel is vectorized: the study compares one decision per item in
+ *    scalar code, and its speed-of-light loops stay scalar to match;
+ *  - the taken path of a branchy kernel holds PMB_KEEP_BRANCH(), an empty
+ *    volatile asm: it costs no instruction, but no compiler may execute it
+ *    speculatively, so the conditional jump around it must stay.
+ * tests/test_disasm.py checks the result in the built binary.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#define PMB_KERNEL_BRANCHY                                                     \
+	__attribute__((noipa, optimize("no-if-conversion", "no-if-conversion2", \
+				       "no-tree-vectorize",                    \
+				       "no-tree-slp-vectorize")))
+#define PMB_KERNEL_BRANCHLESS                                                  \
+	__attribute__((noipa, optimize("no-tree-vectorize",                    \
+				       "no-tree-slp-vectorize")))
+#define PMB_SCALAR_LOOP
+#else
+#define PMB_KERNEL_BRANCHY __attribute__((noinline))
+#define PMB_KERNEL_BRANCHLESS __attribute__((noinline))
+#define PMB_SCALAR_LOOP                                                        \
+	_Pragma("clang loop vectorize(disable) interleave(disable)")
+#endif
+#define PMB_KEEP_BRANCH() __asm__ volatile("")
+/* Where the compiler has it (clang), asks for a select (cmov) rather than a
+ * jump; GCC 12 picks cmov for the branchless kernels' selects by itself.
+ * clang 14's x86 cmov converter still turns the bsearch select back into a
+ * jump: GCC is the compiler this study is checked with. */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_unpredictable)
+#define PMB_UNPREDICTABLE(x) __builtin_unpredictable(x)
+#endif
+#endif
+#ifndef PMB_UNPREDICTABLE
+#define PMB_UNPREDICTABLE(x) (x)
+#endif
+
+/* ---- sum_if: sum of the bytes greater than t ------------------------------ */
+
+/** `if (v[i] > t) sum += v[i]`, compiled to a conditional jump. */
+uint64_t pmb_sum_if_branchy(const uint8_t *v, size_t n, uint8_t t);
+/** The same sum through a mask: no jump but the loop's. */
+uint64_t pmb_sum_if_branchless(const uint8_t *v, size_t n, uint8_t t);
+/** Speed of light: the plain sum of the same bytes, the same scalar loop with
+ * no decision. */
+uint64_t pmb_sum_if_sol(const uint8_t *v, size_t n);
+
+/* ---- filter: copy the words greater than t -------------------------------- */
+
+/** `if (v[i] > t) out[k++] = v[i]`; returns k.  out holds n words. */
+size_t pmb_filter_branchy(const uint32_t *v, size_t n, uint32_t t,
+			  uint32_t *out);
+/** Store every word, advance by the predicate; returns k.  out holds n
+ * words (out[k] may be written too). */
+size_t pmb_filter_branchless(const uint32_t *v, size_t n, uint32_t t,
+			     uint32_t *out);
+
+/* ---- varint: decode a stream of LEB128 uint32 varints -------------------- */
+
+/** What a decoder found in a stream: the sum of the values and their
+ * number. */
+struct pmb_varint_sum {
+	uint64_t sum;
+	uint64_t count;
+};
+
+/** Byte-by-byte decoder over [p, end): one data-dependent jump per byte.
+ * The stream must be well formed (every varint at most 5 bytes, the last one
+ * ending at end). */
+struct pmb_varint_sum pmb_varint_branchy(const uint8_t *p, const uint8_t *end);
+/** Whether pmb_varint_branchless can run here: x86-64 with BMI2 (pext,
+ * bzhi) at run time. */
+bool pmb_varint_have_pext(void);
+/** BMI2 decoder: one 8-byte load, the length from the stop bits, the value
+ * by pext; no jump but the loop's.  Needs PMB_VARINT_PAD readable bytes past
+ * end, and pmb_varint_have_pext(); elsewhere it returns {0, 0}. */
+struct pmb_varint_sum pmb_varint_branchless(const uint8_t *p,
+					    const uint8_t *end);
+
+/* ---- bsearch: lower bound in a sorted uint32 array ------------------------ */
+
+/* Lookups per pass: few enough for a pass of the DRAM tier to stay in the
+ * milliseconds; the keys come from an in-loop xorshift whose state carries
+ * over between passes, so no pass repeats the keys of another. */
+#define PMB_BSEARCH_KEYS 4096
+
+/** Classic binary search: index of the first element >= key (n if none);
+ * each halving step is a conditional jump on the loaded element. */
+size_t pmb_bsearch_branchy(const uint32_t *a, size_t n, uint32_t key);
+/** The same index by conditional moves: the trip count depends on n only. */
+size_t pmb_bsearch_branchless(const uint32_t *a, size_t n, uint32_t key);
+/** Speed of light: the branchless search's loads, ceil(log2 n) + 1 of them,
+ * with each half chosen by the next bit of the key instead of by the loaded
+ * element.  Over pmb_gen_sorted_u32 data a uniform key walks to about the
+ * position its search would, so the loads hit the same cache levels, but no
+ * address waits for a load: the cost of the memory traffic alone.  Returns
+ * the sum of the loaded elements. */
+uint64_t pmb_bsearch_sol(const uint32_t *a, size_t n, uint32_t key);
+
+#endif

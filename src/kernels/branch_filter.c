@@ -1,0 +1,123 @@
+/* branch_filter.c - branch study: copy the words that pass a predicate, branchy vs branchless vs memcpy. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmubench.h"
+#include "branch.h"
+#include "gen.h"
+
+PMB_KERNEL_BRANCHY
+size_t pmb_filter_branchy(const uint32_t *v, size_t n, uint32_t t,
+			  uint32_t *out)
+{
+	size_t k = 0;
+
+	PMB_SCALAR_LOOP
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] > t) {
+			out[k++] = v[i];
+			PMB_KEEP_BRANCH();
+		}
+	}
+	return k;
+}
+
+PMB_KERNEL_BRANCHLESS
+size_t pmb_filter_branchless(const uint32_t *v, size_t n, uint32_t t,
+			     uint32_t *out)
+{
+	size_t k = 0;
+
+	PMB_SCALAR_LOOP
+	for (size_t i = 0; i < n; i++) {
+		out[k] = v[i];
+		k += v[i] > t;
+	}
+	return k;
+}
+
+enum filter_form { FILTER_BRANCHY, FILTER_BRANCHLESS, FILTER_SOL };
+
+/* Both forms must keep the same words in the same order. */
+static int filter_verify(const uint32_t *v, size_t n, uint32_t *a, uint32_t *b)
+{
+	size_t ka = pmb_filter_branchy(v, n, PMB_GEN_U32_T, a);
+	size_t kb = pmb_filter_branchless(v, n, PMB_GEN_U32_T, b);
+
+	return ka == kb && memcmp(a, b, ka * sizeof(*a)) == 0;
+}
+
+static void bm_filter(struct pmb_state *s, enum filter_form form)
+{
+	const size_t n = PMB_GEN_PASS_ITEMS;
+	const uint32_t t = PMB_GEN_U32_T;
+	const size_t bytes = n * sizeof(uint32_t);
+	int64_t pct = pmb_arg(s, 0);
+	uint32_t *v, *out, *check;
+
+	if (pct < 0 || pct > 100) {
+		pmb_fail(s, "filter: p must be 0..100");
+		return;
+	}
+	v = malloc(bytes);
+	out = malloc(bytes);
+	check = malloc(bytes);
+	if (!v || !out || !check) {
+		pmb_fail(s, "filter: out of memory");
+		goto out;
+	}
+	pmb_gen_u32_p(v, n, (unsigned)pct, pmb_seed(s));
+	if (form != FILTER_SOL && !filter_verify(v, n, out, check)) {
+		pmb_fail(s, "filter: branchy and branchless outputs differ");
+		goto out;
+	}
+	pmb_set_bytes(s, bytes);
+	/* out escapes, so the copies into it are not dead stores. */
+	pmb_do_not_optimize(out);
+	switch (form) {
+	case FILTER_BRANCHY:
+		while (pmb_loop_batch(s, n))
+			pmb_do_not_optimize(pmb_filter_branchy(v, n, t, out));
+		break;
+	case FILTER_BRANCHLESS:
+		while (pmb_loop_batch(s, n))
+			pmb_do_not_optimize(pmb_filter_branchless(v, n, t, out));
+		break;
+	case FILTER_SOL:
+		/* Speed of light: every word read and written once. */
+		while (pmb_loop_batch(s, n)) {
+			memcpy(out, v, bytes);
+			pmb_clobber_memory();
+		}
+		break;
+	}
+out:
+	free(check);
+	free(out);
+	free(v);
+}
+
+static void bm_filter_branchy(struct pmb_state *s)
+{
+	bm_filter(s, FILTER_BRANCHY);
+}
+
+static void bm_filter_branchless(struct pmb_state *s)
+{
+	bm_filter(s, FILTER_BRANCHLESS);
+}
+
+static void bm_filter_sol(struct pmb_state *s)
+{
+	bm_filter(s, FILTER_SOL);
+}
+
+PMB_BENCHMARK(bm_filter_branchy, .name = "filter/branchy", .group = "branch",
+	      .args = PMB_NAMED_ARGS("p", 0, 1, 5, 10, 25, 50),
+	      .reference = "filter/sol")
+PMB_BENCHMARK(bm_filter_branchless, .name = "filter/branchless",
+	      .group = "branch",
+	      .args = PMB_NAMED_ARGS("p", 0, 1, 5, 10, 25, 50),
+	      .reference = "filter/branchy")
+PMB_BENCHMARK(bm_filter_sol, .name = "filter/sol", .group = "branch",
+	      .args = PMB_NAMED_ARGS("p", 0, 1, 5, 10, 25, 50))

@@ -1,0 +1,39 @@
+/* calib.c - calibration kernels with a known cost: the add chain and the empty body. */
+#include "pmubench.h"
+
+/* 64 adds, each depending on the one before: exactly one cycle each on any
+ * x86-64 or Arm core, and exactly 64 instructions. */
+#if defined(__x86_64__)
+#define ADD8 "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t" \
+	     "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
+#elif defined(__aarch64__)
+#define ADD8 "add %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1\n\t" \
+	     "add %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1\n\t" \
+	     "add %0, %0, %1\n\tadd %0, %0, %1\n\t"
+#endif
+
+static void bm_add_chain(struct pmb_state *s)
+{
+#ifdef ADD8
+	uint64_t x = pmb_seed(s), k = 3;
+
+	while (pmb_loop_batch(s, 64)) {
+		__asm__ volatile(ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8
+				 : "+r"(x)
+				 : "r"(k));
+	}
+	pmb_do_not_optimize(x);
+#else
+	pmb_skip(s, "no add chain for this architecture");
+#endif
+}
+PMB_BENCHMARK(bm_add_chain, .group = "calib", .name = "add_chain")
+
+/* Nothing but the loop: what the harness subtracts, so it must come out
+ * as zero within the noise. */
+static void bm_empty(struct pmb_state *s)
+{
+	while (pmb_loop(s)) {
+	}
+}
+PMB_BENCHMARK(bm_empty, .group = "calib", .name = "empty", .empty = true)

@@ -1,0 +1,93 @@
+/* gen.h - seeded, deterministic input generators for the built-in kernels. */
+#ifndef PMB_KERNELS_GEN_H
+#define PMB_KERNELS_GEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A xoshiro256** generator seeded through splitmix64: the same seed gives
+ * the same stream on every machine.  Kernels use it instead of stats.c's
+ * generator because they may reach only the public API and their own code. */
+struct pmb_gen {
+	uint64_t s[4];
+};
+
+/** Seed g; any seed (0 included) gives a valid, distinct stream. */
+void pmb_gen_seed(struct pmb_gen *g, uint64_t seed);
+/** Next 64 random bits. */
+uint64_t pmb_gen_next(struct pmb_gen *g);
+/** Uniform in [0, n), unbiased; 0 when n is 0. */
+uint64_t pmb_gen_below(struct pmb_gen *g, uint64_t n);
+/** True with probability pct / 100 (pct 0..100; above 100 acts as 100). */
+int pmb_gen_chance(struct pmb_gen *g, unsigned pct);
+
+/** Fisher-Yates shuffle of v[0..n). */
+void pmb_gen_shuffle_u32(struct pmb_gen *g, uint32_t *v, size_t n);
+/** A random cyclic permutation (Sattolo): following next = v[i] from any i
+ * visits all n slots before returning (for pointer chasing). */
+void pmb_gen_cycle_u32(struct pmb_gen *g, uint32_t *v, size_t n);
+
+/* One xorshift64 (13, 7, 17) step: the in-loop key source of kernels that
+ * draw a fresh key per item without a key array in the working set; a few
+ * cycles, no branch.  *x must not be 0. */
+static inline uint64_t pmb_gen_xorshift64(uint64_t *x)
+{
+	uint64_t v = *x;
+
+	v ^= v << 13;
+	v ^= v >> 7;
+	v ^= v << 17;
+	*x = v;
+	return v;
+}
+
+/* ---- predicate inputs: p = share of items on the "pass" side ----------- */
+
+/* Items per pass of the sum_if and filter kernels: far more decisions than a
+ * TAGE-like predictor can memorise across passes. */
+#define PMB_GEN_PASS_ITEMS (64 * 1024)
+
+/* Threshold of the byte and word predicates: an item passes when it is
+ * greater than the threshold. */
+#define PMB_GEN_BYTE_T 127u
+#define PMB_GEN_U32_T 0x7fffffffu
+
+/** Bytes that pass (> PMB_GEN_BYTE_T) independently with probability
+ * pct / 100, each uniform on its side.  For pct <= 50 the passing side is the
+ * rare one, so a good predictor mispredicts about pct % of the items. */
+void pmb_gen_bytes_p(uint8_t *v, size_t n, unsigned pct, uint64_t seed);
+/** The same for 32-bit words and PMB_GEN_U32_T. */
+void pmb_gen_u32_p(uint32_t *v, size_t n, unsigned pct, uint64_t seed);
+
+/* ---- LEB128 varints ------------------------------------------------------ */
+
+#define PMB_VARINT_MAX 5 /* bytes of the longest uint32 varint */
+/* Readable bytes a stream needs past its end: decoders may load 8 bytes at
+ * the start of its last varint. */
+#define PMB_VARINT_PAD 8
+/* Varints per pass of the varint kernels. */
+#define PMB_GEN_VARINTS (64 * 1024)
+
+/** Write v as an LEB128 varint at p; returns its length (1..5). */
+size_t pmb_varint_encode(uint8_t *p, uint32_t v);
+/** Length of v's varint (1..5). */
+size_t pmb_varint_len(uint32_t v);
+/** A value whose varint is `width` bytes (1..5), uniform among those; width 0
+ * draws from the log-uniform mix: bit length uniform in 1..32, so widths
+ * 1..4 come 7/32 of the time each and width 5 4/32. */
+uint32_t pmb_gen_varint_value(struct pmb_gen *g, int width);
+/** Encode n values of pmb_gen_varint_value(width) end to end into buf, which
+ * must hold n * PMB_VARINT_MAX + PMB_VARINT_PAD bytes; the bytes after the
+ * stream are zeroed up to PMB_VARINT_PAD.  Returns the stream length; *sum
+ * (if not NULL) gets the sum of the values. */
+size_t pmb_gen_varints(uint8_t *buf, size_t n, int width, uint64_t seed,
+		       uint64_t *sum);
+
+/* ---- sorted arrays ------------------------------------------------------- */
+
+/** Non-decreasing random uint32 spread over the whole range: a[i] is uniform
+ * in the i-th of n equal slices of [0, 2^32), so a uniform key lands at a
+ * uniform position. */
+void pmb_gen_sorted_u32(uint32_t *a, size_t n, uint64_t seed);
+
+#endif

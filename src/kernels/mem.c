@@ -1,0 +1,301 @@
+/* mem.c - memory kernels across the cache tiers: load latency (chase), sequential and random read. */
+#include <errno.h>
+#include <stdint.h>
+
+#include "pmubench.h"
+#include "mem.h"
+
+/* Knuth's MMIX LCG: one multiply-add per index, cheap enough that four of
+ * them in flight never limit the loads they feed. */
+#define LCG_MUL 6364136223846793005ULL
+#define LCG_ADD 1442695040888963407ULL
+
+/* A pass walks at least this many items, so that a chain of a few lines
+ * still makes a pass long enough to dwarf the loop's own cost. */
+#define MIN_PASS_ITEMS 4096
+
+uint64_t pmb_mem_rand(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in [0, n): multiply-shift on the high half (Lemire), exact
+ * enough for shuffling and free of the division a modulo costs. */
+static uint64_t rand_below(uint64_t *state, uint64_t n)
+{
+	uint64_t r = pmb_mem_rand(state);
+
+	if (n <= UINT32_MAX)
+		return ((r >> 32) * n) >> 32;
+	return r % n;
+}
+
+#define LINK(base, line, i) (*(uintptr_t *)((char *)(base) + (i) * (line)))
+
+int pmb_chase_build(void *buf, size_t bytes, size_t line, uint64_t seed)
+{
+	size_t n, i, j;
+	uint64_t st = seed;
+
+	if (!buf || line < sizeof(void *) || line % sizeof(void *))
+		return -EINVAL;
+	n = bytes / line;
+	if (n < 2)
+		return -EINVAL;
+	/* Sattolo: swapping a[i] only with a j < i makes i -> a[i] a single
+	 * n-cycle, uniformly chosen among them.  The array is the links. */
+	for (i = 0; i < n; i++)
+		LINK(buf, line, i) = i;
+	for (i = n - 1; i > 0; i--) {
+		uintptr_t t;
+
+		j = (size_t)rand_below(&st, i);
+		t = LINK(buf, line, i);
+		LINK(buf, line, i) = LINK(buf, line, j);
+		LINK(buf, line, j) = t;
+	}
+	for (i = 0; i < n; i++)
+		LINK(buf, line, i) = (uintptr_t)buf + LINK(buf, line, i) * line;
+	return 0;
+}
+
+__attribute__((noinline)) void *pmb_chase_walk(void *p, size_t steps)
+{
+	void **q = p;
+
+	for (; steps >= 8; steps -= 8) {
+		q = (void **)*q;
+		q = (void **)*q;
+		q = (void **)*q;
+		q = (void **)*q;
+		q = (void **)*q;
+		q = (void **)*q;
+		q = (void **)*q;
+		q = (void **)*q;
+	}
+	while (steps--)
+		q = (void **)*q;
+	return q;
+}
+
+int pmb_chase_verify(const void *buf, size_t bytes, size_t line)
+{
+	uintptr_t base = (uintptr_t)buf, p = base, next;
+	size_t n, k;
+
+	if (!buf || line < sizeof(void *))
+		return PMB_EVERIFY;
+	n = bytes / line;
+	/* A walk first back at its start after k steps met k distinct lines,
+	 * so k == n proves one cycle through all of them. */
+	for (k = 1; k <= n; k++) {
+		next = *(const uintptr_t *)p;
+		if (next < base || next - base >= n * line ||
+		    (next - base) % line)
+			return PMB_EVERIFY;
+		if (next == base)
+			return k == n ? 0 : PMB_EVERIFY;
+		p = next;
+	}
+	return PMB_EVERIFY;
+}
+
+__attribute__((noinline)) uint64_t pmb_read_sum(const uint64_t *v, size_t n)
+{
+	uint64_t a = 0, b = 0, c = 0, d = 0;
+	size_t i;
+
+	/* Four sums: the adds are no chain, only the loads set the pace. */
+	for (i = 0; i + 8 <= n; i += 8) {
+		a += v[i] + v[i + 4];
+		b += v[i + 1] + v[i + 5];
+		c += v[i + 2] + v[i + 6];
+		d += v[i + 3] + v[i + 7];
+	}
+	for (; i < n; i++)
+		a += v[i];
+	return a + b + c + d;
+}
+
+static uint64_t random_start(uint64_t seed, int k)
+{
+	uint64_t st = seed + (uint64_t)k;
+
+	return pmb_mem_rand(&st);
+}
+
+/* Index in [0, n) from the high half of an LCG state (its low bits are
+ * weak); n is at most 2^32. */
+static inline size_t lcg_index(uint64_t x, uint64_t n)
+{
+	return (size_t)(((x >> 32) * n) >> 32);
+}
+
+__attribute__((noinline)) uint64_t
+pmb_random_read_sum(const uint64_t *v, size_t n, uint64_t seed, size_t loads)
+{
+	uint64_t x0 = random_start(seed, 0), x1 = random_start(seed, 1);
+	uint64_t x2 = random_start(seed, 2), x3 = random_start(seed, 3);
+	uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+	uint64_t m = n > UINT32_MAX ? UINT32_MAX : n;
+	size_t i;
+
+	/* Addresses come from the generators, never from loaded data: the
+	 * loads are independent and overlap as far as the core allows. */
+	for (i = 0; i + PMB_RANDOM_STREAMS <= loads; i += PMB_RANDOM_STREAMS) {
+		x0 = x0 * LCG_MUL + LCG_ADD;
+		x1 = x1 * LCG_MUL + LCG_ADD;
+		x2 = x2 * LCG_MUL + LCG_ADD;
+		x3 = x3 * LCG_MUL + LCG_ADD;
+		s0 += v[lcg_index(x0, m)];
+		s1 += v[lcg_index(x1, m)];
+		s2 += v[lcg_index(x2, m)];
+		s3 += v[lcg_index(x3, m)];
+	}
+	return s0 + s1 + s2 + s3;
+}
+
+uint64_t pmb_random_read_ref(const uint64_t *v, size_t n, uint64_t seed,
+			     size_t loads)
+{
+	uint64_t m = n > UINT32_MAX ? UINT32_MAX : n, sum = 0;
+	size_t i;
+	int k;
+
+	for (k = 0; k < PMB_RANDOM_STREAMS; k++) {
+		uint64_t x = random_start(seed, k);
+
+		for (i = 0; i < loads / PMB_RANDOM_STREAMS; i++) {
+			x = x * LCG_MUL + LCG_ADD;
+			sum += v[lcg_index(x, m)];
+		}
+	}
+	return sum;
+}
+
+/* ---- the benchmarks ----------------------------------------------------- */
+
+static size_t pass_items(size_t n)
+{
+	return n > MIN_PASS_ITEMS ? n : MIN_PASS_ITEMS;
+}
+
+/* The working set of pmb_arg(s, 0) bytes in whole lines, or 0 (the
+ * instance is then skipped) when it has under two lines. */
+static size_t working_lines(struct pmb_state *s)
+{
+	int64_t bytes = pmb_arg(s, 0);
+
+	if (bytes < 2 * PMB_MEM_LINE) {
+		pmb_skip(s, "working set smaller than two cache lines");
+		return 0;
+	}
+	return (size_t)bytes / PMB_MEM_LINE;
+}
+
+static void fill_random(uint64_t *v, size_t n, uint64_t seed)
+{
+	uint64_t st = seed;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v[i] = pmb_mem_rand(&st);
+}
+
+/* Load-to-use latency: one item is one dependent load of a line picked at
+ * random (a random cycle defeats the prefetchers and allows no overlap). */
+static void bm_chase(struct pmb_state *s)
+{
+	size_t n = working_lines(s), bytes = n * PMB_MEM_LINE, steps;
+	void *buf, *p;
+
+	if (!n)
+		return;
+	buf = pmb_buffer_alloc(s, bytes);
+	if (!buf) {
+		pmb_skip(s, "cannot allocate the working set");
+		return;
+	}
+	if (pmb_chase_build(buf, bytes, PMB_MEM_LINE, pmb_seed(s)) ||
+	    pmb_chase_verify(buf, bytes, PMB_MEM_LINE)) {
+		pmb_fail(s, "pointer chase is not one cycle through all lines");
+		goto out;
+	}
+	steps = pass_items(n);
+	p = buf;
+	/* Each pass goes on where the last one stopped. */
+	while (pmb_loop_batch(s, steps)) {
+		p = pmb_chase_walk(p, steps);
+		pmb_do_not_optimize(p);
+	}
+out:
+	pmb_buffer_free(buf, bytes);
+}
+PMB_BENCHMARK(bm_chase, .group = "mem", .name = "chase", .args = PMB_TIERS)
+
+/* Sequential read bandwidth: one item is one 64-byte line (8 words), so
+ * the per-item time compares with mem/chase's per-line latency. */
+static void bm_read(struct pmb_state *s)
+{
+	size_t n = working_lines(s), bytes = n * PMB_MEM_LINE, words, i;
+	uint64_t *v, ref = 0;
+
+	if (!n)
+		return;
+	v = pmb_buffer_alloc(s, bytes);
+	if (!v) {
+		pmb_skip(s, "cannot allocate the working set");
+		return;
+	}
+	words = bytes / sizeof(*v);
+	fill_random(v, words, pmb_seed(s));
+	for (i = 0; i < words; i++)
+		ref += v[i];
+	if (pmb_read_sum(v, words) != ref) {
+		pmb_fail(s, "sequential sum differs from the reference");
+		goto out;
+	}
+	pmb_set_bytes(s, bytes);
+	while (pmb_loop_batch(s, n))
+		pmb_do_not_optimize(pmb_read_sum(v, words));
+out:
+	pmb_buffer_free(v, bytes);
+}
+PMB_BENCHMARK(bm_read, .group = "mem", .name = "read", .args = PMB_TIERS)
+
+/* Random loads with memory-level parallelism: one item is one 8-byte load
+ * at a random word; addresses do not depend on loaded data. */
+static void bm_random_read(struct pmb_state *s)
+{
+	size_t n = working_lines(s), bytes = n * PMB_MEM_LINE, words, loads;
+	uint64_t *v, seed = pmb_seed(s);
+
+	if (!n)
+		return;
+	v = pmb_buffer_alloc(s, bytes);
+	if (!v) {
+		pmb_skip(s, "cannot allocate the working set");
+		return;
+	}
+	words = bytes / sizeof(*v);
+	fill_random(v, words, seed);
+	loads = pass_items(n);
+	loads -= loads % PMB_RANDOM_STREAMS;
+	/* Each pass repeats the same index sequence, so every pass has this
+	 * sum; its footprint is still about the whole working set. */
+	if (pmb_random_read_sum(v, words, ~seed, loads) !=
+	    pmb_random_read_ref(v, words, ~seed, loads)) {
+		pmb_fail(s, "random-read sum differs from the reference");
+		goto out;
+	}
+	while (pmb_loop_batch(s, loads))
+		pmb_do_not_optimize(pmb_random_read_sum(v, words, ~seed, loads));
+out:
+	pmb_buffer_free(v, bytes);
+}
+PMB_BENCHMARK(bm_random_read, .group = "mem", .name = "random_read",
+	      .args = PMB_TIERS)

@@ -1,0 +1,811 @@
+/* main.c - the command line: options, the path of one run, subcommands, exit codes. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <regex.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "compare.h"
+#include "counters.h"
+#include "events.h"
+#include "registry.h"
+#include "report.h"
+#include "result.h"
+#include "runner.h"
+#include "selfcheck.h"
+#include "sim.h"
+#include "topology.h"
+
+enum format { FMT_CONSOLE, FMT_JSON, FMT_CSV };
+enum backend { BK_AUTO, BK_PERF, BK_SIM };
+
+struct options {
+	const char *filter;
+	int samples;
+	bool samples_given;
+	double min_sample_ns;
+	int cpu;
+	enum format format;
+	const char *out;
+	const char *counters;
+	bool list, list_events, topology, self_check, kernel;
+	const char *list_pattern;
+	enum backend backend;
+	bool hugepages;
+	int repetitions;
+	uint64_t seed;
+	const char *topology_src; /* hidden, for tests: a synthetic topology */
+};
+
+#define DEFAULT_SAMPLES 30
+
+static const char usage_text[] =
+	"usage: pmubench [OPTION]...\n"
+	"       pmubench compare [--threshold=PCT] OLD.json NEW.json\n"
+	"Measure what small pieces of code cost per item: time, cycles,\n"
+	"instructions, branch mispredictions, cache misses.\n"
+	"\n"
+	"  --filter=REGEX         run benchmarks whose name matches (POSIX ERE)\n"
+	"  --list                 list benchmark names and exit\n"
+	"  --samples=N            samples per benchmark (default " "30" ", fewer for\n"
+	"                         slow benchmarks, never under 10)\n"
+	"  --min-sample-time=T    shortest sample, e.g. 1ms, 500us (default 1ms,\n"
+	"                         never under 1000 x the clock's resolution)\n"
+	"  --repetitions=N        call each benchmark N times (fresh setup)\n"
+	"  --cpu=N                pin to core N (default: the core it started on)\n"
+	"  --counters=LIST        events: generic perf names, libpfm4 names,\n"
+	"                         rNNNN, aliases and @sets from the events tables\n"
+	"                         (default " PMB_DEFAULT_COUNTERS ")\n"
+	"  --kernel               count kernel mode too (default: user only)\n"
+	"  --list-events[=PAT]    list this machine's events and exit\n"
+	"  --backend=B            auto (default), perf, or sim (valgrind)\n"
+	"  --hugepages=on|off     huge pages for sweep buffers (default on)\n"
+	"  --seed=N               seed every input generator with N\n"
+	"  --format=F             console (default), json, csv\n"
+	"  --out=FILE             write the report to FILE (atomically)\n"
+	"  --topology             print caches, NUMA node, PMU and exit\n"
+	"  --self-check           check clock and counters with known answers\n"
+	"  --help, --version\n";
+
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("pmubench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+
+static bool parse_int(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* "1ms", "500us", "2s", "250000ns"; a bare number is seconds. */
+static bool parse_duration(const char *s, double *ns)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !(v > 0) || !isfinite(v))
+		return false;
+	if (!*end || !strcmp(end, "s"))
+		v *= 1e9;
+	else if (!strcmp(end, "ms"))
+		v *= 1e6;
+	else if (!strcmp(end, "us"))
+		v *= 1e3;
+	else if (strcmp(end, "ns"))
+		return false;
+	*ns = v;
+	return true;
+}
+
+enum {
+	OPT_FILTER = 256, OPT_LIST, OPT_SAMPLES, OPT_MINTIME, OPT_CPU, OPT_FORMAT,
+	OPT_OUT, OPT_COUNTERS, OPT_LISTEV, OPT_KERNEL, OPT_BACKEND, OPT_HUGE,
+	OPT_REPS, OPT_SEED, OPT_TOPO, OPT_SELFCHECK, OPT_HELP, OPT_VERSION,
+	OPT_TOPOSRC,
+};
+
+static const struct option longopts[] = {
+	{ "filter", required_argument, NULL, OPT_FILTER },
+	{ "list", no_argument, NULL, OPT_LIST },
+	{ "samples", required_argument, NULL, OPT_SAMPLES },
+	{ "min-sample-time", required_argument, NULL, OPT_MINTIME },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "counters", required_argument, NULL, OPT_COUNTERS },
+	{ "list-events", optional_argument, NULL, OPT_LISTEV },
+	{ "kernel", no_argument, NULL, OPT_KERNEL },
+	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "hugepages", required_argument, NULL, OPT_HUGE },
+	{ "repetitions", required_argument, NULL, OPT_REPS },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "topology", no_argument, NULL, OPT_TOPO },
+	{ "self-check", no_argument, NULL, OPT_SELFCHECK },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "topology-source", required_argument, NULL, OPT_TOPOSRC },
+	{ 0, 0, 0, 0 },
+};
+
+/* Returns -1 to go on, or an exit status. */
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	long v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->samples = DEFAULT_SAMPLES;
+	o->min_sample_ns = 1e6;
+	o->cpu = -1;
+	o->hugepages = true;
+	o->repetitions = 1;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		const char *a = optarg;
+
+		switch (c) {
+		case OPT_FILTER:
+			o->filter = a;
+			break;
+		case OPT_LIST:
+			o->list = true;
+			break;
+		case OPT_SAMPLES:
+			if (!parse_int(a, 1, 1000000, &v))
+				return bad("--samples=%s: expected a whole number from 1 to 1000000", a);
+			o->samples = (int)v;
+			o->samples_given = true;
+			break;
+		case OPT_MINTIME:
+			if (!parse_duration(a, &o->min_sample_ns))
+				return bad("--min-sample-time=%s: expected a positive duration such as 1ms, 500us, 2s", a);
+			break;
+		case OPT_CPU:
+			if (!parse_int(a, 0, INT_MAX, &v))
+				return bad("--cpu=%s: expected a core number from 0 to %ld", a,
+					   sysconf(_SC_NPROCESSORS_ONLN) - 1);
+			o->cpu = (int)v;
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(a, "console"))
+				o->format = FMT_CONSOLE;
+			else if (!strcmp(a, "json"))
+				o->format = FMT_JSON;
+			else if (!strcmp(a, "csv"))
+				o->format = FMT_CSV;
+			else
+				return bad("--format=%s: expected console, json or csv", a);
+			break;
+		case OPT_OUT:
+			if (!*a)
+				return bad("--out=: expected a file name");
+			o->out = a;
+			break;
+		case OPT_COUNTERS:
+			o->counters = a;
+			break;
+		case OPT_LISTEV:
+			o->list_events = true;
+			o->list_pattern = a;
+			break;
+		case OPT_KERNEL:
+			o->kernel = true;
+			break;
+		case OPT_BACKEND:
+			if (!strcmp(a, "auto"))
+				o->backend = BK_AUTO;
+			else if (!strcmp(a, "perf"))
+				o->backend = BK_PERF;
+			else if (!strcmp(a, "sim"))
+				o->backend = BK_SIM;
+			else
+				return bad("--backend=%s: expected auto, perf or sim", a);
+			break;
+		case OPT_HUGE:
+			if (!strcmp(a, "on"))
+				o->hugepages = true;
+			else if (!strcmp(a, "off"))
+				o->hugepages = false;
+			else
+				return bad("--hugepages=%s: expected on or off", a);
+			break;
+		case OPT_REPS:
+			if (!parse_int(a, 1, 1000, &v))
+				return bad("--repetitions=%s: expected a whole number from 1 to 1000", a);
+			o->repetitions = (int)v;
+			break;
+		case OPT_SEED: {
+			char *end;
+
+			errno = 0;
+			o->seed = strtoull(a, &end, 0);
+			if (errno || end == a || *end || *a == '-' || o->seed == 0)
+				return bad("--seed=%s: expected a positive whole number", a);
+			break;
+		}
+		case OPT_TOPO:
+			o->topology = true;
+			break;
+		case OPT_SELFCHECK:
+			o->self_check = true;
+			break;
+		case OPT_TOPOSRC:
+			o->topology_src = a;
+			break;
+		case OPT_HELP:
+			fputs(usage_text, stdout);
+			return 0;
+		case OPT_VERSION:
+			printf("pmubench %s\n", PMB_VERSION_STRING);
+			return 0;
+		case ':':
+			return bad("%s: expects a value (see --help)", argv[optind - 1]);
+		default:
+			if (optopt && optopt < 256)
+				return bad("unknown option '-%c' (see --help for the options)", optopt);
+			if (optopt >= OPT_FILTER)
+				return bad("%s: expects a value (see --help)", argv[optind - 1]);
+			return bad("unknown option '%s' (see --help for the options)", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return bad("unexpected argument '%s' (options start with --; see --help)", argv[optind]);
+	return -1;
+}
+
+/* Check --out before measuring anything: a report nobody can write is a
+ * run wasted.  Creates and removes a probe file next to the target. */
+static int check_out(const char *path)
+{
+	char probe[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return bad("--out=%s: is a directory; expected a file name", path);
+	snprintf(probe, sizeof(probe), "%s.pmubench-XXXXXX", path);
+	fd = mkstemp(probe);
+	if (fd < 0)
+		return bad("--out=%s: cannot write there (%s); expected a writable file name",
+			   path, strerror(errno));
+	close(fd);
+	unlink(probe);
+	return -1;
+}
+
+/* Write through a temporary file and rename: never a half-written report. */
+static int write_report(const struct options *o, const struct pmb_context *ctx,
+			const struct pmb_result *r, size_t n)
+{
+	char tmp[PATH_MAX];
+	FILE *f = stdout;
+	int fd = -1, err;
+
+	if (o->out) {
+		snprintf(tmp, sizeof(tmp), "%s.pmubench-XXXXXX", o->out);
+		fd = mkstemp(tmp);
+		if (fd < 0 || !(f = fdopen(fd, "w"))) {
+			fprintf(stderr, "pmubench: --out=%s: %s\n", o->out, strerror(errno));
+			if (fd >= 0) {
+				close(fd);
+				unlink(tmp);
+			}
+			return 1;
+		}
+		fchmod(fd, 0644);
+	}
+	switch (o->format) {
+	case FMT_JSON:
+		err = pmb_report_json(f, ctx, r, n);
+		break;
+	case FMT_CSV:
+		err = pmb_report_csv(f, ctx, r, n);
+		break;
+	default:
+		err = pmb_report_text(f, ctx, r, n);
+		break;
+	}
+	if (!o->out)
+		return fflush(stdout) || err ? 1 : 0;
+	if (fflush(f) || fsync(fileno(f)) || ferror(f) || err) {
+		fclose(f);
+		unlink(tmp);
+		fprintf(stderr, "pmubench: --out=%s: write failed\n", o->out);
+		return 1;
+	}
+	fclose(f);
+	if (rename(tmp, o->out)) {
+		unlink(tmp);
+		fprintf(stderr, "pmubench: --out=%s: %s\n", o->out, strerror(errno));
+		return 1;
+	}
+	/* A console report to a file still tells the terminal where it went. */
+	return 0;
+}
+
+static void read_line(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = 0;
+	if (!f)
+		return;
+	if (fgets(buf, (int)n, f))
+		buf[strcspn(buf, "\n")] = 0;
+	fclose(f);
+}
+
+/* Busy share of `cpu` (other processes) over a short window, from
+ * /proc/stat: user+nice+system+irq+softirq+steal over all. */
+static double cpu_busy(int cpu)
+{
+	unsigned long long a[2][8];
+	char want[16];
+
+	snprintf(want, sizeof(want), "cpu%d ", cpu);
+	for (int k = 0; k < 2; k++) {
+		FILE *f = fopen("/proc/stat", "r");
+		char line[512];
+		bool found = false;
+
+		if (!f)
+			return -1;
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, want, strlen(want))) {
+				sscanf(line + strlen(want), "%llu %llu %llu %llu %llu %llu %llu %llu",
+				       &a[k][0], &a[k][1], &a[k][2], &a[k][3], &a[k][4], &a[k][5],
+				       &a[k][6], &a[k][7]);
+				found = true;
+			}
+		fclose(f);
+		if (!found)
+			return -1;
+		if (k == 0) {
+			struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	unsigned long long busy = 0, all = 0;
+	for (int i = 0; i < 8; i++) {
+		unsigned long long d = a[1][i] - a[0][i];
+
+		all += d;
+		if (i != 3 && i != 4) /* idle, iowait */
+			busy += d;
+	}
+	return all ? (double)busy / (double)all : -1;
+}
+
+static void probe_environment(struct pmb_context *ctx)
+{
+	char buf[128], path[128];
+	FILE *f;
+
+	pmb_clock_probe(&ctx->clock);
+	if (pmb_clock_estimate_ghz(&ctx->ghz))
+		ctx->ghz = 0;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", ctx->cpu);
+	read_line(path, ctx->governor, sizeof(ctx->governor));
+	ctx->turbo = -1;
+	read_line("/sys/devices/system/cpu/intel_pstate/no_turbo", buf, sizeof(buf));
+	if (buf[0])
+		ctx->turbo = buf[0] == '0';
+	read_line("/sys/devices/system/cpu/cpufreq/boost", buf, sizeof(buf));
+	if (buf[0])
+		ctx->turbo = buf[0] == '1';
+	read_line("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf));
+	ctx->paranoid = buf[0] ? atoi(buf) : -100;
+	f = fopen("/proc/loadavg", "r");
+	if (f) {
+		if (fscanf(f, "%lf %lf %lf", &ctx->loadavg[0], &ctx->loadavg[1], &ctx->loadavg[2]) != 3)
+			ctx->loadavg[0] = ctx->loadavg[1] = ctx->loadavg[2] = -1;
+		fclose(f);
+	}
+	if (ctx->governor[0] && strcmp(ctx->governor, "performance"))
+		pmb_context_warn(ctx, "CPU governor is '%s', not 'performance': the frequency may change "
+				 "during the run; run `sudo cpupower frequency-set -g performance`",
+				 ctx->governor);
+	if (ctx->turbo == 1)
+		pmb_context_warn(ctx, "turbo is on: the frequency depends on temperature and load; "
+				 "turn it off for stable figures (echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo)");
+	double busy = cpu_busy(ctx->cpu);
+	if (busy > 0.2)
+		pmb_context_warn(ctx, "core %d was %.0f %% busy with other work before the run: "
+				 "its samples will be disturbed; pick an idle core with --cpu",
+				 ctx->cpu, busy * 100);
+	gethostname(ctx->host, sizeof(ctx->host) - 1);
+	time_t now = time(NULL);
+	strftime(ctx->date, sizeof(ctx->date), "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
+}
+
+/* Warnings go to stderr as soon as they are known (the no-PMU one before
+ * the long run, not after it), each once. */
+static void flush_warnings(const struct pmb_context *ctx, int *printed)
+{
+	for (; *printed < ctx->nwarnings; (*printed)++)
+		fprintf(stderr, "pmubench: warning: %s\n", ctx->warnings[*printed]);
+}
+
+static void print_event(void *c, const char *pmu, const char *name, const char *desc)
+{
+	(void)c;
+	printf("%s::%s\n    %s\n", pmu, name, desc && *desc ? desc : "");
+}
+
+static void progress(void *c, const char *name, size_t done, size_t total)
+{
+	(void)c;
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, total, name);
+	if (done == total)
+		fprintf(stderr, "\r\033[K");
+	fflush(stderr);
+}
+
+static void no_pmu_warning(struct pmb_context *ctx, const struct pmb_counters *c, bool sim_hint)
+{
+	const struct pmb_event_plan *p = &ctx->plan;
+
+	for (int e = 0; e < p->nev; e++) {
+		int err = c->open_errno[e];
+
+		if (!err || p->ev[e].kind != PMB_EV_HW)
+			continue;
+		if (err == ENOENT || err == EOPNOTSUPP || err == ENODEV) {
+			pmb_context_warn(ctx, "hardware counters are not available: opening '%s' failed (%s). "
+					 "This is likely a virtual machine without a virtual PMU, or a kernel "
+					 "without perf support for this CPU. The run still gives time, "
+					 "software counters and cycles estimated from the measured frequency%s.",
+					 p->ev[e].name, strerror(err),
+					 sim_hint ? "; --backend=sim gives simulated instruction, branch and cache counts" : "");
+			snprintf(ctx->fallback, sizeof(ctx->fallback),
+				 "no PMU: time, software counters, est. cycles at %.2f GHz", ctx->ghz);
+		} else if (err == EACCES || err == EPERM) {
+			pmb_context_warn(ctx, "not allowed to count '%s' (%s): perf_event_paranoid is %d; "
+					 "`sudo sysctl kernel.perf_event_paranoid=%d` would allow it",
+					 p->ev[e].name, strerror(err), ctx->paranoid, ctx->plan.kernel ? 1 : 2);
+			snprintf(ctx->fallback, sizeof(ctx->fallback), "not permitted: time only");
+		} else {
+			pmb_context_warn(ctx, "event '%s' could not be opened (%s): it is left out",
+					 p->ev[e].name, strerror(err));
+		}
+		return; /* one warning: the first failure says it all */
+	}
+}
+
+/* Without a PMU, keep the software counters the plan asked for and add
+ * the basic ones so the run still counts something real. */
+static void add_software_fallback(struct pmb_context *ctx, struct pmb_counters *c)
+{
+	(void)c;
+	struct pmb_event_plan extra;
+
+	if (pmb_events_resolve("task-clock,page-faults,context-switches", ctx->cpu, ctx->plan.kernel, &extra))
+		return;
+	for (int k = 0; k < extra.nev && ctx->plan.nev < PMB_MAX_EVENTS; k++) {
+		bool have = false;
+
+		for (int e = 0; e < ctx->plan.nev; e++)
+			have |= !strcmp(ctx->plan.ev[e].name, extra.ev[k].name);
+		if (!have)
+			ctx->plan.ev[ctx->plan.nev++] = extra.ev[k];
+	}
+}
+
+static int open_counters(struct pmb_context *ctx, struct pmb_counters *c, bool sim_hint)
+{
+	struct perf_event_attr attrs[PMB_MAX_EVENTS];
+	bool anchor[PMB_MAX_EVENTS];
+	bool any_hw_failed = false;
+	int err;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (int e = 0; e < ctx->plan.nev; e++) {
+			attrs[e] = ctx->plan.ev[e].attr;
+			anchor[e] = ctx->plan.ev[e].anchor;
+		}
+		err = pmb_counters_open(c, attrs, anchor, ctx->plan.nev);
+		any_hw_failed = false;
+		for (int e = 0; e < ctx->plan.nev; e++)
+			if (c->open_errno[e] && ctx->plan.ev[e].kind == PMB_EV_HW)
+				any_hw_failed = true;
+		if (pass == 0 && any_hw_failed) {
+			int hw_ok = 0;
+
+			for (int e = 0; e < ctx->plan.nev; e++)
+				if (!c->open_errno[e] && ctx->plan.ev[e].kind == PMB_EV_HW)
+					hw_ok++;
+			if (hw_ok == 0) {
+				no_pmu_warning(ctx, c, sim_hint);
+				pmb_counters_close(c);
+				add_software_fallback(ctx, c);
+				continue;
+			}
+		}
+		break;
+	}
+	if (any_hw_failed)
+		no_pmu_warning(ctx, c, sim_hint);
+	for (int e = 0; e < PMB_MAX_EVENTS; e++)
+		ctx->event_group[e] = -1;
+	for (int g = 0; g < c->ngroups; g++)
+		for (int k = 0; k < c->nmembers[g]; k++)
+			ctx->event_group[c->member[g][k]] = g;
+	ctx->ngroups = c->ngroups;
+	ctx->pmu_ok = false;
+	for (int e = 0; e < ctx->plan.nev; e++) {
+		if (ctx->event_group[e] >= 0 && ctx->plan.ev[e].kind == PMB_EV_HW)
+			ctx->pmu_ok = true;
+		if (ctx->event_group[e] >= 0 && !strcmp(ctx->plan.ev[e].name, "cycles"))
+			ctx->has_cycles = true;
+	}
+	return err == 0 || c->ngroups > 0 ? 0 : err;
+}
+
+static int print_topology(const struct pmb_context *ctx)
+{
+	const struct pmb_topology_info *t = &ctx->topo;
+	char a[32];
+
+	printf("core %d (of %d cores, %d processing units)\n", t->cpu, t->ncores, t->npus);
+	for (int i = 0; i < t->ncaches; i++) {
+		const struct pmb_cache *c = &t->cache[i];
+
+		pmb_format_bytes(a, sizeof(a), c->size);
+		printf("  L%d%s  %9s  line %u B  %s%d-way  shared by %d core%s (PUs %s)\n",
+		       c->level, c->level == 1 ? "d" : " ", a, c->line,
+		       c->assoc < 0 ? "fully associative " : "", c->assoc < 0 ? 0 : c->assoc,
+		       c->sharing_cores, c->sharing_cores == 1 ? "" : "s", c->shared_with);
+	}
+	if (t->fallback[0])
+		printf("  note: %s\n", t->fallback);
+	pmb_format_bytes(a, sizeof(a), t->numa_memory);
+	printf("NUMA node %d, %s\n", t->numa_node, t->numa_memory ? a : "memory unknown");
+	printf("PMU %s (%s): hardware counters %s\n", ctx->plan.pmu_name[0] ? ctx->plan.pmu_name : "none",
+	       ctx->plan.pmu_desc, ctx->pmu_ok ? "work" : "do NOT work here");
+	printf("core frequency estimate: %.2f GHz (dependent add chain against the clock)\n", ctx->ghz);
+	printf("clock: %s, resolution %.0f ns, %.1f ns per read\n", ctx->clock.source,
+	       ctx->clock.resolution_ns, ctx->clock.read_cost_ns);
+	return 0;
+}
+
+static int run_main(int argc, char **argv)
+{
+	struct options o;
+	struct pmb_context *ctx = calloc(1, sizeof(*ctx));
+	struct pmb_topology *topo = NULL;
+	struct pmb_instance *inst = NULL;
+	struct pmb_result *res = NULL;
+	struct pmb_counters counters;
+	struct pmb_meter meter;
+	struct pmb_tier_point tiers[PMB_MAX_TIER_POINTS];
+	size_t ntiers = 0, ninst = 0;
+	regex_t re;
+	bool have_re = false, sim_child = pmb_sim_active();
+	int rc, err, warned = 0;
+
+	memset(&counters, 0, sizeof(counters));
+	memset(&meter, 0, sizeof(meter));
+	if (!ctx)
+		return bad("out of memory");
+	rc = parse_options(argc, argv, &o);
+	if (rc >= 0)
+		goto out;
+	rc = 2;
+	if (o.filter) {
+		err = regcomp(&re, o.filter, REG_EXTENDED | REG_NOSUB);
+		if (err) {
+			char msg[128];
+
+			regerror(err, &re, msg, sizeof(msg));
+			bad("--filter=%s: not a valid regular expression (%s)", o.filter, msg);
+			goto out;
+		}
+		have_re = true;
+	}
+	if (o.out && check_out(o.out) >= 0)
+		goto out;
+	err = pmb_topology_load(&topo, o.topology_src);
+	if (err) {
+		bad("cannot read the machine's topology: %s", pmb_strerror(err));
+		goto out;
+	}
+	if (o.cpu < 0) {
+		o.cpu = sched_getcpu();
+		if (o.cpu < 0)
+			o.cpu = 0;
+	}
+	if (!pmb_topology_cpu_valid(topo, o.cpu)) {
+		bad("--cpu=%d: no such core here; expected one of 0-%ld that this process may use",
+		    o.cpu, sysconf(_SC_NPROCESSORS_ONLN) - 1);
+		goto out;
+	}
+	ctx->cpu = o.cpu;
+	ctx->ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	ctx->topo_ok = pmb_topology_info(topo, o.cpu, &ctx->topo) == 0;
+	if (ctx->topo_ok && pmb_topology_tiers(&ctx->topo, tiers, PMB_MAX_TIER_POINTS, &ntiers))
+		ntiers = 0;
+	if (o.list) {
+		err = pmb_registry_expand(have_re ? &re : NULL, ntiers ? tiers : NULL, ntiers, &inst, &ninst);
+		if (err) {
+			bad("cannot list benchmarks: %s", pmb_strerror(err));
+			goto out;
+		}
+		for (size_t i = 0; i < ninst; i++)
+			printf("%s\n", inst[i].name);
+		rc = 0;
+		goto out;
+	}
+	if (o.backend == BK_SIM && !sim_child) {
+		err = pmb_sim_exec(argc, argv, ctx->topo_ok ? &ctx->topo : NULL);
+		if (err == PMB_ENOVALGRIND)
+			bad("--backend=sim needs valgrind, which is not installed: apt-get install valgrind");
+		else if (err < 0)
+			bad("--backend=sim: %s", pmb_strerror(err));
+		rc = err < 0 ? 2 : err;
+		goto out;
+	}
+	snprintf(ctx->backend, sizeof(ctx->backend), "%s", sim_child ? "sim" : "perf");
+	err = pmb_events_init(NULL);
+	if (err) {
+		bad("%s", *pmb_events_error() ? pmb_events_error() : pmb_strerror(err));
+		goto out;
+	}
+	if (o.list_events) {
+		pmb_events_list(o.list_pattern, print_event, NULL);
+		rc = 0;
+		goto out;
+	}
+	if (sim_child) {
+		err = pmb_sim_resolve(o.counters, &ctx->plan);
+		if (err) {
+			bad("%s", pmb_sim_error());
+			goto out;
+		}
+	} else {
+		err = pmb_events_resolve(o.counters ? o.counters : PMB_DEFAULT_COUNTERS, o.cpu, o.kernel, &ctx->plan);
+		if (err) {
+			bad("--counters: %s", *pmb_events_error() ? pmb_events_error() : pmb_strerror(err));
+			goto out;
+		}
+	}
+	err = pmb_topology_pin(topo, o.cpu);
+	if (err)
+		pmb_context_warn(ctx, "could not pin to core %d (%s): samples may migrate", o.cpu, pmb_strerror(err));
+	probe_environment(ctx);
+	if (sim_child) {
+		pmb_sim_geometry(ctx->topo_ok ? &ctx->topo : NULL, ctx->sim_geometry, sizeof(ctx->sim_geometry));
+		err = pmb_sim_meter(&meter, &ctx->plan);
+		if (err) {
+			bad("--backend=sim: %s", pmb_sim_error());
+			goto out;
+		}
+		ctx->ngroups = meter.ngroups;
+		for (int e = 0; e < ctx->plan.nev; e++)
+			ctx->event_group[e] = 0;
+		snprintf(ctx->fallback, sizeof(ctx->fallback),
+			 "simulated by valgrind callgrind: time is not measured");
+	} else {
+		open_counters(ctx, &counters, true);
+		pmb_runner_perf_meter(&meter, &counters);
+	}
+	flush_warnings(ctx, &warned);
+	if (o.topology) {
+		rc = print_topology(ctx);
+		goto out;
+	}
+	ctx->min_sample_ns = o.min_sample_ns;
+	if (ctx->min_sample_ns < 1000 * ctx->clock.resolution_ns)
+		ctx->min_sample_ns = 1000 * ctx->clock.resolution_ns;
+	ctx->samples = o.samples;
+	ctx->repetitions = o.repetitions;
+	ctx->seed = o.seed;
+	ctx->hugepages = o.hugepages;
+	struct pmb_runner_opts ro = {
+		.cpu = o.cpu,
+		.min_sample_ns = ctx->min_sample_ns,
+		.samples = o.samples,
+		.samples_given = o.samples_given,
+		.warmup_ns = 20e6,
+		.budget_ns = 250e6,
+		.repetitions = o.repetitions,
+		.seed = o.seed,
+		.hugepages = o.hugepages,
+		.topo = topo,
+		.progress = isatty(2) ? progress : NULL,
+	};
+	err = pmb_runner_overhead(&ro, &meter, ctx);
+	if (err) {
+		bad("measuring the harness overhead failed: %s", pmb_strerror(err));
+		goto out;
+	}
+	if (o.self_check) {
+		rc = pmb_selfcheck_run(ctx, &ro, &meter, stdout);
+		flush_warnings(ctx, &warned);
+		goto out;
+	}
+	err = pmb_registry_expand(have_re ? &re : NULL, ntiers ? tiers : NULL, ntiers, &inst, &ninst);
+	if (err == PMB_ENOCACHE) {
+		bad("the topology reports no data caches, so PMB_TIERS has no sizes; %s",
+		    ctx->topo.fallback[0] ? ctx->topo.fallback : "filter out the sweep benchmarks");
+		goto out;
+	} else if (err) {
+		bad("%s", pmb_strerror(err));
+		goto out;
+	}
+	if (ninst == 0) {
+		bad("--filter=%s matches no benchmark; see --list", o.filter ? o.filter : "");
+		goto out;
+	}
+	res = calloc(ninst * (size_t)o.repetitions, sizeof(*res));
+	if (!res) {
+		bad("out of memory");
+		goto out;
+	}
+	err = pmb_runner_run(&ro, &meter, inst, ninst, res);
+	if (err) {
+		bad("running the benchmarks failed: %s", pmb_strerror(err));
+		goto out;
+	}
+	pmb_analyze(ctx, res, ninst * (size_t)o.repetitions, (size_t)o.repetitions);
+	flush_warnings(ctx, &warned);
+	rc = write_report(&o, ctx, res, ninst * (size_t)o.repetitions);
+	for (size_t i = 0; i < ninst * (size_t)o.repetitions; i++)
+		if (res[i].status == PMB_EVERIFY) {
+			fprintf(stderr, "pmubench: %s failed: %s\n", res[i].inst->name, res[i].reason);
+			rc = 1;
+		}
+out:
+	if (res)
+		for (size_t i = 0; i < ninst * (size_t)o.repetitions; i++)
+			free(res[i].samples);
+	free(res);
+	free(inst);
+	if (have_re)
+		regfree(&re);
+	if (sim_child && meter.ctx)
+		pmb_sim_meter_close(&meter);
+	pmb_counters_close(&counters);
+	pmb_topology_free(topo);
+	pmb_events_fini();
+	pmb_context_free(ctx);
+	free(ctx);
+	return rc;
+}
+
+PMB_API int pmb_main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "compare"))
+		return pmb_compare_main(argc - 1, argv + 1);
+	return run_main(argc, argv);
+}

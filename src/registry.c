@@ -1,0 +1,287 @@
+/* registry.c - the benchmark table: registration, argument expansion, filtering, links. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "registry.h"
+
+static const struct pmb_benchmark_def **defs;
+static size_t ndefs, capdefs;
+
+PMB_API int pmb_register(const struct pmb_benchmark_def *def)
+{
+	if (ndefs == capdefs) {
+		size_t cap = capdefs ? capdefs * 2 : 64;
+		const struct pmb_benchmark_def **p = realloc(defs, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		defs = p;
+		capdefs = cap;
+	}
+	defs[ndefs++] = def;
+	return 0;
+}
+
+size_t pmb_registry_count(void)
+{
+	return ndefs;
+}
+
+const struct pmb_benchmark_def *pmb_registry_get(size_t i)
+{
+	return i < ndefs ? defs[i] : NULL;
+}
+
+void pmb_format_bytes(char *buf, size_t n, uint64_t b)
+{
+	static const char *unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+	uint64_t v = b;
+
+	while (u < 4 && v >= 1024 && v % 1024 == 0) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 4 && v >= 1024) {
+		/* Not a whole number of the next unit: one decimal, which the
+		 * tier points (multiples of lines) keep readable. */
+		double d = (double)v;
+		int k = u;
+
+		while (k < 4 && d >= 1024) {
+			d /= 1024;
+			k++;
+		}
+		snprintf(buf, n, "%.4g%s", d, unit[k]);
+		return;
+	}
+	snprintf(buf, n, "%" PRIu64 "%s", v, unit[u]);
+}
+
+struct axis_point {
+	int64_t v;
+	char label[48];
+	char tier[8];
+};
+
+/* Values of one axis; returns the count (at least 1: an empty axis is one
+ * point with value 0 and no label). */
+static size_t axis_points(const struct pmb_axis *a, const struct pmb_tier_point *tiers,
+			  size_t ntiers, struct axis_point *out, size_t max, int *err)
+{
+	size_t n = 0;
+
+	switch (a->kind) {
+	case PMB_AXIS_NONE:
+		out[0] = (struct axis_point){ 0 };
+		return 1;
+	case PMB_AXIS_LIST:
+		for (size_t i = 0; i < a->n && n < max; i++, n++) {
+			out[n] = (struct axis_point){ .v = a->list[i] };
+			if (a->labels)
+				snprintf(out[n].label, sizeof(out[n].label), "%s", a->labels[i]);
+			else
+				snprintf(out[n].label, sizeof(out[n].label), "%s%" PRId64,
+					 a->prefix ? a->prefix : "", a->list[i]);
+		}
+		return n;
+	case PMB_AXIS_RANGE: {
+		int64_t mult = a->mult > 1 ? a->mult : 8;
+
+		for (int64_t v = a->lo; n < max; v *= mult) {
+			if (v >= a->hi || v <= 0)
+				v = a->hi;
+			out[n] = (struct axis_point){ .v = v };
+			snprintf(out[n].label, sizeof(out[n].label), "%s%" PRId64,
+				 a->prefix ? a->prefix : "", v);
+			n++;
+			if (v == a->hi)
+				break;
+		}
+		return n;
+	}
+	case PMB_AXIS_TIERS:
+		if (!tiers) {
+			*err = PMB_ENOCACHE;
+			return 0;
+		}
+		for (size_t i = 0; i < ntiers && n < max; i++, n++) {
+			out[n] = (struct axis_point){ .v = (int64_t)tiers[i].bytes };
+			pmb_format_bytes(out[n].label, sizeof(out[n].label), tiers[i].bytes);
+			snprintf(out[n].tier, sizeof(out[n].tier), "%s", tiers[i].tier);
+		}
+		return n;
+	}
+	*err = -EINVAL;
+	return 0;
+}
+
+static void family_name(const struct pmb_benchmark_def *d, char *buf, size_t n)
+{
+	const char *name = d->name ? d->name : d->fname;
+
+	if (d->group && *d->group)
+		snprintf(buf, n, "%s/%s", d->group, name);
+	else
+		snprintf(buf, n, "%s", name);
+}
+
+/* A link names a benchmark relative to the group, or in full. */
+static int find_link(struct pmb_instance *all, size_t n, size_t self, const char *link)
+{
+	char full[200];
+	const struct pmb_benchmark_def *d = all[self].def;
+
+	if (!link)
+		return -1;
+	if (d->group && *d->group)
+		snprintf(full, sizeof(full), "%s/%s", d->group, link);
+	else
+		snprintf(full, sizeof(full), "%s", link);
+	for (int pass = 0; pass < 2; pass++) {
+		const char *want = pass == 0 ? full : link;
+
+		/* Same arguments first; a linked benchmark without arguments
+		 * serves every instance. */
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(all[i].family, want) == 0 &&
+			    strcmp(all[i].args, all[self].args) == 0)
+				return (int)i;
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(all[i].family, want) == 0 && all[i].args[0] == 0)
+				return (int)i;
+	}
+	return -1;
+}
+
+static int find_root(int *parent, int i)
+{
+	while (parent[i] != i)
+		i = parent[i] = parent[parent[i]];
+	return i;
+}
+
+int pmb_registry_expand(const regex_t *filter, const struct pmb_tier_point *tiers,
+			size_t ntiers, struct pmb_instance **out, size_t *nout)
+{
+	struct pmb_instance *all = NULL, *sel = NULL;
+	size_t n = 0, cap = 0, nsel = 0;
+	bool *keep = NULL;
+	int *map = NULL, *parent = NULL;
+	int err = 0;
+
+	*out = NULL;
+	*nout = 0;
+	for (size_t d = 0; d < ndefs; d++) {
+		struct axis_point p0[PMB_MAX_TIER_POINTS * 2], p1[PMB_MAX_TIER_POINTS * 2];
+		size_t n0, n1;
+		char fam[160];
+
+		if (!defs[d]->func)
+			continue;
+		n0 = axis_points(&defs[d]->args, tiers, ntiers, p0, 128, &err);
+		n1 = axis_points(&defs[d]->args2, tiers, ntiers, p1, 128, &err);
+		if (err)
+			goto fail;
+		family_name(defs[d], fam, sizeof(fam));
+		for (size_t i = 0; i < n0; i++) {
+			for (size_t j = 0; j < n1; j++) {
+				struct pmb_instance *x;
+
+				if (n == cap) {
+					size_t c2 = cap ? cap * 2 : 128;
+					struct pmb_instance *q = realloc(all, c2 * sizeof(*q));
+
+					if (!q) {
+						err = -ENOMEM;
+						goto fail;
+					}
+					all = q;
+					cap = c2;
+				}
+				x = &all[n++];
+				memset(x, 0, sizeof(*x));
+				x->def = defs[d];
+				snprintf(x->family, sizeof(x->family), "%s", fam);
+				x->arg[0] = p0[i].v;
+				x->arg[1] = p1[j].v;
+				snprintf(x->args, sizeof(x->args), "%s%s%s", p0[i].label,
+					 p0[i].label[0] && p1[j].label[0] ? "/" : "",
+					 p1[j].label);
+				snprintf(x->name, sizeof(x->name), "%.120s%s%.64s", fam,
+					 x->args[0] ? "/" : "", x->args);
+				if (p0[i].tier[0] || p1[j].tier[0]) {
+					const struct axis_point *t = p0[i].tier[0] ? &p0[i] : &p1[j];
+
+					snprintf(x->tier, sizeof(x->tier), "%s", t->tier);
+					x->working_set = (uint64_t)t->v;
+				}
+			}
+		}
+	}
+	keep = calloc(n + 1, sizeof(*keep));
+	map = malloc((n + 1) * sizeof(*map));
+	parent = malloc((n + 1) * sizeof(*parent));
+	if (!keep || !map || !parent) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	for (size_t i = 0; i < n; i++) {
+		all[i].baseline = find_link(all, n, i, all[i].def->baseline);
+		all[i].reference = find_link(all, n, i, all[i].def->reference);
+		keep[i] = !filter || regexec(filter, all[i].name, 0, NULL, 0) == 0;
+	}
+	/* What a kept benchmark is measured against is measured too, so its
+	 * normalized and scaled columns exist; follow chains of links. */
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (size_t i = 0; i < n; i++) {
+			int l[2] = { all[i].baseline, all[i].reference };
+
+			for (int k = 0; k < 2; k++)
+				if (keep[i] && l[k] >= 0 && !keep[l[k]]) {
+					keep[l[k]] = true;
+					changed = true;
+				}
+		}
+	}
+	sel = malloc((n + 1) * sizeof(*sel));
+	if (!sel) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	for (size_t i = 0; i < n; i++) {
+		map[i] = keep[i] ? (int)nsel : -1;
+		if (keep[i])
+			sel[nsel++] = all[i];
+	}
+	/* Cohorts: benchmarks linked to each other run interleaved, so drift
+	 * of the machine affects both sides of a comparison alike. */
+	for (size_t i = 0; i < nsel; i++)
+		parent[i] = (int)i;
+	for (size_t i = 0; i < nsel; i++) {
+		if (sel[i].baseline >= 0)
+			sel[i].baseline = map[sel[i].baseline];
+		if (sel[i].reference >= 0)
+			sel[i].reference = map[sel[i].reference];
+		int l[2] = { sel[i].baseline, sel[i].reference };
+		for (int k = 0; k < 2; k++)
+			if (l[k] >= 0)
+				parent[find_root(parent, (int)i)] = find_root(parent, l[k]);
+	}
+	for (size_t i = 0; i < nsel; i++)
+		sel[i].cohort = find_root(parent, (int)i);
+	*out = sel;
+	*nout = nsel;
+	sel = NULL;
+fail:
+	free(all);
+	free(sel);
+	free(keep);
+	free(map);
+	free(parent);
+	return err;
+}

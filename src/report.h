@@ -1,0 +1,16 @@
+/* report.h - output formats: console table, JSON (Google Benchmark schema), CSV. */
+#ifndef PMB_REPORT_H
+#define PMB_REPORT_H
+
+#include <stdio.h>
+
+#include "result.h"
+
+int pmb_report_text(FILE *f, const struct pmb_context *c,
+		    const struct pmb_result *r, size_t n);
+int pmb_report_json(FILE *f, const struct pmb_context *c,
+		    const struct pmb_result *r, size_t n);
+int pmb_report_csv(FILE *f, const struct pmb_context *c,
+		   const struct pmb_result *r, size_t n);
+
+#endif

@@ -1,0 +1,115 @@
+/* report_csv.c - results as CSV: one row per result, one column per figure (RFC 4180 quoting). */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+/* A field, quoted only when it holds a separator, a quote or a line break. */
+static void field(FILE *f, const char *s, bool last)
+{
+	if (strpbrk(s, ",\"\r\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputc(last ? '\n' : ',', f);
+}
+
+/* Shortest exact form (as in the JSON report); empty when not a number. */
+static void num(FILE *f, double v, bool ok)
+{
+	char buf[40];
+	int prec;
+
+	if (ok && isfinite(v)) {
+		for (prec = 15; prec <= 17; prec++) {
+			snprintf(buf, sizeof(buf), "%.*g", prec, v);
+			if (strtod(buf, NULL) == v)
+				break;
+		}
+		fputs(buf, f);
+	}
+	fputc(',', f);
+}
+
+static void unum(FILE *f, uint64_t v, bool ok)
+{
+	if (ok)
+		fprintf(f, "%" PRIu64, v);
+	fputc(',', f);
+}
+
+/* Same key as the JSON report: [A-Za-z0-9_] only. */
+static void event_column(FILE *f, const char *name)
+{
+	for (; *name; name++) {
+		char c = *name;
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '_';
+
+		fputc(ok ? c : '_', f);
+	}
+	fputs("_per_item,", f);
+}
+
+static void write_row(FILE *f, const struct pmb_context *c,
+		      const struct pmb_result *r)
+{
+	const struct pmb_instance *in = r->inst;
+	bool ok = r->status == 0;
+	bool t = ok && r->time.valid && strcmp(c->backend, "sim");
+	uint64_t passes = 0;
+	size_t i;
+	int e;
+
+	for (i = 0; i < r->nsamples; i++)
+		passes += r->samples[i].passes;
+	field(f, in->name, false);
+	field(f, in->tier, false);
+	unum(f, in->working_set, in->tier[0]);
+	unum(f, r->nsamples, ok);
+	unum(f, passes, ok);
+	unum(f, r->items_per_pass, ok);
+	num(f, r->time.s.median, t);
+	num(f, r->time.s.mean, t);
+	num(f, r->time.s.min, t);
+	num(f, r->time.s.ci_lo, t);
+	num(f, r->time.s.ci_hi, t);
+	num(f, r->items_per_second, t);
+	num(f, r->bytes_per_second, t && r->bytes_per_pass);
+	for (e = 0; e < c->plan.nev; e++)
+		num(f, r->ev[e].s.median,
+		    ok && r->ev[e].valid && r->ev[e].scaled != -1);
+	num(f, r->est_cycles.s.median, ok && r->est_cycles.valid);
+	field(f, r->status == 0 ? "ok" :
+		 r->status == PMB_ESKIPPED ? "skipped" : "failed", true);
+}
+
+int pmb_report_csv(FILE *f, const struct pmb_context *c,
+		   const struct pmb_result *r, size_t n)
+{
+	size_t i;
+	int e;
+
+	fputs("name,tier,working_set_bytes,samples,passes,items_per_pass,"
+	      "ns_per_item,ns_per_item_mean,ns_per_item_min,ns_per_item_ci_lo,"
+	      "ns_per_item_ci_hi,items_per_second,bytes_per_second,", f);
+	for (e = 0; e < c->plan.nev; e++)
+		event_column(f, c->plan.ev[e].name);
+	fputs("est_cycles_per_item,status\n", f);
+	for (i = 0; i < n; i++)
+		write_row(f, c, &r[i]);
+	if (fflush(f) || ferror(f))
+		return -EIO;
+	return 0;
+}

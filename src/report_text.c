@@ -1,0 +1,527 @@
+/* report_text.c - the console report: aligned table with auto-scaled units, sweep and branch summaries. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "registry.h"
+#include "report.h"
+
+#define MAXCOL 24
+
+struct table {
+	int ncol;
+	const char *head[MAXCOL];
+	bool left[MAXCOL];
+	int width[MAXCOL];
+	char (*cell)[MAXCOL][40];
+	size_t nrow, cap;
+};
+
+static void t_add_row(struct table *t)
+{
+	if (t->nrow == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		void *p = realloc(t->cell, cap * sizeof(*t->cell));
+
+		if (!p)
+			return;
+		t->cell = p;
+		t->cap = cap;
+	}
+	memset(t->cell[t->nrow], 0, sizeof(*t->cell));
+	t->nrow++;
+}
+
+static void t_set(struct table *t, int col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void t_set(struct table *t, int col, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!t->nrow)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(t->cell[t->nrow - 1][col], 40, fmt, ap);
+	va_end(ap);
+}
+
+static void t_print(FILE *f, struct table *t)
+{
+	for (int c = 0; c < t->ncol; c++) {
+		t->width[c] = (int)strlen(t->head[c]);
+		for (size_t r = 0; r < t->nrow; r++) {
+			int w = (int)strlen(t->cell[r][c]);
+
+			if (w > t->width[c])
+				t->width[c] = w;
+		}
+	}
+	for (int pass = -1; pass < (int)t->nrow; pass++) {
+		for (int c = 0; c < t->ncol; c++) {
+			const char *s = pass < 0 ? t->head[c] : t->cell[pass][c];
+
+			fprintf(f, t->left[c] ? "%-*s" : "%*s", t->width[c], s);
+			fputs(c + 1 < t->ncol ? "  " : "\n", f);
+		}
+		if (pass < 0) {
+			int total = 0;
+
+			for (int c = 0; c < t->ncol; c++)
+				total += t->width[c] + (c + 1 < t->ncol ? 2 : 0);
+			for (int k = 0; k < total; k++)
+				fputc('-', f);
+			fputc('\n', f);
+		}
+	}
+	free(t->cell);
+	t->cell = NULL;
+	t->nrow = t->cap = 0;
+}
+
+/* Time in ns with an auto-scaled unit and 3-4 significant digits. */
+static void fmt_time(char *b, size_t n, double ns)
+{
+	static const struct { double div; const char *u; } units[] = {
+		{ 1e-3, "ps" }, { 1, "ns" }, { 1e3, "us" }, { 1e6, "ms" }, { 1e9, "s" },
+	};
+	int k = 1;
+	double a = fabs(ns);
+
+	if (!isfinite(ns)) {
+		snprintf(b, n, "-");
+		return;
+	}
+	if (a < 0.1)
+		k = 0;
+	else
+		while (k < 4 && a >= units[k + 1].div)
+			k++;
+	double v = ns / units[k].div;
+	snprintf(b, n, "%.*f %s", fabs(v) >= 100 ? 1 : fabs(v) >= 10 ? 2 : 3, v, units[k].u);
+}
+
+static void fmt_num(char *b, size_t n, double v)
+{
+	double a = fabs(v);
+
+	if (!isfinite(v))
+		snprintf(b, n, "-");
+	else if (a >= 1e9)
+		snprintf(b, n, "%.3gG", v / 1e9);
+	else if (a >= 1e6)
+		snprintf(b, n, "%.3gM", v / 1e6);
+	else if (a >= 1e4)
+		snprintf(b, n, "%.3gk", v / 1e3);
+	else if (a >= 100)
+		snprintf(b, n, "%.1f", v);
+	else if (a >= 1 || a == 0)
+		snprintf(b, n, "%.3f", v);
+	else
+		snprintf(b, n, "%.4f", v);
+}
+
+static void fmt_figure(char *b, size_t n, const struct pmb_figure *f, bool time)
+{
+	char v[32];
+
+	if (f->scaled == -1) {
+		snprintf(b, n, "never ran");
+		return;
+	}
+	if (!f->valid) {
+		snprintf(b, n, "-");
+		return;
+	}
+	if (f->below_resolution) {
+		/* Zero within what the measurement resolves: say so, never
+		 * print the negative or tiny number the subtraction left. */
+		if (time)
+			fmt_time(v, sizeof(v), f->resolution);
+		else
+			snprintf(v, sizeof(v), "%.1g", f->resolution);
+		snprintf(b, n, "< %s", v);
+		return;
+	}
+	if (time)
+		fmt_time(v, sizeof(v), f->s.median);
+	else
+		fmt_num(v, sizeof(v), f->s.median);
+	snprintf(b, n, "%.20s%s", v, f->scaled == 1 ? " (scaled)" : "");
+}
+
+static bool any_link(const struct pmb_result *r, size_t n, bool ref)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ref ? r[i].inst->reference >= 0 : r[i].inst->baseline >= 0)
+			return true;
+	return false;
+}
+
+static void header(FILE *f, const struct pmb_context *c)
+{
+	fprintf(f, "pmubench %s  %s  core %d  backend %s\n", PMB_VERSION_STRING, c->host, c->cpu,
+		c->backend);
+	if (!strcmp(c->backend, "sim")) {
+		fprintf(f, "counts SIMULATED by valgrind/callgrind (%s); time is not measured under "
+			"simulation\n", c->sim_geometry);
+	} else {
+		fprintf(f, "clock %s: resolution %.0f ns, read %.1f ns; core %.2f GHz (measured); ",
+			c->clock.source, c->clock.resolution_ns, c->clock.read_cost_ns, c->ghz);
+		if (c->pmu_ok)
+			fprintf(f, "PMU %s, %d counter group%s\n", c->plan.pmu_name, c->ngroups,
+				c->ngroups == 1 ? "" : "s");
+		else
+			fprintf(f, "no hardware counters: cycles are ESTIMATED from time\n");
+	}
+	fprintf(f, "harness overhead subtracted: %.3f ns per pass, %.0f ns per sample; "
+		"figures are per item (median of %d samples)\n\n",
+		c->overhead.ns_per_pass, c->overhead.ns_per_sample, c->samples);
+}
+
+static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+{
+	struct table t = { 0 };
+	bool norm = any_link(r, n, false), ref = any_link(r, n, true);
+	bool tiers = false, sim = !strcmp(c->backend, "sim");
+	int col_ev[PMB_MAX_EVENTS];
+	char ehead[PMB_MAX_EVENTS][48];
+
+	for (size_t i = 0; i < n; i++)
+		tiers |= r[i].inst->tier[0] != 0;
+	t.head[t.ncol] = "benchmark", t.left[t.ncol++] = true;
+	if (tiers)
+		t.head[t.ncol] = "tier", t.left[t.ncol++] = true;
+	if (!sim) {
+		t.head[t.ncol++] = "ns/item";
+		t.head[t.ncol++] = "+/-95%";
+		t.head[t.ncol++] = "min";
+		if (norm)
+			t.head[t.ncol++] = "normalized";
+		if (ref)
+			t.head[t.ncol++] = "scaled [95% CI]";
+		if (!c->has_cycles)
+			t.head[t.ncol++] = "est.cycles";
+	}
+	for (int e = 0; e < c->plan.nev && t.ncol < MAXCOL - 3; e++) {
+		if (c->event_group[e] < 0) {
+			col_ev[e] = -1;
+			continue;
+		}
+		snprintf(ehead[e], sizeof(ehead[e]), "%s%s", c->plan.ev[e].name,
+			 sim ? " (sim)" : "");
+		col_ev[e] = t.ncol;
+		t.head[t.ncol++] = ehead[e];
+	}
+	if (sim && ref)
+		t.head[t.ncol++] = "scaled [95% CI]";
+	if (!sim)
+		t.head[t.ncol++] = "items/s";
+	t.head[t.ncol++] = "samples";
+	for (size_t i = 0; i < n; i++) {
+		const struct pmb_result *x = &r[i];
+		char b[40];
+		int k = 0;
+
+		t_add_row(&t);
+		if (x->repetition)
+			t_set(&t, k++, "%s #%d", x->inst->name, x->repetition + 1);
+		else
+			t_set(&t, k++, "%s", x->inst->name);
+		if (tiers)
+			t_set(&t, k++, "%s", x->inst->tier);
+		if (x->status) {
+			t_set(&t, k, "%s: %s", x->status == PMB_ESKIPPED ? "skipped" : "FAILED", x->reason);
+			continue;
+		}
+		if (!sim) {
+			fmt_figure(b, sizeof(b), &x->time, true);
+			t_set(&t, k++, "%s", b);
+			double m = x->time.s.median;
+			if (x->time.valid && !x->time.below_resolution && m > 0)
+				t_set(&t, k, "%.1f%%", (x->time.s.ci_hi - x->time.s.ci_lo) / 2 / m * 100);
+			k++;
+			if (x->time.s.min < x->time.resolution)
+				snprintf(b, sizeof(b), "< res");
+			else
+				fmt_time(b, sizeof(b), x->time.s.min);
+			t_set(&t, k++, "%s", b);
+			if (norm) {
+				fmt_time(b, sizeof(b), x->time.normalized);
+				t_set(&t, k++, "%s", b);
+			}
+			if (ref) {
+				if (isfinite(x->time.ratio))
+					t_set(&t, k, "%.2f [%.2f, %.2f]", x->time.ratio, x->time.ratio_lo,
+					      x->time.ratio_hi);
+				k++;
+			}
+			if (!c->has_cycles) {
+				fmt_figure(b, sizeof(b), &x->est_cycles, false);
+				t_set(&t, k++, "%s", b);
+			}
+		}
+		for (int e = 0; e < c->plan.nev; e++) {
+			if (col_ev[e] < 0)
+				continue;
+			fmt_figure(b, sizeof(b), &x->ev[e], false);
+			t_set(&t, col_ev[e], "%s", b);
+			k = col_ev[e] + 1;
+		}
+		if (sim && ref) {
+			/* Under simulation the first event stands for the cost. */
+			if (c->plan.nev && isfinite(x->ev[0].ratio))
+				t_set(&t, k, "%.2f [%.2f, %.2f]", x->ev[0].ratio, x->ev[0].ratio_lo,
+				      x->ev[0].ratio_hi);
+			k++;
+		}
+		if (!sim) {
+			fmt_num(b, sizeof(b), x->items_per_second);
+			t_set(&t, k++, "%s", b);
+		}
+		t_set(&t, k++, "%zu", x->nsamples);
+	}
+	t_print(f, &t);
+	if (!sim && !c->has_cycles)
+		fprintf(f, "est.cycles: ESTIMATED as ns/item x %.2f GHz (no cycles counter)\n", c->ghz);
+}
+
+/* Per family of PMB_TIERS points: median per tier and where the latency
+ * steps, compared with the boundaries hwloc reported. */
+static void sweep_summary(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+{
+	bool sim = !strcmp(c->backend, "sim");
+
+	for (size_t i = 0; i < n; i++) {
+		bool first = true;
+
+		if (!r[i].inst->tier[0] || r[i].repetition)
+			continue;
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(r[j].inst->family, r[i].inst->family))
+				first = false;
+		if (!first)
+			continue;
+		fprintf(f, "\n%s across the cache tiers:\n", r[i].inst->family);
+		static const char *tiers[] = { "L1", "L2", "L3", "L4", "DRAM" };
+		double prev_tier = NAN;
+		for (int k = 0; k < 5; k++) {
+			double v[PMB_MAX_TIER_POINTS];
+			size_t m = 0;
+
+			for (size_t j = i; j < n; j++)
+				if (!strcmp(r[j].inst->family, r[i].inst->family) && !r[j].status &&
+				    !strcmp(r[j].inst->tier, tiers[k]) && m < PMB_MAX_TIER_POINTS) {
+					const struct pmb_figure *fg = sim ? &r[j].ev[0] : &r[j].time;
+
+					if (fg->valid)
+						v[m++] = fg->s.median;
+				}
+			if (!m)
+				continue;
+			double med = pmb_median(v, m);
+			char b[32];
+			if (sim)
+				fmt_num(b, sizeof(b), med);
+			else
+				fmt_time(b, sizeof(b), med);
+			fprintf(f, "  %-5s median %s per item over %zu point%s", tiers[k], b, m,
+				m == 1 ? "" : "s");
+			if (!sim && !c->has_cycles && c->ghz > 0)
+				fprintf(f, " (est. %.1f cycles)", med * c->ghz);
+			if (isfinite(prev_tier) && prev_tier > 0)
+				fprintf(f, ", %.1fx the tier before", med / prev_tier);
+			fputc('\n', f);
+			prev_tier = med;
+		}
+		/* Steps in the data: consecutive points whose cost rises by
+		 * more than 30 %. */
+		const struct pmb_result *prev = NULL;
+		fprintf(f, "  steps seen in the data:");
+		int steps = 0;
+		for (size_t j = i; j < n; j++) {
+			const struct pmb_result *x = &r[j];
+			const struct pmb_figure *a, *b;
+
+			if (strcmp(x->inst->family, r[i].inst->family) || x->status)
+				continue;
+			if (prev) {
+				a = sim ? &prev->ev[0] : &prev->time;
+				b = sim ? &x->ev[0] : &x->time;
+				if (a->valid && b->valid && a->s.median > 0 && b->s.median > 1.3 * a->s.median) {
+					char s1[24], s2[24];
+
+					pmb_format_bytes(s1, sizeof(s1), prev->inst->working_set);
+					pmb_format_bytes(s2, sizeof(s2), x->inst->working_set);
+					fprintf(f, "%s between %s and %s (x%.1f)", steps ? ";" : "", s1, s2,
+						b->s.median / a->s.median);
+					steps++;
+				}
+			}
+			prev = x;
+		}
+		fprintf(f, "%s\n  boundaries hwloc reports:", steps ? "" : " none");
+		for (int k = 0; k < c->topo.ncaches; k++) {
+			char s[24];
+
+			pmb_format_bytes(s, sizeof(s), c->topo.cache[k].size);
+			fprintf(f, " L%d %s%s", c->topo.cache[k].level, s,
+				c->topo.cache[k].sharing_cores > 1 ? " (shared)" : "");
+		}
+		fputc('\n', f);
+		if (sim)
+			fprintf(f, "  (simulated: valgrind models L1 and the last level only; L2 "
+				"effects cannot show here)\n");
+	}
+}
+
+static const struct pmb_result *find_variant(const struct pmb_result *r, size_t n,
+					     const char *family_prefix, const char *variant,
+					     const char *args)
+{
+	char fam[200];
+
+	snprintf(fam, sizeof(fam), "%s/%s", family_prefix, variant);
+	for (size_t i = 0; i < n; i++)
+		if (!r[i].repetition && !strcmp(r[i].inst->family, fam) && !strcmp(r[i].inst->args, args))
+			return &r[i];
+	return NULL;
+}
+
+static int find_ev(const struct pmb_context *c, const char *name)
+{
+	for (int e = 0; e < c->plan.nev; e++)
+		if (!strcmp(c->plan.ev[e].name, name) && c->event_group[e] >= 0)
+			return e;
+	return -1;
+}
+
+/* Branch study: per pair K (branch/K/branchy, branch/K/branchless, branch/K/sol). */
+static void branch_summary(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+{
+	bool sim = !strcmp(c->backend, "sim");
+	int bm = find_ev(c, "branch-misses");
+	int cyc = find_ev(c, "cycles");
+
+	if (bm < 0)
+		bm = find_ev(c, "cond-branch-misses");
+	for (size_t i = 0; i < n; i++) {
+		const char *fam = r[i].inst->family;
+		const char *slash = strrchr(fam, '/');
+		char prefix[160];
+		bool first = true;
+
+		if (!slash || strcmp(slash, "/branchy") || r[i].repetition)
+			continue;
+		snprintf(prefix, sizeof(prefix), "%.*s", (int)(slash - fam), fam);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(r[j].inst->family, fam))
+				first = false;
+		if (!first)
+			continue;
+		fprintf(f, "\nbranch study %s: branchless / branchy%s\n", prefix,
+			sim ? " (simulated counts; no time under simulation)" : "");
+		struct table t = { 0 };
+		t.head[t.ncol] = "input", t.left[t.ncol++] = true;
+		t.head[t.ncol++] = sim ? "branchy instr" : "branchy";
+		t.head[t.ncol++] = sim ? "branchless instr" : "branchless";
+		t.head[t.ncol++] = "sol";
+		t.head[t.ncol++] = c->has_cycles ? "cycles (y/l)" : sim ? "-" : "est.cycles (y/l)";
+		t.head[t.ncol++] = "misp/item (y/l)";
+		t.head[t.ncol++] = "ratio [95% CI]";
+		t.head[t.ncol++] = "winner";
+		const char *first_win = NULL, *last_lose = NULL;
+		char cross[120] = "";
+		int prev_w = 0;
+		double c0 = NAN, c50 = NAN, m0 = NAN, m50 = NAN;
+		for (size_t j = 0; j < n; j++) {
+			const struct pmb_result *y = &r[j], *l, *s;
+			char b1[32], b2[32], b3[32];
+
+			if (strcmp(y->inst->family, fam) || y->repetition)
+				continue;
+			l = find_variant(r, n, prefix, "branchless", y->inst->args);
+			s = find_variant(r, n, prefix, "sol", y->inst->args);
+			t_add_row(&t);
+			t_set(&t, 0, "%s", y->inst->args[0] ? y->inst->args : "-");
+			if (y->status || !l || l->status) {
+				t_set(&t, 1, "%s", y->status ? y->reason : l ? l->reason : "no branchless form");
+				continue;
+			}
+			int e0 = sim ? 0 : -1;
+			const struct pmb_figure *fy = e0 < 0 ? &y->time : &y->ev[e0];
+			const struct pmb_figure *fl = e0 < 0 ? &l->time : &l->ev[e0];
+			if (sim) {
+				fmt_num(b1, sizeof(b1), fy->s.median);
+				fmt_num(b2, sizeof(b2), fl->s.median);
+			} else {
+				fmt_time(b1, sizeof(b1), fy->s.median);
+				fmt_time(b2, sizeof(b2), fl->s.median);
+			}
+			t_set(&t, 1, "%s", b1);
+			t_set(&t, 2, "%s", b2);
+			if (s && !s->status) {
+				const struct pmb_figure *fs = e0 < 0 ? &s->time : &s->ev[e0];
+				if (sim)
+					fmt_num(b3, sizeof(b3), fs->s.median);
+				else
+					fmt_time(b3, sizeof(b3), fs->s.median);
+				t_set(&t, 3, "%s", b3);
+			}
+			const struct pmb_figure *cy = cyc >= 0 ? &y->ev[cyc] : &y->est_cycles;
+			const struct pmb_figure *cl = cyc >= 0 ? &l->ev[cyc] : &l->est_cycles;
+			if (cy->valid && cl->valid)
+				t_set(&t, 4, "%.2f / %.2f", cy->s.median, cl->s.median);
+			if (bm >= 0 && y->ev[bm].valid && l->ev[bm].valid)
+				t_set(&t, 5, "%.3f / %.3f", y->ev[bm].s.median, l->ev[bm].s.median);
+			else
+				t_set(&t, 5, "n/a");
+			if (isfinite(fl->ratio))
+				t_set(&t, 6, "%.2f [%.2f, %.2f]", fl->ratio, fl->ratio_lo, fl->ratio_hi);
+			int w = 0; /* +1 branchless wins, -1 branchy wins, 0 tie */
+			if (isfinite(fl->ratio_hi) && fl->ratio_hi < 0.98)
+				w = 1;
+			else if (isfinite(fl->ratio_lo) && fl->ratio_lo > 1.02)
+				w = -1;
+			t_set(&t, 7, "%s", w > 0 ? "branchless" : w < 0 ? "branchy" : "tie");
+			if (w > 0 && !first_win)
+				first_win = y->inst->args;
+			if (w < 0)
+				last_lose = y->inst->args;
+			if (prev_w && w && w != prev_w && !cross[0])
+				snprintf(cross, sizeof(cross), "they cross before %s", y->inst->args);
+			if (w)
+				prev_w = w;
+			if (!strcmp(y->inst->args, "p0") && cy->valid && bm >= 0 && y->ev[bm].valid)
+				c0 = cy->s.median, m0 = y->ev[bm].s.median;
+			if (!strcmp(y->inst->args, "p50") && cy->valid && bm >= 0 && y->ev[bm].valid)
+				c50 = cy->s.median, m50 = y->ev[bm].s.median;
+		}
+		t_print(f, &t);
+		if (first_win)
+			fprintf(f, "  verdict: branchless wins from %s on%s%s%s\n", first_win,
+				last_lose ? "; branchy wins at " : "", last_lose ? last_lose : "",
+				cross[0] ? "; " : "");
+		else if (last_lose)
+			fprintf(f, "  verdict: branchy wins (at %s and wherever not tied)", last_lose);
+		else
+			fprintf(f, "  verdict: no significant difference at any input");
+		if (cross[0])
+			fprintf(f, "%s", cross);
+		fputc('\n', f);
+		if (isfinite(c0) && isfinite(c50) && m50 - m0 > 0.01 && (cyc >= 0))
+			fprintf(f, "  misprediction penalty, ESTIMATED: %.1f cycles "
+				"(delta cycles / delta mispredicts between p0 and p50)\n",
+				(c50 - c0) / (m50 - m0));
+	}
+}
+
+int pmb_report_text(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+{
+	header(f, c);
+	main_table(f, c, r, n);
+	sweep_summary(f, c, r, n);
+	branch_summary(f, c, r, n);
+	return ferror(f) ? -EIO : 0;
+}

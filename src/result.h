@@ -1,0 +1,133 @@
+/* result.h - the plain structs handed forward: instances, samples, results, run context. */
+#ifndef PMB_RESULT_H
+#define PMB_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmubench.h"
+#include "clock.h"
+#include "counters.h"
+#include "events.h"
+#include "stats.h"
+#include "topology.h"
+
+/* One expanded benchmark: a definition with its argument values. */
+struct pmb_instance {
+	const struct pmb_benchmark_def *def;
+	char name[192];    /* group/kernel/variant/args */
+	char family[160];  /* group/kernel/variant: the name without args */
+	char args[64];     /* "p50", "32KiB", "" */
+	int64_t arg[2];
+	char tier[8];      /* "" or the tier label of a PMB_TIERS point */
+	uint64_t working_set; /* bytes, for PMB_TIERS points */
+	int baseline;      /* instance index of the additive baseline, -1 */
+	int reference;     /* instance index of the multiplicative one, -1 */
+	int cohort;        /* instances of one cohort run interleaved */
+};
+
+/* One sample: `passes` passes of the loop, its time and counter reads. */
+struct pmb_sample {
+	uint64_t passes;
+	uint64_t ns;
+	int group;                              /* counter group read, -1 none */
+	uint32_t mask;                          /* bit e: count[e] was read */
+	struct pmb_count count[PMB_MAX_EVENTS]; /* by plan event index */
+};
+
+/* One per-item figure of one benchmark (time, an event, est. cycles). */
+struct pmb_figure {
+	bool valid;          /* false: not measured (never ran, not opened) */
+	int scaled;          /* 0 exact, 1 some samples were scaled, -1 never ran */
+	bool estimated;      /* derived from time and the frequency estimate */
+	bool simulated;      /* from the valgrind backend */
+	bool below_resolution; /* median under the resolution: not a number */
+	double resolution;   /* per item, same unit */
+	struct pmb_summary s; /* per item, harness overhead subtracted */
+	double fixed;        /* a of cost = a + b*passes (per sample) */
+	double fixed_share;  /* a / typical sample cost */
+	double fixed_two_point; /* cross-check from the two-point formula */
+	double normalized;   /* median minus the additive baseline's; NAN none */
+	double ratio, ratio_lo, ratio_hi; /* vs reference (normalized where a
+	                                     baseline exists); NAN none */
+};
+
+#define PMB_MAX_WARNINGS 32
+
+struct pmb_result {
+	struct pmb_instance *inst;
+	int status;                /* 0, PMB_ESKIPPED, PMB_EVERIFY */
+	char reason[200];          /* why skipped or failed */
+	uint64_t items_per_pass;
+	uint64_t bytes_per_pass;   /* 0: not given */
+	uint64_t seed;
+	double huge_fraction;      /* of its pmb_buffer_alloc buffers; -1 none */
+	int repetition;            /* 0-based, for --repetitions */
+	struct pmb_sample *samples;
+	size_t nsamples, cap;
+	uint64_t warmup_ns, calib_passes;
+	/* analysis */
+	struct pmb_figure time;                 /* ns per item */
+	struct pmb_figure ev[PMB_MAX_EVENTS];   /* per item, by plan index */
+	struct pmb_figure est_cycles;           /* time x frequency estimate */
+	double derived[PMB_MAX_DERIVED];        /* NAN where not computable */
+	double rep_spread;                      /* --repetitions: (max-min)/median of
+	                                           the repetitions' medians; NAN */
+	double items_per_second, bytes_per_second;
+};
+
+/* Harness overhead: the empty loop.  Per pass and per sample, for time and
+ * for each event, fitted from samples at N and 2N passes. */
+struct pmb_overhead {
+	double ns_per_pass, ns_per_sample;
+	double ev_per_pass[PMB_MAX_EVENTS], ev_per_sample[PMB_MAX_EVENTS];
+	bool ev_valid[PMB_MAX_EVENTS];
+	double ns_noise_per_pass;  /* spread of the per-pass estimate: below it a
+	                              per-pass difference is not resolved */
+	double ev_noise_per_pass[PMB_MAX_EVENTS];
+	size_t nsamples;
+};
+
+/* Facts about the whole run: the JSON context. */
+struct pmb_context {
+	char date[40];
+	char host[64];
+	char executable[256];
+	char backend[8];           /* "perf" or "sim" */
+	int cpu;                   /* pinned */
+	int ncpus;
+	struct pmb_clock_probe clock;
+	double ghz;                /* frequency estimate; 0 unknown */
+	double group_read_ns;      /* cost of one counter-group read; -1 n/a */
+	char governor[32];         /* "" unknown */
+	int turbo;                 /* 1 on, 0 off, -1 unknown */
+	double loadavg[3];
+	int paranoid;              /* perf_event_paranoid; -100 unknown */
+	bool pmu_ok;               /* hardware events count */
+	char fallback[256];        /* "" or what the run does instead */
+	struct pmb_event_plan plan;
+	int ngroups;
+	int event_group[PMB_MAX_EVENTS]; /* group of each event; -1 not opened */
+	bool has_cycles;           /* a real cycles event counted */
+	struct pmb_overhead overhead;
+	struct pmb_topology_info topo;
+	bool topo_ok;
+	bool hugepages;
+	uint64_t seed;             /* --seed or 0 */
+	int samples, repetitions;
+	double min_sample_ns;
+	char sim_geometry[160];    /* sim backend: the simulated caches */
+	char *warnings[PMB_MAX_WARNINGS]; /* each once; owned */
+	int nwarnings;
+};
+
+/* Add a warning once (same text twice is kept once).  printf-like. */
+void pmb_context_warn(struct pmb_context *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void pmb_context_free(struct pmb_context *c);
+
+/* Append a sample (grows the array).  Returns 0 or -ENOMEM. */
+int pmb_result_add_sample(struct pmb_result *r, const struct pmb_sample *s);
+
+#endif

@@ -1,0 +1,482 @@
+/* runner.c - the measured loop: warm-up, calibration, sample ladder, interleaved cohorts. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+
+#include "analysis.h"
+#include "clock.h"
+#include "counters.h"
+#include "runner.h"
+
+enum phase { PH_CALIB, PH_SAMPLES, PH_DONE };
+
+/* Samples ladder: multiples of the calibrated pass count, so cost = a +
+ * b*passes can be fitted; the order is interleaved so a slow drift does
+ * not line up with the pass count. */
+static const double ladder[] = { 1, 3, 2, 4 };
+#define LADDER_LEN 4
+#define ROUND_SAMPLES 4 /* samples per turn when a cohort is interleaved */
+#define STACK_BYTES (8u << 20)
+
+struct pmb__run {
+	const struct pmb_runner_opts *o;
+	const struct pmb_meter *m;
+	struct pmb_instance *inst;
+	struct pmb_result *r;
+	enum phase phase;
+	bool running;       /* a sample is being measured */
+	bool called;        /* the loop was entered */
+	int group;          /* counter group of the running sample */
+	uint64_t passes;    /* of the running sample */
+	uint64_t t0;        /* clock at its start */
+	uint64_t first_ns;  /* clock at the first pass: warm-up start */
+	uint64_t base;      /* calibrated passes per sample */
+	int target;         /* samples to take */
+	int taken;
+	uint64_t rng;       /* stretch of the ladder */
+	bool overhead;      /* the harness-overhead run: schedule N, 2N */
+	/* cohort scheduling */
+	bool coroutine;
+	ucontext_t self, *sched;
+	bool finished;
+	int slice_samples;  /* samples taken in this turn */
+	struct pmb_state state;
+};
+
+static uint64_t next_rand(uint64_t *x)
+{
+	/* splitmix64: the stretch only needs to be unpredictable to the
+	 * machine's periodic noise, not good randomness. */
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void yield_turn(struct pmb__run *r)
+{
+	if (r->coroutine)
+		swapcontext(&r->self, r->sched);
+}
+
+static uint64_t schedule_passes(struct pmb__run *r, int k)
+{
+	if (r->overhead)
+		return r->base * (uint64_t)(1 + (k & 1)); /* N and 2N */
+	if (r->m->deterministic)
+		return r->base * (uint64_t)(1 + (k & 1));
+	double stretch = 1.0 + 0.1 * (double)(next_rand(&r->rng) >> 11) * 0x1p-53;
+	double p = (double)r->base * ladder[k % LADDER_LEN] * stretch;
+
+	return p < 1 ? 1 : (uint64_t)p;
+}
+
+/* End of calibration: passes so that a sample lasts min_sample_ns, and the
+ * number of samples the budget allows. */
+static void calibrated(struct pmb__run *r, uint64_t passes, uint64_t ns)
+{
+	const struct pmb_runner_opts *o = r->o;
+	double want = o->min_sample_ns;
+
+	if (r->m->deterministic) {
+		/* Counts do not depend on timing: enough items to dwarf the
+		 * loop's own instructions, no more. */
+		uint64_t items = r->r->items_per_pass ? r->r->items_per_pass : 1;
+
+		r->base = items >= 4096 ? 1 : (4096 + items - 1) / items;
+		r->target = o->samples_given ? o->samples : 2;
+		return;
+	}
+	double per_pass = ns ? (double)ns / (double)passes : 1;
+	double b = ceil(want / per_pass);
+
+	r->base = b < 1 ? 1 : (uint64_t)b;
+	r->target = o->samples;
+	if (!o->samples_given && !r->overhead && o->budget_ns > 0) {
+		double mean_mult = 2.5 * 1.05;
+		double sample_ns = (double)r->base * per_pass * mean_mult;
+		int fit = (int)(o->budget_ns / sample_ns);
+
+		if (fit < r->target)
+			r->target = fit < 10 ? 10 : fit;
+	}
+}
+
+static void start_sample(struct pmb__run *r, uint64_t passes, int group)
+{
+	r->passes = passes;
+	r->group = group;
+	r->running = true;
+	if (r->m->start)
+		r->m->start(r->m->ctx, group);
+	r->state.pmb__left = passes - 1;
+	r->t0 = pmb_clock_ns();
+}
+
+PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
+{
+	uint64_t t1 = pmb_clock_ns();
+	struct pmb__run *r = s->pmb__r;
+	struct pmb_sample smp;
+	uint64_t ns = 0;
+
+	if (r->running) {
+		ns = t1 - r->t0;
+		memset(&smp, 0, sizeof(smp));
+		smp.passes = r->passes;
+		smp.ns = ns;
+		smp.group = r->m->ngroups ? r->group : -1;
+		if (r->m->stop)
+			r->m->stop(r->m->ctx, r->group, &smp);
+		r->running = false;
+		if (r->phase == PH_SAMPLES) {
+			pmb_result_add_sample(r->r, &smp);
+			r->taken++;
+			r->slice_samples++;
+		}
+	}
+	if (!r->called) {
+		r->called = true;
+		r->r->items_per_pass = items ? items : 1;
+		r->first_ns = t1;
+		r->phase = PH_CALIB;
+		start_sample(r, 1, 0);
+		return true;
+	}
+	if (r->phase == PH_CALIB) {
+		/* Deterministic meters need only the one warm-up pass. */
+		bool warm = r->m->deterministic ||
+			    (double)(t1 - r->first_ns) >= r->o->warmup_ns;
+		bool long_enough = r->m->deterministic ||
+				   (double)ns >= r->o->min_sample_ns;
+
+		if (!warm || !long_enough) {
+			/* Grow towards min_sample_ns: double while far below,
+			 * then aim straight at it. */
+			uint64_t p = r->passes;
+
+			if (ns == 0 || (double)ns < r->o->min_sample_ns / 2)
+				p *= 2;
+			else if ((double)ns < r->o->min_sample_ns)
+				p = (uint64_t)ceil((double)p * r->o->min_sample_ns /
+						   (double)ns * 1.05);
+			start_sample(r, p, 0);
+			return true;
+		}
+		calibrated(r, r->passes, ns);
+		r->r->calib_passes = r->base;
+		r->r->warmup_ns = t1 - r->first_ns;
+		r->phase = PH_SAMPLES;
+		r->slice_samples = 0;
+		yield_turn(r); /* let the cohort's others calibrate too */
+	} else if (r->phase == PH_SAMPLES && r->taken >= r->target) {
+		r->phase = PH_DONE;
+	} else if (r->phase == PH_SAMPLES && r->slice_samples >= ROUND_SAMPLES) {
+		r->slice_samples = 0;
+		yield_turn(r);
+	}
+	if (r->phase == PH_DONE)
+		return false;
+	int g = r->m->ngroups > 0 ? r->taken % r->m->ngroups : 0;
+	start_sample(r, schedule_passes(r, r->taken), g);
+	return true;
+}
+
+PMB_API int64_t pmb_arg(const struct pmb_state *s, int i)
+{
+	if (i < 0 || i > 1 || !s->pmb__r->inst)
+		return 0;
+	return s->pmb__r->inst->arg[i];
+}
+
+PMB_API uint64_t pmb_seed(const struct pmb_state *s)
+{
+	return s->pmb__r->r->seed;
+}
+
+PMB_API void pmb_set_bytes(struct pmb_state *s, uint64_t bytes_per_pass)
+{
+	s->pmb__r->r->bytes_per_pass = bytes_per_pass;
+}
+
+PMB_API const char *pmb_tier(const struct pmb_state *s)
+{
+	const struct pmb_instance *in = s->pmb__r->inst;
+
+	return in && in->tier[0] ? in->tier : NULL;
+}
+
+PMB_API bool pmb_hugepages(const struct pmb_state *s)
+{
+	return s->pmb__r->o->hugepages;
+}
+
+PMB_API void *pmb_buffer_alloc(struct pmb_state *s, size_t bytes)
+{
+	struct pmb_result *r = s->pmb__r->r;
+	void *p = pmb_buffer_map(bytes, s->pmb__r->o->hugepages);
+	double f;
+
+	if (!p)
+		return NULL;
+	f = pmb_buffer_huge_fraction(p, bytes);
+	/* The smallest share of any buffer: the one that limits the claim. */
+	if (f >= 0 && (r->huge_fraction < 0 || f < r->huge_fraction))
+		r->huge_fraction = f;
+	return p;
+}
+
+PMB_API void pmb_buffer_free(void *buf, size_t bytes)
+{
+	if (buf)
+		pmb_buffer_unmap(buf, bytes);
+}
+
+static void set_reason(struct pmb_result *r, int status, const char *reason)
+{
+	r->status = status;
+	snprintf(r->reason, sizeof(r->reason), "%s", reason ? reason : "");
+}
+
+PMB_API void pmb_skip(struct pmb_state *s, const char *reason)
+{
+	set_reason(s->pmb__r->r, PMB_ESKIPPED, reason);
+}
+
+PMB_API void pmb_fail(struct pmb_state *s, const char *reason)
+{
+	set_reason(s->pmb__r->r, PMB_EVERIFY, reason);
+}
+
+static void init_run(struct pmb__run *run, const struct pmb_runner_opts *o,
+		     const struct pmb_meter *m, struct pmb_instance *in,
+		     struct pmb_result *res)
+{
+	memset(run, 0, sizeof(*run));
+	run->o = o;
+	run->m = m;
+	run->inst = in;
+	run->r = res;
+	run->rng = res->seed ^ 0x5bd1e995u;
+	run->state.pmb__r = run;
+	run->state.pmb__left = 0;
+}
+
+static void finish_run(struct pmb__run *run)
+{
+	struct pmb_result *r = run->r;
+
+	if (r->status == 0 && !run->called)
+		set_reason(r, PMB_EVERIFY, "the benchmark never entered pmb_loop");
+	else if (r->status == 0 && r->nsamples == 0)
+		set_reason(r, PMB_EVERIFY, "the benchmark left its loop before any sample");
+	if (run->running && run->m->stop) {
+		/* The loop was left by break: close the meter's sample. */
+		struct pmb_sample smp;
+
+		memset(&smp, 0, sizeof(smp));
+		run->m->stop(run->m->ctx, run->group, &smp);
+		run->running = false;
+	}
+}
+
+static void harness_empty(struct pmb_state *s)
+{
+	/* The same loop a benchmark with an empty body compiles to. */
+	while (pmb_loop(s)) {
+	}
+}
+
+int pmb_runner_overhead(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+			struct pmb_context *ctx)
+{
+	struct pmb_result res;
+	struct pmb__run run;
+	struct pmb_runner_opts oo = *o;
+	int err;
+
+	memset(&res, 0, sizeof(res));
+	res.huge_fraction = -1;
+	oo.samples = m->deterministic ? 4 : (o->samples > 20 ? o->samples : 20);
+	oo.samples_given = true;
+	init_run(&run, &oo, m, NULL, &res);
+	run.overhead = true;
+	harness_empty(&run.state);
+	finish_run(&run);
+	err = pmb_analysis_overhead(ctx, res.samples, res.nsamples);
+	free(res.samples);
+	return err;
+}
+
+struct coro {
+	struct pmb__run run;
+	void *stack;
+};
+
+static struct coro *current_coro;
+
+static void coro_entry(void)
+{
+	struct coro *c = current_coro;
+
+	c->run.inst->def->func(&c->run.state);
+	c->run.finished = true;
+	/* uc_link returns to the scheduler. */
+}
+
+/* Run one repetition of a cohort: every member's function on its own stack,
+ * turn by turn, each turn a few samples. */
+static int run_cohort(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+		      struct pmb_instance **mem, struct pmb_result **res, int n)
+{
+	struct coro *c = calloc((size_t)n, sizeof(*c));
+	ucontext_t sched;
+	int err = 0, alive;
+
+	if (!c)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++) {
+		init_run(&c[i].run, o, m, mem[i], res[i]);
+		c[i].stack = mmap(NULL, STACK_BYTES, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE,
+				  -1, 0);
+		if (c[i].stack == MAP_FAILED) {
+			c[i].stack = NULL;
+			err = -ENOMEM;
+			goto fail_stack;
+		}
+		c[i].run.coroutine = true;
+		c[i].run.sched = &sched;
+		getcontext(&c[i].run.self);
+		c[i].run.self.uc_stack.ss_sp = c[i].stack;
+		c[i].run.self.uc_stack.ss_size = STACK_BYTES;
+		c[i].run.self.uc_link = &sched;
+		makecontext(&c[i].run.self, coro_entry, 0);
+	}
+	do {
+		alive = 0;
+		for (int i = 0; i < n; i++) {
+			if (c[i].run.finished)
+				continue;
+			current_coro = &c[i];
+			swapcontext(&sched, &c[i].run.self);
+			if (!c[i].run.finished)
+				alive++;
+		}
+	} while (alive);
+	for (int i = 0; i < n; i++)
+		finish_run(&c[i].run);
+fail_stack:
+	for (int i = 0; i < n; i++)
+		if (c[i].stack)
+			munmap(c[i].stack, STACK_BYTES);
+	free(c);
+	return err;
+}
+
+int pmb_runner_run(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+		   struct pmb_instance *inst, size_t n, struct pmb_result *results)
+{
+	int reps = o->repetitions > 0 ? o->repetitions : 1;
+	struct pmb_instance **mem = malloc((n + 1) * sizeof(*mem));
+	struct pmb_result **res = malloc((n + 1) * sizeof(*res));
+	bool *done = calloc(n + 1, sizeof(*done));
+	size_t ndone = 0;
+	int err = 0;
+
+	if (!mem || !res || !done) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		for (int k = 0; k < reps; k++) {
+			struct pmb_result *r = &results[i * (size_t)reps + (size_t)k];
+
+			memset(r, 0, sizeof(*r));
+			r->inst = &inst[i];
+			r->repetition = k;
+			r->huge_fraction = -1;
+			r->seed = o->seed ? o->seed : inst[i].def->seed ? inst[i].def->seed : 42;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		int nm = 0;
+
+		if (done[i])
+			continue;
+		for (size_t j = i; j < n; j++)
+			if (!done[j] && inst[j].cohort == inst[i].cohort) {
+				mem[nm++] = &inst[j];
+				done[j] = true;
+			}
+		for (int k = 0; k < reps; k++) {
+			for (int q = 0; q < nm; q++)
+				res[q] = &results[(size_t)(mem[q] - inst) * (size_t)reps + (size_t)k];
+			if (nm == 1) {
+				struct pmb__run run;
+
+				init_run(&run, o, m, mem[0], res[0]);
+				mem[0]->def->func(&run.state);
+				finish_run(&run);
+			} else {
+				err = run_cohort(o, m, mem, res, nm);
+				if (err)
+					goto out;
+			}
+		}
+		for (int q = 0; q < nm; q++) {
+			ndone++;
+			if (o->progress)
+				o->progress(o->progress_ctx, mem[q]->name, ndone, n);
+		}
+	}
+out:
+	free(mem);
+	free(res);
+	free(done);
+	return err;
+}
+
+/* The perf meter: counters.c groups, one per sample in turn. */
+static int perf_start(void *ctx, int group)
+{
+	struct pmb_counters *c = ctx;
+
+	return pmb_group_start(c->group[group]);
+}
+
+static int perf_stop(void *ctx, int group, struct pmb_sample *s)
+{
+	struct pmb_counters *c = ctx;
+	struct pmb_count v[PMB_MAX_EVENTS];
+	int err = pmb_group_stop(c->group[group]);
+
+	if (err == 0)
+		err = pmb_group_read(c->group[group], v);
+	if (err)
+		return err;
+	for (int k = 0; k < c->nmembers[group]; k++) {
+		int e = c->member[group][k];
+
+		s->count[e] = v[k];
+		s->mask |= 1u << e;
+	}
+	return 0;
+}
+
+int pmb_runner_perf_meter(struct pmb_meter *m, struct pmb_counters *c)
+{
+	memset(m, 0, sizeof(*m));
+	m->ctx = c;
+	m->ngroups = c->ngroups;
+	if (c->ngroups > 0) {
+		m->start = perf_start;
+		m->stop = perf_stop;
+	}
+	return 0;
+}

@@ -1,0 +1,53 @@
+/* runner.h - the measured loop: pinning, warm-up, calibration, sample ladder. */
+#ifndef PMB_RUNNER_H
+#define PMB_RUNNER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "result.h"
+
+/* What reads the counters around a sample.  The perf backend uses
+ * counters.c; the sim backend (sim.c) supplies its own.  start() is called
+ * right before the clock starts, stop() right after it stops. */
+struct pmb_meter {
+	void *ctx;
+	int ngroups;   /* groups measured in turn, sample by sample; 0 none */
+	int (*start)(void *ctx, int group);
+	int (*stop)(void *ctx, int group, struct pmb_sample *s);
+	bool deterministic; /* sim: counts do not depend on timing */
+};
+
+struct pmb_runner_opts {
+	int cpu;               /* pinned core (already pinned by the caller) */
+	double min_sample_ns;  /* a sample lasts at least this */
+	int samples;           /* per instance */
+	bool samples_given;    /* --samples was given: never cut by the budget */
+	double warmup_ns;      /* warm-up before calibration ends */
+	double budget_ns;      /* a default run cuts samples (not below 10) so
+	                          one instance takes about this long */
+	int repetitions;       /* whole calls per instance */
+	uint64_t seed;         /* 0: each definition's own */
+	bool hugepages;
+	struct pmb_topology *topo; /* for buffers; may be NULL */
+	void (*progress)(void *ctx, const char *name, size_t done, size_t total);
+	void *progress_ctx;
+};
+
+/* Measure the harness overhead (the empty loop at N and 2N passes, same
+ * meter) into ctx->overhead.  Returns 0 or -errno. */
+int pmb_runner_overhead(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+			struct pmb_context *ctx);
+
+/* Run instances[0..n): one call of each benchmark function per repetition;
+ * instances of one cohort run interleaved, round by round.  Fills
+ * results[0..n*repetitions) (result i*repetitions + r for instance i).
+ * Returns 0 or -errno (benchmark failures are in each result's status). */
+int pmb_runner_run(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+		   struct pmb_instance *inst, size_t n, struct pmb_result *results);
+
+
+/* The perf backend's meter over opened counter groups.  Returns 0. */
+int pmb_runner_perf_meter(struct pmb_meter *m, struct pmb_counters *c);
+
+#endif

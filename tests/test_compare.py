@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+"""test_compare.py - `pmubench compare`: verdicts, threshold, exit codes, on made-up reports."""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+N_TESTS = 0
+FAILED = 0
+
+
+def ok(cond, what):
+    global N_TESTS, FAILED
+    N_TESTS += 1
+    print(("ok %d - %s" if cond else "not ok %d - %s") % (N_TESTS, what))
+    if not cond:
+        FAILED += 1
+    return cond
+
+
+def diag(text):
+    for line in str(text).splitlines():
+        print("# " + line)
+
+
+EXE = os.environ.get("PMUBENCH", "")
+if not EXE or not os.access(EXE, os.X_OK):
+    print("1..0 # SKIP $PMUBENCH is not set to an executable")
+    sys.exit(0)
+
+ITEMS_PER_PASS = 100
+# Overheads large enough that a ratio computed without subtracting them
+# would be far from the true one (1.2 would read as about 1.15).
+OV_NS_PER_PASS = 300.0
+OV_NS_PER_SAMPLE = 5000.0
+OV_EV_PER_PASS = 50.0
+OV_EV_PER_SAMPLE = 30000.0
+
+
+def spread(i):
+    """A fixed pattern within +-1 %: tight samples whose median is 1."""
+    return 1.0 + 0.002 * (((i * 7) % 11) - 5)
+
+
+def bench(name, ns_item, bm_item=None, n=30, samples=True, per_item=True):
+    """One benchmark object as pmubench writes it, with samples whose
+    per-item values are ns_item (and bm_item branch misses) times spread."""
+    passes = [1000 + 100 * (i % 5) for i in range(n)]
+    per_item_ns = [ns_item * spread(i) for i in range(n)]
+    raw_ns = [v * p * ITEMS_PER_PASS + OV_NS_PER_SAMPLE + OV_NS_PER_PASS * p
+              for v, p in zip(per_item_ns, passes)]
+    b = {
+        "name": name, "run_name": name, "run_type": "iteration",
+        "repetitions": 1, "repetition_index": 0, "threads": 1,
+        "iterations": sum(passes) * ITEMS_PER_PASS,
+        "real_time": ns_item, "cpu_time": ns_item, "time_unit": "ns",
+        "status": "ok", "ns_per_item": ns_item,
+        "samples": n, "items_per_pass": ITEMS_PER_PASS,
+    }
+    if samples:
+        if per_item:
+            b["ns_per_item_samples"] = per_item_ns
+        b["raw_samples"] = {"passes": passes, "ns": raw_ns}
+    if bm_item is not None:
+        b["branch_misses_per_item"] = bm_item
+        if samples:
+            # Every other sample did not read the event (another group's
+            # turn): null, as pmubench writes it.
+            b["raw_samples"]["branch_misses"] = [
+                None if i % 2 else
+                bm_item * spread(i) * p * ITEMS_PER_PASS +
+                OV_EV_PER_SAMPLE + OV_EV_PER_PASS * p
+                for i, p in enumerate(passes)]
+    return b
+
+
+def report(benches):
+    return {
+        "context": {
+            "date": "2024-01-01T00:00:00+00:00", "host_name": "test",
+            "executable": "pmubench", "num_cpus": 2, "mhz_per_cpu": 3000,
+            "cpu_scaling_enabled": False, "caches": [],
+            "library_build_type": "release", "backend": "perf",
+            "harness_overhead": {
+                "ns_per_pass": OV_NS_PER_PASS,
+                "ns_per_sample": OV_NS_PER_SAMPLE,
+                "events": {"branch_misses": {
+                    "per_pass": OV_EV_PER_PASS,
+                    "per_sample": OV_EV_PER_SAMPLE}},
+            },
+        },
+        "benchmarks": benches,
+    }
+
+
+TMP = tempfile.mkdtemp(prefix="pmb-compare-")
+
+
+def write(name, obj):
+    path = os.path.join(TMP, name)
+    with open(path, "w") as f:
+        if isinstance(obj, str):
+            f.write(obj)
+        else:
+            json.dump(obj, f, indent=1)
+    return path
+
+
+def compare(*args):
+    p = subprocess.run([EXE, "compare"] + list(args), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True,
+                       timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def rows(out):
+    """Table rows by (benchmark, figure): the cells split on 2+ spaces."""
+    table = {}
+    for line in out.splitlines():
+        cells = re.split(r"\s{2,}", line.strip())
+        if len(cells) == 8 and cells[0] != "benchmark":
+            table[(cells[0], cells[1])] = cells
+    return table
+
+
+def verdict(out, name, figure="ns_per_item"):
+    r = rows(out).get((name, figure))
+    return r[7] if r else None
+
+
+def ratio(out, name, figure="ns_per_item"):
+    r = rows(out).get((name, figure))
+    try:
+        return float(r[4])
+    except (TypeError, ValueError):
+        return None
+
+
+base = write("base.json", report([bench("x/a", 10.0, 2.0),
+                                  bench("x/b", 3.0)]))
+
+# 1. identical: within noise, exit 0
+rc, out, err = compare(base, base)
+ok(rc == 0, "identical reports: exit 0 (got %d)" % rc)
+ok(verdict(out, "x/a") == "within noise", "identical: ns within noise")
+ok(verdict(out, "x/a", "branch_misses_per_item") == "within noise",
+   "identical: branch misses within noise")
+ok(ratio(out, "x/a") == 1.0, "identical: ratio 1.000")
+if rc != 0:
+    diag(out + err)
+
+# 2. new 20 % slower with tight samples: regressed, exit 1
+slow = write("slow.json", report([bench("x/a", 12.0, 2.0),
+                                  bench("x/b", 3.0)]))
+rc, out, err = compare(base, slow)
+ok(rc == 1, "20 %% slower: exit 1 (got %d)" % rc)
+ok(verdict(out, "x/a") == "regressed", "20 % slower: regressed")
+ok(ratio(out, "x/a") is not None and abs(ratio(out, "x/a") - 1.2) < 0.005,
+   "20 %% slower: ratio 1.200 (got %s)" % ratio(out, "x/a"))
+ok(verdict(out, "x/b") == "within noise", "unchanged benchmark beside it: "
+   "within noise")
+r = rows(out).get(("x/a", "ns_per_item"))
+m = re.match(r"\[([0-9.]+), ([0-9.]+)\]$", r[5]) if r else None
+ok(m is not None and float(m.group(1)) <= 1.2 <= float(m.group(2)) and
+   float(m.group(1)) > 1.01, "20 %% slower: CI holds 1.2 and excludes "
+   "1 + threshold (%s)" % (r[5] if r else None))
+p = r[6] if r else ""
+ok(p == "<0.0001" or (re.match(r"^[0-9.]+$", p) and float(p) < 0.001),
+   "20 %% slower: Mann-Whitney p tiny (%s)" % p)
+if rc != 1:
+    diag(out + err)
+
+# 3. new 20 % faster: improved, exit 0
+fast = write("fast.json", report([bench("x/a", 8.0, 2.0),
+                                  bench("x/b", 3.0)]))
+rc, out, err = compare(base, fast)
+ok(rc == 0, "20 %% faster: exit 0 (got %d)" % rc)
+ok(verdict(out, "x/a") == "improved", "20 % faster: improved")
+
+# 4. the threshold decides a 3 % change
+three = write("three.json", report([bench("x/a", 10.3, 2.0),
+                                    bench("x/b", 3.0)]))
+rc, out, err = compare(base, three)
+ok(rc == 1 and verdict(out, "x/a") == "regressed",
+   "3 %% slower, default threshold 1 %%: regressed, exit 1 (got %d, %s)"
+   % (rc, verdict(out, "x/a")))
+rc, out, err = compare("--threshold=5", base, three)
+ok(rc == 0 and verdict(out, "x/a") == "within noise",
+   "3 %% slower, --threshold=5: within noise, exit 0 (got %d, %s)"
+   % (rc, verdict(out, "x/a")))
+three_fast = write("three_fast.json", report([bench("x/a", 9.7, 2.0),
+                                              bench("x/b", 3.0)]))
+rc, out, err = compare("--threshold=5", base, three_fast)
+ok(rc == 0 and verdict(out, "x/a") == "within noise",
+   "3 % faster, --threshold=5: within noise")
+rc, out, err = compare(base, three_fast)
+ok(rc == 0 and verdict(out, "x/a") == "improved",
+   "3 % faster, default threshold: improved")
+
+# 5. counters from raw samples, with the harness overhead subtracted:
+# 2.0 -> 2.4 per item is a ratio of 1.2 only once the overhead is gone.
+more_bm = write("more_bm.json", report([bench("x/a", 10.0, 2.4),
+                                        bench("x/b", 3.0)]))
+rc, out, err = compare(base, more_bm)
+ok(rc == 1, "20 %% more branch misses: exit 1 (got %d)" % rc)
+ok(verdict(out, "x/a", "branch_misses_per_item") == "regressed",
+   "20 % more branch misses: regressed")
+rb = ratio(out, "x/a", "branch_misses_per_item")
+ok(rb is not None and abs(rb - 1.2) < 0.005,
+   "branch misses ratio from raw samples less overhead: 1.200 (got %s)" % rb)
+ok(verdict(out, "x/a") == "within noise", "time unchanged: within noise")
+
+# ns_per_item_samples absent: time per item from the raw samples
+raw_old = write("raw_old.json", report([bench("x/a", 10.0, per_item=False)]))
+raw_new = write("raw_new.json", report([bench("x/a", 12.0, per_item=False)]))
+rc, out, err = compare(raw_old, raw_new)
+ra = ratio(out, "x/a")
+ok(rc == 1 and verdict(out, "x/a") == "regressed" and ra is not None and
+   abs(ra - 1.2) < 0.005, "time from raw samples less overhead: ratio "
+   "1.200, regressed (%d, %s)" % (rc, ra))
+
+# 6. added and removed benchmarks
+other = write("other.json", report([bench("x/a", 10.0, 2.0),
+                                    bench("x/c", 1.0)]))
+rc, out, err = compare(base, other)
+ok(rc == 0, "added/removed only: exit 0 (got %d)" % rc)
+ok(re.search(r"^removed:\s+x/b$", out, re.M) is not None, "x/b listed "
+   "as removed")
+ok(re.search(r"^added:\s+x/c$", out, re.M) is not None, "x/c listed "
+   "as added")
+ok(("x/b", "ns_per_item") not in rows(out) and
+   ("x/c", "ns_per_item") not in rows(out),
+   "benchmarks in one file only are not compared")
+
+# 7. plain Google Benchmark JSON: point values, "no samples"
+gb_old = {"context": {"date": "x", "num_cpus": 1},
+          "benchmarks": [
+              {"name": "BM_a", "run_name": "BM_a", "run_type": "iteration",
+               "iterations": 1000, "real_time": 100.0, "cpu_time": 100.0,
+               "time_unit": "ns"},
+              {"name": "BM_a_mean", "run_name": "BM_a",
+               "run_type": "aggregate", "aggregate_name": "mean",
+               "iterations": 1, "real_time": 1.0, "cpu_time": 1.0,
+               "time_unit": "ns"}]}
+gb_new = json.loads(json.dumps(gb_old))
+gb_new["benchmarks"][0]["real_time"] = 0.13        # 130 ns, in us
+gb_new["benchmarks"][0]["cpu_time"] = 0.13
+gb_new["benchmarks"][0]["time_unit"] = "us"
+rc, out, err = compare(write("gb_old.json", gb_old),
+                       write("gb_new.json", gb_new))
+ok(rc == 1, "Google Benchmark JSON, 30 %% slower: exit 1 (got %d)" % rc)
+r = rows(out).get(("BM_a", "real_time"))
+ok(r is not None and r[5] == "no samples" and r[7] == "regressed",
+   "Google Benchmark JSON: real_time compared on point values, "
+   "'no samples', regressed (%s)" % (r,))
+ok(ratio(out, "BM_a", "real_time") == 1.3, "time_unit honoured: ratio 1.300")
+ok(not any(k[0] == "BM_a_mean" for k in rows(out)),
+   "aggregates are not compared")
+
+# 8. one run with samples, the other without: point values
+nosamp = write("nosamp.json", report([bench("x/a", 12.0, 2.0,
+                                            samples=False)]))
+rc, out, err = compare(base, nosamp)
+r = rows(out).get(("x/a", "ns_per_item"))
+ok(rc == 1 and r is not None and r[5] == "no samples" and
+   r[7] == "regressed", "samples missing on one side: point values "
+   "(%d, %s)" % (rc, r))
+
+# 9. malformed and missing files: exit 2 and a one-line message naming it
+bad = write("bad.json", '{"context": {}, "benchmarks": [ {"name": "x",}\n]}')
+rc, out, err = compare(base, bad)
+ok(rc == 2, "malformed file: exit 2 (got %d)" % rc)
+lines = err.strip().splitlines()
+ok(len(lines) == 1 and lines[0].startswith("pmubench compare: " + bad + ": "),
+   "malformed file: one line naming the file (%r)" % err.strip())
+ok(re.search(r"line 1, column \d+", err) is not None,
+   "malformed file: line and column given")
+nobench = write("nobench.json", '{"context": {}}')
+rc, out, err = compare(nobench, base)
+ok(rc == 2 and (nobench + ": ") in err and "benchmarks" in err,
+   "JSON without a benchmarks array: exit 2 (%d, %r)" % (rc, err.strip()))
+missing = os.path.join(TMP, "does-not-exist.json")
+rc, out, err = compare(base, missing)
+ok(rc == 2, "missing file: exit 2 (got %d)" % rc)
+ok(err.strip().startswith("pmubench compare: " + missing + ": ") and
+   len(err.strip().splitlines()) == 1,
+   "missing file: one line naming the file (%r)" % err.strip())
+
+# 10. bad usage
+rc, out, err = compare(base)
+ok(rc == 2, "one file only: exit 2 (got %d)" % rc)
+rc, out, err = compare("--threshold=abc", base, base)
+ok(rc == 2, "bad threshold: exit 2 (got %d)" % rc)
+rc, out, err = compare("--frobnicate", base, base)
+ok(rc == 2, "unknown option: exit 2 (got %d)" % rc)
+
+for f in os.listdir(TMP):
+    os.unlink(os.path.join(TMP, f))
+os.rmdir(TMP)
+
+print("1..%d" % N_TESTS)
+sys.exit(1 if FAILED else 0)

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""test_sim.py - end to end: --backend=sim gives exact, repeatable simulated counts."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+RESULTS = []
+
+
+def ok(cond, what):
+    RESULTS.append((bool(cond), what))
+    print("%s %d - %s" % ("ok" if cond else "not ok", len(RESULTS), what))
+    sys.stdout.flush()
+
+
+def skip_all(reason):
+    print("1..0 # SKIP %s" % reason)
+    sys.exit(0)
+
+
+def run(exe, args, env=None, timeout=240):
+    p = subprocess.run([exe] + args, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, env=env, timeout=timeout,
+                       universal_newlines=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+UNITS = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+
+
+def size_of(name):
+    """Bytes of an instance named like mem/chase/16KiB; None if not a size."""
+    m = re.search(r"/(\d+(?:\.\d+)?)(B|KiB|MiB|GiB)$", name)
+    return int(float(m.group(1)) * UNITS[m.group(2)]) if m else None
+
+
+def event_keys(ctx):
+    return {e["name"]: e["key"] for e in ctx["events"]}
+
+
+def per_item(bench, key):
+    return bench.get(key + "_per_item")
+
+
+def main():
+    exe = os.environ.get("PMUBENCH")
+    if not exe or not os.access(exe, os.X_OK):
+        skip_all("$PMUBENCH is not set to the pmubench executable")
+    if not shutil.which("valgrind"):
+        skip_all("valgrind is not in PATH")
+    tmp = tempfile.mkdtemp(prefix="pmb-test-sim-")
+    try:
+        body(exe, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("1..%d" % len(RESULTS))
+    sys.exit(0 if all(r[0] for r in RESULTS) else 1)
+
+
+def sim_json(exe, tmp, tag, filt, counters):
+    out = os.path.join(tmp, tag + ".json")
+    rc, _, err = run(exe, ["--backend=sim", "--filter=" + filt,
+                           "--counters=" + counters, "--format=json",
+                           "--out=" + out])
+    ok(rc == 0, "%s: sim run exits 0 (rc %d%s)" % (tag, rc,
+                                                    ", " + err.strip()[-300:] if rc else ""))
+    try:
+        with open(out) as f:
+            doc = json.load(f)
+        ok(True, "%s: the JSON is well-formed" % tag)
+        return doc
+    except (OSError, ValueError) as e:
+        ok(False, "%s: the JSON is well-formed (%s)" % (tag, e))
+        return None
+
+
+def body(exe, tmp):
+    # The working-set sizes of mem/chase come from this machine's caches:
+    # read the L1d size and the instance names first (no valgrind needed).
+    rc, listing, err = run(exe, ["--list", "--filter=^mem/chase/"])
+    ok(rc == 0, "--list of mem/chase exits 0")
+    chases = [(size_of(n), n) for n in listing.split()
+              if size_of(n) is not None]
+    rc, out, err = run(exe, ["--topology"])
+    l1 = None
+    m = re.search(r"L1d\s+(\d+(?:\.\d+)?)\s*(B|KiB|MiB)", out + err)
+    if m:
+        l1 = int(float(m.group(1)) * UNITS[m.group(2)])
+
+    # The first run tells the L1d size from its context when --topology
+    # printed nothing we could read.
+    counters = ("instructions,branches,branch-misses,cond-branches,"
+                "cond-branch-misses,l1d-misses,llc-misses")
+    base = ("^(branch/sum_if/(branchy|branchless)/p50|calib/add_chain")
+    if l1 is None:
+        doc = sim_json(exe, tmp, "probe", "^calib/add_chain$", counters)
+        if doc:
+            caches = (doc["context"].get("topology") or {}).get("caches", [])
+            l1 = next((c["size"] for c in caches if c["level"] == 1), None)
+    ok(l1, "the L1d size is known (%s)" % l1)
+    small = max((c for c in chases if l1 and c[0] <= l1 // 2),
+                default=None)
+    big = min((c for c in chases if l1 and c[0] >= 4 * l1), default=None)
+    ok(small and big, "mem/chase has points within 1/2 L1 and past 4x L1 "
+       "(%s, %s)" % (small and small[1], big and big[1]))
+    names = [c[1] for c in (small, big) if c]
+    filt = base + "".join("|" + re.escape(n) for n in names) + ")$"
+
+    a = sim_json(exe, tmp, "run1", filt, counters)
+    b = sim_json(exe, tmp, "run2", filt, counters)
+    if not a or not b:
+        return
+    ctx = a["context"]
+    keys = event_keys(ctx)
+    ok(ctx.get("backend") == "sim", "context backend is \"sim\"")
+    ok(ctx.get("sim_geometry"), "context names the simulated caches (%s)"
+       % ctx.get("sim_geometry"))
+    ok(all(e.get("kind") == "simulated" and
+           e.get("encoding", "").startswith("callgrind ")
+           for e in ctx["events"]),
+       "every event is simulated, encoded as callgrind columns")
+    bench = {x["name"]: x for x in a["benchmarks"]}
+    bench2 = {x["name"]: x for x in b["benchmarks"]}
+    want = ["branch/sum_if/branchy/p50", "branch/sum_if/branchless/p50",
+            "calib/add_chain"] + names
+    ok(all(n in bench and bench[n].get("status") == "ok" for n in want),
+       "all %d instances ran" % len(want))
+    if not all(n in bench and n in bench2 for n in want):
+        return
+
+    labelled = all(x.get("time_measured") is False and
+                   all(x.get(k + "_simulated") is True
+                       for k in keys.values())
+                   for x in a["benchmarks"])
+    ok(labelled, "every figure is labelled simulated, time_measured false")
+
+    x = bench["branch/sum_if/branchy/p50"]
+    for ev in ("branch-misses", "cond-branch-misses"):
+        v = per_item(x, keys[ev])
+        ok(v is not None and abs(v - 0.50) <= 0.02,
+           "branchy p50: %s per item 0.50 +/- 0.02 (%s)" % (ev, v))
+    v = per_item(bench["branch/sum_if/branchless/p50"],
+                 keys["branch-misses"])
+    ok(v is not None and v <= 0.01,
+       "branchless p50: branch-misses per item <= 0.01 (%s)" % v)
+    v = per_item(bench["calib/add_chain"], keys["instructions"])
+    ok(v is not None and abs(v - 1.0) <= 0.01,
+       "add_chain: instructions per item 1.00 +/- 0.01 (%s)" % v)
+    v = per_item(bench[big[1]], keys["l1d-misses"])
+    ok(v is not None and 0.9 <= v <= 1.1,
+       "%s (>= 4x L1): l1d-misses per item 0.9..1.1 (%s)" % (big[1], v))
+    v = per_item(bench[small[1]], keys["l1d-misses"])
+    ok(v is not None and v < 0.05,
+       "%s (<= L1/2): l1d-misses per item < 0.05 (%s)" % (small[1], v))
+
+    # Simulation is deterministic: a second run gives the same counts,
+    # sample by sample.
+    same = True
+    for n in want:
+        ra, rb = bench[n]["raw_samples"], bench2[n]["raw_samples"]
+        for k in keys.values():
+            if ra.get(k) != rb.get(k) or ra.get("passes") != rb.get("passes"):
+                same = False
+                print("# %s %s: %s vs %s" % (n, k, ra.get(k), rb.get(k)))
+    ok(same, "two runs give identical raw counts")
+
+    rc, out, err = run(exe, ["--backend=sim", "--counters=instructions,cycles",
+                             "--filter=^calib/add_chain$"])
+    ok(rc == 2 and "'cycles'" in err,
+       "an event the simulator lacks exits 2 naming it (rc %d)" % rc)
+
+    empty = os.path.join(tmp, "nopath")
+    os.mkdir(empty)
+    env = dict(os.environ, PATH=empty)
+    rc, out, err = run(os.path.abspath(exe), ["--backend=sim",
+                                              "--filter=^calib/add_chain$"],
+                       env=env)
+    ok(rc == 2 and "apt-get install valgrind" in err,
+       "without valgrind in PATH: exit 2 naming the package (rc %d)" % rc)
+
+
+if __name__ == "__main__":
+    main()

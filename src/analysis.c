@@ -27,26 +27,52 @@ static bool sample_event(const struct pmb_sample *s, int e, double *v, int *scal
 	return true;
 }
 
+/* The empty loop at N and 2N passes: per pass = (T(2N) - T(N)) / N and per
+ * sample = 2 T(N) - T(2N), on the lower quartile of each pass count.
+ * Interference only ever adds time, so the lower quartile is what the loop
+ * costs, and a single preempted sample cannot tilt the line every benchmark
+ * is corrected with.  A per-sample cost cannot be negative: noise that makes
+ * it so is clamped to 0. */
 static void fit_overhead(const double *x, const double *y, size_t n,
 			 double *per_pass, double *per_sample, double *noise)
 {
-	struct pmb_fit f;
-	double *res;
+	double *lo = malloc((n + 1) * sizeof(double)), *hi = malloc((n + 1) * sizeof(double));
+	double xmin = INFINITY, xmax = 0, qlo, qhi;
+	size_t nlo = 0, nhi = 0;
 
 	*per_pass = *per_sample = *noise = 0;
-	if (n < 2 || pmb_fit_line(x, y, n, &f) != 0)
-		return;
-	/* Theil-Sen: one preempted sample must not tilt the harness line
-	 * that every benchmark is corrected with. */
-	*per_pass = f.ts_b;
-	*per_sample = f.ts_a;
-	res = malloc(n * sizeof(*res));
-	if (!res)
-		return;
-	for (size_t i = 0; i < n; i++)
-		res[i] = fabs(y[i] - f.ts_a - f.ts_b * x[i]) / x[i];
-	*noise = pmb_median(res, n);
-	free(res);
+	if (!lo || !hi || n < 2)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		xmin = x[i] < xmin ? x[i] : xmin;
+		xmax = x[i] > xmax ? x[i] : xmax;
+	}
+	if (!(xmax > xmin))
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		if (x[i] == xmin)
+			lo[nlo++] = y[i];
+		else if (x[i] == xmax)
+			hi[nhi++] = y[i];
+	}
+	if (!nlo || !nhi)
+		goto out;
+	pmb_sort(lo, nlo);
+	pmb_sort(hi, nhi);
+	qlo = pmb_quantile_sorted(lo, nlo, 0.25);
+	qhi = pmb_quantile_sorted(hi, nhi, 0.25);
+	*per_pass = (qhi - qlo) / (xmax - xmin);
+	if (*per_pass < 0)
+		*per_pass = 0;
+	*per_sample = qlo - *per_pass * xmin;
+	if (*per_sample < 0)
+		*per_sample = 0;
+	/* What the subtraction cannot resolve: the spread (IQR) of the
+	 * per-pass cost at the larger pass count. */
+	*noise = (pmb_quantile_sorted(hi, nhi, 0.75) - qhi) / xmax;
+out:
+	free(lo);
+	free(hi);
 }
 
 int pmb_analysis_overhead(struct pmb_context *ctx, const struct pmb_sample *s, size_t n)
@@ -137,9 +163,15 @@ static void figure(struct pmb_figure *f, const double *p, const double *v, size_
 		f->fixed_two_point = pmax > pmin * 1.5 && isfinite(tmin) && isfinite(tmax)
 					     ? pmb_setup_two_point(pmin, tmin, pmax, tmax)
 					     : NAN;
-		/* The robust fit must agree, or one noisy sample made it. */
-		if (fit.ts_a < 0.5 * fit.a)
-			f->fixed_share = typical > 0 ? fit.ts_a / typical : 0;
+		/* Flag only what three estimates agree on: least squares,
+		 * Theil-Sen and the two-point formula.  On a noisy machine
+		 * any one of them alone sees fixed costs that are not there. */
+		double share = f->fixed_share;
+		double ts = typical > 0 ? fit.ts_a / typical : 0;
+		double tp = typical > 0 && isfinite(f->fixed_two_point) ? f->fixed_two_point / typical : 0;
+		share = ts < share ? ts : share;
+		share = tp < share ? tp : share;
+		f->fixed_share = share;
 	}
 	free(cost);
 }

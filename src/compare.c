@@ -176,7 +176,8 @@ static int time_samples(const struct report *r, const struct pmb_json *run,
 
 	if (s && s->type == PMB_JSON_ARRAY) {
 		for (i = 0; i < s->n; i++)
-			if (pmb_json_number(s->items[i], &x) && vec_push(out, x))
+			if (pmb_json_number(s->items[i], &x) &&
+			    vec_push(out, x))
 				return -ENOMEM;
 		return 0;
 	}
@@ -186,7 +187,8 @@ static int time_samples(const struct report *r, const struct pmb_json *run,
 	ps = ctx_number(r, "harness_overhead", "ns_per_sample", 0);
 	for (i = 0; i < ns->n; i++) {
 		if (!pmb_json_number(pmb_json_at(ns, i), &x) ||
-		    !pmb_json_number(pmb_json_at(passes, i), &p) || p * ipp <= 0)
+		    !pmb_json_number(pmb_json_at(passes, i), &p) ||
+		    p * ipp <= 0)
 			continue;
 		if (vec_push(out, (x - ps - pp * p) / (p * ipp)))
 			return -ENOMEM;
@@ -228,7 +230,8 @@ static int event_samples(const struct report *r, const struct pmb_json *run,
 		ps = 0;
 	for (i = 0; i < val->n; i++) {
 		if (!pmb_json_number(val->items[i], &x) ||
-		    !pmb_json_number(pmb_json_at(passes, i), &p) || p * ipp <= 0)
+		    !pmb_json_number(pmb_json_at(passes, i), &p) ||
+		    p * ipp <= 0)
 			continue;
 		if (vec_push(out, (x - ps - pp * p) / (p * ipp)))
 			return -ENOMEM;

@@ -819,8 +819,9 @@ static void consider(struct sugg *s, const char *cand)
 
 	if (d > s->max)
 		return;
+	/* BR_MISP_RETIRED and the alias br-misp-retired: suggest one */
 	for (i = 0; i < s->n; i++)
-		if (!strcasecmp(s->name[i], cand))
+		if (!distance(s->name[i], cand))
 			return;
 	/* keep the NSUGG closest, first seen first among equals */
 	for (i = s->n; i > 0 && s->d[i - 1] > d; i--) {
@@ -857,10 +858,9 @@ static void consider_pmu_events(struct sugg *s, const struct ctx *c, const char 
 	pfm_for_all_pmus(p) {
 		pfm_pmu_info_t pi;
 
-		if (c->pmu_id >= 0 ? (int)p != c->pmu_id :
-		    !pmu_info(p, &pi) || !pi.is_present || pi.type != PFM_PMU_TYPE_CORE)
+		if (!pmu_info(p, &pi) || !pi.is_present)
 			continue;
-		if (!pmu_info(p, &pi))
+		if (c->pmu_id >= 0 ? (int)p != c->pmu_id : pi.type != PFM_PMU_TYPE_CORE)
 			continue;
 		for (int i = pi.first_event; i != -1; i = pfm_get_event_next(i)) {
 			pfm_event_info_t ei;
@@ -924,12 +924,14 @@ static int unknown_event(const struct ctx *c, const char *name, int pfmerr)
 		/* the event exists, a modifier or umask does not */
 		consider_pmu_events(&s, c, base);
 	} else {
+		/* the PMU's own spelling first: it wins ties and near-duplicates */
+		s.bad = base;
+		consider_pmu_events(&s, c, NULL);
+		s.bad = bare;
 		for (int i = 0; i < NGENERICS; i++)
 			consider(&s, generics[i].name);
 		for (int i = 0; i < S.nalias; i++)
 			consider(&s, S.alias[i].name);
-		s.bad = base;
-		consider_pmu_events(&s, c, NULL);
 	}
 	sugg_text(&s, text, sizeof(text));
 	if (!colon && pfmerr != PFM_ERR_NOTFOUND && pfmerr != PFM_ERR_NOINIT)

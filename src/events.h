@@ -56,7 +56,8 @@ struct pmb_event_plan {
 /* Load libpfm4 and the tables of events/.  dir: the tables' folder, or NULL
  * to search $PMUBENCH_EVENTS_DIR, the build tree, the install prefix and
  * ../share/pmubench/events beside the executable.  Calling it again reloads
- * both (libpfm reads LIBPFM_FORCE_PMU again).  pmb_events_resolve() and
+ * the tables (libpfm4 keeps the PMUs it detected first, LIBPFM_FORCE_PMU
+ * included: a process sees one forced PMU).  pmb_events_resolve() and
  * pmb_events_list() call it with NULL if nobody did; without tables they still
  * know generic, raw and libpfm4 names.
  * Returns 0, PMB_ENOTABLE, or PMB_EBADTABLE (detail names file:line). */

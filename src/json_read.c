@@ -322,7 +322,8 @@ static char *parse_string(struct parser *p)
 				    p->s[i + 2] != 'u' ||
 				    (lo = hex4(p->s + i + 3)) < 0 ||
 				    lo < 0xdc00 || lo > 0xdfff) {
-					fail_at(p, i - 5, "lone high surrogate");
+					fail_at(p, i - 5,
+						"lone high surrogate");
 					goto fail;
 				}
 				i += 6;
@@ -447,7 +448,8 @@ static struct pmb_json *parse_object(struct parser *p)
 		/* Quadratic, but report objects hold tens of keys. */
 		for (i = 0; i < v->n; i++) {
 			if (!strcmp(v->keys[i], key)) {
-				fail_at(p, kpos, "duplicate key \"%.60s\"", key);
+				fail_at(p, kpos, "duplicate key \"%.60s\"",
+					key);
 				free(key);
 				goto fail;
 			}

@@ -21,7 +21,7 @@ struct pmb_json {
 	bool b;                  /* PMB_JSON_BOOL */
 	double num;              /* PMB_JSON_NUMBER (nearest double) */
 	char *str;               /* PMB_JSON_STRING: UTF-8, NUL-terminated;
-	                            \u0000 is rejected so strlen() is the length */
+	                            \u0000 is rejected: strlen() is its length */
 	size_t n;                /* ARRAY, OBJECT: number of members */
 	struct pmb_json **items; /* ARRAY: elements; OBJECT: values */
 	char **keys;             /* OBJECT: keys, parallel to items */

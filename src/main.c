@@ -445,6 +445,8 @@ static void probe_environment(struct pmb_context *ctx)
 				 "its samples will be disturbed; pick an idle core with --cpu",
 				 ctx->cpu, busy * 100);
 	gethostname(ctx->host, sizeof(ctx->host) - 1);
+	ssize_t len = readlink("/proc/self/exe", ctx->executable, sizeof(ctx->executable) - 1);
+	ctx->executable[len > 0 ? len : 0] = 0;
 	time_t now = time(NULL);
 	strftime(ctx->date, sizeof(ctx->date), "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
 }

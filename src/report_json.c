@@ -279,7 +279,8 @@ static void write_context(struct jw *w, const struct pmb_context *c)
 	jw_num(w, "read_cost_ns", c->clock.read_cost_ns);
 	jw_close(w, '}');
 	jw_num(w, "core_ghz_estimate", c->ghz > 0 ? c->ghz : NAN);
-	jw_num(w, "group_read_ns", c->group_read_ns >= 0 ? c->group_read_ns : NAN);
+	jw_num(w, "group_read_ns",
+	       c->group_read_ns >= 0 ? c->group_read_ns : NAN);
 	jw_str_or_null(w, "governor", c->governor);
 	if (c->turbo < 0)
 		jw_null(w, "turbo");
@@ -491,6 +492,12 @@ static void write_raw(struct jw *w, const struct pmb_context *c,
 		jw_int(w, NULL, r->samples[i].group);
 	jw_close(w, ']');
 	for (e = 0; e < pl->nev; e++) {
+		/* An event no sample read (it did not open) has no column. */
+		for (i = 0; i < r->nsamples; i++)
+			if (r->samples[i].mask & (1u << e))
+				break;
+		if (i == r->nsamples)
+			continue;
 		sanitize(name, sizeof(name), pl->ev[e].name);
 		jw_open(w, name, '[', true);
 		for (i = 0; i < r->nsamples; i++) {
@@ -586,7 +593,7 @@ static void write_result(struct jw *w, const struct pmb_context *c,
 	jw_str(w, "time_unit", "ns");
 	if (!time_ok)
 		jw_bool(w, "time_measured", false);
-	if (time_ok && isfinite(x->items_per_second))
+	if (time_ok)
 		jw_num(w, "items_per_second", x->items_per_second);
 	if (time_ok && x->bytes_per_pass && isfinite(x->bytes_per_second))
 		jw_num(w, "bytes_per_second", x->bytes_per_second);

@@ -500,15 +500,15 @@ static void branch_summary(FILE *f, const struct pmb_context *c, const struct pm
 		}
 		t_print(f, &t);
 		if (first_win)
-			fprintf(f, "  verdict: branchless wins from %s on%s%s%s\n", first_win,
-				last_lose ? "; branchy wins at " : "", last_lose ? last_lose : "",
-				cross[0] ? "; " : "");
+			fprintf(f, "  verdict: branchless wins from %s on", first_win);
 		else if (last_lose)
-			fprintf(f, "  verdict: branchy wins (at %s and wherever not tied)", last_lose);
+			fprintf(f, "  verdict: branchy wins");
 		else
 			fprintf(f, "  verdict: no significant difference at any input");
+		if (first_win && last_lose)
+			fprintf(f, "; branchy still wins at %s", last_lose);
 		if (cross[0])
-			fprintf(f, "%s", cross);
+			fprintf(f, "; %s", cross);
 		fputc('\n', f);
 		if (isfinite(c0) && isfinite(c50) && m50 - m0 > 0.01 && (cyc >= 0))
 			fprintf(f, "  misprediction penalty, ESTIMATED: %.1f cycles "

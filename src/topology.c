@@ -328,7 +328,8 @@ int pmb_topology_tiers(const struct pmb_topology_info *info,
 	}
 
 	/* Candidates: well inside (1/8, 1/4, 1/2 of usable, rounded down),
-	 * just past the level below (rounded up); DRAM: 1.5, 2, 4, 8 x LLC. */
+	 * just past the level below (rounded up); DRAM: 1.5, 2, 4 x LLC
+	 * (rounded up) and the cap, 8 x LLC or avail / 4 (rounded down). */
 	for (i = 0; i < nc; i++) {
 		for (j = 3; j >= 1; j--) {
 			level[ncand] = i;
@@ -339,12 +340,15 @@ int pmb_topology_tiers(const struct pmb_topology_info *info,
 			cand[ncand++] = nice_up(lo[i]);
 		}
 	}
-	for (j = 0; j < 4; j++) {
-		static const uint64_t mul2[] = { 3, 4, 8, 16 }; /* halves */
+	for (j = 0; j < 3; j++) {
+		static const uint64_t halves[] = { 3, 4, 8 };
 
 		level[ncand] = nc;
-		cand[ncand++] = nice_up(last * mul2[j] / 2);
+		cand[ncand++] = nice_up(last * halves[j] / 2);
 	}
+	/* The largest rounded down, so that it stays under the cap. */
+	level[ncand] = nc;
+	cand[ncand++] = nice_down(cap);
 
 	/* Keep the candidates whose line-rounded size stays in their zone. */
 	for (i = 0; i < ncand; i++) {

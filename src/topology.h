@@ -66,9 +66,10 @@ int pmb_topology_pin(struct pmb_topology *t, int cpu);
  * (S(0) = one line) and [1.5 * S(last), min(8 * S(last), avail/4)] of DRAM:
  * no point sits near a boundary, nor in the part of a shared cache beyond
  * the core's share.  Candidates per level: U/8, U/4, U/2 (rounded down to a
- * nice m * 2^k, m in 4..7) and 1.5 * S(i-1) (rounded up); DRAM: 1.5, 2, 4
- * and 8 x S(last) (rounded up); then rounded up to the largest line size,
- * dropped if outside their zone, sorted, deduplicated. */
+ * nice m * 2^k, m in 4..7) and 1.5 * S(i-1) (rounded up); DRAM: 1.5, 2
+ * and 4 x S(last) (rounded up) and the cap (rounded down); then rounded up
+ * to the largest line size, dropped if outside their zone, sorted,
+ * deduplicated.  Line size 0 (unknown) counts as 64. */
 int pmb_topology_tiers(const struct pmb_topology_info *info,
 		       struct pmb_tier_point *out, size_t max, size_t *n);
 /* Usable size U(i) (see pmb_topology_tiers) of each of info's caches into

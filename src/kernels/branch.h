@@ -1,4 +1,4 @@
-/* branch.h - the pure kernels of the branch study (branchy vs branchless), for the benchmarks and their tests. */
+/* branch.h - the branch study's pure kernels, for its benchmarks and tests. */
 #ifndef PMB_KERNELS_BRANCH_H
 #define PMB_KERNELS_BRANCH_H
 
@@ -14,6 +14,9 @@
  *  - every kernel is noipa: it stays one out-of-line function under its own
  *    symbol (no inlining, no .constprop/.isra clone), the code that
  *    tests/test_disasm.py reads in the binary is the code that runs;
+ *  - every kernel is compiled at -O2 whatever the build type: at -O0, -Og
+ *    and -Os GCC turns the branchless selects back into jumps, and one
+ *    level for all build types keeps results comparable between builds;
  *  - no kernel is vectorized: the study compares one decision per item in
  *    scalar code, and its speed-of-light loops stay scalar to match;
  *  - the taken path of a branchy kernel holds PMB_KEEP_BRANCH(), an empty
@@ -23,11 +26,11 @@
  */
 #if defined(__GNUC__) && !defined(__clang__)
 #define PMB_KERNEL_BRANCHY                                                     \
-	__attribute__((noipa, optimize("no-if-conversion", "no-if-conversion2", \
-				       "no-tree-vectorize",                    \
-				       "no-tree-slp-vectorize")))
+	__attribute__((noipa,                                                  \
+		       optimize("O2", "no-if-conversion", "no-if-conversion2",  \
+				"no-tree-vectorize", "no-tree-slp-vectorize")))
 #define PMB_KERNEL_BRANCHLESS                                                  \
-	__attribute__((noipa, optimize("no-tree-vectorize",                    \
+	__attribute__((noipa, optimize("O2", "no-tree-vectorize",              \
 				       "no-tree-slp-vectorize")))
 #define PMB_SCALAR_LOOP
 #else

@@ -1,4 +1,4 @@
-/* branch_bsearch.c - branch study: lower bound in sorted arrays across cache tiers, branchy vs branchless vs independent loads. */
+/* branch_bsearch.c - branch study: lower bound across cache tiers, jump vs cmov. */
 #include "pmubench.h"
 #include "branch.h"
 #include "gen.h"

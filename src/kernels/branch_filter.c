@@ -1,4 +1,4 @@
-/* branch_filter.c - branch study: copy the words that pass a predicate, branchy vs branchless vs memcpy. */
+/* branch_filter.c - branch study: copy the words that pass a predicate. */
 #include <stdlib.h>
 #include <string.h>
 

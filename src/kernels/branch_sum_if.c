@@ -1,4 +1,4 @@
-/* branch_sum_if.c - branch study: sum of the bytes above a threshold, branchy vs branchless vs plain sum. */
+/* branch_sum_if.c - branch study: sum of the bytes above a threshold. */
 #include <stdlib.h>
 
 #include "pmubench.h"

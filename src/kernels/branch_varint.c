@@ -1,4 +1,4 @@
-/* branch_varint.c - branch study: LEB128 varint stream decoding, byte loop vs BMI2 pext vs memcpy. */
+/* branch_varint.c - branch study: LEB128 varint decoding, byte loop vs BMI2 pext. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Install what a fresh Debian 12 machine lacks, then configure and build
+# pmubench in ./build (warnings are errors).  Used by both README commands.
+set -eu
+cd "$(dirname "$0")/.."
+need=""
+for pkg in meson ninja-build pkg-config gcc libc6-dev libpfm4-dev libhwloc-dev valgrind binutils python3; do
+	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need="$need $pkg"
+done
+if [ -n "$need" ]; then
+	echo "installing:$need" >&2
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo="sudo"
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $need >/dev/null
+fi
+if [ ! -f build/build.ninja ]; then
+	meson setup build -Dwerror=true >/dev/null
+fi
+ninja -C build >/dev/null

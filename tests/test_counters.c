@@ -1,0 +1,150 @@
+/* test_counters.c - perf_event groups of software events, for real: page faults per sample, task-clock vs time, scaling. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "counters.h"
+#include "runner.h"
+#include "tap.h"
+
+static struct perf_event_attr sw(uint64_t config)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = config;
+	a.exclude_kernel = 0; /* faults are counted in the kernel */
+	a.exclude_hv = 1;
+	return a;
+}
+
+#define PAGES 64
+
+/* Each pass touches PAGES fresh pages: mapped before the loop, never
+ * touched, so every first write faults. */
+static void bm_faults(struct pmb_state *s)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t len = (size_t)page * PAGES * 4096;
+	char *buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	size_t next = 0;
+
+	if (buf == MAP_FAILED) {
+		pmb_skip(s, "mmap failed");
+		return;
+	}
+	madvise(buf, len, MADV_NOHUGEPAGE);
+	while (pmb_loop(s)) {
+		for (int i = 0; i < PAGES; i++, next++)
+			buf[(next % ((size_t)PAGES * 4096)) * (size_t)page] = 1;
+	}
+	munmap(buf, len);
+}
+
+static void bm_spin(struct pmb_state *s)
+{
+	uint64_t x = 1;
+
+	while (pmb_loop_batch(s, 1000))
+		for (int i = 0; i < 1000; i++)
+			__asm__ volatile("imul %0, %0" : "+r"(x));
+}
+
+int main(void)
+{
+	struct perf_event_attr attrs[3] = { sw(PERF_COUNT_SW_TASK_CLOCK), sw(PERF_COUNT_SW_PAGE_FAULTS),
+					    sw(PERF_COUNT_SW_CONTEXT_SWITCHES) };
+	bool anchor[3] = { false, false, false };
+	struct pmb_group *g;
+	struct pmb_count c[3];
+	int failed = -1, err;
+
+	err = pmb_group_open(&g, attrs, 3, &failed);
+	if (err == -EACCES || err == -EPERM || err == -ENOSYS)
+		tap_skip_all("perf_event_open is not allowed here (%s)", strerror(-err));
+	tap_ok(err == 0, "a group of three software events opens (%d)", err);
+	tap_ok(pmb_group_size(g) == 3, "group size");
+	tap_ok(pmb_group_start(g) == 0, "reset+enable the group");
+	volatile char *p = malloc(1 << 22);
+	for (int i = 0; i < (1 << 22); i += 4096)
+		p[i] = 1;
+	tap_ok(pmb_group_stop(g) == 0, "disable the group");
+	tap_ok(pmb_group_read(g, c) == 0, "one read() of the whole group");
+	tap_ok(c[0].value > 0 && c[1].value >= 900, "task-clock %llu ns and page faults %llu counted",
+	       (unsigned long long)c[0].value, (unsigned long long)c[1].value);
+	tap_ok(c[0].enabled > 0 && c[0].running == c[0].enabled, "times enabled/running read and equal");
+	double v;
+	tap_ok(pmb_count_scale(&c[1], &v) == 0 && v == (double)c[1].value, "unscaled value is exact");
+	struct pmb_count half = { .value = 100, .enabled = 200, .running = 100 };
+	tap_ok(pmb_count_scale(&half, &v) == 1 && v == 200, "half the time running: scaled x2, marked scaled");
+	struct pmb_count never = { .value = 0, .enabled = 200, .running = 0 };
+	tap_ok(pmb_count_scale(&never, &v) == -1, "never ran: -1, not a zero");
+	pmb_group_close(g);
+	pmb_group_close(NULL);
+	free((void *)p);
+
+	/* Through the runner: page-faults per pass, task-clock per item. */
+	struct pmb_context ctx;
+	struct pmb_counters cs;
+	struct pmb_meter m;
+	memset(&ctx, 0, sizeof(ctx));
+	strcpy(ctx.backend, "perf");
+	ctx.plan.nev = 3;
+	strcpy(ctx.plan.ev[0].name, "task-clock");
+	strcpy(ctx.plan.ev[1].name, "page-faults");
+	strcpy(ctx.plan.ev[2].name, "context-switches");
+	tap_ok(pmb_counters_open(&cs, attrs, anchor, 3) == 0 && cs.ngroups == 1,
+	       "counters: software events fit one group (%d)", cs.ngroups);
+	pmb_runner_perf_meter(&m, &cs);
+	pmb_clock_probe(&ctx.clock);
+	struct pmb_runner_opts o = { .min_sample_ns = 1e6, .samples = 20, .samples_given = true,
+				     .warmup_ns = 10e6, .repetitions = 1 };
+	tap_ok(pmb_runner_overhead(&o, &m, &ctx) == 0, "overhead with counters");
+	struct pmb_benchmark_def d1 = { .func = bm_faults, .name = "faults" };
+	struct pmb_benchmark_def d2 = { .func = bm_spin, .name = "spin" };
+	struct pmb_instance in[2] = { { .def = &d1, .baseline = -1, .reference = -1, .cohort = 0 },
+				      { .def = &d2, .baseline = -1, .reference = -1, .cohort = 1 } };
+	struct pmb_result res[2];
+	tap_ok(pmb_runner_run(&o, &m, in, 2, res) == 0, "runner with a software group");
+	pmb_analyze(&ctx, res, 2, 1);
+	/* Per pass = per item here: PAGES fresh pages each. */
+	const struct pmb_figure *pf = &res[0].ev[1];
+	tap_diag("page-faults per pass: median %.3f (expected %d)", pf->s.median, PAGES);
+	tap_ok(pf->valid && fabs(pf->s.median - PAGES) <= 2, "touching %d fresh pages per pass gives %d page-faults "
+	       "per pass, +/- a few (%.2f)", PAGES, PAGES, pf->s.median);
+	bool all_read = true;
+	for (size_t k = 0; k < res[0].nsamples; k++)
+		all_read &= (res[0].samples[k].mask & 7u) == 7u && res[0].samples[k].group == 0;
+	tap_ok(all_read, "every sample read the whole group");
+	const struct pmb_figure *tc = &res[1].ev[0];
+	double ratio = tc->s.median / res[1].time.s.median;
+	tap_diag("spin: task-clock %.4f ns/item vs time %.4f ns/item", tc->s.median, res[1].time.s.median);
+	tap_ok(fabs(ratio - 1) < 0.15, "task-clock per item tracks ns per item (ratio %.3f)", ratio);
+	tap_ok(res[1].ev[1].valid && fabs(res[1].ev[1].s.median) < 0.01, "no page faults per item in a spin loop");
+	pmb_counters_close(&cs);
+	for (int i = 0; i < 2; i++)
+		free(res[i].samples);
+
+	/* Splitting: an event that cannot open is reported with its errno,
+	 * the rest still count. */
+	struct perf_event_attr bad[2] = { sw(PERF_COUNT_SW_TASK_CLOCK), sw(PERF_COUNT_SW_PAGE_FAULTS) };
+	bad[1].type = PERF_TYPE_HARDWARE;
+	bad[1].config = PERF_COUNT_HW_CPU_CYCLES;
+	bool anc2[2] = { false, true };
+	err = pmb_counters_open(&cs, bad, anc2, 2);
+	if (cs.open_errno[1] == 0) {
+		tap_skip("this machine counts cycles: cannot test the failing-event path");
+	} else {
+		tap_ok(err == 0 && cs.ngroups == 1 && cs.nmembers[0] == 1 && cs.member[0][0] == 0,
+		       "an event that cannot open (errno %d) is dropped; the others count", cs.open_errno[1]);
+	}
+	pmb_counters_close(&cs);
+	pmb_context_free(&ctx);
+	return tap_done();
+}

@@ -1,0 +1,128 @@
+/* test_loop.c - the measured loop: empty body measures ~0 after subtraction, known cost scales with items. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "runner.h"
+#include "tap.h"
+
+/* A dependent multiply chain: a fixed cost per step that the optimizer
+ * cannot shorten, and that runs the same whatever the batch size. */
+static inline uint64_t step(uint64_t x)
+{
+	__asm__ volatile("imul %0, %0" : "+r"(x));
+	return x;
+}
+
+static int calls;
+
+static void bm_empty(struct pmb_state *s)
+{
+	calls++;
+	while (pmb_loop(s)) {
+	}
+}
+
+static void bm_work(struct pmb_state *s)
+{
+	uint64_t n = (uint64_t)pmb_arg(s, 0), x = 3;
+
+	calls++;
+	while (pmb_loop_batch(s, n))
+		for (uint64_t i = 0; i < n; i++)
+			x = step(x);
+	pmb_do_not_optimize(x);
+}
+
+static void bm_setup_inside(struct pmb_state *s)
+{
+	uint64_t x = 3;
+
+	while (pmb_loop_batch(s, 64)) {
+		for (int i = 0; i < 64; i++)
+			x = step(x);
+	}
+	pmb_do_not_optimize(x);
+}
+
+int main(void)
+{
+	struct pmb_context ctx;
+	struct pmb_meter meter = { 0 };
+	struct pmb_benchmark_def d_empty = { .func = bm_empty, .name = "empty", .empty = true };
+	struct pmb_benchmark_def d_work = { .func = bm_work, .name = "work" };
+	struct pmb_benchmark_def d_setup = { .func = bm_setup_inside, .name = "setup" };
+	struct pmb_instance in[4];
+	struct pmb_result res[4];
+
+	memset(&ctx, 0, sizeof(ctx));
+	strcpy(ctx.backend, "perf");
+	pmb_clock_probe(&ctx.clock);
+	struct pmb_runner_opts o = {
+		.min_sample_ns = fmax(1e6, 1000 * ctx.clock.resolution_ns),
+		.samples = 30,
+		.samples_given = true,
+		.warmup_ns = 20e6,
+		.repetitions = 1,
+	};
+	tap_ok(pmb_runner_overhead(&o, &meter, &ctx) == 0, "harness overhead measured");
+	tap_ok(ctx.overhead.ns_per_pass > 0 && ctx.overhead.ns_per_pass < 50,
+	       "empty loop costs a little per pass (%.3f ns)", ctx.overhead.ns_per_pass);
+
+	memset(in, 0, sizeof(in));
+	const struct pmb_benchmark_def *defs[4] = { &d_empty, &d_work, &d_work, &d_setup };
+	int64_t args[4] = { 0, 100, 1000, 0 };
+	for (int i = 0; i < 4; i++) {
+		in[i].def = defs[i];
+		in[i].arg[0] = args[i];
+		snprintf(in[i].name, sizeof(in[i].name), "%s/%lld", defs[i]->name, (long long)args[i]);
+		in[i].baseline = in[i].reference = -1;
+		in[i].cohort = i;
+	}
+	/* Interleave the two sizes of the known-cost body. */
+	in[2].cohort = 1;
+	calls = 0;
+	tap_ok(pmb_runner_run(&o, &meter, in, 4, res) == 0, "runner");
+	tap_ok(calls == 3, "one call per instance (%d)", calls);
+	pmb_analyze(&ctx, res, 4, 1);
+	for (int i = 0; i < 4; i++)
+		tap_ok(res[i].status == 0 && res[i].nsamples == 30, "%s: 30 samples (%zu, %s)", in[i].name,
+		       res[i].nsamples, res[i].reason);
+
+	/* Empty body: zero within the noise of the subtraction, far below
+	 * the loop's own cost per pass. */
+	const struct pmb_figure *e = &res[0].time;
+	tap_diag("empty: median %.4f ns/item, ci [%.4f, %.4f], resolution %.4f, loop %.4f ns/pass",
+		 e->s.median, e->s.ci_lo, e->s.ci_hi, e->resolution, ctx.overhead.ns_per_pass);
+	tap_ok(fabs(e->s.median) < 0.25 * ctx.overhead.ns_per_pass + e->resolution,
+	       "empty body measures ~0 per item after subtraction (%.4f ns vs loop %.4f ns)",
+	       e->s.median, ctx.overhead.ns_per_pass);
+
+	/* Known cost: per item the same for 100 and 1000 items per pass;
+	 * per pass 10x. */
+	double a = res[1].time.s.median, b = res[2].time.s.median;
+	tap_diag("work: %.4f ns/item at 100 items, %.4f at 1000", a, b);
+	tap_ok(a > 0 && fabs(a / b - 1) < 0.10, "per-item cost independent of batch size (ratio %.3f)", a / b);
+	tap_ok(res[1].items_per_pass == 100 && res[2].items_per_pass == 1000, "items per pass recorded");
+
+	/* The ladder: several pass counts in one instance. */
+	uint64_t pmin = UINT64_MAX, pmax = 0;
+	for (size_t k = 0; k < res[1].nsamples; k++) {
+		pmin = res[1].samples[k].passes < pmin ? res[1].samples[k].passes : pmin;
+		pmax = res[1].samples[k].passes > pmax ? res[1].samples[k].passes : pmax;
+	}
+	tap_ok(pmax >= 3 * pmin, "samples use several pass counts (%llu..%llu)", (unsigned long long)pmin,
+	       (unsigned long long)pmax);
+	double mean_ns = 0;
+	for (size_t k = 0; k < res[1].nsamples; k++)
+		mean_ns += (double)res[1].samples[k].ns / (double)res[1].nsamples;
+	tap_ok(mean_ns >= 0.9 * o.min_sample_ns, "samples last at least --min-sample-time (mean %.0f ns)", mean_ns);
+	tap_ok(res[1].time.fixed_share < 0.05, "no fixed per-sample cost flagged for a clean body (%.3f)",
+	       res[1].time.fixed_share);
+	for (int i = 0; i < 4; i++)
+		free(res[i].samples);
+	pmb_context_free(&ctx);
+	return tap_done();
+}

@@ -140,7 +140,8 @@ PMB_API int pmb_register(const struct pmb_benchmark_def *def);
 #define PMB__CAT(a, b) PMB__CAT2(a, b)
 
 /** Register fn as a benchmark, from any translation unit:
- * `PMB_BENCHMARK(bm_x, .name = "x/fast", .group = "demo", .args = ...)`.
+ * `PMB_BENCHMARK(bm_x, .name = "x/fast", .group = "demo", .args = ...);`
+ * (a statement at file scope: it ends with a semicolon).
  * The fields are those of struct pmb_benchmark_def. */
 #define PMB_BENCHMARK(fn, ...)                                                  \
 	static const struct pmb_benchmark_def PMB__CAT(pmb__def_, fn) = {       \
@@ -150,7 +151,8 @@ PMB_API int pmb_register(const struct pmb_benchmark_def *def);
 	__attribute__((constructor)) static void PMB__CAT(pmb__reg_, fn)(void)  \
 	{                                                                       \
 		(void)pmb_register(&PMB__CAT(pmb__def_, fn));                   \
-	}
+	}                                                                       \
+	extern int pmb__benchmark_needs_a_semicolon
 
 /* ---- the measured loop -------------------------------------------------- */
 

@@ -93,7 +93,12 @@ int pmb_group_start(struct pmb_group *g)
 
 int pmb_group_stop(struct pmb_group *g)
 {
-	if (ioctl(g->fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP) < 0)
+	/* Disable the leader alone: members count only while their leader is
+	 * scheduled, so this stops the whole group at once.  Disabling with
+	 * PERF_IOC_FLAG_GROUP disables each member too, and on some kernels
+	 * (seen on 6.18 with software events) a later ENABLE with the group
+	 * flag never revives them: they silently count zero from then on. */
+	if (ioctl(g->fd[0], PERF_EVENT_IOC_DISABLE, 0) < 0)
 		return -errno;
 	return 0;
 }

@@ -701,6 +701,19 @@ static int run_main(int argc, char **argv)
 			goto out;
 		}
 	}
+	err = pmb_registry_expand(have_re ? &re : NULL, ntiers ? tiers : NULL, ntiers, &inst, &ninst);
+	if (err == PMB_ENOCACHE) {
+		bad("the topology reports no data caches, so PMB_TIERS has no sizes; %s",
+		    ctx->topo.fallback[0] ? ctx->topo.fallback : "filter out the sweep benchmarks");
+		goto out;
+	} else if (err) {
+		bad("%s", pmb_strerror(err));
+		goto out;
+	}
+	if (ninst == 0 && !o.self_check && !o.topology) {
+		bad("--filter=%s matches no benchmark; see --list", o.filter ? o.filter : "");
+		goto out;
+	}
 	err = pmb_topology_pin(topo, o.cpu);
 	if (err)
 		pmb_context_warn(ctx, "could not pin to core %d (%s): samples may migrate", o.cpu, pmb_strerror(err));
@@ -754,19 +767,6 @@ static int run_main(int argc, char **argv)
 	if (o.self_check) {
 		rc = pmb_selfcheck_run(ctx, &ro, &meter, stdout);
 		flush_warnings(ctx, &warned);
-		goto out;
-	}
-	err = pmb_registry_expand(have_re ? &re : NULL, ntiers ? tiers : NULL, ntiers, &inst, &ninst);
-	if (err == PMB_ENOCACHE) {
-		bad("the topology reports no data caches, so PMB_TIERS has no sizes; %s",
-		    ctx->topo.fallback[0] ? ctx->topo.fallback : "filter out the sweep benchmarks");
-		goto out;
-	} else if (err) {
-		bad("%s", pmb_strerror(err));
-		goto out;
-	}
-	if (ninst == 0) {
-		bad("--filter=%s matches no benchmark; see --list", o.filter ? o.filter : "");
 		goto out;
 	}
 	res = calloc(ninst * (size_t)o.repetitions, sizeof(*res));

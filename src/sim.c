@@ -1,6 +1,7 @@
 /* sim.c - the valgrind/callgrind backend: re-exec under callgrind, one dump per sample. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -509,6 +511,11 @@ int pmb_sim_exec(int argc, char **argv, const struct pmb_topology_info *info)
 	args[na++] = "--branch-sim=yes";
 	args[na++] = "--cache-sim=yes";
 	args[na++] = "--collect-atstart=no";
+	/* Nothing is simulated until the meter starts (pmb_sim_meter): the
+	 * timing probes before it, whose loop counts depend on the clock,
+	 * leave no trace in the simulated caches and predictor, and run
+	 * faster. */
+	args[na++] = "--instr-atstart=no";
 	args[na++] = out;
 	if (geom_get(info, &l1, &ll)) {
 		snprintf(geom[0], sizeof(geom[0]), "--D1=%llu,%u,%u",
@@ -537,6 +544,13 @@ int pmb_sim_exec(int argc, char **argv, const struct pmb_topology_info *info)
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGQUIT, &old_quit, NULL);
 		setenv(SIM_DIR_ENV, dir, 1);
+		/* hwloc's x86 (cpuid) backend cannot work under valgrind and
+		 * says so on stderr; sysfs gives the same caches. */
+		setenv("HWLOC_COMPONENTS", "-x86", 0);
+		/* Same addresses in every run, so the same cache sets and
+		 * predictor entries: two runs give the same counts. */
+		personality((unsigned long)personality(0xffffffff) |
+			    ADDR_NO_RANDOMIZE);
 		execv(vg, args);
 		_exit(127);
 	}
@@ -577,14 +591,23 @@ bool pmb_sim_active(void)
 #endif
 }
 
+/* What the meter holds: the dump folder, a buffer the dumps are read into
+ * (allocated once, so that reading a dump between samples touches the same
+ * few simulated cache lines every time), and the columns of each event. */
+#define DUMP_BUF (64 << 10)
+
 struct sim_meter {
 	char dir[PATH_MAX];
 	int nev;
 	unsigned mask[PMB_MAX_EVENTS];
+	char buf[DUMP_BUF];
 };
 
-/* Number of the newest dump "cg.out.N" in dir (0: none).  The folder holds
- * at most a few files: each dump is deleted once read. */
+/* callgrind numbers its dumps 1, 2, ... per process. */
+static unsigned long sim_dumps;
+
+/* Number of the newest dump "cg.out.N" in dir (0: none), for when the
+ * count above was thrown off by a dump we did not ask for. */
 static unsigned long newest_dump(const char *dir)
 {
 	static const char pfx[] = SIM_DUMP ".";
@@ -608,38 +631,65 @@ static unsigned long newest_dump(const char *dir)
 	return best;
 }
 
+static int read_file(const char *path, char *buf, size_t cap)
+{
+	size_t n = 0;
+	ssize_t r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while (n < cap - 1 && (r = read(fd, buf + n, cap - 1 - n)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			r = -errno;
+			close(fd);
+			return (int)r;
+		}
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	close(fd);
+	return 0;
+}
+
 /* The whole-dump cost of each column: the "summary:" line of the header
  * (or, if absent, the "totals:" line at the end), laid out by the
- * "events:" line.  Columns a line leaves off at its end are zero. */
-static int parse_dump(const char *path, uint64_t *val, unsigned *have)
+ * "events:" line.  Columns a line leaves off at its end are zero.  buf
+ * holds the dump's start and is cut into lines. */
+static int parse_dump(char *buf, uint64_t *val, unsigned *have)
 {
 	int pos[NCOL + 8], ncols = 0;
 	bool summary = false, totals = false;
 	uint64_t tot[NCOL] = { 0 };
-	char *line = NULL;
-	size_t cap = 0;
-	FILE *f = fopen(path, "r");
+	char *line, *save;
 
-	if (!f)
-		return -errno;
 	*have = 0;
 	memset(val, 0, NCOL * sizeof(*val));
-	while (!summary && getline(&line, &cap, f) > 0) {
-		char *p, *tok, *save;
+	for (line = strtok_r(buf, "\n", &save); line && !summary;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *p;
 		uint64_t *dst;
 
 		if (!strncmp(line, "events:", 7)) {
 			ncols = 0;
-			for (tok = strtok_r(line + 7, " \t\n", &save);
-			     tok && ncols < (int)ARRAY_LEN(pos);
-			     tok = strtok_r(NULL, " \t\n", &save)) {
+			for (p = line + 7; *p && ncols < (int)ARRAY_LEN(pos);) {
+				size_t len;
+
+				p += strspn(p, " \t");
+				len = strcspn(p, " \t");
+				if (!len)
+					break;
 				pos[ncols] = -1;
 				for (int c = 0; c < NCOL; c++)
-					if (!strcmp(tok, col_name[c]))
+					if (strlen(col_name[c]) == len &&
+					    !strncmp(p, col_name[c], len))
 						pos[ncols] = c;
 				if (pos[ncols] >= 0)
 					*have |= 1u << pos[ncols];
 				ncols++;
+				p += len;
 			}
 			continue;
 		}
@@ -665,8 +715,6 @@ static int parse_dump(const char *path, uint64_t *val, unsigned *have)
 			p = end;
 		}
 	}
-	free(line);
-	fclose(f);
 	if (!summary && totals)
 		memcpy(val, tot, sizeof(tot));
 	if (!ncols || (!summary && !totals))
@@ -690,7 +738,6 @@ static int sim_stop(void *ctx, int group, struct pmb_sample *s)
 	struct sim_meter *sm = ctx;
 	char path[PATH_MAX + 32];
 	uint64_t val[NCOL];
-	unsigned long k;
 	unsigned have = 0;
 	int rc;
 
@@ -699,17 +746,26 @@ static int sim_stop(void *ctx, int group, struct pmb_sample *s)
 	CALLGRIND_TOGGLE_COLLECT;
 	CALLGRIND_DUMP_STATS_AT("pmb-sample");
 #endif
-	k = newest_dump(sm->dir);
-	if (!k) {
-		set_err("callgrind wrote no dump in %s", sm->dir);
-		return -ENOENT;
+	sim_dumps++;
+	snprintf(path, sizeof(path), "%s/%s.%lu", sm->dir, SIM_DUMP, sim_dumps);
+	rc = read_file(path, sm->buf, sizeof(sm->buf));
+	if (rc == -ENOENT) {
+		sim_dumps = newest_dump(sm->dir);
+		snprintf(path, sizeof(path), "%s/%s.%lu", sm->dir, SIM_DUMP,
+			 sim_dumps);
+		rc = sim_dumps ? read_file(path, sm->buf, sizeof(sm->buf))
+			       : -ENOENT;
 	}
-	snprintf(path, sizeof(path), "%s/%s.%lu", sm->dir, SIM_DUMP, k);
-	rc = parse_dump(path, val, &have);
-	unlink(path);
 	if (rc) {
-		set_err("cannot read callgrind dump %s: %s", path,
+		set_err("callgrind wrote no readable dump in %s: %s", sm->dir,
 			pmb_strerror(rc));
+		return rc;
+	}
+	unlink(path);
+	rc = parse_dump(sm->buf, val, &have);
+	if (rc) {
+		set_err("cannot read callgrind dump %s: no events/summary lines",
+			path);
 		return rc;
 	}
 	for (int e = 0; e < sm->nev; e++) {
@@ -759,6 +815,12 @@ int pmb_sim_meter(struct pmb_meter *m, const struct pmb_event_plan *plan)
 	sm->nev = plan->nev;
 	for (int e = 0; e < plan->nev; e++)
 		sm->mask[e] = plan->ev[e].sim_mask;
+#if PMB_HAVE_VALGRIND_H
+	/* From here on every instruction is simulated (collected or not), so
+	 * caches and predictor stay warm between samples.  It also empties
+	 * the simulated caches, once. */
+	CALLGRIND_START_INSTRUMENTATION;
+#endif
 	m->ctx = sm;
 	m->ngroups = 1;
 	m->start = sim_start;

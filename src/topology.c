@@ -279,17 +279,17 @@ void pmb_topology_usable(const struct pmb_topology_info *info, uint64_t *usable)
 	for (i = 0; i < info->ncaches && i < PMB_MAX_CACHES; i++) {
 		const struct pmb_cache *c = &info->cache[i];
 		uint64_t share = c->size;
-		uint64_t floor;
+		uint64_t least;
 
 		if (c->sharing_cores > 1)
 			share = c->size / (uint64_t)c->sharing_cores;
 		/* A thread keeps at least twice the level below in a shared
 		 * level: without this floor, a big L2 under a crowded L3
 		 * (2 MiB L2, 1.875 MiB of L3 per core) leaves L3 no range. */
-		floor = i ? 2 * info->cache[i - 1].size : 0;
-		if (floor > c->size)
-			floor = c->size;
-		usable[i] = share > floor ? share : floor;
+		least = i ? 2 * info->cache[i - 1].size : 0;
+		if (least > c->size)
+			least = c->size;
+		usable[i] = share > least ? share : least;
 	}
 }
 
@@ -423,8 +423,10 @@ void *pmb_buffer_map(size_t bytes, bool huge)
 	 * side: the kernel then never merges the buffer's VMA with a
 	 * neighbour, so its smaps entry (and AnonHugePages) is its own. */
 	raw_len = len + HUGE_ALIGN + 2 * pg;
-	raw = mmap(NULL, raw_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
-		   MAP_NORESERVE, -1, 0);
+	/* PROT_NONE is not charged to the commit limit; mprotect below is,
+	 * so a strict-overcommit refusal comes back as NULL, not as a kill
+	 * while touching. */
+	raw = mmap(NULL, raw_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (raw == MAP_FAILED)
 		return NULL;
 	p = (char *)(((uintptr_t)raw + pg + HUGE_ALIGN - 1) &

@@ -48,7 +48,9 @@ int pmb_topology_info(struct pmb_topology *t, int cpu,
 /* Number of PUs / whether `cpu` is a valid PU allowed for this process. */
 bool pmb_topology_cpu_valid(struct pmb_topology *t, int cpu);
 /* Bind the calling thread to PU `cpu` and its memory to that PU's NUMA
- * node.  Returns 0 or -errno. */
+ * node (a refused memory binding on a one-node machine is no error).
+ * Returns 0 or -errno; on a synthetic or XML topology binds nothing and
+ * returns 0. */
 int pmb_topology_pin(struct pmb_topology *t, int cpu);
 
 /* Working-set sizes for PMB_TIERS from the caches in info (pure: no hwloc):

@@ -30,40 +30,40 @@ static void bm_user(struct pmb_state *s)
 	teardowns++;
 }
 PMB_BENCHMARK(bm_user, .group = "apitest", .name = "user/variant", .args = PMB_NAMED_ARGS("n", 3, 7),
-	      .seed = 99)
+	      .seed = 99);
 
 static void bm_skipper(struct pmb_state *s)
 {
 	pmb_skip(s, "CPU lacks the feature");
 }
-PMB_BENCHMARK(bm_skipper, .group = "apitest", .name = "skipper")
+PMB_BENCHMARK(bm_skipper, .group = "apitest", .name = "skipper");
 
 static void bm_failer(struct pmb_state *s)
 {
 	pmb_fail(s, "result did not verify");
 }
-PMB_BENCHMARK(bm_failer, .group = "apitest", .name = "failer")
+PMB_BENCHMARK(bm_failer, .group = "apitest", .name = "failer");
 
 static void bm_ranged(struct pmb_state *s)
 {
 	while (pmb_loop(s))
 		pmb_clobber_memory();
 }
-PMB_BENCHMARK(bm_ranged, .group = "apitest", .name = "ranged", .args = PMB_RANGE(1, 100))
+PMB_BENCHMARK(bm_ranged, .group = "apitest", .name = "ranged", .args = PMB_RANGE(1, 100));
 
 static void bm_ref(struct pmb_state *s)
 {
 	while (pmb_loop(s))
 		pmb_clobber_memory();
 }
-PMB_BENCHMARK(bm_ref, .group = "apitest", .name = "linked/ref", .args = PMB_NAMED_ARGS("n", 3, 7))
+PMB_BENCHMARK(bm_ref, .group = "apitest", .name = "linked/ref", .args = PMB_NAMED_ARGS("n", 3, 7));
 static void bm_linked(struct pmb_state *s)
 {
 	while (pmb_loop(s))
 		pmb_clobber_memory();
 }
 PMB_BENCHMARK(bm_linked, .group = "apitest", .name = "linked/fast", .args = PMB_NAMED_ARGS("n", 3, 7),
-	      .reference = "linked/ref")
+	      .reference = "linked/ref");
 
 static const struct pmb_instance *find(const struct pmb_instance *in, size_t n, const char *name)
 {

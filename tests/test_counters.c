@@ -115,7 +115,9 @@ int main(void)
 	pmb_analyze(&ctx, res, 2, 1);
 	/* Per pass = per item here: PAGES fresh pages each. */
 	const struct pmb_figure *pf = &res[0].ev[1];
-	tap_diag("page-faults per pass: median %.3f (expected %d)", pf->s.median, PAGES);
+	tap_diag("page-faults per pass: median %.3f (expected %d); first sample: %llu passes, %llu faults",
+		 pf->s.median, PAGES, (unsigned long long)res[0].samples[0].passes,
+		 (unsigned long long)res[0].samples[0].count[1].value); tap_diag("tc %llu cs %llu mask %x ns %llu", (unsigned long long)res[0].samples[0].count[0].value, (unsigned long long)res[0].samples[0].count[2].value, res[0].samples[0].mask, (unsigned long long)res[0].samples[0].ns);
 	tap_ok(pf->valid && fabs(pf->s.median - PAGES) <= 2, "touching %d fresh pages per pass gives %d page-faults "
 	       "per pass, +/- a few (%.2f)", PAGES, PAGES, pf->s.median);
 	bool all_read = true;

@@ -268,8 +268,8 @@ static void test_loaded_tiers(void)
 {
 	static const char *const src[] = {
 		"pack:1 l3:1(size=32MiB) l2:2(size=1MiB) l1d:1(size=48KiB) core:1 pu:1",
-		"pack:1 l4:1(size=128MiB) l3:1(size=16MiB) l2:4(size=512KiB) "
-		"l1d:1(size=32KiB) core:1 pu:1",
+		("pack:1 l4:1(size=128MiB) l3:1(size=16MiB) l2:4(size=512KiB) "
+		 "l1d:1(size=32KiB) core:1 pu:1"),
 		"pack:1 l1d:2(size=32KiB) core:1 pu:1",
 	};
 	struct pmb_tier_point p[PMB_MAX_TIER_POINTS];

@@ -144,9 +144,9 @@ static void bm_bsearch_sol(struct pmb_state *s)
 }
 
 PMB_BENCHMARK(bm_bsearch_branchy, .name = "bsearch/branchy", .group = "branch",
-	      .args = PMB_TIERS, .reference = "bsearch/sol")
+	      .args = PMB_TIERS, .reference = "bsearch/sol");
 PMB_BENCHMARK(bm_bsearch_branchless, .name = "bsearch/branchless",
 	      .group = "branch", .args = PMB_TIERS,
-	      .reference = "bsearch/branchy")
+	      .reference = "bsearch/branchy");
 PMB_BENCHMARK(bm_bsearch_sol, .name = "bsearch/sol", .group = "branch",
-	      .args = PMB_TIERS)
+	      .args = PMB_TIERS);

@@ -114,10 +114,10 @@ static void bm_filter_sol(struct pmb_state *s)
 
 PMB_BENCHMARK(bm_filter_branchy, .name = "filter/branchy", .group = "branch",
 	      .args = PMB_NAMED_ARGS("p", 0, 1, 5, 10, 25, 50),
-	      .reference = "filter/sol")
+	      .reference = "filter/sol");
 PMB_BENCHMARK(bm_filter_branchless, .name = "filter/branchless",
 	      .group = "branch",
 	      .args = PMB_NAMED_ARGS("p", 0, 1, 5, 10, 25, 50),
-	      .reference = "filter/branchy")
+	      .reference = "filter/branchy");
 PMB_BENCHMARK(bm_filter_sol, .name = "filter/sol", .group = "branch",
-	      .args = PMB_NAMED_ARGS("p", 0, 1, 5, 10, 25, 50))
+	      .args = PMB_NAMED_ARGS("p", 0, 1, 5, 10, 25, 50));

@@ -104,10 +104,10 @@ static void bm_sum_if_sol(struct pmb_state *s)
 
 PMB_BENCHMARK(bm_sum_if_branchy, .name = "sum_if/branchy", .group = "branch",
 	      .args = PMB_NAMED_ARGS("p", 0, 1, 5, 10, 25, 50),
-	      .reference = "sum_if/sol")
+	      .reference = "sum_if/sol");
 PMB_BENCHMARK(bm_sum_if_branchless, .name = "sum_if/branchless",
 	      .group = "branch",
 	      .args = PMB_NAMED_ARGS("p", 0, 1, 5, 10, 25, 50),
-	      .reference = "sum_if/branchy")
+	      .reference = "sum_if/branchy");
 PMB_BENCHMARK(bm_sum_if_sol, .name = "sum_if/sol", .group = "branch",
-	      .args = PMB_NAMED_ARGS("p", 0, 1, 5, 10, 25, 50))
+	      .args = PMB_NAMED_ARGS("p", 0, 1, 5, 10, 25, 50));

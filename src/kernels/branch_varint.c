@@ -177,9 +177,9 @@ static void bm_varint_sol(struct pmb_state *s)
 	  .labels = (const char *const[]){ "w1", "w2", "w3", "w4", "w5", "mix" } }
 
 PMB_BENCHMARK(bm_varint_branchy, .name = "varint/branchy", .group = "branch",
-	      .args = VARINT_AXIS, .reference = "varint/sol")
+	      .args = VARINT_AXIS, .reference = "varint/sol");
 PMB_BENCHMARK(bm_varint_branchless, .name = "varint/branchless",
 	      .group = "branch", .args = VARINT_AXIS,
-	      .reference = "varint/branchy")
+	      .reference = "varint/branchy");
 PMB_BENCHMARK(bm_varint_sol, .name = "varint/sol", .group = "branch",
-	      .args = VARINT_AXIS)
+	      .args = VARINT_AXIS);

@@ -27,7 +27,7 @@ static void bm_add_chain(struct pmb_state *s)
 	pmb_skip(s, "no add chain for this architecture");
 #endif
 }
-PMB_BENCHMARK(bm_add_chain, .group = "calib", .name = "add_chain")
+PMB_BENCHMARK(bm_add_chain, .group = "calib", .name = "add_chain");
 
 /* Nothing but the loop: what the harness subtracts, so it must come out
  * as zero within the noise. */
@@ -36,4 +36,4 @@ static void bm_empty(struct pmb_state *s)
 	while (pmb_loop(s)) {
 	}
 }
-PMB_BENCHMARK(bm_empty, .group = "calib", .name = "empty", .empty = true)
+PMB_BENCHMARK(bm_empty, .group = "calib", .name = "empty", .empty = true);

@@ -235,7 +235,7 @@ static void bm_chase(struct pmb_state *s)
 out:
 	pmb_buffer_free(buf, bytes);
 }
-PMB_BENCHMARK(bm_chase, .group = "mem", .name = "chase", .args = PMB_TIERS)
+PMB_BENCHMARK(bm_chase, .group = "mem", .name = "chase", .args = PMB_TIERS);
 
 /* Sequential read bandwidth: one item is one 64-byte line (8 words), so
  * the per-item time compares with mem/chase's per-line latency. */
@@ -265,7 +265,7 @@ static void bm_read(struct pmb_state *s)
 out:
 	pmb_buffer_free(v, bytes);
 }
-PMB_BENCHMARK(bm_read, .group = "mem", .name = "read", .args = PMB_TIERS)
+PMB_BENCHMARK(bm_read, .group = "mem", .name = "read", .args = PMB_TIERS);
 
 /* Random loads with memory-level parallelism: one item is one 8-byte load
  * at a random word; addresses do not depend on loaded data. */
@@ -298,4 +298,4 @@ out:
 	pmb_buffer_free(v, bytes);
 }
 PMB_BENCHMARK(bm_random_read, .group = "mem", .name = "random_read",
-	      .args = PMB_TIERS)
+	      .args = PMB_TIERS);

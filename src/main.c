@@ -25,6 +25,7 @@
 #include "runner.h"
 #include "selfcheck.h"
 #include "sim.h"
+#include "stats.h"
 #include "topology.h"
 
 enum format { FMT_CONSOLE, FMT_JSON, FMT_CSV };
@@ -574,6 +575,45 @@ static int open_counters(struct pmb_context *ctx, struct pmb_counters *c, bool s
 	return err == 0 || c->ngroups > 0 ? 0 : err;
 }
 
+/* Cost of what the runner does to a counter group per sample (enable,
+ * disable, one read), measured: median of 201 rounds.  -1: no group. */
+static double group_read_cost(struct pmb_counters *c)
+{
+	enum { N = 201 };
+	double d[N];
+	struct pmb_count v[PMB_MAX_EVENTS];
+
+	if (c->ngroups == 0)
+		return -1;
+	for (int i = 0; i < N; i++) {
+		uint64_t t0 = pmb_clock_ns();
+
+		pmb_group_start(c->group[0]);
+		pmb_group_stop(c->group[0]);
+		pmb_group_read(c->group[0], v);
+		d[i] = (double)(pmb_clock_ns() - t0);
+	}
+	return pmb_median(d, N);
+}
+
+/* The harness overhead is measured before and after the benchmarks;
+ * interference only ever adds time, so the smaller of the two is what the
+ * loop costs (and the larger spread is what it cannot resolve). */
+static void merge_overhead(struct pmb_overhead *a, const struct pmb_overhead *b)
+{
+	a->ns_per_pass = fmin(a->ns_per_pass, b->ns_per_pass);
+	a->ns_per_sample = fmin(a->ns_per_sample, b->ns_per_sample);
+	a->ns_noise_per_pass = fmax(a->ns_noise_per_pass, b->ns_noise_per_pass);
+	for (int e = 0; e < PMB_MAX_EVENTS; e++) {
+		if (!b->ev_valid[e])
+			continue;
+		a->ev_per_pass[e] = fmin(a->ev_per_pass[e], b->ev_per_pass[e]);
+		a->ev_per_sample[e] = fmin(a->ev_per_sample[e], b->ev_per_sample[e]);
+		a->ev_noise_per_pass[e] = fmax(a->ev_noise_per_pass[e], b->ev_noise_per_pass[e]);
+	}
+	a->nsamples += b->nsamples;
+}
+
 static int print_topology(const struct pmb_context *ctx)
 {
 	const struct pmb_topology_info *t = &ctx->topo;
@@ -732,6 +772,7 @@ static int run_main(int argc, char **argv)
 			 "simulated by valgrind callgrind: time is not measured");
 	} else {
 		open_counters(ctx, &counters, true);
+		ctx->group_read_ns = group_read_cost(&counters);
 		pmb_runner_perf_meter(&meter, &counters);
 	}
 	flush_warnings(ctx, &warned);
@@ -778,6 +819,14 @@ static int run_main(int argc, char **argv)
 	if (err) {
 		bad("running the benchmarks failed: %s", pmb_strerror(err));
 		goto out;
+	}
+	if (!meter.deterministic) {
+		struct pmb_overhead first = ctx->overhead;
+
+		if (pmb_runner_overhead(&ro, &meter, ctx) == 0)
+			merge_overhead(&ctx->overhead, &first);
+		else
+			ctx->overhead = first;
 	}
 	pmb_analyze(ctx, res, ninst * (size_t)o.repetitions, (size_t)o.repetitions);
 	flush_warnings(ctx, &warned);

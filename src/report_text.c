@@ -370,6 +370,15 @@ static void sweep_summary(FILE *f, const struct pmb_context *c, const struct pmb
 				c->topo.cache[k].sharing_cores > 1 ? " (shared)" : "");
 		}
 		fputc('\n', f);
+		double hmin = 2, hmax = -1;
+		for (size_t j = i; j < n; j++)
+			if (!strcmp(r[j].inst->family, r[i].inst->family) && r[j].huge_fraction >= 0) {
+				hmin = fmin(hmin, r[j].huge_fraction);
+				hmax = fmax(hmax, r[j].huge_fraction);
+			}
+		if (hmax >= 0)
+			fprintf(f, "  huge pages backing the buffers: %.0f%%..%.0f%% (measured in /proc/self/smaps; "
+				"--hugepages=%s)\n", hmin * 100, hmax * 100, c->hugepages ? "on" : "off");
 		if (sim)
 			fprintf(f, "  (simulated: valgrind models L1 and the last level only; L2 "
 				"effects cannot show here)\n");

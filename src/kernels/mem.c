@@ -10,9 +10,9 @@
 #define LCG_MUL 6364136223846793005ULL
 #define LCG_ADD 1442695040888963407ULL
 
-/* A pass walks at least this many items, so that a chain of a few lines
- * still makes a pass long enough to dwarf the loop's own cost. */
-#define MIN_PASS_ITEMS 4096
+/* Loads per pass of chase and random_read: long enough to dwarf the
+ * loop's own cost, short enough that a DRAM pass lasts milliseconds. */
+#define MIN_PASS_ITEMS 16384
 
 uint64_t pmb_mem_rand(uint64_t *state)
 {
@@ -179,11 +179,6 @@ uint64_t pmb_random_read_ref(const uint64_t *v, size_t n, uint64_t seed,
 
 /* ---- the benchmarks ----------------------------------------------------- */
 
-static size_t pass_items(size_t n)
-{
-	return n > MIN_PASS_ITEMS ? n : MIN_PASS_ITEMS;
-}
-
 /* The working set of pmb_arg(s, 0) bytes in whole lines, or 0 (the
  * instance is then skipped) when it has under two lines. */
 static size_t working_lines(struct pmb_state *s)
@@ -225,9 +220,12 @@ static void bm_chase(struct pmb_state *s)
 		pmb_fail(s, "pointer chase is not one cycle through all lines");
 		goto out;
 	}
-	steps = pass_items(n);
+	/* A fixed walk per pass, not the whole cycle: a DRAM-sized cycle
+	 * would make one pass last a second.  Each pass goes on where the
+	 * last one stopped, so over the samples every line is visited with
+	 * the same reuse distance (the whole working set) as a full walk. */
+	steps = MIN_PASS_ITEMS;
 	p = buf;
-	/* Each pass goes on where the last one stopped. */
 	while (pmb_loop_batch(s, steps)) {
 		p = pmb_chase_walk(p, steps);
 		pmb_do_not_optimize(p);
@@ -283,17 +281,20 @@ static void bm_random_read(struct pmb_state *s)
 	}
 	words = bytes / sizeof(*v);
 	fill_random(v, words, seed);
-	loads = pass_items(n);
-	loads -= loads % PMB_RANDOM_STREAMS;
-	/* Each pass repeats the same index sequence, so every pass has this
-	 * sum; its footprint is still about the whole working set. */
+	loads = MIN_PASS_ITEMS - MIN_PASS_ITEMS % PMB_RANDOM_STREAMS;
 	if (pmb_random_read_sum(v, words, ~seed, loads) !=
 	    pmb_random_read_ref(v, words, ~seed, loads)) {
 		pmb_fail(s, "random-read sum differs from the reference");
 		goto out;
 	}
-	while (pmb_loop_batch(s, loads))
-		pmb_do_not_optimize(pmb_random_read_sum(v, words, ~seed, loads));
+	/* A fixed number of loads per pass, each pass from a new stream
+	 * seed: the footprint is the whole working set without a pass over
+	 * a DRAM-sized buffer lasting a second. */
+	uint64_t st = ~seed;
+	while (pmb_loop_batch(s, loads)) {
+		pmb_do_not_optimize(pmb_random_read_sum(v, words, st, loads));
+		st += 0x9e3779b97f4a7c15ull;
+	}
 out:
 	pmb_buffer_free(v, bytes);
 }

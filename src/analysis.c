@@ -374,7 +374,7 @@ static void warn_all(struct pmb_context *ctx, struct pmb_result *res, size_t n)
 	struct namelist noisy = { 0 }, fixed = { 0 }, fast = { 0 }, scaled = { 0 },
 			modes = { 0 }, nobranch = { 0 };
 	int ins = find_event(ctx, "instructions"), br = find_event(ctx, "branches");
-	double worst_err = 0, worst_fixed = 0, worst_fixed_ns = 0;
+	double worst_err = 0, worst_fixed = 0, worst_fixed_ns = 0, worst_two_point = NAN;
 
 	for (size_t i = 0; i < n; i++) {
 		struct pmb_result *r = &res[i];
@@ -396,6 +396,7 @@ static void warn_all(struct pmb_context *ctx, struct pmb_result *res, size_t n)
 			if (t->fixed_share > worst_fixed) {
 				worst_fixed = t->fixed_share;
 				worst_fixed_ns = t->fixed;
+				worst_two_point = t->fixed_two_point;
 			}
 		}
 		/* Under 0.05 ns per item cannot be true, unless the items are
@@ -423,8 +424,9 @@ static void warn_all(struct pmb_context *ctx, struct pmb_result *res, size_t n)
 				 worst_err * 100, names(&noisy));
 	if (fixed.count)
 		pmb_context_warn(ctx, "fixed cost of %.0f ns per sample inside the measured loop "
-				 "(%.0f %% of a sample) for %s: move setup out of it",
-				 worst_fixed_ns, worst_fixed * 100, names(&fixed));
+				 "(%.0f %% of a sample; two-point check i*j*(t_i - t_j)/(j - i): %.0f ns) "
+				 "for %s: move setup out of it",
+				 worst_fixed_ns, worst_fixed * 100, worst_two_point, names(&fixed));
 	if (fast.count)
 		pmb_context_warn(ctx, "under 0.05 ns or 0.1 instruction per item for %s: cannot be true; "
 				 "the compiler may have removed the work: use pmb_do_not_optimize",

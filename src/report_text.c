@@ -214,10 +214,28 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 		col_ev[e] = t.ncol;
 		t.head[t.ncol++] = ehead[e];
 	}
+	int col_der[PMB_MAX_DERIVED];
+	bool reps = false;
+	for (size_t i = 0; i < n; i++)
+		reps |= r[i].repetition > 0;
+	for (int k = 0; k < c->plan.nder; k++) {
+		bool any = false;
+
+		for (size_t i = 0; i < n; i++)
+			any |= !r[i].status && isfinite(r[i].derived[k]);
+		col_der[k] = any && t.ncol < MAXCOL - 4 ? t.ncol : -1;
+		if (col_der[k] >= 0)
+			t.head[t.ncol++] = c->plan.der[k].name;
+	}
 	if (sim && ref)
 		t.head[t.ncol++] = "scaled [95% CI]";
 	if (!sim)
 		t.head[t.ncol++] = "items/s";
+	int col_rep = -1;
+	if (reps) {
+		col_rep = t.ncol;
+		t.head[t.ncol++] = "rep.spread";
+	}
 	t.head[t.ncol++] = "samples";
 	for (size_t i = 0; i < n; i++) {
 		const struct pmb_result *x = &r[i];
@@ -269,6 +287,13 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 			t_set(&t, col_ev[e], "%s", b);
 			k = col_ev[e] + 1;
 		}
+		for (int d = 0; d < c->plan.nder; d++) {
+			if (col_der[d] < 0)
+				continue;
+			fmt_num(b, sizeof(b), x->derived[d]);
+			t_set(&t, col_der[d], "%s", b);
+			k = col_der[d] + 1;
+		}
 		if (sim && ref) {
 			/* Under simulation the first event stands for the cost. */
 			if (c->plan.nev && isfinite(x->ev[0].ratio))
@@ -279,6 +304,11 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 		if (!sim) {
 			fmt_num(b, sizeof(b), x->items_per_second);
 			t_set(&t, k++, "%s", b);
+		}
+		if (col_rep >= 0) {
+			if (isfinite(x->rep_spread))
+				t_set(&t, col_rep, "%.1f%%", x->rep_spread * 100);
+			k = col_rep + 1;
 		}
 		t_set(&t, k++, "%zu", x->nsamples);
 	}

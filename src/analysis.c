@@ -246,7 +246,9 @@ static void analyze_one(struct pmb_context *ctx, struct pmb_result *r)
 		else if (b && b->valid && b->s.median != 0)
 			r->derived[k] = a->s.median / b->s.median * d->scale;
 	}
-	if (r->time.valid && r->time.s.median > 0) {
+	r->items_per_second = r->bytes_per_second = NAN;
+	/* A rate from a time below resolution would be a made-up number. */
+	if (r->time.valid && !r->time.below_resolution && r->time.s.median > 0) {
 		r->items_per_second = 1e9 / r->time.s.median;
 		r->bytes_per_second = (double)r->bytes_per_pass / items * r->items_per_second;
 	}

@@ -440,7 +440,7 @@ static void probe_environment(struct pmb_context *ctx)
 	if (ctx->turbo == 1)
 		pmb_context_warn(ctx, "turbo is on: the frequency depends on temperature and load; "
 				 "turn it off for stable figures (echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo)");
-	double busy = cpu_busy(ctx->cpu);
+	double busy = strcmp(ctx->backend, "sim") ? cpu_busy(ctx->cpu) : 0;
 	if (busy > 0.2)
 		pmb_context_warn(ctx, "core %d was %.0f %% busy with other work before the run: "
 				 "its samples will be disturbed; pick an idle core with --cpu",
@@ -697,6 +697,19 @@ static int run_main(int argc, char **argv)
 	ctx->topo_ok = pmb_topology_info(topo, o.cpu, &ctx->topo) == 0;
 	if (ctx->topo_ok && pmb_topology_tiers(&ctx->topo, tiers, PMB_MAX_TIER_POINTS, &ntiers))
 		ntiers = 0;
+	if (sim_child && ntiers && ctx->topo.ncaches) {
+		/* Under simulation every instruction of a benchmark's setup is
+		 * simulated too: DRAM points far past the last level only cost
+		 * minutes and show nothing 2x the last level does not. */
+		uint64_t cap = 2 * ctx->topo.cache[ctx->topo.ncaches - 1].size;
+		size_t k = 0;
+
+		for (size_t i = 0; i < ntiers; i++)
+			if (tiers[i].bytes <= cap || (k > 0 && strcmp(tiers[k - 1].tier, "DRAM") &&
+						      !strcmp(tiers[i].tier, "DRAM")))
+				tiers[k++] = tiers[i];
+		ntiers = k;
+	}
 	if (o.list) {
 		err = pmb_registry_expand(have_re ? &re : NULL, ntiers ? tiers : NULL, ntiers, &inst, &ninst);
 		if (err) {
@@ -713,7 +726,9 @@ static int run_main(int argc, char **argv)
 		if (err == PMB_ENOVALGRIND)
 			bad("--backend=sim needs valgrind, which is not installed: apt-get install valgrind");
 		else if (err < 0)
-			bad("--backend=sim: %s", pmb_strerror(err));
+			bad("--backend=sim: %s", *pmb_sim_error() ? pmb_sim_error() : pmb_strerror(err));
+		else if (err != 0 && *pmb_sim_error())
+			fprintf(stderr, "pmubench: valgrind said: %s\n", pmb_sim_error());
 		rc = err < 0 ? 2 : err;
 		goto out;
 	}

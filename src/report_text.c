@@ -175,9 +175,13 @@ static void header(FILE *f, const struct pmb_context *c)
 		else
 			fprintf(f, "no hardware counters: cycles are ESTIMATED from time\n");
 	}
-	fprintf(f, "harness overhead subtracted: %.3f ns per pass, %.0f ns per sample; "
-		"figures are per item (median of %d samples)\n\n",
-		c->overhead.ns_per_pass, c->overhead.ns_per_sample, c->samples);
+	if (!strcmp(c->backend, "sim"))
+		fprintf(f, "harness overhead (the empty loop, simulated the same way) subtracted from "
+			"every event; figures are per item\n\n");
+	else
+		fprintf(f, "harness overhead subtracted: %.3f ns per pass, %.0f ns per sample; "
+			"figures are per item: medians of each benchmark's samples\n\n",
+			c->overhead.ns_per_pass, c->overhead.ns_per_sample);
 }
 
 static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)

@@ -205,11 +205,12 @@ def check_bench(b):
     med, lo, hi = (b.get("ns_per_item"), b.get("ns_per_item_ci_lo"),
                    b.get("ns_per_item_ci_hi"))
     ips = b.get("items_per_second", "missing")
-    if is_num(med) and med > 0:
+    if is_num(med) and med > 0 and not b.get("ns_per_item_below_resolution"):
         ok(is_num(ips) and abs(ips * med - 1e9) <= 1e-6 * 1e9,
            "%s: items_per_second is 1e9 / ns_per_item (%r)" % (n, ips))
     else:
-        # No rate from a median of zero or less (an empty loop).
+        # No rate from a median of zero or less, or one below what the
+        # measurement resolves (an empty loop).
         ok(ips is None or ips == 0, "%s: items_per_second null or 0 where "
            "ns_per_item is %r (%r)" % (n, med, ips))
     ok(is_num(med) and is_num(lo) and is_num(hi) and lo <= med <= hi,

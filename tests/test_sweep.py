@@ -152,6 +152,9 @@ ok(levels == sorted(set(levels)) and [c["size"] for c in caches] == sorted(c["si
 ok([(c.get("level"), c.get("size")) for c in caches] ==
    [(c[0], int(parse_size(c[1])[0])) for c in topo_caches],
    "--topology and the JSON context report the same caches")
+gb = ctx.get("caches") or []
+ok([(c.get("level"), c.get("size")) for c in gb] == [(c.get("level"), c.get("size")) for c in caches],
+   "the Google Benchmark context caches agree with the topology caches")
 ok(ctx.get("hugepages") is True, "context records huge pages on by default")
 by_level = {c.get("level"): c.get("size") for c in caches}
 llc = caches[-1]["size"] if caches else 0

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Branch studies from the command line: the branch/sum_if table (p0..p50
+rows, branchless/branchy ratio with its interval, winner, verdict), the seed
+in the JSON, the misprediction effect as a ratio within one run (branchy
+slows down with unpredictable input, branchless does not), and every branch
+benchmark either runs or says why it skipped."""
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+PMB = os.environ.get("PMUBENCH")
+FAST = ["--samples=10", "--min-sample-time=500us"]
+ATTEMPTS = 3   # for the timing ratios only: the machine is shared and noisy
+n = 0
+failed = 0
+
+
+def ok(cond, what):
+    global n, failed
+    n += 1
+    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, what))
+    if not cond:
+        failed += 1
+    return cond
+
+
+def idlest_cpu():
+    """The core with the most idle time over a short look at /proc/stat."""
+    def snap():
+        d = {}
+        try:
+            with open("/proc/stat") as f:
+                for line in f:
+                    m = re.match(r"cpu([0-9]+)\s+(.*)", line)
+                    if m:
+                        v = [int(x) for x in m.group(2).split()]
+                        d[int(m.group(1))] = (v[3] + (v[4] if len(v) > 4 else 0), sum(v))
+        except OSError:
+            pass
+        return d
+    a = snap()
+    time.sleep(0.3)
+    b = snap()
+    allowed = os.sched_getaffinity(0)
+    cpus = [c for c in b if c in a and c in allowed]
+    if not cpus:
+        return []
+    return ["--cpu=%d" % max(cpus, key=lambda c: ((b[c][0] - a[c][0]) / max(1, b[c][1] - a[c][1]), -c))]
+
+
+def run(*args):
+    return subprocess.run([PMB, *args], capture_output=True, text=True, timeout=300)
+
+
+def run_json(*args):
+    r = run(*args, "--format=json")
+    try:
+        return r, json.loads(r.stdout)
+    except ValueError:
+        return r, None
+
+
+def num(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def has_bmi2():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return "bmi2" in line.split()
+    except OSError:
+        pass
+    return None
+
+
+if not PMB or not os.access(PMB, os.X_OK):
+    print("1..0 # SKIP $PMUBENCH is not set to the built pmubench")
+    sys.exit(0)
+
+r = run("--list", "--filter=^branch/sum_if/")
+names = r.stdout.split()
+args = []
+for nm in names:
+    m = re.fullmatch(r"branch/sum_if/branchy/(p[0-9]+)", nm)
+    if m:
+        args.append(m.group(1))
+ok(r.returncode == 0 and args[:1] == ["p0"] and "p50" in args,
+   "branch/sum_if/branchy runs from p0 to p50: %r" % args)
+ok(all("branch/sum_if/%s/%s" % (v, a) in names for v in ("branchy", "branchless", "sol") for a in args),
+   "branchy, branchless and sol share the same inputs")
+
+# ---- the console study table ---------------------------------------------
+r = run("--filter=^branch/sum_if/", *FAST, *idlest_cpu())
+out = r.stdout
+ok(r.returncode == 0, "--filter='^branch/sum_if/' exits 0 (%d)" % r.returncode)
+lines = out.splitlines()
+start = [i for i, l in enumerate(lines) if l.startswith("branch study branch/sum_if")]
+ok(len(start) == 1, "one branch study table for branch/sum_if")
+rows, hdr, verdict = {}, "", []
+if start:
+    i = start[0] + 1
+    hdr = lines[i] if i < len(lines) else ""
+    for l in lines[i + 1:]:
+        if not l.strip():
+            break
+        if re.match(r"p[0-9]+\s", l):
+            rows[l.split()[0]] = l
+        if l.strip().startswith("verdict:"):
+            verdict.append(l)
+ok("ratio [95% CI]" in hdr and "branchy" in hdr and "branchless" in hdr,
+   "the study header has branchy, branchless and a ratio [95%% CI] column: %r" % hdr)
+ok(list(rows) == args, "one row per input, p0..p50 in order: %r" % list(rows))
+ok(len(verdict) == 1 and len(verdict[0].split(":", 1)[1].strip()) > 0,
+   "a verdict line closes the study: %r" % verdict)
+bad_ci, bad_win = [], []
+for a, l in rows.items():
+    m = re.search(r"([0-9.]+) \[([0-9.]+), ([0-9.]+)\]\s+(\S+)\s*$", l)
+    if not m:
+        bad_ci.append(a)
+        continue
+    x, lo, hi = float(m.group(1)), float(m.group(2)), float(m.group(3))
+    win = m.group(4)
+    if not lo <= x <= hi:
+        bad_ci.append(a)
+    # ratio is branchless / branchy: an interval below 1 is a branchless
+    # win, above 1 a branchy win.
+    if (hi < 1 and win != "branchless") or (lo > 1 and win != "branchy"):
+        bad_win.append((a, x, lo, hi, win))
+ok(rows and not bad_ci, "every row has a ratio inside its [lo, hi] interval (bad: %r)" % bad_ci)
+ok(rows and not bad_win, "each row's winner agrees with its interval (bad: %r)" % bad_win)
+
+# ---- JSON: every branch benchmark, seeds, statuses -----------------------
+r, d = run_json("--filter=^branch/", *FAST, *idlest_cpu())
+ok(r.returncode == 0 and d is not None, "--filter='^branch/' JSON run exits 0 (%d)" % r.returncode)
+bl = (d or {}).get("benchmarks", [])
+by = {b.get("name"): b for b in bl}
+ok(all("branch/sum_if/%s/%s" % (v, a) in by for v in ("branchy", "branchless", "sol") for a in args),
+   "the JSON has every branch/sum_if instance (e.g. branch/sum_if/branchy/p50)")
+ok(bl and all(isinstance(b.get("seed"), int) for b in bl),
+   "every branch benchmark records its seed")
+bad = [(b.get("name"), b.get("status"), b.get("skip_reason"))
+       for b in bl if not (b.get("status") == "ok" or
+                           (b.get("status") == "skipped" and (b.get("skip_reason") or "").strip()))]
+ok(bl and not bad, "every branch benchmark is ok or skipped with a reason (bad: %r)" % bad[:5])
+skipped = [b.get("name") for b in bl if b.get("status") == "skipped"]
+bmi2 = has_bmi2()
+vl = [nm for nm in by if nm.startswith("branch/varint/branchless/")]
+if bmi2:
+    ok(not skipped, "with BMI2 nothing skips (skipped: %r)" % skipped)
+elif bmi2 is False:
+    ok(vl and all(by[nm].get("status") == "skipped" and "BMI2" in by[nm].get("skip_reason", "").upper()
+                  for nm in vl), "without BMI2 branch/varint/branchless skips, saying BMI2")
+    ok(all(nm.startswith("branch/varint/branchless/") for nm in skipped),
+       "only branch/varint/branchless skips (skipped: %r)" % skipped)
+
+r2, d2 = run_json("--filter=^branch/sum_if/branchy/p0$", "--seed=7", "--samples=10")
+b2 = (d2 or {}).get("benchmarks", [])
+ok(r2.returncode == 0 and (d2 or {}).get("context", {}).get("seed") == 7 and b2 and
+   all(b.get("seed") == 7 for b in b2),
+   "--seed=7 is recorded in the context and in every benchmark: %r" % [b.get("seed") for b in b2])
+
+
+# ---- the misprediction effect: ratios within one run ---------------------
+def ratios(by):
+    def ns(v, a):
+        x = by.get("branch/sum_if/%s/%s" % (v, a), {}).get("ns_per_item")
+        return x if num(x) and x > 0 else None
+    y0, y50 = ns("branchy", "p0"), ns("branchy", "p50")
+    l0, l50 = ns("branchless", "p0"), ns("branchless", "p50")
+    ry = y50 / y0 if y0 and y50 else None
+    rl = l50 / l0 if l0 and l50 else None
+    return ry, rl
+
+
+ry, rl = ratios(by)
+tries = 1
+while not (ry and ry > 1.5 and rl and 0.6 <= rl <= 1.6) and tries < ATTEMPTS:
+    time.sleep(1)
+    tries += 1
+    _, d = run_json("--filter=^branch/sum_if/", *FAST, *idlest_cpu())
+    ry, rl = ratios({b.get("name"): b for b in (d or {}).get("benchmarks", [])})
+ok(ry is not None and ry > 1.5,
+   "branchy p50 / p0 ns per item %s > 1.5 (run %d of %d)" % (ry and "%.2f" % ry, tries, ATTEMPTS))
+ok(rl is not None and 0.6 <= rl <= 1.6,
+   "branchless p50 / p0 ns per item %s within 0.6..1.6 (run %d of %d)" % (rl and "%.2f" % rl, tries, ATTEMPTS))
+
+print("1..%d" % n)
+sys.exit(1 if failed else 0)

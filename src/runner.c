@@ -44,6 +44,8 @@ struct pmb__run {
 	ucontext_t self, *sched;
 	bool finished;
 	int slice_samples;  /* samples taken in this turn */
+	bool rewarm;        /* the running sample only re-warms caches and
+	                       predictors after another benchmark's turn */
 	struct pmb_state state;
 };
 
@@ -60,8 +62,14 @@ static uint64_t next_rand(uint64_t *x)
 
 static void yield_turn(struct pmb__run *r)
 {
-	if (r->coroutine)
+	if (r->coroutine) {
 		swapcontext(&r->self, r->sched);
+		/* The others' turns evicted this benchmark's data and retrained
+		 * the branch predictor: one unrecorded sample puts them back,
+		 * or the first sample of every turn would carry a fixed cost
+		 * that is the interleaving's, not the benchmark's. */
+		r->rewarm = !r->m->deterministic;
+	}
 }
 
 static uint64_t schedule_passes(struct pmb__run *r, int k)
@@ -134,7 +142,9 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 		if (r->m->stop)
 			r->m->stop(r->m->ctx, r->group, &smp);
 		r->running = false;
-		if (r->phase == PH_SAMPLES) {
+		if (r->rewarm) {
+			r->rewarm = false;
+		} else if (r->phase == PH_SAMPLES) {
 			pmb_result_add_sample(r->r, &smp);
 			r->taken++;
 			r->slice_samples++;
@@ -182,6 +192,10 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 	}
 	if (r->phase == PH_DONE)
 		return false;
+	if (r->rewarm) {
+		start_sample(r, r->base, 0);
+		return true;
+	}
 	int g = r->m->ngroups > 0 ? r->taken % r->m->ngroups : 0;
 	start_sample(r, schedule_passes(r, r->taken), g);
 	return true;

@@ -11,44 +11,18 @@ import subprocess
 import sys
 import time
 
+from pmbtap import done, idlest_cpu, ok, skip  # noqa: E402
+
 PMB = os.environ.get("PMUBENCH")
 FAST = ["--samples=10", "--min-sample-time=500us"]
 ATTEMPTS = 3   # for the timing ratios only: the machine is shared and noisy
-n = 0
-failed = 0
 
 
-def ok(cond, what):
-    global n, failed
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, what))
-    if not cond:
-        failed += 1
-    return cond
 
 
-def idlest_cpu():
-    """The core with the most idle time over a short look at /proc/stat."""
-    def snap():
-        d = {}
-        try:
-            with open("/proc/stat") as f:
-                for line in f:
-                    m = re.match(r"cpu([0-9]+)\s+(.*)", line)
-                    if m:
-                        v = [int(x) for x in m.group(2).split()]
-                        d[int(m.group(1))] = (v[3] + (v[4] if len(v) > 4 else 0), sum(v))
-        except OSError:
-            pass
-        return d
-    a = snap()
-    time.sleep(0.3)
-    b = snap()
-    allowed = os.sched_getaffinity(0)
-    cpus = [c for c in b if c in a and c in allowed]
-    if not cpus:
-        return []
-    return ["--cpu=%d" % max(cpus, key=lambda c: ((b[c][0] - a[c][0]) / max(1, b[c][1] - a[c][1]), -c))]
+def cpu_opt():
+    c = idlest_cpu()
+    return [] if c is None else ["--cpu=%d" % c]
 
 
 def run(*args):
@@ -95,7 +69,7 @@ ok(all("branch/sum_if/%s/%s" % (v, a) in names for v in ("branchy", "branchless"
    "branchy, branchless and sol share the same inputs")
 
 # ---- the console study table ---------------------------------------------
-r = run("--filter=^branch/sum_if/", *FAST, *idlest_cpu())
+r = run("--filter=^branch/sum_if/", *FAST, *cpu_opt())
 out = r.stdout
 ok(r.returncode == 0, "--filter='^branch/sum_if/' exits 0 (%d)" % r.returncode)
 lines = out.splitlines()
@@ -135,7 +109,7 @@ ok(rows and not bad_ci, "every row has a ratio inside its [lo, hi] interval (bad
 ok(rows and not bad_win, "each row's winner agrees with its interval (bad: %r)" % bad_win)
 
 # ---- JSON: every branch benchmark, seeds, statuses -----------------------
-r, d = run_json("--filter=^branch/", *FAST, *idlest_cpu())
+r, d = run_json("--filter=^branch/", *FAST, *cpu_opt())
 ok(r.returncode == 0 and d is not None, "--filter='^branch/' JSON run exits 0 (%d)" % r.returncode)
 bl = (d or {}).get("benchmarks", [])
 by = {b.get("name"): b for b in bl}
@@ -182,12 +156,11 @@ tries = 1
 while not (ry and ry > 1.5 and rl and 0.6 <= rl <= 1.6) and tries < ATTEMPTS:
     time.sleep(1)
     tries += 1
-    _, d = run_json("--filter=^branch/sum_if/", *FAST, *idlest_cpu())
+    _, d = run_json("--filter=^branch/sum_if/", *FAST, *cpu_opt())
     ry, rl = ratios({b.get("name"): b for b in (d or {}).get("benchmarks", [])})
 ok(ry is not None and ry > 1.5,
    "branchy p50 / p0 ns per item %s > 1.5 (run %d of %d)" % (ry and "%.2f" % ry, tries, ATTEMPTS))
 ok(rl is not None and 0.6 <= rl <= 1.6,
    "branchless p50 / p0 ns per item %s within 0.6..1.6 (run %d of %d)" % (rl and "%.2f" % rl, tries, ATTEMPTS))
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()

@@ -12,26 +12,13 @@ import shutil
 import subprocess
 import sys
 
+from pmbtap import done, idlest_cpu, ok, skip  # noqa: E402
+
 PMB = os.environ.get("PMUBENCH")
 FAST = ["--samples=10", "--min-sample-time=200us"]
 NOPMU = "hardware counters are not available"
-n = 0
-failed = 0
 
 
-def ok(cond, what):
-    global n, failed
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, what))
-    if not cond:
-        failed += 1
-    return cond
-
-
-def skip(what, reason):
-    global n
-    n += 1
-    print("ok %d - %s # SKIP %s" % (n, what, reason))
 
 
 def run(*args, env=None):
@@ -88,8 +75,7 @@ r0, d = run_json("--filter=^calib/add_chain$", *FAST, env=env)
 r, d0 = r0, d
 if d is None:
     ok(False, "calib/add_chain JSON run (%d: %s)" % (r.returncode, r.stderr.strip()[-300:]))
-    print("1..%d" % n)
-    sys.exit(1)
+    done()
 ok(r.returncode == 0, "calib/add_chain with the default counters exits 0")
 ctx = d["context"]
 pmu = ctx.get("pmu") or {}
@@ -244,5 +230,4 @@ else:
     vals = [x[col] for x in rows[1:] if col >= 0 and len(x) == len(rows[0])]
     ok(r.returncode == 0 and col >= 0 and vals == [""], FB_CHECKS[10] + " (%r)" % vals)
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()

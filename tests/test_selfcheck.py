@@ -9,6 +9,8 @@ import subprocess
 import sys
 import time
 
+from pmbtap import done, idlest_cpu, ok, skip  # noqa: E402
+
 PMB = os.environ.get("PMUBENCH")
 CHECKS = ["add_chain", "imul_chain", "l1_chase", "coin_flip", "nop_loop"]
 CYCLE_CHECKS = ["add_chain", "imul_chain", "l1_chase"]
@@ -21,23 +23,8 @@ VERDICT = re.compile(r"\s(ok|WRONG|NOT CHECKED)\s*$")
 # Measured here: about 4 runs in 10 have a WRONG on a loaded 2-core VM (a
 # disturbed frequency estimate moves add_chain and imul_chain together).
 ATTEMPTS = 5
-n = 0
-failed = 0
 
 
-def ok(cond, what):
-    global n, failed
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, what))
-    if not cond:
-        failed += 1
-    return cond
-
-
-def skip(what, reason):
-    global n
-    n += 1
-    print("ok %d - %s # SKIP %s" % (n, what, reason))
 
 
 def parse(out):
@@ -53,30 +40,6 @@ def parse(out):
         rows[m.group(1)] = (rest, v.group(1) if v else None)
     return rows
 
-
-def idlest_cpu():
-    """The core with the most idle time over a short look at /proc/stat,
-    as pmubench's busy-core warning advises; None if it cannot tell."""
-    def snap():
-        d = {}
-        try:
-            with open("/proc/stat") as f:
-                for line in f:
-                    m = re.match(r"cpu([0-9]+)\s+(.*)", line)
-                    if m:
-                        v = [int(x) for x in m.group(2).split()]
-                        d[int(m.group(1))] = (v[3] + (v[4] if len(v) > 4 else 0), sum(v))
-        except OSError:
-            pass
-        return d
-    a = snap()
-    time.sleep(0.3)
-    b = snap()
-    allowed = os.sched_getaffinity(0)
-    cpus = [c for c in b if c in a and c in allowed]
-    if not cpus:
-        return None
-    return max(cpus, key=lambda c: ((b[c][0] - a[c][0]) / max(1, b[c][1] - a[c][1]), -c))
 
 
 if not PMB or not os.access(PMB, os.X_OK):
@@ -161,5 +124,4 @@ ok(r.returncode == 0 and not wrong,
    "nothing is WRONG and --self-check exits 0 (attempt %d of %d; wrong: %r)"
    % (len(runs), ATTEMPTS, wrong))
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()

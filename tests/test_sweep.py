@@ -9,27 +9,14 @@ import re
 import subprocess
 import sys
 
+from pmbtap import done, idlest_cpu, ok, skip  # noqa: E402
+
 PMB = os.environ.get("PMUBENCH")
 FAST = ["--samples=10", "--min-sample-time=200us"]
 TIER_RANK = {"L1": 1, "L2": 2, "L3": 3, "L4": 4, "DRAM": 5}
 UNITS = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40}
-n = 0
-failed = 0
 
 
-def ok(cond, what):
-    global n, failed
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, what))
-    if not cond:
-        failed += 1
-    return cond
-
-
-def skip(what, reason):
-    global n
-    n += 1
-    print("ok %d - %s # SKIP %s" % (n, what, reason))
 
 
 def run(*args):
@@ -92,8 +79,7 @@ ok(all(len(v) >= 3 and v == sorted(set(v)) for v in sizes.values()),
 ok(len({tuple(v) for v in sizes.values()}) == 1,
    "the three sweeps share the same working-set points")
 if "chase" not in fams:
-    print("1..%d" % n)
-    sys.exit(1)
+    done()
 chase = sorted(fams["chase"], key=lambda s: parse_size(s)[0])
 
 # ---- --topology ----------------------------------------------------------
@@ -136,8 +122,7 @@ r, d = run_json(filt, *FAST)
 ok(r.returncode == 0 and d is not None,
    "JSON run of mem/chase %s exits 0 with JSON (%d)" % (pick, r.returncode))
 if d is None:
-    print("1..%d" % n)
-    sys.exit(1)
+    done()
 ctx = d.get("context", {})
 bench = {b.get("name"): b for b in d.get("benchmarks", [])}
 ok(sorted(bench) == sorted("mem/chase/" + s for s in pick),
@@ -248,5 +233,4 @@ summ = out.split("mem/chase across the cache tiers", 1)[-1]
 ok(all(re.search(r"^\s+%s\s+median" % t, summ, re.M) for t in tiers_seen if t),
    "the summary has a median line per tier run: %r" % sorted(t for t in tiers_seen if t))
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()

@@ -1,0 +1,65 @@
+"""TAP for the python tests: test points, skips, the plan, and helpers the
+CLI tests share (the pmubench under test, the idlest core)."""
+import os
+import re
+import sys
+import time
+
+PMB = os.environ.get("PMUBENCH")
+_n = 0
+_failed = 0
+
+
+def ok(cond, what):
+    """One test point: "ok N - what" or "not ok N - what"."""
+    global _n, _failed
+    _n += 1
+    print(("ok %d - %s" if cond else "not ok %d - %s") % (_n, what))
+    if not cond:
+        _failed += 1
+    return cond
+
+
+def skip(what, reason):
+    """A test point that cannot run here, with the reason."""
+    global _n
+    _n += 1
+    print("ok %d - %s # SKIP %s" % (_n, what, reason))
+
+
+def done():
+    """Print the plan and exit 1 if any point failed."""
+    print("1..%d" % _n)
+    sys.exit(1 if _failed else 0)
+
+
+def require_pmubench():
+    """Skip the whole file when $PMUBENCH is not the built pmubench."""
+    if not PMB or not os.access(PMB, os.X_OK):
+        print("1..0 # SKIP $PMUBENCH is not set to the built pmubench")
+        sys.exit(0)
+
+
+def idlest_cpu():
+    """The core with the most idle time over a short look at /proc/stat
+    (as pmubench's busy-core warning advises); None if it cannot tell."""
+    def snap():
+        d = {}
+        try:
+            with open("/proc/stat") as f:
+                for line in f:
+                    m = re.match(r"cpu([0-9]+)\s+(.*)", line)
+                    if m:
+                        v = [int(x) for x in m.group(2).split()]
+                        d[int(m.group(1))] = (v[3] + (v[4] if len(v) > 4 else 0), sum(v))
+        except OSError:
+            pass
+        return d
+    a = snap()
+    time.sleep(0.3)
+    b = snap()
+    allowed = os.sched_getaffinity(0)
+    cpus = [c for c in b if c in a and c in allowed]
+    if not cpus:
+        return None
+    return max(cpus, key=lambda c: ((b[c][0] - a[c][0]) / max(1, b[c][1] - a[c][1]), -c))

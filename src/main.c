@@ -743,19 +743,6 @@ static int run_main(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
-	if (sim_child) {
-		err = pmb_sim_resolve(o.counters, &ctx->plan);
-		if (err) {
-			bad("%s", pmb_sim_error());
-			goto out;
-		}
-	} else {
-		err = pmb_events_resolve(o.counters ? o.counters : PMB_DEFAULT_COUNTERS, o.cpu, o.kernel, &ctx->plan);
-		if (err) {
-			bad("--counters: %s", *pmb_events_error() ? pmb_events_error() : pmb_strerror(err));
-			goto out;
-		}
-	}
 	err = pmb_registry_expand(have_re ? &re : NULL, ntiers ? tiers : NULL, ntiers, &inst, &ninst);
 	if (err == PMB_ENOCACHE) {
 		bad("the topology reports no data caches, so PMB_TIERS has no sizes; %s",
@@ -768,6 +755,31 @@ static int run_main(int argc, char **argv)
 	if (ninst == 0 && !o.self_check && !o.topology) {
 		bad("--filter=%s matches no benchmark; see --list", o.filter ? o.filter : "");
 		goto out;
+	}
+	if (sim_child) {
+		err = pmb_sim_resolve(o.counters, &ctx->plan);
+		if (err) {
+			bad("%s", pmb_sim_error());
+			goto out;
+		}
+	} else {
+		bool sweep = false;
+
+		for (size_t i = 0; i < ninst; i++)
+			sweep |= inst[i].tier[0] != 0;
+		/* A working-set sweep is about which level served the loads:
+		 * by default it also counts the @cache set, where this PMU has
+		 * it (a PMU the tables do not know keeps the plain default). */
+		err = -1;
+		if (!o.counters && sweep)
+			err = pmb_events_resolve(PMB_DEFAULT_COUNTERS ",@cache", o.cpu, o.kernel, &ctx->plan);
+		if (err)
+			err = pmb_events_resolve(o.counters ? o.counters : PMB_DEFAULT_COUNTERS, o.cpu,
+						 o.kernel, &ctx->plan);
+		if (err) {
+			bad("--counters: %s", *pmb_events_error() ? pmb_events_error() : pmb_strerror(err));
+			goto out;
+		}
 	}
 	err = pmb_topology_pin(topo, o.cpu);
 	if (err)

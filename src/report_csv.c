@@ -80,17 +80,21 @@ static void write_row(FILE *f, const struct pmb_context *c,
 	unum(f, r->nsamples, ok);
 	unum(f, passes, ok);
 	unum(f, r->items_per_pass, ok);
-	num(f, r->time.s.median, t);
+	/* Below resolution: zero within what was resolved, never negative. */
+	double z = r->time.below_resolution ? 0 : -INFINITY;
+
+	num(f, fmax(r->time.s.median, z), t);
 	num(f, r->time.s.mean, t);
-	num(f, r->time.s.min, t);
-	num(f, r->time.s.ci_lo, t);
-	num(f, r->time.s.ci_hi, t);
+	num(f, fmax(r->time.s.min, z), t);
+	num(f, fmax(r->time.s.ci_lo, z), t);
+	num(f, fmax(r->time.s.ci_hi, z), t);
 	num(f, r->items_per_second, t);
 	num(f, r->bytes_per_second, t && r->bytes_per_pass);
 	for (e = 0; e < c->plan.nev; e++)
-		num(f, r->ev[e].s.median,
+		num(f, fmax(r->ev[e].s.median, r->ev[e].below_resolution ? 0 : -INFINITY),
 		    ok && r->ev[e].valid && r->ev[e].scaled != -1);
-	num(f, r->est_cycles.s.median, ok && r->est_cycles.valid);
+	num(f, fmax(r->est_cycles.s.median, r->est_cycles.below_resolution ? 0 : -INFINITY),
+	    ok && r->est_cycles.valid);
 	field(f, r->status == 0 ? "ok" :
 		 r->status == PMB_ESKIPPED ? "skipped" : "failed", true);
 }

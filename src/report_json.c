@@ -373,12 +373,17 @@ static void write_figure(struct jw *w, const char *prefix,
 {
 	char k[128];
 
+	/* Below resolution the figure is zero within what was resolved:
+	 * never a negative number (the flag and the resolution say which),
+	 * while the raw samples keep what the subtraction left. */
+	double lo0 = fg->below_resolution ? 0 : -INFINITY;
+
 	keyf(k, sizeof(k), prefix, "_per_item");
-	jw_num(w, k, fg->s.median);
+	jw_num(w, k, fmax(fg->s.median, lo0));
 	keyf(k, sizeof(k), prefix, "_per_item_ci_lo");
-	jw_num(w, k, fg->s.ci_lo);
+	jw_num(w, k, fmax(fg->s.ci_lo, lo0));
 	keyf(k, sizeof(k), prefix, "_per_item_ci_hi");
-	jw_num(w, k, fg->s.ci_hi);
+	jw_num(w, k, fmax(fg->s.ci_hi, lo0));
 	if (fg->below_resolution) {
 		keyf(k, sizeof(k), prefix, "_per_item_below_resolution");
 		jw_bool(w, k, true);

@@ -170,10 +170,10 @@ static void header(FILE *f, const struct pmb_context *c)
 		fprintf(f, "clock %s: resolution %.0f ns, read %.1f ns; core %.2f GHz (measured); ",
 			c->clock.source, c->clock.resolution_ns, c->clock.read_cost_ns, c->ghz);
 		if (c->pmu_ok)
-			fprintf(f, "PMU %s, %d counter group%s\n", c->plan.pmu_name, c->ngroups,
-				c->ngroups == 1 ? "" : "s");
+			fprintf(f, "PMU %s, ", c->plan.pmu_name);
 		else
-			fprintf(f, "no hardware counters: cycles are ESTIMATED from time\n");
+			fprintf(f, "no hardware counters: cycles are ESTIMATED from time; ");
+		fprintf(f, "%d counter group%s\n", c->ngroups, c->ngroups == 1 ? "" : "s");
 	}
 	if (!strcmp(c->backend, "sim"))
 		fprintf(f, "harness overhead (the empty loop, simulated the same way) subtracted from "
@@ -200,6 +200,7 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 	if (!sim) {
 		t.head[t.ncol++] = "ns/item";
 		t.head[t.ncol++] = "+/-95%";
+		t.head[t.ncol++] = "mean";
 		t.head[t.ncol++] = "min";
 		if (norm)
 			t.head[t.ncol++] = "normalized";
@@ -233,14 +234,23 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 	}
 	if (sim && ref)
 		t.head[t.ncol++] = "scaled [95% CI]";
+	bool bytes = false;
+	for (size_t i = 0; i < n; i++)
+		bytes |= r[i].bytes_per_pass > 0;
 	if (!sim)
 		t.head[t.ncol++] = "items/s";
+	int col_bytes = -1;
+	if (!sim && bytes) {
+		col_bytes = t.ncol;
+		t.head[t.ncol++] = "bytes/s";
+	}
 	int col_rep = -1;
 	if (reps) {
 		col_rep = t.ncol;
 		t.head[t.ncol++] = "rep.spread";
 	}
 	t.head[t.ncol++] = "samples";
+	t.head[t.ncol++] = "passes";
 	for (size_t i = 0; i < n; i++) {
 		const struct pmb_result *x = &r[i];
 		char b[40];
@@ -264,6 +274,11 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 			if (x->time.valid && !x->time.below_resolution && m > 0)
 				t_set(&t, k, "%.1f%%", (x->time.s.ci_hi - x->time.s.ci_lo) / 2 / m * 100);
 			k++;
+			if (x->time.below_resolution)
+				snprintf(b, sizeof(b), "~0");
+			else
+				fmt_time(b, sizeof(b), x->time.s.mean);
+			t_set(&t, k++, "%s", b);
 			if (x->time.s.min < x->time.resolution)
 				snprintf(b, sizeof(b), "< res");
 			else
@@ -309,12 +324,27 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 			fmt_num(b, sizeof(b), x->items_per_second);
 			t_set(&t, k++, "%s", b);
 		}
+		if (col_bytes >= 0) {
+			if (x->bytes_per_pass && isfinite(x->bytes_per_second)) {
+				fmt_num(b, sizeof(b), x->bytes_per_second);
+				t_set(&t, col_bytes, "%sB", b);
+			}
+			k = col_bytes + 1;
+		}
 		if (col_rep >= 0) {
 			if (isfinite(x->rep_spread))
 				t_set(&t, col_rep, "%.1f%%", x->rep_spread * 100);
 			k = col_rep + 1;
 		}
 		t_set(&t, k++, "%zu", x->nsamples);
+		uint64_t passes = 0;
+		for (size_t q = 0; q < x->nsamples; q++)
+			passes += x->samples[q].passes;
+		if (passes < 10000)
+			snprintf(b, sizeof(b), "%llu", (unsigned long long)passes);
+		else
+			fmt_num(b, sizeof(b), (double)passes);
+		t_set(&t, k++, "%s", b);
 	}
 	t_print(f, &t);
 	if (!sim && !c->has_cycles)

@@ -245,9 +245,14 @@ def check_bench(b):
            "%s: ns_per_item_samples are raw ns less the harness overhead "
            "over items" % n)
         m = statistics.median(s)
+        if b.get("ns_per_item_below_resolution"):
+            # Zero within the resolution: never shown negative.
+            m = max(m, 0.0)
         ok(is_num(med) and abs(m - med) <= 1e-9 * max(1.0, abs(m)),
            "%s: ns_per_item is the median of its samples (%r vs %r)" %
            (n, med, m))
+        ok(med >= 0 or not b.get("ns_per_item_below_resolution"),
+           "%s: a figure below resolution is never negative (%r)" % (n, med))
     bad_keys = [k for k in b if not re.match(r"^[A-Za-z0-9_]+$", k)]
     ok(not bad_keys, "%s: keys are identifiers (%s)" % (n, bad_keys))
     for e in events:

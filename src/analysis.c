@@ -28,11 +28,12 @@ static bool sample_event(const struct pmb_sample *s, int e, double *v, int *scal
 }
 
 /* The empty loop at N and 2N passes: per pass = (T(2N) - T(N)) / N and per
- * sample = 2 T(N) - T(2N), on the lower quartile of each pass count.
- * Interference only ever adds time, so the lower quartile is what the loop
- * costs, and a single preempted sample cannot tilt the line every benchmark
- * is corrected with.  A per-sample cost cannot be negative: noise that makes
- * it so is clamped to 0. */
+ * sample = 2 T(N) - T(2N), on the median of each pass count: the statistic
+ * every benchmark is reported with, so that an empty body comes out as zero
+ * (a lower quantile would subtract the loop's best case from a benchmark's
+ * typical one: the empty loop here runs at 1 or 2 cycles per pass, sample by
+ * sample).  A median also ignores a preempted sample.  A per-sample cost
+ * cannot be negative: noise that makes it so is clamped to 0. */
 static void fit_overhead(const double *x, const double *y, size_t n,
 			 double *per_pass, double *per_sample, double *noise)
 {
@@ -59,25 +60,24 @@ static void fit_overhead(const double *x, const double *y, size_t n,
 		goto out;
 	pmb_sort(lo, nlo);
 	pmb_sort(hi, nhi);
-	qlo = pmb_quantile_sorted(lo, nlo, 0.25);
-	qhi = pmb_quantile_sorted(hi, nhi, 0.25);
+	qlo = pmb_quantile_sorted(lo, nlo, 0.5);
+	qhi = pmb_quantile_sorted(hi, nhi, 0.5);
 	*per_pass = (qhi - qlo) / (xmax - xmin);
 	if (*per_pass < 0)
 		*per_pass = 0;
 	*per_sample = qlo - *per_pass * xmin;
 	if (*per_sample < 0)
 		*per_sample = 0;
-	/* What the subtraction cannot resolve: the spread (IQR) of the
-	 * per-pass cost at the larger pass count. */
-	*noise = (pmb_quantile_sorted(hi, nhi, 0.75) - qhi) / xmax;
+	/* What the subtraction cannot resolve: the spread (half the IQR) of
+	 * the per-pass cost at the larger pass count. */
+	*noise = (pmb_quantile_sorted(hi, nhi, 0.75) - pmb_quantile_sorted(hi, nhi, 0.25)) / 2 / xmax;
 out:
 	free(lo);
 	free(hi);
 }
 
-int pmb_analysis_overhead(struct pmb_context *ctx, const struct pmb_sample *s, size_t n)
+int pmb_overhead_fit(const struct pmb_sample *s, size_t n, struct pmb_overhead *o)
 {
-	struct pmb_overhead *o = &ctx->overhead;
 	double *x = malloc((n + 1) * sizeof(double)), *y = malloc((n + 1) * sizeof(double));
 
 	if (!x || !y) {
@@ -87,12 +87,17 @@ int pmb_analysis_overhead(struct pmb_context *ctx, const struct pmb_sample *s, s
 	}
 	memset(o, 0, sizeof(*o));
 	o->nsamples = n;
+	o->passes = UINT64_MAX;
 	for (size_t i = 0; i < n; i++) {
 		x[i] = (double)s[i].passes;
 		y[i] = (double)s[i].ns;
+		if (s[i].passes < o->passes)
+			o->passes = s[i].passes;
 	}
+	if (!n)
+		o->passes = 0;
 	fit_overhead(x, y, n, &o->ns_per_pass, &o->ns_per_sample, &o->ns_noise_per_pass);
-	for (int e = 0; e < ctx->plan.nev; e++) {
+	for (int e = 0; e < PMB_MAX_EVENTS; e++) {
 		size_t m = 0;
 		int scaled = 0;
 
@@ -111,6 +116,11 @@ int pmb_analysis_overhead(struct pmb_context *ctx, const struct pmb_sample *s, s
 	free(x);
 	free(y);
 	return 0;
+}
+
+int pmb_analysis_overhead(struct pmb_context *ctx, const struct pmb_sample *s, size_t n)
+{
+	return pmb_overhead_fit(s, n, &ctx->overhead);
 }
 
 /* Per-item figure from raw per-sample totals v[i] over passes p[i]. */
@@ -139,7 +149,12 @@ static void figure(struct pmb_figure *f, const double *p, const double *v, size_
 	double pmed = pmb_median(p, n);
 	double r1 = res_sample / (pmed * items), r2 = noise_pass / items;
 	f->resolution = r1 > r2 ? r1 : r2;
-	f->below_resolution = f->s.median < f->resolution;
+	/* A figure whose confidence interval reaches zero cannot be told
+	 * from zero either: it is below what this measurement resolves, up
+	 * to the top of its interval. */
+	if (f->s.ci_lo <= 0 && f->s.ci_hi > f->resolution)
+		f->resolution = f->s.ci_hi;
+	f->below_resolution = f->s.median < f->resolution || f->s.ci_lo <= 0;
 	if (n >= 3 && pmb_fit_line(p, cost, n, &fit) == 0) {
 		double typical = pmb_median(cost, n);
 		double pmin = p[0], pmax = p[0], tmin = INFINITY, tmax = INFINITY;
@@ -183,7 +198,7 @@ static void analyze_one(struct pmb_context *ctx, struct pmb_result *r)
 	double *p = malloc((n + 1) * sizeof(double));
 	double *v = malloc((n + 1) * sizeof(double));
 	double *pi = malloc((n + 1) * sizeof(double));
-	const struct pmb_overhead *o = &ctx->overhead;
+	const struct pmb_overhead *o = pmb_result_overhead(ctx, r);
 
 	memset(&r->time, 0, sizeof(r->time));
 	for (int k = 0; k < PMB_MAX_DERIVED; k++)
@@ -262,7 +277,7 @@ out:
 static size_t per_item_samples(const struct pmb_context *ctx, const struct pmb_result *r,
 			       int e, double *out)
 {
-	const struct pmb_overhead *o = &ctx->overhead;
+	const struct pmb_overhead *o = pmb_result_overhead(ctx, r);
 	double items = (double)(r->items_per_pass ? r->items_per_pass : 1);
 	size_t m = 0;
 
@@ -393,7 +408,8 @@ static void warn_all(struct pmb_context *ctx, struct pmb_result *res, size_t n)
 					worst_err = err;
 			}
 		}
-		if (t->valid && t->fixed_share > 0.05 && t->fixed > 10 * ctx->clock.resolution_ns) {
+		if (t->valid && !t->below_resolution && !r->inst->def->empty && t->fixed_share > 0.05 &&
+		    t->fixed > 10 * ctx->clock.resolution_ns) {
 			add_name(&fixed, r->inst->name);
 			if (t->fixed_share > worst_fixed) {
 				worst_fixed = t->fixed_share;

@@ -9,6 +9,8 @@
 /* Fit the harness overhead from its samples (runner stores them). */
 int pmb_analysis_overhead(struct pmb_context *ctx, const struct pmb_sample *s,
 			  size_t n);
+/* The same fit into *o, for every event any sample read. */
+int pmb_overhead_fit(const struct pmb_sample *s, size_t n, struct pmb_overhead *o);
 
 /* Per-item figures of every result, then baselines and references, then
  * the warnings a user must see (into ctx).  Returns 0 or -ENOMEM. */

@@ -987,6 +987,20 @@ static int encode_alias(const struct ctx *c, const char *name, struct pmb_event 
 	return 0;
 }
 
+/* "BR_MISP_RETIRED" -> "br-misp-retired": a bare event name (no PMU
+ * prefix, no modifiers) in the spelling of the alias tables. */
+static bool portable_name(const char *name, char *out, size_t size)
+{
+	size_t i;
+
+	if (strchr(name, ':') || strlen(name) >= size)
+		return false;
+	for (i = 0; name[i]; i++)
+		out[i] = name[i] == '_' ? '-' : (char)tolower((unsigned char)name[i]);
+	out[i] = 0;
+	return true;
+}
+
 static bool same_attr(const struct perf_event_attr *a, const struct perf_event_attr *b)
 {
 	return a->type == b->type && a->config == b->config && a->config1 == b->config1 &&
@@ -1020,7 +1034,21 @@ static int add_event(struct ctx *c, const char *name)
 	} else if ((g = find_generic_case(name, false))) {
 		fill_generic(c, g, &ev);
 	} else if ((ret = encode_pfm(c, name, &ev)) != PFM_SUCCESS) {
-		err = unknown_event(c, name, ret);
+		char portable[64];
+
+		/* BR_MISP_RETIRED on an AMD or Arm core: the Intel name of a
+		 * portable alias means that alias on this PMU, said so in the
+		 * encoding, rather than an error on a machine that can count
+		 * the same thing under its own name. */
+		if (portable_name(name, portable, sizeof(portable)) && alias_exists(portable) &&
+		    encode_alias(c, portable, &ev) == 0) {
+			size_t len = strlen(ev.encoding);
+
+			snprintf(ev.encoding + len, sizeof(ev.encoding) - len, " (as alias %s)", portable);
+			err_buf[0] = 0;
+		} else {
+			err = unknown_event(c, name, ret);
+		}
 	}
 	if (err)
 		return err;

@@ -832,6 +832,7 @@ static int run_main(int argc, char **argv)
 		bad("measuring the harness overhead failed: %s", pmb_strerror(err));
 		goto out;
 	}
+	ro.overhead_passes = ctx->overhead.passes;
 	if (o.self_check) {
 		rc = pmb_selfcheck_run(ctx, &ro, &meter, stdout);
 		flush_warnings(ctx, &warned);

@@ -465,7 +465,7 @@ static void write_raw(struct jw *w, const struct pmb_context *c,
 		      const struct pmb_result *r, bool time_ok)
 {
 	const struct pmb_event_plan *pl = &c->plan;
-	const struct pmb_overhead *ov = &c->overhead;
+	const struct pmb_overhead *ov = pmb_result_overhead(c, r);
 	char name[80];
 	size_t i;
 	int e;
@@ -593,8 +593,10 @@ static void write_result(struct jw *w, const struct pmb_context *c,
 	time_ok = x->time.valid && !is_sim(c);
 	jw_uint(w, "iterations", passes * x->items_per_pass);
 	/* One "iteration" is one item: real_time is the cost per item. */
-	jw_num(w, "real_time", time_ok ? x->time.s.median : 0);
-	jw_num(w, "cpu_time", time_ok ? x->time.s.median : 0);
+	double per_item = x->time.below_resolution ? fmax(x->time.s.median, 0) : x->time.s.median;
+
+	jw_num(w, "real_time", time_ok ? per_item : 0);
+	jw_num(w, "cpu_time", time_ok ? per_item : 0);
 	jw_str(w, "time_unit", "ns");
 	if (!time_ok)
 		jw_bool(w, "time_measured", false);
@@ -622,6 +624,29 @@ static void write_result(struct jw *w, const struct pmb_context *c,
 		jw_num(w, "repetition_spread", x->rep_spread);
 	jw_uint(w, "warmup_ns", x->warmup_ns);
 	jw_uint(w, "calibration_passes", x->calib_passes);
+	if (x->local_overhead) {
+		/* Measured around this benchmark's cohort; what its figures
+		 * and ns_per_item_samples are corrected with. */
+		const struct pmb_overhead *ov = &x->overhead;
+		char key[80];
+
+		jw_open(w, "harness_overhead", '{', false);
+		jw_num(w, "ns_per_pass", ov->ns_per_pass);
+		jw_num(w, "ns_per_sample", ov->ns_per_sample);
+		jw_uint(w, "samples", ov->nsamples);
+		jw_open(w, "events", '{', false);
+		for (int e = 0; e < c->plan.nev; e++) {
+			if (!ov->ev_valid[e])
+				continue;
+			sanitize(key, sizeof(key), c->plan.ev[e].name);
+			jw_open(w, key, '{', true);
+			jw_num(w, "per_pass", ov->ev_per_pass[e]);
+			jw_num(w, "per_sample", ov->ev_per_sample[e]);
+			jw_close(w, '}');
+		}
+		jw_close(w, '}');
+		jw_close(w, '}');
+	}
 	write_events(w, c, x);
 	write_raw(w, c, x, time_ok);
 	jw_close(w, '}');

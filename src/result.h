@@ -53,6 +53,19 @@ struct pmb_figure {
 	                                     baseline exists); NAN none */
 };
 
+/* Harness overhead: the empty loop.  Per pass and per sample, for time and
+ * for each event, fitted from samples at N and 2N passes. */
+struct pmb_overhead {
+	double ns_per_pass, ns_per_sample;
+	double ev_per_pass[PMB_MAX_EVENTS], ev_per_sample[PMB_MAX_EVENTS];
+	bool ev_valid[PMB_MAX_EVENTS];
+	double ns_noise_per_pass;  /* spread of the per-pass estimate: below it a
+	                              per-pass difference is not resolved */
+	double ev_noise_per_pass[PMB_MAX_EVENTS];
+	size_t nsamples;
+	uint64_t passes;           /* N of the N and 2N schedule */
+};
+
 #define PMB_MAX_WARNINGS 32
 
 struct pmb_result {
@@ -67,6 +80,13 @@ struct pmb_result {
 	struct pmb_sample *samples;
 	size_t nsamples, cap;
 	uint64_t warmup_ns, calib_passes;
+	/* The harness overhead measured right before and after this
+	 * benchmark's cohort (local = true), subtracted instead of the run's:
+	 * the empty loop's own speed drifts (seen here: 1 to 2.3 cycles per
+	 * pass within one process), so the overhead is taken when the
+	 * benchmark runs. */
+	struct pmb_overhead overhead;
+	bool local_overhead;
 	/* analysis */
 	struct pmb_figure time;                 /* ns per item */
 	struct pmb_figure ev[PMB_MAX_EVENTS];   /* per item, by plan index */
@@ -75,18 +95,6 @@ struct pmb_result {
 	double rep_spread;                      /* --repetitions: (max-min)/median of
 	                                           the repetitions' medians; NAN */
 	double items_per_second, bytes_per_second;
-};
-
-/* Harness overhead: the empty loop.  Per pass and per sample, for time and
- * for each event, fitted from samples at N and 2N passes. */
-struct pmb_overhead {
-	double ns_per_pass, ns_per_sample;
-	double ev_per_pass[PMB_MAX_EVENTS], ev_per_sample[PMB_MAX_EVENTS];
-	bool ev_valid[PMB_MAX_EVENTS];
-	double ns_noise_per_pass;  /* spread of the per-pass estimate: below it a
-	                              per-pass difference is not resolved */
-	double ev_noise_per_pass[PMB_MAX_EVENTS];
-	size_t nsamples;
 };
 
 /* Facts about the whole run: the JSON context. */
@@ -121,6 +129,13 @@ struct pmb_context {
 	char *warnings[PMB_MAX_WARNINGS]; /* each once; owned */
 	int nwarnings;
 };
+
+/* The overhead a result's figures are corrected with. */
+static inline const struct pmb_overhead *pmb_result_overhead(const struct pmb_context *c,
+							       const struct pmb_result *r)
+{
+	return r->local_overhead ? &r->overhead : &c->overhead;
+}
 
 /* Add a warning once (same text twice is kept once).  printf-like. */
 void pmb_context_warn(struct pmb_context *c, const char *fmt, ...)

@@ -21,6 +21,7 @@ static const double ladder[] = { 1, 3, 2, 4 };
 #define LADDER_LEN 4
 #define ROUND_SAMPLES 4 /* samples per turn when a cohort is interleaved */
 #define STACK_BYTES (8u << 20)
+#define LOCAL_OVERHEAD_SAMPLES 6 /* before and after each cohort */
 
 struct pmb__run {
 	const struct pmb_runner_opts *o;
@@ -39,6 +40,7 @@ struct pmb__run {
 	int taken;
 	uint64_t rng;       /* stretch of the ladder */
 	bool overhead;      /* the harness-overhead run: schedule N, 2N */
+	uint64_t preset;    /* non-zero: no calibration, base = preset */
 	/* cohort scheduling */
 	bool coroutine;
 	ucontext_t self, *sched;
@@ -46,8 +48,21 @@ struct pmb__run {
 	int slice_samples;  /* samples taken in this turn */
 	bool rewarm;        /* the running sample only re-warms caches and
 	                       predictors after another benchmark's turn */
-	struct pmb_state state;
+	struct pmb_state *state; /* its slot in state_slots */
 };
+
+/* Where the loop counter lives.  The counter is stored and reloaded on
+ * every pass (the slow path is a call inside the loop, so the compiler
+ * cannot keep it in a register), and how fast a store-to-load round trip
+ * runs depends on the address.  Every benchmark and the harness overhead
+ * therefore use the same fixed slots, so the overhead subtracted is the
+ * overhead the benchmark had.  A cohort uses one slot per member, each on
+ * its own cache line. */
+#define MAX_SLOTS 64
+static struct {
+	struct pmb_state s;
+	char pad[64 - sizeof(struct pmb_state)];
+} state_slots[MAX_SLOTS] __attribute__((aligned(4096)));
 
 static uint64_t next_rand(uint64_t *x)
 {
@@ -122,7 +137,7 @@ static void start_sample(struct pmb__run *r, uint64_t passes, int group)
 	r->running = true;
 	if (r->m->start)
 		r->m->start(r->m->ctx, group);
-	r->state.pmb__left = passes - 1;
+	r->state->pmb__left = passes - 1;
 	r->t0 = pmb_clock_ns();
 }
 
@@ -154,6 +169,13 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 		r->called = true;
 		r->r->items_per_pass = items ? items : 1;
 		r->first_ns = t1;
+		if (r->preset) {
+			r->base = r->preset;
+			r->target = r->o->samples;
+			r->phase = PH_SAMPLES;
+			start_sample(r, schedule_passes(r, 0), 0);
+			return true;
+		}
 		r->phase = PH_CALIB;
 		start_sample(r, 1, 0);
 		return true;
@@ -269,7 +291,7 @@ PMB_API void pmb_fail(struct pmb_state *s, const char *reason)
 
 static void init_run(struct pmb__run *run, const struct pmb_runner_opts *o,
 		     const struct pmb_meter *m, struct pmb_instance *in,
-		     struct pmb_result *res)
+		     struct pmb_result *res, int slot)
 {
 	memset(run, 0, sizeof(*run));
 	run->o = o;
@@ -277,8 +299,9 @@ static void init_run(struct pmb__run *run, const struct pmb_runner_opts *o,
 	run->inst = in;
 	run->r = res;
 	run->rng = res->seed ^ 0x5bd1e995u;
-	run->state.pmb__r = run;
-	run->state.pmb__left = 0;
+	run->state = &state_slots[slot % MAX_SLOTS].s;
+	run->state->pmb__r = run;
+	run->state->pmb__left = 0;
 }
 
 static void finish_run(struct pmb__run *run)
@@ -318,11 +341,34 @@ int pmb_runner_overhead(const struct pmb_runner_opts *o, const struct pmb_meter 
 	res.huge_fraction = -1;
 	oo.samples = m->deterministic ? 4 : (o->samples > 20 ? o->samples : 20);
 	oo.samples_given = true;
-	init_run(&run, &oo, m, NULL, &res);
+	init_run(&run, &oo, m, NULL, &res, 0);
 	run.overhead = true;
-	harness_empty(&run.state);
+	harness_empty(run.state);
 	finish_run(&run);
 	err = pmb_analysis_overhead(ctx, res.samples, res.nsamples);
+	free(res.samples);
+	return err;
+}
+
+/* The harness overhead measured now, in `samples` samples at N and 2N
+ * passes (N from the run's overhead measurement), appended to *acc. */
+static int local_overhead(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+			  struct pmb_result *acc, int samples)
+{
+	struct pmb_result res;
+	struct pmb__run run;
+	struct pmb_runner_opts oo = *o;
+	int err = 0;
+
+	memset(&res, 0, sizeof(res));
+	oo.samples = samples;
+	init_run(&run, &oo, m, NULL, &res, 0);
+	run.overhead = true;
+	run.preset = o->overhead_passes;
+	harness_empty(run.state);
+	finish_run(&run);
+	for (size_t i = 0; i < res.nsamples && !err; i++)
+		err = pmb_result_add_sample(acc, &res.samples[i]);
 	free(res.samples);
 	return err;
 }
@@ -338,7 +384,7 @@ static void coro_entry(void)
 {
 	struct coro *c = current_coro;
 
-	c->run.inst->def->func(&c->run.state);
+	c->run.inst->def->func(c->run.state);
 	c->run.finished = true;
 	/* uc_link returns to the scheduler. */
 }
@@ -355,7 +401,7 @@ static int run_cohort(const struct pmb_runner_opts *o, const struct pmb_meter *m
 	if (!c)
 		return -ENOMEM;
 	for (int i = 0; i < n; i++) {
-		init_run(&c[i].run, o, m, mem[i], res[i]);
+		init_run(&c[i].run, o, m, mem[i], res[i], i);
 		c[i].stack = mmap(NULL, STACK_BYTES, PROT_READ | PROT_WRITE,
 				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE,
 				  -1, 0);
@@ -429,19 +475,38 @@ int pmb_runner_run(const struct pmb_runner_opts *o, const struct pmb_meter *m,
 				done[j] = true;
 			}
 		for (int k = 0; k < reps; k++) {
+			struct pmb_result ov;
+			bool local = o->overhead_passes && !m->deterministic;
+
+			memset(&ov, 0, sizeof(ov));
 			for (int q = 0; q < nm; q++)
 				res[q] = &results[(size_t)(mem[q] - inst) * (size_t)reps + (size_t)k];
+			if (local)
+				local_overhead(o, m, &ov, LOCAL_OVERHEAD_SAMPLES);
 			if (nm == 1) {
 				struct pmb__run run;
 
-				init_run(&run, o, m, mem[0], res[0]);
-				mem[0]->def->func(&run.state);
+				init_run(&run, o, m, mem[0], res[0], 0);
+				mem[0]->def->func(run.state);
 				finish_run(&run);
 			} else {
 				err = run_cohort(o, m, mem, res, nm);
-				if (err)
+				if (err) {
+					free(ov.samples);
 					goto out;
+				}
 			}
+			if (local) {
+				struct pmb_overhead fit;
+
+				local_overhead(o, m, &ov, LOCAL_OVERHEAD_SAMPLES);
+				if (ov.nsamples >= 4 && pmb_overhead_fit(ov.samples, ov.nsamples, &fit) == 0)
+					for (int q = 0; q < nm; q++) {
+						res[q]->overhead = fit;
+						res[q]->local_overhead = true;
+					}
+			}
+			free(ov.samples);
 		}
 		for (int q = 0; q < nm; q++) {
 			ndone++;

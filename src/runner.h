@@ -29,6 +29,8 @@ struct pmb_runner_opts {
 	int repetitions;       /* whole calls per instance */
 	uint64_t seed;         /* 0: each definition's own */
 	bool hugepages;
+	uint64_t overhead_passes; /* N of the run's harness overhead; non-zero:
+	                             measure it again around every cohort */
 	struct pmb_topology *topo; /* for buffers; may be NULL */
 	void (*progress)(void *ctx, const char *name, size_t done, size_t total);
 	void *progress_ctx;

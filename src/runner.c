@@ -94,7 +94,11 @@ static uint64_t schedule_passes(struct pmb__run *r, int k)
 	if (r->m->deterministic)
 		return r->base * (uint64_t)(1 + (k & 1));
 	double stretch = 1.0 + 0.1 * (double)(next_rand(&r->rng) >> 11) * 0x1p-53;
-	double p = (double)r->base * ladder[k % LADDER_LEN] * stretch;
+	/* Each round of LADDER_LEN samples starts one step further along
+	 * the ladder: the first sample after an interleaving turn (the one
+	 * most disturbed) must not always be the smallest, or the
+	 * disturbance would fit as a fixed cost per sample. */
+	double p = (double)r->base * ladder[(k + k / LADDER_LEN) % LADDER_LEN] * stretch;
 
 	return p < 1 ? 1 : (uint64_t)p;
 }

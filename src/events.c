@@ -1,26 +1,25 @@
-/* events.c - event names to perf_event_attr: perf generic names, libpfm4, aliases and sets. */
+/* events.c - event names to perf_event_attr: libpfm4, PMU choice, resolving lists and sets. */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 /* events.h brings <linux/perf_event.h> first: libpfm's own copy of struct
  * perf_event_attr then stays out, and the kernel's (newer) one is used. */
 #include "events.h"
 #include <perfmon/pfmlib_perf_event.h>
 
-#include "pmb_config.h"
+#include "event_tables.h"
 #include "pmubench.h"
 
 #define MAX_SET_DEPTH 8
-#define NAME_LEN 48
+#define NAME_LEN PMB_TABLE_NAME_LEN
+
 
 /* ---- perf generic names ---------------------------------------------------- */
 
@@ -77,81 +76,13 @@ static const struct generic generics[] = {
 };
 #define NGENERICS (int)(sizeof(generics) / sizeof(generics[0]))
 
-/* ---- tables of events/ ------------------------------------------------------ */
-
-struct alias_row {
-	char name[NAME_LEN];
-	char pmu[NAME_LEN];  /* libpfm PMU name or "*" */
-	char event[192];
-	int line;
-};
-
-struct about {
-	char name[NAME_LEN];
-	char text[160];
-};
-
-struct set_def {
-	char name[NAME_LEN];
-	char members[512];
-	int line;
-};
-
-struct derive_rule {
-	char fig[32];
-	char num[96], den[96];  /* "a|b" alternatives; den "items" */
-	double scale;
-};
-
 static struct {
 	bool init;
 	bool pfm_ok;
-	char dir[PATH_MAX];
-	struct alias_row *alias;
-	int nalias;
-	struct about *about;  /* aliases and sets, sets as "@name" */
-	int nabout;
-	struct set_def *set;
-	int nset;
-	struct derive_rule *rule;
-	int nrule;
+	struct pmb_tables tab;  /* of events/ (event_tables.c) */
 } S;
 
-static char err_buf[512];
 static char sysfs_root[256] = "/sys/bus/event_source/devices";
-
-static __attribute__((format(printf, 1, 2))) void set_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err_buf, sizeof(err_buf), fmt, ap);
-	va_end(ap);
-}
-
-/* Append one zeroed element to a growing array; NULL on ENOMEM. */
-static void *push(void *arrp, int *n, size_t size)
-{
-	void **arr = arrp;
-	char *p = realloc(*arr, (size_t)(*n + 1) * size);
-
-	if (!p)
-		return NULL;
-	*arr = p;
-	memset(p + (size_t)*n * size, 0, size);
-	return p + (size_t)(*n)++ * size;
-}
-
-/* Copy with truncation (names are bounded by the tables' field sizes). */
-static void copy(char *dst, size_t size, const char *src)
-{
-	size_t n = strlen(src);
-
-	if (n >= size)
-		n = size - 1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
 
 /* Generic names match as perf spells them, or in any case where no alias
  * takes the name (the alias llc-misses is not perf's LLC-load-misses). */
@@ -168,343 +99,21 @@ static const struct generic *find_generic(const char *name)
 	return find_generic_case(name, true);
 }
 
-static const struct set_def *find_set(const char *name)
+/* ---- loading: libpfm4 and the tables ------------------------------------------ */
+
+/* The tables may not define an alias that would hide a perf generic name. */
+static bool is_generic(const char *name)
 {
-	for (int i = 0; i < S.nset; i++)
-		if (!strcasecmp(S.set[i].name, name))
-			return &S.set[i];
-	return NULL;
-}
-
-static const char *find_about(const char *name)
-{
-	for (int i = 0; i < S.nabout; i++)
-		if (!strcasecmp(S.about[i].name, name))
-			return S.about[i].text;
-	return "";
-}
-
-static bool alias_exists(const char *name)
-{
-	for (int i = 0; i < S.nalias; i++)
-		if (!strcasecmp(S.alias[i].name, name))
-			return true;
-	return false;
-}
-
-static bool valid_name(const char *s)
-{
-	if (!isalpha((unsigned char)*s) || strlen(s) >= NAME_LEN)
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_')
-			return false;
-	return true;
-}
-
-/* Split a line (comment already cut) into at most max blank-separated
- * tokens; rest[i] points at the text from token i to the end of the line. */
-static int tokenize(char *line, char **tok, char **rest, int max)
-{
-	int n = 0;
-	char *p = line;
-
-	while (n < max) {
-		while (isspace((unsigned char)*p))
-			p++;
-		if (!*p)
-			break;
-		rest[n] = p;
-		tok[n++] = p;
-		while (*p && !isspace((unsigned char)*p))
-			p++;
-		if (*p)
-			*p++ = '\0';
-	}
-	return n;
-}
-
-static void trim_end(char *s)
-{
-	size_t n = strlen(s);
-
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-}
-
-#define MAXTOK 10
-
-/* One line of aliases.txt.  Returns 0, or PMB_EBADTABLE with err_buf set. */
-static int parse_alias_line(const char *file, int ln, char *line, const char *orig)
-{
-	char *tok[MAXTOK], *rest[MAXTOK], *save, *p;
-	int n = tokenize(line, tok, rest, MAXTOK);
-
-	if (!n)
-		return 0;
-	if (!strcmp(tok[0], "about")) {
-		struct about *a;
-		const char *text;
-
-		if (n < 3 || !valid_name(tok[1]))
-			goto bad;
-		/* rest[] points into the tokenized copy: take the text from orig */
-		text = orig + (rest[2] - line);
-		if (!(a = push(&S.about, &S.nabout, sizeof(*a))))
-			return -ENOMEM;
-		copy(a->name, sizeof(a->name), tok[1]);
-		copy(a->text, sizeof(a->text), text);
-		trim_end(a->text);
-		return 0;
-	}
-	if (strcmp(tok[0], "map")) {
-		set_err("%s:%d: unknown keyword '%s' (expected about or map)", file, ln, tok[0]);
-		return PMB_EBADTABLE;
-	}
-	if (n != 4 || !valid_name(tok[1]))
-		goto bad;
-	if (find_generic_case(tok[1], true)) {
-		set_err("%s:%d: alias '%s' would hide the perf generic event of that name", file, ln, tok[1]);
-		return PMB_EBADTABLE;
-	}
-	for (p = strtok_r(tok[2], ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-		struct alias_row *r;
-
-		for (int i = 0; i < S.nalias; i++) {
-			if (!strcasecmp(S.alias[i].name, tok[1]) && !strcmp(S.alias[i].pmu, p)) {
-				set_err("%s:%d: alias '%s' mapped twice for PMU '%s' (first at line %d)",
-					file, ln, tok[1], p, S.alias[i].line);
-				return PMB_EBADTABLE;
-			}
-		}
-		if (strlen(p) >= NAME_LEN || strlen(tok[3]) >= sizeof(r->event)) {
-			set_err("%s:%d: name too long", file, ln);
-			return PMB_EBADTABLE;
-		}
-		if (!(r = push(&S.alias, &S.nalias, sizeof(*r))))
-			return -ENOMEM;
-		copy(r->name, sizeof(r->name), tok[1]);
-		copy(r->pmu, sizeof(r->pmu), p);
-		copy(r->event, sizeof(r->event), tok[3]);
-		r->line = ln;
-	}
-	return 0;
-bad:
-	set_err("%s:%d: expected 'about NAME TEXT' or 'map NAME PMU[,PMU...] EVENT'", file, ln);
-	return PMB_EBADTABLE;
-}
-
-/* One line of sets.txt.  Returns 0, or PMB_EBADTABLE with err_buf set. */
-static int parse_set_line(const char *file, int ln, char *line, const char *orig)
-{
-	char *tok[MAXTOK], *rest[MAXTOK], *end;
-	int n = tokenize(line, tok, rest, MAXTOK);
-
-	if (!n)
-		return 0;
-	if (!strcmp(tok[0], "about") || !strcmp(tok[0], "set")) {
-		bool about = tok[0][0] == 'a';
-		const char *text;
-
-		if (n < 3 || !valid_name(tok[1])) {
-			set_err("%s:%d: expected '%s NAME %s'", file, ln, tok[0],
-				about ? "TEXT" : "EVENT[,EVENT...]");
-			return PMB_EBADTABLE;
-		}
-		text = orig + (rest[2] - line);
-		if (about) {
-			struct about *a = push(&S.about, &S.nabout, sizeof(*a));
-
-			if (!a)
-				return -ENOMEM;
-			snprintf(a->name, sizeof(a->name), "@%s", tok[1]);
-			copy(a->text, sizeof(a->text), text);
-			trim_end(a->text);
-		} else {
-			struct set_def *s;
-			const struct set_def *old = find_set(tok[1]);
-
-			if (old) {
-				set_err("%s:%d: set '%s' defined twice (first at line %d)",
-					file, ln, tok[1], old->line);
-				return PMB_EBADTABLE;
-			}
-			if (!(s = push(&S.set, &S.nset, sizeof(*s))))
-				return -ENOMEM;
-			copy(s->name, sizeof(s->name), tok[1]);
-			copy(s->members, sizeof(s->members), text);
-			trim_end(s->members);
-			s->line = ln;
-		}
-		return 0;
-	}
-	if (!strcmp(tok[0], "derive")) {
-		struct derive_rule *r;
-		double scale = 1;
-
-		if ((n != 6 && n != 8) || strcmp(tok[2], "=") || strcmp(tok[4], "/") ||
-		    (n == 8 && strcmp(tok[6], "*")))
-			goto bad_derive;
-		if (n == 8) {
-			scale = strtod(tok[7], &end);
-			if (*end || !(scale > 0))
-				goto bad_derive;
-		}
-		if (strlen(tok[1]) >= sizeof(r->fig) || strlen(tok[3]) >= sizeof(r->num) ||
-		    strlen(tok[5]) >= sizeof(r->den))
-			goto bad_derive;
-		if (!(r = push(&S.rule, &S.nrule, sizeof(*r))))
-			return -ENOMEM;
-		copy(r->fig, sizeof(r->fig), tok[1]);
-		copy(r->num, sizeof(r->num), tok[3]);
-		copy(r->den, sizeof(r->den), tok[5]);
-		r->scale = scale;
-		return 0;
-	}
-	set_err("%s:%d: unknown keyword '%s' (expected about, set or derive)", file, ln, tok[0]);
-	return PMB_EBADTABLE;
-bad_derive:
-	set_err("%s:%d: expected 'derive FIGURE = NUM / DEN [* SCALE]'", file, ln);
-	return PMB_EBADTABLE;
-}
-
-static int load_table(const char *dir, const char *base,
-		      int (*parse)(const char *, int, char *, const char *))
-{
-	char path[PATH_MAX + 32], *line = NULL, *work = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	int ln = 0, err = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, base);
-	if (!(f = fopen(path, "r"))) {
-		set_err("cannot read %s: %s", path, strerror(errno));
-		return PMB_ENOTABLE;
-	}
-	while (!err && (len = getline(&line, &cap, f)) >= 0) {
-		char *hash = strchr(line, '#');
-
-		ln++;
-		if (hash)
-			*hash = '\0';
-		trim_end(line);
-		free(work);
-		if (!(work = strdup(line))) {
-			err = -ENOMEM;
-			break;
-		}
-		err = parse(path, ln, work, line);
-	}
-	free(work);
-	free(line);
-	fclose(f);
-	return err;
-}
-
-/* Check what can be checked without a PMU: @references name known sets. */
-static int check_sets(const char *dir)
-{
-	for (int i = 0; i < S.nset; i++) {
-		char buf[sizeof(S.set[i].members)], *save, *p;
-
-		copy(buf, sizeof(buf), S.set[i].members);
-		for (p = strtok_r(buf, ", \t", &save); p; p = strtok_r(NULL, ", \t", &save)) {
-			if (*p == '@' && !find_set(p + 1)) {
-				set_err("%s/sets.txt:%d: set '%s' uses unknown set '%s'",
-					dir, S.set[i].line, S.set[i].name, p);
-				return PMB_EBADTABLE;
-			}
-		}
-	}
-	return 0;
-}
-
-static void free_tables(void)
-{
-	free(S.alias);
-	free(S.about);
-	free(S.set);
-	free(S.rule);
-	S.alias = NULL, S.about = NULL, S.set = NULL, S.rule = NULL;
-	S.nalias = S.nabout = S.nset = S.nrule = 0;
-	S.dir[0] = '\0';
-}
-
-static bool has_tables(const char *dir)
-{
-	char path[PATH_MAX + 32];
-
-	if (!dir || !*dir)
-		return false;
-	snprintf(path, sizeof(path), "%s/aliases.txt", dir);
-	return access(path, R_OK) == 0;
-}
-
-/* The tables' folder: $PMUBENCH_EVENTS_DIR, the source tree, the install
- * prefix, then ../share/pmubench/events next to the executable (a moved
- * install tree). */
-static int find_dir(char *out, size_t size)
-{
-	char exe[PATH_MAX], rel[PATH_MAX + 64], *slash;
-	const char *cand[4];
-	ssize_t n;
-	int nc = 0;
-
-	cand[nc++] = getenv("PMUBENCH_EVENTS_DIR");
-	cand[nc++] = PMB_EVENTS_SOURCE_DIR;
-	cand[nc++] = PMB_EVENTS_INSTALL_DIR;
-	rel[0] = '\0';
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		if ((slash = strrchr(exe, '/'))) {
-			*slash = '\0';
-			snprintf(rel, sizeof(rel), "%s/../share/pmubench/events", exe);
-		}
-	}
-	cand[nc++] = rel;
-	for (int i = 0; i < nc; i++) {
-		if (has_tables(cand[i])) {
-			copy(out, size, cand[i]);
-			return 0;
-		}
-	}
-	set_err("events tables (aliases.txt, sets.txt) not found: set PMUBENCH_EVENTS_DIR or install them in %s",
-		PMB_EVENTS_INSTALL_DIR);
-	return PMB_ENOTABLE;
+	return find_generic(name) != NULL;
 }
 
 int pmb_events_init(const char *dir)
 {
-	int err;
-
 	pmb_events_fini();
-	err_buf[0] = '\0';
+	pmb__events_clear_error();
 	S.init = true;
 	S.pfm_ok = pfm_initialize() == PFM_SUCCESS;
-	if (dir && *dir) {
-		if (!has_tables(dir)) {
-			set_err("events tables not found in %s", dir);
-			return PMB_ENOTABLE;
-		}
-		copy(S.dir, sizeof(S.dir), dir);
-	} else if ((err = find_dir(S.dir, sizeof(S.dir))) < 0) {
-		return err;
-	}
-	err = load_table(S.dir, "aliases.txt", parse_alias_line);
-	if (!err)
-		err = load_table(S.dir, "sets.txt", parse_set_line);
-	if (!err)
-		err = check_sets(S.dir);
-	if (err) {
-		char keep[sizeof(err_buf)];
-
-		copy(keep, sizeof(keep), err_buf);
-		free_tables();
-		copy(err_buf, sizeof(err_buf), keep);
-	}
-	return err;
+	return pmb__tables_load(&S.tab, dir, is_generic);
 }
 
 void pmb_events_fini(void)
@@ -513,22 +122,17 @@ void pmb_events_fini(void)
 		pfm_terminate();
 	S.pfm_ok = false;
 	S.init = false;
-	free_tables();
-}
-
-const char *pmb_events_error(void)
-{
-	return err_buf;
+	pmb__tables_free(&S.tab);
 }
 
 const char *pmb_events_dir(void)
 {
-	return S.dir;
+	return S.tab.dir;
 }
 
 void pmb__events_set_sysfs_root(const char *dir)
 {
-	copy(sysfs_root, sizeof(sysfs_root), dir ? dir : "/sys/bus/event_source/devices");
+	pmb__str_copy(sysfs_root, sizeof(sysfs_root), dir ? dir : "/sys/bus/event_source/devices");
 }
 
 /* Tables are optional for resolving plain names: without them, aliases and
@@ -596,7 +200,7 @@ static int read_small(const char *path, char *buf, size_t size)
 	if (!fgets(buf, (int)size, f))
 		buf[0] = '\0';
 	fclose(f);
-	trim_end(buf);
+	pmb__str_trim_end(buf);
 	return 0;
 }
 
@@ -640,14 +244,14 @@ static bool hybrid_pmu(int cpu, char *name, size_t size, uint32_t *type)
 		n++;
 		/* readdir order is arbitrary: keep the smallest name as "first" */
 		if (!first[0] || strcmp(de->d_name, first) < 0)
-			copy(first, sizeof(first), de->d_name);
+			pmb__str_copy(first, sizeof(first), de->d_name);
 		if (cpu >= 0 ? cpu_in_list(buf, cpu) : !strcmp(de->d_name, "cpu_core"))
-			copy(best, sizeof(best), de->d_name);
+			pmb__str_copy(best, sizeof(best), de->d_name);
 	}
 	closedir(d);
 	if (n < 2)
 		return false;
-	copy(name, size, best[0] ? best : first);
+	pmb__str_copy(name, size, best[0] ? best : first);
 	snprintf(path, sizeof(path), "%s/%s/type", sysfs_root, name);
 	if (read_small(path, buf, sizeof(buf)) < 0)
 		return false;
@@ -673,7 +277,7 @@ static void pick_pmu(struct ctx *c, int cpu)
 		else if (!strcmp(hname, "cpu_atom"))
 			want = "E-Core";
 		if (!want || (c->pmu_id = core_pmu(want, &pi)) < 0) {
-			copy(pl->pmu_name, sizeof(pl->pmu_name), hname);
+			pmb__str_copy(pl->pmu_name, sizeof(pl->pmu_name), hname);
 			snprintf(pl->pmu_desc, sizeof(pl->pmu_desc),
 				 "hybrid core PMU %s (not known to libpfm4)", hname);
 			return;
@@ -681,9 +285,9 @@ static void pick_pmu(struct ctx *c, int cpu)
 	} else if ((c->pmu_id = core_pmu(NULL, &pi)) < 0) {
 		return;
 	}
-	copy(c->pfm_pmu, sizeof(c->pfm_pmu), pi.name);
-	copy(pl->pmu_name, sizeof(pl->pmu_name), pi.name);
-	copy(pl->pmu_desc, sizeof(pl->pmu_desc), pi.desc);
+	pmb__str_copy(c->pfm_pmu, sizeof(c->pfm_pmu), pi.name);
+	pmb__str_copy(pl->pmu_name, sizeof(pl->pmu_name), pi.name);
+	pmb__str_copy(pl->pmu_desc, sizeof(pl->pmu_desc), pi.desc);
 	pl->pmu_counters = pi.num_cntrs;
 	pl->pmu_fixed = pi.num_fixed_cntrs;
 }
@@ -699,7 +303,7 @@ static void fill_generic(const struct ctx *c, const struct generic *g, struct pm
 		ev->attr.config |= (uint64_t)c->hybrid_type << 32;
 	ev->attr.exclude_kernel = !c->kernel;
 	snprintf(ev->encoding, sizeof(ev->encoding), "perf::%s", g->sym);
-	copy(ev->pmu, sizeof(ev->pmu), "perf");
+	pmb__str_copy(ev->pmu, sizeof(ev->pmu), "perf");
 	ev->kind = g->type == PERF_TYPE_SOFTWARE ? PMB_EV_SW : PMB_EV_HW;
 }
 
@@ -723,7 +327,7 @@ static void fill_raw(const struct ctx *c, uint64_t code, struct pmb_event *ev)
 	ev->attr.config = code;
 	ev->attr.exclude_kernel = !c->kernel;
 	snprintf(ev->encoding, sizeof(ev->encoding), "raw %#llx", (unsigned long long)code);
-	copy(ev->pmu, sizeof(ev->pmu), c->plan->pmu_name[0] ? c->plan->pmu_name : "perf");
+	pmb__str_copy(ev->pmu, sizeof(ev->pmu), c->plan->pmu_name[0] ? c->plan->pmu_name : "perf");
 	ev->kind = PMB_EV_HW;
 }
 
@@ -760,13 +364,13 @@ static int encode_pfm(const struct ctx *c, const char *str, struct pmb_event *ev
 	}
 	if (ret != PFM_SUCCESS)
 		return ret;
-	copy(ev->encoding, sizeof(ev->encoding), fstr ? fstr : str);
+	pmb__str_copy(ev->encoding, sizeof(ev->encoding), fstr ? fstr : str);
 	free(fstr);
 	memset(&ei, 0, sizeof(ei));
 	ei.size = sizeof(ei);
 	if (pfm_get_event_info(arg.idx, PFM_OS_PERF_EVENT_EXT, &ei) == PFM_SUCCESS &&
 	    pmu_info(ei.pmu, &pi))
-		copy(ev->pmu, sizeof(ev->pmu), pi.name);
+		pmb__str_copy(ev->pmu, sizeof(ev->pmu), pi.name);
 	ev->kind = ev->attr.type == PERF_TYPE_SOFTWARE ? PMB_EV_SW : PMB_EV_HW;
 	return PFM_SUCCESS;
 }
@@ -827,13 +431,13 @@ static void consider(struct sugg *s, const char *cand)
 	for (i = s->n; i > 0 && s->d[i - 1] > d; i--) {
 		if (i < NSUGG) {
 			s->d[i] = s->d[i - 1];
-			copy(s->name[i], SUGG_LEN, s->name[i - 1]);
+			pmb__str_copy(s->name[i], SUGG_LEN, s->name[i - 1]);
 		}
 	}
 	if (i >= NSUGG)
 		return;
 	s->d[i] = d;
-	copy(s->name[i], SUGG_LEN, cand);
+	pmb__str_copy(s->name[i], SUGG_LEN, cand);
 	if (s->n < NSUGG)
 		s->n++;
 }
@@ -896,10 +500,10 @@ static void sugg_text(const struct sugg *s, char *out, size_t size)
 	size_t len;
 
 	if (!s->n) {
-		copy(out, size, " (no close match; --list-events shows the known ones)");
+		pmb__str_copy(out, size, " (no close match; --list-events shows the known ones)");
 		return;
 	}
-	copy(out, size, ": did you mean ");
+	pmb__str_copy(out, size, ": did you mean ");
 	for (int i = 0; i < s->n; i++) {
 		len = strlen(out);
 		snprintf(out + len, size - len, "%s%s", i ? ", " : "", s->name[i]);
@@ -916,7 +520,7 @@ static int unknown_event(const struct ctx *c, const char *name, int pfmerr)
 	char *colon;
 
 	bare = bare ? bare + 2 : name;
-	copy(base, sizeof(base), bare);
+	pmb__str_copy(base, sizeof(base), bare);
 	if ((colon = strchr(base, ':')))
 		*colon = '\0';
 	sugg_start(&s, bare);
@@ -930,48 +534,38 @@ static int unknown_event(const struct ctx *c, const char *name, int pfmerr)
 		s.bad = bare;
 		for (int i = 0; i < NGENERICS; i++)
 			consider(&s, generics[i].name);
-		for (int i = 0; i < S.nalias; i++)
-			consider(&s, S.alias[i].name);
+		for (int i = 0; i < S.tab.nalias; i++)
+			consider(&s, S.tab.alias[i].name);
 	}
 	sugg_text(&s, text, sizeof(text));
 	if (!colon && pfmerr != PFM_ERR_NOTFOUND && pfmerr != PFM_ERR_NOINIT)
 		text[0] = '\0'; /* it exists: a near name would not help */
 	if (pfmerr == PFM_ERR_NOTFOUND || pfmerr == PFM_ERR_NOINIT)
-		set_err("unknown event '%s'%s", name, text);
+		pmb__events_set_error("unknown event '%s'%s", name, text);
 	else
-		set_err("invalid event '%s' (%s)%s", name, pfm_strerror(pfmerr), text);
+		pmb__events_set_error("invalid event '%s' (%s)%s", name,
+				      pfm_strerror(pfmerr), text);
 	return PMB_EBADEVENT;
 }
 
 /* ---- resolving a list --------------------------------------------------------- */
 
 /* The row of alias name for the plan's PMU, else its '*' row, else NULL. */
-static const struct alias_row *alias_for(const struct ctx *c, const char *name)
+static const struct pmb_alias_row *alias_for(const struct ctx *c, const char *name)
 {
-	const struct alias_row *any = NULL;
-
-	for (int i = 0; i < S.nalias; i++) {
-		const struct alias_row *r = &S.alias[i];
-
-		if (strcasecmp(r->name, name))
-			continue;
-		if (c->pfm_pmu[0] && !strcmp(r->pmu, c->pfm_pmu))
-			return r;
-		if (!strcmp(r->pmu, "*"))
-			any = r;
-	}
-	return any;
+	return pmb__tables_alias(&S.tab, name, c->pfm_pmu);
 }
 
 static int encode_alias(const struct ctx *c, const char *name, struct pmb_event *ev)
 {
-	const struct alias_row *r = alias_for(c, name);
+	const struct pmb_alias_row *r = alias_for(c, name);
 	const struct generic *g;
 	int ret;
 
 	if (!r) {
-		set_err("event alias '%s' has no mapping for PMU '%s' in %s/aliases.txt",
-			name, c->plan->pmu_name[0] ? c->plan->pmu_name : "(none)", S.dir);
+		pmb__events_set_error("event alias '%s' has no mapping for PMU '%s' in %s/aliases.txt",
+				      name, c->plan->pmu_name[0] ? c->plan->pmu_name : "(none)",
+				      S.tab.dir);
 		return PMB_EBADEVENT;
 	}
 	if (!strcmp(r->pmu, "*") && (g = find_generic(r->event))) {
@@ -980,8 +574,9 @@ static int encode_alias(const struct ctx *c, const char *name, struct pmb_event 
 	}
 	ret = encode_pfm(c, r->event, ev);
 	if (ret != PFM_SUCCESS) {
-		set_err("event alias '%s' is '%s' (%s/aliases.txt:%d), which does not encode for PMU '%s': %s",
-			name, r->event, S.dir, r->line, c->plan->pmu_name, pfm_strerror(ret));
+		pmb__events_set_error("event alias '%s' is '%s' (%s/aliases.txt:%d), which does not encode for PMU '%s': %s",
+				      name, r->event, S.tab.dir, r->line, c->plan->pmu_name,
+				      pfm_strerror(ret));
 		return PMB_EBADEVENT;
 	}
 	return 0;
@@ -1017,7 +612,7 @@ static int add_event(struct ctx *c, const char *name)
 	int err = 0, ret;
 
 	if (strlen(name) >= sizeof(ev.name)) {
-		set_err("event name too long: '%.80s...'", name);
+		pmb__events_set_error("event name too long: '%.80s...'", name);
 		return PMB_EBADEVENT;
 	}
 	/* names compare exactly: llc-loads (alias) is not LLC-loads (perf) */
@@ -1029,7 +624,7 @@ static int add_event(struct ctx *c, const char *name)
 		fill_generic(c, g, &ev);
 	} else if (parse_raw(name, &code)) {
 		fill_raw(c, code, &ev);
-	} else if (alias_exists(name)) {
+	} else if (pmb__tables_has_alias(&S.tab, name)) {
 		err = encode_alias(c, name, &ev);
 	} else if ((g = find_generic_case(name, false))) {
 		fill_generic(c, g, &ev);
@@ -1040,19 +635,20 @@ static int add_event(struct ctx *c, const char *name)
 		 * portable alias means that alias on this PMU, said so in the
 		 * encoding, rather than an error on a machine that can count
 		 * the same thing under its own name. */
-		if (portable_name(name, portable, sizeof(portable)) && alias_exists(portable) &&
+		if (portable_name(name, portable, sizeof(portable)) &&
+		    pmb__tables_has_alias(&S.tab, portable) &&
 		    encode_alias(c, portable, &ev) == 0) {
 			size_t len = strlen(ev.encoding);
 
 			snprintf(ev.encoding + len, sizeof(ev.encoding) - len, " (as alias %s)", portable);
-			err_buf[0] = 0;
+			pmb__events_clear_error();
 		} else {
 			err = unknown_event(c, name, ret);
 		}
 	}
 	if (err)
 		return err;
-	copy(ev.name, sizeof(ev.name), name);
+	pmb__str_copy(ev.name, sizeof(ev.name), name);
 	ev.attr.size = sizeof(ev.attr);
 	ev.attr.exclude_hv = 1;
 	ev.anchor = (ev.attr.type == PERF_TYPE_HARDWARE) &&
@@ -1063,8 +659,8 @@ static int add_event(struct ctx *c, const char *name)
 		if (same_attr(&pl->ev[e].attr, &ev.attr))
 			return 0;
 	if (pl->nev >= PMB_MAX_EVENTS) {
-		set_err("too many events: '%s' would be number %d, at most %d can be counted",
-			name, pl->nev + 1, PMB_MAX_EVENTS);
+		pmb__events_set_error("too many events: '%s' would be number %d, at most %d can be counted",
+				      name, pl->nev + 1, PMB_MAX_EVENTS);
 		return -E2BIG;
 	}
 	pl->ev[pl->nev++] = ev;
@@ -1075,24 +671,24 @@ static int add_list(struct ctx *c, const char *list, int depth);
 
 static int add_set(struct ctx *c, const char *ref, int depth)
 {
-	const struct set_def *set = find_set(ref + 1);
+	const struct pmb_set_def *set = pmb__tables_set(&S.tab, ref + 1);
 
 	if (!set) {
 		struct sugg s;
 		char cand[NAME_LEN + 1], text[400];
 
 		sugg_start(&s, ref);
-		for (int i = 0; i < S.nset; i++) {
-			snprintf(cand, sizeof(cand), "@%s", S.set[i].name);
+		for (int i = 0; i < S.tab.nset; i++) {
+			snprintf(cand, sizeof(cand), "@%s", S.tab.set[i].name);
 			consider(&s, cand);
 		}
 		sugg_text(&s, text, sizeof(text));
-		set_err("unknown event set '%s'%s", ref, text);
+		pmb__events_set_error("unknown event set '%s'%s", ref, text);
 		return PMB_EBADEVENT;
 	}
 	if (depth >= MAX_SET_DEPTH) {
-		set_err("event set '%s' nests more than %d deep (does it include itself?)",
-			ref, MAX_SET_DEPTH);
+		pmb__events_set_error("event set '%s' nests more than %d deep (does it include itself?)",
+				      ref, MAX_SET_DEPTH);
 		return PMB_EBADEVENT;
 	}
 	return add_list(c, set->members, depth + 1);
@@ -1108,7 +704,7 @@ static int add_list(struct ctx *c, const char *list, int depth)
 	for (p = strtok_r(buf, ",", &save); p && !err; p = strtok_r(NULL, ",", &save)) {
 		while (isspace((unsigned char)*p))
 			p++;
-		trim_end(p);
+		pmb__str_trim_end(p);
 		if (*p)
 			err = *p == '@' ? add_set(c, p, depth) : add_event(c, p);
 	}
@@ -1123,7 +719,7 @@ static int find_in_plan(const struct pmb_event_plan *pl, const char *alts)
 
 	/* exact spelling first, so that llc-misses is not taken for LLC-... */
 	for (int exact = 1; exact >= 0; exact--) {
-		copy(buf, sizeof(buf), alts);
+		pmb__str_copy(buf, sizeof(buf), alts);
 		for (p = strtok_r(buf, "|", &save); p; p = strtok_r(NULL, "|", &save))
 			for (int e = 0; e < pl->nev; e++)
 				if (exact ? !strcmp(pl->ev[e].name, p) : !strcasecmp(pl->ev[e].name, p))
@@ -1134,8 +730,8 @@ static int find_in_plan(const struct pmb_event_plan *pl, const char *alts)
 
 static void add_derived(struct pmb_event_plan *pl)
 {
-	for (int i = 0; i < S.nrule && pl->nder < PMB_MAX_DERIVED; i++) {
-		const struct derive_rule *r = &S.rule[i];
+	for (int i = 0; i < S.tab.nrule && pl->nder < PMB_MAX_DERIVED; i++) {
+		const struct pmb_derive_rule *r = &S.tab.rule[i];
 		int num = find_in_plan(pl, r->num);
 		int den = !strcasecmp(r->den, "items") ? -1 : find_in_plan(pl, r->den);
 		struct pmb_derived *d;
@@ -1148,7 +744,7 @@ static void add_derived(struct pmb_event_plan *pl)
 		if (dup)
 			continue;
 		d = &pl->der[pl->nder++];
-		copy(d->name, sizeof(d->name), r->fig);
+		pmb__str_copy(d->name, sizeof(d->name), r->fig);
 		d->num = num;
 		d->den = den;
 		d->scale = r->scale;
@@ -1163,7 +759,7 @@ int pmb_events_resolve(const char *list, int cpu, bool kernel,
 
 	memset(plan, 0, sizeof(*plan));
 	plan->kernel = kernel;
-	err_buf[0] = '\0';
+	pmb__events_clear_error();
 	if ((err = lazy_init()) < 0)
 		return err;
 	memset(&c, 0, sizeof(c));
@@ -1234,6 +830,7 @@ static int list_pfm(const char *pattern, list_fn fn, void *ctx)
 
 int pmb_events_list(const char *pattern, list_fn fn, void *ctx)
 {
+	const struct pmb_tables *t = &S.tab;
 	struct pmb_event_plan *plan;
 	char desc[800], name[NAME_LEN + 1];
 	struct ctx c;
@@ -1252,28 +849,29 @@ int pmb_events_list(const char *pattern, list_fn fn, void *ctx)
 			n++;
 		}
 	}
-	for (int i = 0; i < S.nalias; i++) {
-		const struct alias_row *r = alias_for(&c, S.alias[i].name);
+	for (int i = 0; i < t->nalias; i++) {
+		const char *alias = t->alias[i].name;
+		const struct pmb_alias_row *r = alias_for(&c, alias);
 		bool seen = false;
 
 		for (int k = 0; k < i; k++)
-			seen |= !strcasecmp(S.alias[k].name, S.alias[i].name);
-		if (seen || !matches(S.alias[i].name, pattern))
+			seen |= !strcasecmp(t->alias[k].name, alias);
+		if (seen || !matches(alias, pattern))
 			continue;
 		if (r)
-			snprintf(desc, sizeof(desc), "%s [%s: %s]", find_about(S.alias[i].name),
+			snprintf(desc, sizeof(desc), "%s [%s: %s]", pmb__tables_about(t, alias),
 				 strcmp(r->pmu, "*") ? r->pmu : "perf", r->event);
 		else
 			snprintf(desc, sizeof(desc), "%s [no mapping for %s]",
-				 find_about(S.alias[i].name), plan->pmu_name);
-		fn(ctx, "alias", S.alias[i].name, desc);
+				 pmb__tables_about(t, alias), plan->pmu_name);
+		fn(ctx, "alias", alias, desc);
 		n++;
 	}
-	for (int i = 0; i < S.nset; i++) {
-		snprintf(name, sizeof(name), "@%s", S.set[i].name);
+	for (int i = 0; i < t->nset; i++) {
+		snprintf(name, sizeof(name), "@%s", t->set[i].name);
 		if (!matches(name, pattern))
 			continue;
-		snprintf(desc, sizeof(desc), "%s [%s]", find_about(name), S.set[i].members);
+		snprintf(desc, sizeof(desc), "%s [%s]", pmb__tables_about(t, name), t->set[i].members);
 		fn(ctx, "set", name, desc);
 		n++;
 	}

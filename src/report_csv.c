@@ -62,6 +62,43 @@ static void event_column(FILE *f, const char *name)
 	fputs("_per_item,", f);
 }
 
+/* How each figure of the row was obtained, so a CSV reader sees what the
+ * console and JSON say: "cycles:scaled;l1d_misses:never_ran;
+ * est_cycles:estimated;ns:below_resolution;simulated". */
+static void labels(FILE *f, const struct pmb_context *c, const struct pmb_result *r)
+{
+	char buf[512] = "";
+	size_t len = 0;
+
+#define ADD(...) (len += (size_t)snprintf(buf + len, len < sizeof(buf) ? sizeof(buf) - len : 0, __VA_ARGS__))
+	if (r->status == 0) {
+		if (!strcmp(c->backend, "sim"))
+			ADD("%ssimulated", len ? ";" : "");
+		if (r->time.valid && r->time.below_resolution && strcmp(c->backend, "sim"))
+			ADD("%sns:below_resolution", len ? ";" : "");
+		for (int e = 0; e < c->plan.nev; e++) {
+			const struct pmb_figure *g = &r->ev[e];
+			const char *what = g->scaled == -1 ? "never_ran" : g->scaled == 1 ? "scaled" :
+					   g->valid && g->below_resolution ? "below_resolution" :
+					   c->event_group[e] < 0 ? "not_counted" : NULL;
+
+			if (what) {
+				ADD("%s", len ? ";" : "");
+				for (const char *p = c->plan.ev[e].name; *p && len < sizeof(buf); p++)
+					ADD("%c", (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+							   (*p >= '0' && *p <= '9') ? *p : '_');
+				ADD(":%s", what);
+			}
+		}
+		if (r->est_cycles.valid && r->est_cycles.estimated)
+			ADD("%sest_cycles:estimated", len ? ";" : "");
+	}
+#undef ADD
+	if (len >= sizeof(buf))
+		buf[sizeof(buf) - 1] = 0;
+	field(f, buf, false);
+}
+
 static void write_row(FILE *f, const struct pmb_context *c,
 		      const struct pmb_result *r)
 {
@@ -84,7 +121,7 @@ static void write_row(FILE *f, const struct pmb_context *c,
 	double z = r->time.below_resolution ? 0 : -INFINITY;
 
 	num(f, fmax(r->time.s.median, z), t);
-	num(f, r->time.s.mean, t);
+	num(f, fmax(r->time.s.mean, z), t);
 	num(f, fmax(r->time.s.min, z), t);
 	num(f, fmax(r->time.s.ci_lo, z), t);
 	num(f, fmax(r->time.s.ci_hi, z), t);
@@ -95,6 +132,7 @@ static void write_row(FILE *f, const struct pmb_context *c,
 		    ok && r->ev[e].valid && r->ev[e].scaled != -1);
 	num(f, fmax(r->est_cycles.s.median, r->est_cycles.below_resolution ? 0 : -INFINITY),
 	    ok && r->est_cycles.valid);
+	labels(f, c, r);
 	field(f, r->status == 0 ? "ok" :
 		 r->status == PMB_ESKIPPED ? "skipped" : "failed", true);
 }
@@ -110,7 +148,7 @@ int pmb_report_csv(FILE *f, const struct pmb_context *c,
 	      "ns_per_item_ci_hi,items_per_second,bytes_per_second,", f);
 	for (e = 0; e < c->plan.nev; e++)
 		event_column(f, c->plan.ev[e].name);
-	fputs("est_cycles_per_item,status\n", f);
+	fputs("est_cycles_per_item,labels,status\n", f);
 	for (i = 0; i < n; i++)
 		write_row(f, c, &r[i]);
 	if (fflush(f) || ferror(f))

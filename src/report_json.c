@@ -413,10 +413,12 @@ static void write_time(struct jw *w, const struct pmb_result *r)
 	const struct pmb_figure *t = &r->time;
 	const struct pmb_summary *s = &t->s;
 
+	double z = t->below_resolution ? 0 : -INFINITY; /* never negative */
+
 	write_figure(w, "ns", t, false);
-	jw_num(w, "ns_per_item_mean", s->mean);
-	jw_num(w, "ns_per_item_min", s->min);
-	jw_num(w, "ns_per_item_max", s->max);
+	jw_num(w, "ns_per_item_mean", fmax(s->mean, z));
+	jw_num(w, "ns_per_item_min", fmax(s->min, z));
+	jw_num(w, "ns_per_item_max", fmax(s->max, z));
 	jw_num(w, "ns_per_item_stddev", s->stddev);
 	jw_num(w, "ns_per_item_mdape", s->mdape);
 	jw_num(w, "ns_fixed_per_sample", t->fixed);

@@ -355,10 +355,10 @@ FIXED = ["name", "tier", "working_set_bytes", "samples", "passes",
          "ns_per_item_min", "ns_per_item_ci_lo", "ns_per_item_ci_hi",
          "items_per_second", "bytes_per_second"]
 want = FIXED + [sanitize(e["name"]) + "_per_item" for e in events] + \
-    ["est_cycles_per_item", "status"]
+    ["est_cycles_per_item", "labels", "status"]
 header = table[0] if table else []
 ok(header == want, "CSV header: fixed columns, one per event, est. cycles, "
-   "status (%s)" % header)
+   "labels, status (%s)" % header)
 rows = [dict(zip(header, r)) for r in table[1:]]
 ok(all(len(r) == len(header) for r in table[1:]) and len(rows) > 0,
    "CSV: every row has every column")

@@ -95,7 +95,7 @@ def body(exe, tmp):
     # printed nothing we could read.
     counters = ("instructions,branches,branch-misses,cond-branches,"
                 "cond-branch-misses,l1d-misses,llc-misses")
-    base = ("^(branch/sum_if/(branchy|branchless)/p50|calib/add_chain")
+    base = ("^(branch/sum_if/(branchy|branchless)/p50|calib/add_chain|calib/empty")
     if l1 is None:
         doc = sim_json(exe, tmp, "probe", "^calib/add_chain$", counters)
         if doc:
@@ -150,6 +150,16 @@ def body(exe, tmp):
     v = per_item(bench["calib/add_chain"], keys["instructions"])
     ok(v is not None and abs(v - 1.0) <= 0.01,
        "add_chain: instructions per item 1.00 +/- 0.01 (%s)" % v)
+    # The empty body: every sample's instructions are exactly the harness
+    # overhead (per pass x passes + per sample), so nothing is left.
+    e = bench.get("calib/empty", {})
+    raw = e.get("raw_samples", {})
+    ho = (e.get("harness_overhead") or ctx.get("harness_overhead", {}))
+    hi = ho.get("events", {}).get(keys["instructions"], {})
+    left = [x - hi.get("per_sample", 0) - hi.get("per_pass", 0) * p
+            for x, p in zip(raw.get(keys["instructions"], []), raw.get("passes", []))]
+    ok(left and all(abs(x) < 1e-6 for x in left),
+       "calib/empty: exactly the harness's instructions in every sample (left: %s)" % left)
     v = per_item(bench[big[1]], keys["l1d-misses"])
     ok(v is not None and 0.9 <= v <= 1.1,
        "%s (>= 4x L1): l1d-misses per item 0.9..1.1 (%s)" % (big[1], v))

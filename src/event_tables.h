@@ -1,0 +1,87 @@
+/* event_tables.h - the text tables of events/ (aliases.txt, sets.txt): loading and lookups. */
+#ifndef PMB_EVENT_TABLES_H
+#define PMB_EVENT_TABLES_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Longest alias, set or PMU name of the tables, with its '\0'. */
+#define PMB_TABLE_NAME_LEN 48
+
+/* "map NAME PMU[,PMU...] EVENT" gives one row per PMU. */
+struct pmb_alias_row {
+	char name[PMB_TABLE_NAME_LEN];
+	char pmu[PMB_TABLE_NAME_LEN];  /* libpfm PMU name or "*" */
+	char event[192];
+	int line;                      /* of aliases.txt, for messages */
+};
+
+/* "about NAME TEXT": the text --list-events shows; sets as "@name". */
+struct pmb_about_text {
+	char name[PMB_TABLE_NAME_LEN];
+	char text[160];
+};
+
+/* "set NAME EVENT[,EVENT...]" of sets.txt; members may name @sets. */
+struct pmb_set_def {
+	char name[PMB_TABLE_NAME_LEN];
+	char members[512];
+	int line;
+};
+
+/* "derive FIGURE = NUM / DEN [* SCALE]" of sets.txt. */
+struct pmb_derive_rule {
+	char fig[32];
+	char num[96], den[96];  /* "a|b" alternatives; den "items" */
+	double scale;
+};
+
+/* The tables in memory; all zero when none are loaded. */
+struct pmb_tables {
+	char dir[PATH_MAX];     /* folder they came from; "" */
+	struct pmb_alias_row *alias;
+	int nalias;
+	struct pmb_about_text *about;
+	int nabout;
+	struct pmb_set_def *set;
+	int nset;
+	struct pmb_derive_rule *rule;
+	int nrule;
+};
+
+/* Load aliases.txt and sets.txt from dir (NULL or "": search
+ * $PMUBENCH_EVENTS_DIR, the source tree, the install prefix and
+ * ../share/pmubench/events beside the executable) into t, replacing what t
+ * held.  reserved(name) true refuses an alias of that name (a perf generic
+ * event it would hide).  Returns 0, PMB_ENOTABLE, PMB_EBADTABLE (error detail
+ * names file:line) or -ENOMEM; on error t is left empty. */
+int pmb__tables_load(struct pmb_tables *t, const char *dir,
+		     bool (*reserved)(const char *name));
+/* Free what t holds and empty it; an empty t is fine. */
+void pmb__tables_free(struct pmb_tables *t);
+
+/* Whether aliases.txt maps name (case-insensitive) for any PMU. */
+bool pmb__tables_has_alias(const struct pmb_tables *t, const char *name);
+/* The row of alias name for PMU pmu (NULL or "": none), else its "*" row;
+ * NULL if neither. */
+const struct pmb_alias_row *pmb__tables_alias(const struct pmb_tables *t,
+					      const char *name, const char *pmu);
+/* The set called name (without '@', case-insensitive), or NULL. */
+const struct pmb_set_def *pmb__tables_set(const struct pmb_tables *t,
+					  const char *name);
+/* The about text of an alias or "@set"; "" if it has none. */
+const char *pmb__tables_about(const struct pmb_tables *t, const char *name);
+
+/* The module's one error detail, read through pmb_events_error(): set it
+ * (printf-style, truncated at 511 characters) or clear it. */
+__attribute__((format(printf, 1, 2)))
+void pmb__events_set_error(const char *fmt, ...);
+void pmb__events_clear_error(void);
+
+/* Copy src into dst of size bytes, truncating; always terminated. */
+void pmb__str_copy(char *dst, size_t size, const char *src);
+/* Cut trailing white space off s in place. */
+void pmb__str_trim_end(char *s);
+
+#endif

@@ -1,0 +1,130 @@
+/* probe.c - the environment probe: governor, turbo, load, paranoid level, busy core, clock, frequency, group read cost. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "probe.h"
+#include "stats.h"
+
+static void read_line(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = 0;
+	if (!f)
+		return;
+	if (fgets(buf, (int)n, f))
+		buf[strcspn(buf, "\n")] = 0;
+	fclose(f);
+}
+
+/* Busy share of `cpu` (other processes) over a short window, from
+ * /proc/stat: user+nice+system+irq+softirq+steal over all. */
+static double cpu_busy(int cpu)
+{
+	unsigned long long a[2][8];
+	char want[16];
+
+	snprintf(want, sizeof(want), "cpu%d ", cpu);
+	for (int k = 0; k < 2; k++) {
+		FILE *f = fopen("/proc/stat", "r");
+		char line[512];
+		bool found = false;
+
+		if (!f)
+			return -1;
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, want, strlen(want))) {
+				sscanf(line + strlen(want), "%llu %llu %llu %llu %llu %llu %llu %llu",
+				       &a[k][0], &a[k][1], &a[k][2], &a[k][3], &a[k][4], &a[k][5],
+				       &a[k][6], &a[k][7]);
+				found = true;
+			}
+		fclose(f);
+		if (!found)
+			return -1;
+		if (k == 0) {
+			struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	unsigned long long busy = 0, all = 0;
+	for (int i = 0; i < 8; i++) {
+		unsigned long long d = a[1][i] - a[0][i];
+
+		all += d;
+		if (i != 3 && i != 4) /* idle, iowait */
+			busy += d;
+	}
+	return all ? (double)busy / (double)all : -1;
+}
+
+void pmb_probe_environment(struct pmb_context *ctx)
+{
+	char buf[128], path[128];
+	FILE *f;
+
+	pmb_clock_probe(&ctx->clock);
+	if (pmb_clock_estimate_ghz(&ctx->ghz))
+		ctx->ghz = 0;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", ctx->cpu);
+	read_line(path, ctx->governor, sizeof(ctx->governor));
+	ctx->turbo = -1;
+	read_line("/sys/devices/system/cpu/intel_pstate/no_turbo", buf, sizeof(buf));
+	if (buf[0])
+		ctx->turbo = buf[0] == '0';
+	read_line("/sys/devices/system/cpu/cpufreq/boost", buf, sizeof(buf));
+	if (buf[0])
+		ctx->turbo = buf[0] == '1';
+	read_line("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf));
+	ctx->paranoid = buf[0] ? atoi(buf) : -100;
+	f = fopen("/proc/loadavg", "r");
+	if (f) {
+		if (fscanf(f, "%lf %lf %lf", &ctx->loadavg[0], &ctx->loadavg[1], &ctx->loadavg[2]) != 3)
+			ctx->loadavg[0] = ctx->loadavg[1] = ctx->loadavg[2] = -1;
+		fclose(f);
+	}
+	if (ctx->governor[0] && strcmp(ctx->governor, "performance"))
+		pmb_context_warn(ctx, "CPU governor is '%s', not 'performance': the frequency may change "
+				 "during the run; run `sudo cpupower frequency-set -g performance`",
+				 ctx->governor);
+	if (ctx->turbo == 1)
+		pmb_context_warn(ctx, "turbo is on: the frequency depends on temperature and load; "
+				 "turn it off for stable figures (echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo)");
+	double busy = strcmp(ctx->backend, "sim") ? cpu_busy(ctx->cpu) : 0;
+	if (busy > 0.2)
+		pmb_context_warn(ctx, "core %d was %.0f %% busy with other work before the run: "
+				 "its samples will be disturbed; pick an idle core with --cpu",
+				 ctx->cpu, busy * 100);
+	gethostname(ctx->host, sizeof(ctx->host) - 1);
+	ssize_t len = readlink("/proc/self/exe", ctx->executable, sizeof(ctx->executable) - 1);
+	ctx->executable[len > 0 ? len : 0] = 0;
+	time_t now = time(NULL);
+	strftime(ctx->date, sizeof(ctx->date), "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
+}
+
+/* Cost of what the runner does to a counter group per sample (enable,
+ * disable, one read), measured: median of 201 rounds.  -1: no group. */
+double pmb_probe_group_read(struct pmb_counters *c)
+{
+	enum { N = 201 };
+	double d[N];
+	struct pmb_count v[PMB_MAX_EVENTS];
+
+	if (c->ngroups == 0)
+		return -1;
+	for (int i = 0; i < N; i++) {
+		uint64_t t0 = pmb_clock_ns();
+
+		pmb_group_start(c->group[0]);
+		pmb_group_stop(c->group[0]);
+		pmb_group_read(c->group[0], v);
+		d[i] = (double)(pmb_clock_ns() - t0);
+	}
+	return pmb_median(d, N);
+}
+

@@ -1,7 +1,9 @@
 """TAP for the python tests: test points, skips, the plan, and helpers the
 CLI tests share (the pmubench under test, the idlest core)."""
+import json
 import os
 import re
+import subprocess
 import sys
 import time
 
@@ -25,6 +27,31 @@ def skip(what, reason):
     global _n
     _n += 1
     print("ok %d - %s # SKIP %s" % (_n, what, reason))
+
+
+def diag(text):
+    """Diagnostic lines."""
+    for line in str(text).splitlines():
+        print("# " + line)
+
+
+def count():
+    """Test points so far, and how many failed."""
+    return _n, _failed
+
+
+def run(*args, env=None, timeout=300):
+    """Run the pmubench under test; its CompletedProcess (text)."""
+    return subprocess.run([PMB, *args], capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def run_json(*args, env=None):
+    """Run with --format=json: (CompletedProcess, parsed JSON or None)."""
+    r = run(*args, "--format=json", env=env)
+    try:
+        return r, json.loads(r.stdout)
+    except ValueError:
+        return r, None
 
 
 def done():

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 
-from pmbtap import done, idlest_cpu, ok, skip  # noqa: E402
+from pmbtap import done, idlest_cpu, ok, run, run_json, skip  # noqa: E402
 
 PMB = os.environ.get("PMUBENCH")
 FAST = ["--samples=10", "--min-sample-time=500us"]
@@ -25,16 +25,6 @@ def cpu_opt():
     return [] if c is None else ["--cpu=%d" % c]
 
 
-def run(*args):
-    return subprocess.run([PMB, *args], capture_output=True, text=True, timeout=300)
-
-
-def run_json(*args):
-    r = run(*args, "--format=json")
-    try:
-        return r, json.loads(r.stdout)
-    except ValueError:
-        return r, None
 
 
 def num(x):

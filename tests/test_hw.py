@@ -12,7 +12,7 @@ import shutil
 import subprocess
 import sys
 
-from pmbtap import done, idlest_cpu, ok, skip  # noqa: E402
+from pmbtap import done, idlest_cpu, ok, run, run_json, skip  # noqa: E402
 
 PMB = os.environ.get("PMUBENCH")
 FAST = ["--samples=10", "--min-sample-time=200us"]
@@ -21,16 +21,6 @@ NOPMU = "hardware counters are not available"
 
 
 
-def run(*args, env=None):
-    return subprocess.run([PMB, *args], capture_output=True, text=True, timeout=300, env=env)
-
-
-def run_json(*args, env=None):
-    r = run(*args, "--format=json", env=env)
-    try:
-        return r, json.loads(r.stdout)
-    except ValueError:
-        return r, None
 
 
 def num(x):

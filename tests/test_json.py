@@ -10,27 +10,11 @@ import subprocess
 import sys
 import tempfile
 
-N_TESTS = 0
-FAILED = 0
-
-
-def ok(cond, what):
-    global N_TESTS, FAILED
-    N_TESTS += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (N_TESTS, what))
-    if not cond:
-        FAILED += 1
-    return cond
-
-
-def diag(text):
-    for line in str(text).splitlines():
-        print("# " + line)
+from pmbtap import diag, done, ok  # noqa: E402
 
 
 def finish():
-    print("1..%d" % N_TESTS)
-    sys.exit(1 if FAILED else 0)
+    done()
 
 
 EXE = os.environ.get("PMUBENCH", "")

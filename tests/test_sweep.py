@@ -9,7 +9,7 @@ import re
 import subprocess
 import sys
 
-from pmbtap import done, idlest_cpu, ok, skip  # noqa: E402
+from pmbtap import done, idlest_cpu, ok, run, run_json, skip  # noqa: E402
 
 PMB = os.environ.get("PMUBENCH")
 FAST = ["--samples=10", "--min-sample-time=200us"]
@@ -19,16 +19,6 @@ UNITS = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40}
 
 
 
-def run(*args):
-    return subprocess.run([PMB, *args], capture_output=True, text=True, timeout=300)
-
-
-def run_json(*args):
-    r = run(*args, "--format=json")
-    try:
-        return r, json.loads(r.stdout)
-    except ValueError:
-        return r, None
 
 
 def parse_size(label):

@@ -405,7 +405,8 @@ static void warn_all(struct pmb_context *ctx, struct pmb_result *res, size_t n)
 
 		if (r->status || r->repetition)
 			continue;
-		if (t->valid && !t->below_resolution && t->s.median > 0) {
+		/* Relative error of a figure that should be zero means nothing. */
+		if (t->valid && !t->below_resolution && !r->inst->def->empty && t->s.median > 0) {
 			double err = (t->s.ci_hi - t->s.ci_lo) / 2 / t->s.median;
 
 			if (err > 0.05) {

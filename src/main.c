@@ -384,8 +384,11 @@ static void no_pmu_warning(struct pmb_context *ctx, const struct pmb_counters *c
 
 	for (int e = 0; e < p->nev; e++) {
 		int err = c->open_errno[e];
+		bool denied = err == EACCES || err == EPERM;
 
-		if (!err || p->ev[e].kind != PMB_EV_HW)
+		/* Permission applies to any event (software ones with
+		 * --kernel too); a missing PMU only to hardware ones. */
+		if (!err || (p->ev[e].kind != PMB_EV_HW && !denied))
 			continue;
 		if (err == ENOENT || err == EOPNOTSUPP || err == ENODEV) {
 			pmb_context_warn(ctx, "hardware counters are not available: opening '%s' failed (%s). "
@@ -460,7 +463,10 @@ static int open_counters(struct pmb_context *ctx, struct pmb_counters *c, bool s
 		}
 		break;
 	}
-	if (any_hw_failed)
+	bool any_failed = false;
+	for (int e = 0; e < ctx->plan.nev; e++)
+		any_failed |= c->open_errno[e] != 0;
+	if (any_failed)
 		no_pmu_warning(ctx, c, sim_hint);
 	for (int e = 0; e < PMB_MAX_EVENTS; e++)
 		ctx->event_group[e] = -1;

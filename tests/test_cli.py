@@ -3,6 +3,7 @@
 valid, nothing measured and nothing written.  Also --help, --version,
 --list, and the no-PMU warning printed exactly once."""
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -90,5 +91,43 @@ r = run("--filter=^calib/empty$", "--samples=10", "--format=csv", "--out=" + out
 ok(r.returncode == 0 and os.path.exists(out) and open(out).read().count("\n") >= 2,
    "--out writes the report (%s)" % r.stderr.strip()[:200])
 ok(sorted(os.listdir(tmp)) == ["keep.json", "r.csv"], "only the report is left: %r" % os.listdir(tmp))
+
+# Permissions: an unprivileged user asking for kernel counts at
+# perf_event_paranoid >= 2 gets the paranoid level and the exact sysctl.
+def paranoid():
+    try:
+        with open("/proc/sys/kernel/perf_event_paranoid") as f:
+            return int(f.read())
+    except (OSError, ValueError):
+        return None
+
+
+level = paranoid()
+runuser = shutil.which("runuser")
+if os.geteuid() != 0 or not runuser or level is None or level < 2:
+    skip("unprivileged --kernel names perf_event_paranoid and the sysctl",
+         "needs root to run as nobody, and perf_event_paranoid >= 2 (is %r)" % level)
+else:
+    # A copy nobody can reach: the build tree may sit under /root.
+    d = tempfile.mkdtemp()
+    os.chmod(d, 0o755)
+    exe = os.path.join(d, "pmubench")
+    shutil.copy(PMB, exe)
+    os.chmod(exe, 0o755)
+    ev = os.path.join(d, "events")
+    shutil.copytree(os.path.join(os.environ.get("PMB_SOURCE_ROOT", "."), "events"), ev)
+    for root, dirs, files in os.walk(ev):
+        for x in dirs + files:
+            os.chmod(os.path.join(root, x), 0o755)
+    os.chmod(ev, 0o755)
+    env = dict(os.environ, PMUBENCH_EVENTS_DIR=ev)
+    r = subprocess.run([runuser, "-u", "nobody", "--", exe, "--kernel", "--filter=^calib/empty$",
+                        "--samples=10"], capture_output=True, text=True, timeout=300, env=env, cwd=d)
+    want = "perf_event_paranoid is %d; `sudo sysctl kernel.perf_event_paranoid=1` would allow it" % level
+    ok(r.returncode == 0 and want in r.stderr,
+       "unprivileged --kernel: runs on, naming the paranoid level and the sysctl (%d: %s)"
+       % (r.returncode, r.stderr.strip()[:300]))
+    ok(r.stderr.count("not allowed to count") == 1, "the permission warning is given once")
+    shutil.rmtree(d)
 
 done()

@@ -425,6 +425,27 @@ static void coro_entry(void)
 	/* uc_link returns to the scheduler. */
 }
 
+/* A stack and a context for one member, returning to sched when its
+ * function returns.  Kept out of run_cohort: getcontext returns twice, and
+ * the loop around it must not hold variables it could clobber. */
+static int coro_prepare(struct coro *c, ucontext_t *sched)
+{
+	c->stack = mmap(NULL, STACK_BYTES, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0);
+	if (c->stack == MAP_FAILED) {
+		c->stack = NULL;
+		return -ENOMEM;
+	}
+	c->run.coroutine = true;
+	c->run.sched = sched;
+	getcontext(&c->run.self);
+	c->run.self.uc_stack.ss_sp = c->stack;
+	c->run.self.uc_stack.ss_size = STACK_BYTES;
+	c->run.self.uc_link = sched;
+	makecontext(&c->run.self, coro_entry, 0);
+	return 0;
+}
+
 /* Run one repetition of a cohort: every member's function on its own stack,
  * turn by turn, each turn a few samples. */
 static int run_cohort(const struct pmb_runner_opts *o, const struct pmb_meter *m,
@@ -438,21 +459,10 @@ static int run_cohort(const struct pmb_runner_opts *o, const struct pmb_meter *m
 		return -ENOMEM;
 	for (int i = 0; i < n; i++) {
 		init_run(&c[i].run, o, m, mem[i], res[i], i);
-		c[i].stack = mmap(NULL, STACK_BYTES, PROT_READ | PROT_WRITE,
-				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE,
-				  -1, 0);
-		if (c[i].stack == MAP_FAILED) {
-			c[i].stack = NULL;
+		if (coro_prepare(&c[i], &sched)) {
 			err = -ENOMEM;
 			goto fail_stack;
 		}
-		c[i].run.coroutine = true;
-		c[i].run.sched = &sched;
-		getcontext(&c[i].run.self);
-		c[i].run.self.uc_stack.ss_sp = c[i].stack;
-		c[i].run.self.uc_stack.ss_size = STACK_BYTES;
-		c[i].run.self.uc_link = &sched;
-		makecontext(&c[i].run.self, coro_entry, 0);
 	}
 	do {
 		alive = 0;

@@ -284,6 +284,8 @@ static void test_errors(void)
 
 	err = pmb_events_resolve("cycles,BR_MISP_RETIRD", -1, false, &p);
 	msg = pmb_events_error();
+	if (!msg)
+		msg = "";
 	tap_ok(err == PMB_EBADEVENT && p.nev == 0, "unknown event: PMB_EBADEVENT, empty plan (%d)", err);
 	tap_ok(contains(msg, "'BR_MISP_RETIRD'") && contains(msg, "BR_MISP_RETIRED") &&
 	       !strchr(msg, '\n'), "message names it and suggests BR_MISP_RETIRED: %s", msg);

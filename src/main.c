@@ -19,6 +19,7 @@
 #include "compare.h"
 #include "counters.h"
 #include "events.h"
+#include "plot.h"
 #include "probe.h"
 #include "registry.h"
 #include "report.h"
@@ -40,6 +41,7 @@ struct options {
 	int cpu;
 	enum format format;
 	const char *out;
+	const char *plot;
 	const char *counters;
 	bool list, list_events, topology, self_check, kernel;
 	const char *list_pattern;
@@ -76,6 +78,7 @@ static const char usage_text[] =
 	"  --seed=N               seed every input generator with N\n"
 	"  --format=F             console (default), json, csv\n"
 	"  --out=FILE             write the report to FILE (atomically)\n"
+	"  --plot=FILE.svg        also draw sweeps and branch studies as SVG\n"
 	"  --topology             print caches, NUMA node, PMU and exit\n"
 	"  --self-check           check clock and counters with known answers\n"
 	"  --help, --version\n";
@@ -132,7 +135,7 @@ enum {
 	OPT_FILTER = 256, OPT_LIST, OPT_SAMPLES, OPT_MINTIME, OPT_CPU, OPT_FORMAT,
 	OPT_OUT, OPT_COUNTERS, OPT_LISTEV, OPT_KERNEL, OPT_BACKEND, OPT_HUGE,
 	OPT_REPS, OPT_SEED, OPT_TOPO, OPT_SELFCHECK, OPT_HELP, OPT_VERSION,
-	OPT_TOPOSRC,
+	OPT_TOPOSRC, OPT_PLOT,
 };
 
 static const struct option longopts[] = {
@@ -143,6 +146,7 @@ static const struct option longopts[] = {
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "out", required_argument, NULL, OPT_OUT },
+	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "counters", required_argument, NULL, OPT_COUNTERS },
 	{ "list-events", optional_argument, NULL, OPT_LISTEV },
 	{ "kernel", no_argument, NULL, OPT_KERNEL },
@@ -212,6 +216,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 			if (!*a)
 				return bad("--out=: expected a file name");
 			o->out = a;
+			break;
+		case OPT_PLOT:
+			if (!*a)
+				return bad("--plot=: expected a file name");
+			o->plot = a;
 			break;
 		case OPT_COUNTERS:
 			o->counters = a;
@@ -287,37 +296,42 @@ static int parse_options(int argc, char **argv, struct options *o)
 
 /* Check --out before measuring anything: a report nobody can write is a
  * run wasted.  Creates and removes a probe file next to the target. */
-static int check_out(const char *path)
+static int check_out(const char *opt, const char *path)
 {
 	char probe[PATH_MAX];
 	struct stat st;
 	int fd;
 
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return bad("--out=%s: is a directory; expected a file name", path);
+		return bad("%s=%s: is a directory; expected a file name", opt, path);
 	snprintf(probe, sizeof(probe), "%s.pmubench-XXXXXX", path);
 	fd = mkstemp(probe);
 	if (fd < 0)
-		return bad("--out=%s: cannot write there (%s); expected a writable file name",
-			   path, strerror(errno));
+		return bad("%s=%s: cannot write there (%s); expected a writable file name",
+			   opt, path, strerror(errno));
 	close(fd);
 	unlink(probe);
 	return -1;
 }
 
 /* Write through a temporary file and rename: never a half-written report. */
-static int write_report(const struct options *o, const struct pmb_context *ctx,
-			const struct pmb_result *r, size_t n)
+typedef int (*writer_fn)(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n);
+
+/* Write through a temporary file and rename: never a half-written file.
+ * path NULL: standard output.  opt names the option in messages.  Returns
+ * 0, 1 on a write error, or the writer's -ENODATA (nothing written). */
+static int write_atomic(const char *path, const char *opt, writer_fn fn,
+			const struct pmb_context *ctx, const struct pmb_result *r, size_t n)
 {
 	char tmp[PATH_MAX];
 	FILE *f = stdout;
 	int fd = -1, err;
 
-	if (o->out) {
-		snprintf(tmp, sizeof(tmp), "%s.pmubench-XXXXXX", o->out);
+	if (path) {
+		snprintf(tmp, sizeof(tmp), "%s.pmubench-XXXXXX", path);
 		fd = mkstemp(tmp);
 		if (fd < 0 || !(f = fdopen(fd, "w"))) {
-			fprintf(stderr, "pmubench: --out=%s: %s\n", o->out, strerror(errno));
+			fprintf(stderr, "pmubench: %s=%s: %s\n", opt, path, strerror(errno));
 			if (fd >= 0) {
 				close(fd);
 				unlink(tmp);
@@ -326,33 +340,46 @@ static int write_report(const struct options *o, const struct pmb_context *ctx,
 		}
 		fchmod(fd, 0644);
 	}
-	switch (o->format) {
-	case FMT_JSON:
-		err = pmb_report_json(f, ctx, r, n);
-		break;
-	case FMT_CSV:
-		err = pmb_report_csv(f, ctx, r, n);
-		break;
-	default:
-		err = pmb_report_text(f, ctx, r, n);
-		break;
-	}
-	if (!o->out)
+	err = fn(f, ctx, r, n);
+	if (!path)
 		return fflush(stdout) || err ? 1 : 0;
+	if (err == -ENODATA) {
+		fclose(f);
+		unlink(tmp);
+		return err;
+	}
 	if (fflush(f) || fsync(fileno(f)) || ferror(f) || err) {
 		fclose(f);
 		unlink(tmp);
-		fprintf(stderr, "pmubench: --out=%s: write failed\n", o->out);
+		fprintf(stderr, "pmubench: %s=%s: write failed\n", opt, path);
 		return 1;
 	}
 	fclose(f);
-	if (rename(tmp, o->out)) {
+	if (rename(tmp, path)) {
 		unlink(tmp);
-		fprintf(stderr, "pmubench: --out=%s: %s\n", o->out, strerror(errno));
+		fprintf(stderr, "pmubench: %s=%s: %s\n", opt, path, strerror(errno));
 		return 1;
 	}
-	/* A console report to a file still tells the terminal where it went. */
 	return 0;
+}
+
+static int write_report(const struct options *o, const struct pmb_context *ctx,
+			const struct pmb_result *r, size_t n)
+{
+	writer_fn fn = o->format == FMT_JSON ? pmb_report_json :
+		       o->format == FMT_CSV ? pmb_report_csv : pmb_report_text;
+	int rc = write_atomic(o->out, "--out", fn, ctx, r, n);
+
+	if (rc == 0 && o->plot) {
+		int err = write_atomic(o->plot, "--plot", pmb_plot_svg, ctx, r, n);
+
+		if (err == -ENODATA)
+			fprintf(stderr, "pmubench: --plot=%s: nothing to plot: plots show working-set "
+				"sweeps (PMB_TIERS) and branch studies; no file written\n", o->plot);
+		else
+			rc = err;
+	}
+	return rc;
 }
 
 /* Warnings go to stderr as soon as they are known (the no-PMU one before
@@ -563,7 +590,9 @@ static int run_main(int argc, char **argv)
 		}
 		have_re = true;
 	}
-	if (o.out && check_out(o.out) >= 0)
+	if (o.out && check_out("--out", o.out) >= 0)
+		goto out;
+	if (o.plot && check_out("--plot", o.plot) >= 0)
 		goto out;
 	err = pmb_topology_load(&topo, o.topology_src);
 	if (err) {

@@ -223,6 +223,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->plot = a;
 			break;
 		case OPT_COUNTERS:
+			if (!a[strspn(a, ", ")])
+				return bad("--counters=%s: expected a comma-separated list of events "
+					   "(see --list-events)", a);
 			o->counters = a;
 			break;
 		case OPT_LISTEV:

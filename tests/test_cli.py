@@ -36,6 +36,8 @@ cases = [
     (["--backend=gpu"], "--backend=gpu"),
     (["--hugepages=maybe"], "--hugepages=maybe"),
     (["--repetitions=0"], "--repetitions=0"),
+    (["--counters="], "--counters="),
+    (["--counters=,,"], "--counters=,,"),
     (["--out=/nonexistent-dir/x.json"], "--out=/nonexistent-dir/x.json"),
     (["--out=" + tmp], "--out=" + tmp),
     (["--filter=^no-such-benchmark$"], "no-such-benchmark"),

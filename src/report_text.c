@@ -552,10 +552,12 @@ static void branch_summary(FILE *f, const struct pmb_context *c, const struct pm
 				t_set(&t, 5, "n/a");
 			if (isfinite(fl->ratio))
 				t_set(&t, 6, "%.2f [%.2f, %.2f]", fl->ratio, fl->ratio_lo, fl->ratio_hi);
-			int w = 0; /* +1 branchless wins, -1 branchy wins, 0 tie */
-			if (isfinite(fl->ratio_hi) && fl->ratio_hi < 0.98)
+			/* +1 branchless wins, -1 branchy wins, 0 tie: a win is an
+			 * interval that excludes 1. */
+			int w = 0;
+			if (isfinite(fl->ratio_hi) && fl->ratio_hi < 1)
 				w = 1;
-			else if (isfinite(fl->ratio_lo) && fl->ratio_lo > 1.02)
+			else if (isfinite(fl->ratio_lo) && fl->ratio_lo > 1)
 				w = -1;
 			t_set(&t, 7, "%s", w > 0 ? "branchless" : w < 0 ? "branchy" : "tie");
 			if (w > 0 && !first_win)

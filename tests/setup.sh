@@ -4,7 +4,10 @@
 set -eu
 cd "$(dirname "$0")/.."
 need=""
-for pkg in meson ninja-build pkg-config gcc libc6-dev libpfm4-dev libhwloc-dev valgrind binutils python3; do
+# libbenchmark-tools and python3-scipy only for the test that feeds
+# pmubench's JSON to Google Benchmark's compare.py.
+for pkg in meson ninja-build pkg-config gcc libc6-dev libpfm4-dev libhwloc-dev valgrind binutils python3 \
+	libbenchmark-tools python3-scipy; do
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need="$need $pkg"
 done
 if [ -n "$need" ]; then

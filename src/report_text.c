@@ -493,8 +493,9 @@ static void branch_summary(FILE *f, const struct pmb_context *c, const struct pm
 				first = false;
 		if (!first)
 			continue;
-		fprintf(f, "\nbranch study %s: branchless / branchy%s\n", prefix,
-			sim ? " (simulated counts; no time under simulation)" : "");
+		fprintf(f, "\nbranch study %s: branchless / branchy%s; inputs seeded with %llu\n", prefix,
+			sim ? " (simulated counts; no time under simulation)" : "",
+			(unsigned long long)r[i].seed);
 		struct table t = { 0 };
 		t.head[t.ncol] = "input", t.left[t.ncol++] = true;
 		t.head[t.ncol++] = sim ? "branchy instr" : "branchy";

@@ -444,9 +444,8 @@ static void no_pmu_warning(struct pmb_context *ctx, const struct pmb_counters *c
 
 /* Without a PMU, keep the software counters the plan asked for and add
  * the basic ones so the run still counts something real. */
-static void add_software_fallback(struct pmb_context *ctx, struct pmb_counters *c)
+static void add_software_fallback(struct pmb_context *ctx)
 {
-	(void)c;
 	struct pmb_event_plan extra;
 
 	if (pmb_events_resolve("task-clock,page-faults,context-switches", ctx->cpu, ctx->plan.kernel, &extra))
@@ -487,7 +486,7 @@ static int open_counters(struct pmb_context *ctx, struct pmb_counters *c, bool s
 			if (hw_ok == 0) {
 				no_pmu_warning(ctx, c, sim_hint);
 				pmb_counters_close(c);
-				add_software_fallback(ctx, c);
+				add_software_fallback(ctx);
 				continue;
 			}
 		}

@@ -351,6 +351,66 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 		fprintf(f, "est.cycles: ESTIMATED as ns/item x %.2f GHz (no cycles counter)\n", c->ghz);
 }
 
+/* Per cache level: does the data step where hwloc puts the boundary?  The
+ * step is the cost ratio of the two sweep points around the cache's size;
+ * where there is none, the largest step below the boundary is named. */
+static void compare_boundaries(FILE *f, const struct pmb_context *c, const struct pmb_result *r,
+			       size_t n, size_t first, bool sim)
+{
+	const char *fam = r[first].inst->family;
+	uint64_t below = 0;
+
+	for (int k = 0; k < c->topo.ncaches; k++) {
+		uint64_t size = c->topo.cache[k].size;
+		const struct pmb_result *a = NULL, *b = NULL, *sa = NULL, *sb = NULL, *prev = NULL;
+		double best = 0;
+		char s1[24], s2[24], sz[24];
+
+		for (size_t j = first; j < n; j++) {
+			const struct pmb_result *x = &r[j];
+			const struct pmb_figure *fx = sim ? &x->ev[0] : &x->time;
+
+			if (strcmp(x->inst->family, fam) || x->status || x->repetition || !fx->valid)
+				continue;
+			if (prev) {
+				const struct pmb_figure *fp = sim ? &prev->ev[0] : &prev->time;
+				double ratio = fp->s.median > 0 ? fx->s.median / fp->s.median : 0;
+
+				if (prev->inst->working_set <= size && x->inst->working_set > size)
+					a = prev, b = x;
+				if (x->inst->working_set <= size && prev->inst->working_set >= below &&
+				    ratio > best)
+					best = ratio, sa = prev, sb = x;
+			}
+			prev = x;
+		}
+		pmb_format_bytes(sz, sizeof(sz), size);
+		fprintf(f, "  L%d %s: ", c->topo.cache[k].level, sz);
+		if (!a || !b) {
+			fprintf(f, "no sweep points on both sides\n");
+		} else {
+			const struct pmb_figure *fa = sim ? &a->ev[0] : &a->time;
+			const struct pmb_figure *fb = sim ? &b->ev[0] : &b->time;
+			double ratio = fa->s.median > 0 ? fb->s.median / fa->s.median : 0;
+
+			pmb_format_bytes(s1, sizeof(s1), a->inst->working_set);
+			pmb_format_bytes(s2, sizeof(s2), b->inst->working_set);
+			if (ratio > 1.3) {
+				fprintf(f, "the data step here too (x%.1f from %s to %s)\n", ratio, s1, s2);
+			} else {
+				fprintf(f, "no step here (x%.1f from %s to %s)", ratio, s1, s2);
+				if (sa && sb && best > 1.3) {
+					pmb_format_bytes(s1, sizeof(s1), sa->inst->working_set);
+					pmb_format_bytes(s2, sizeof(s2), sb->inst->working_set);
+					fprintf(f, "; the data step earlier, x%.1f from %s to %s", best, s1, s2);
+				}
+				fputc('\n', f);
+			}
+		}
+		below = size;
+	}
+}
+
 /* Per family of PMB_TIERS points: median per tier and where the latency
  * steps, compared with the boundaries hwloc reported. */
 static void sweep_summary(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
@@ -434,6 +494,7 @@ static void sweep_summary(FILE *f, const struct pmb_context *c, const struct pmb
 				c->topo.cache[k].sharing_cores > 1 ? " (shared)" : "");
 		}
 		fputc('\n', f);
+		compare_boundaries(f, c, r, n, i, sim);
 		double hmin = 2, hmax = -1;
 		for (size_t j = i; j < n; j++)
 			if (!strcmp(r[j].inst->family, r[i].inst->family) && r[j].huge_fraction >= 0) {

@@ -222,5 +222,10 @@ tiers_seen = {bench.get("mem/chase/" + s, {}).get("tier") for s in small}
 summ = out.split("mem/chase across the cache tiers", 1)[-1]
 ok(all(re.search(r"^\s+%s\s+median" % t, summ, re.M) for t in tiers_seen if t),
    "the summary has a median line per tier run: %r" % sorted(t for t in tiers_seen if t))
+# Each reported boundary is compared with the data: a step there, none, or
+# no points around it, one line per cache level.
+verdicts = [re.search(r"^\s+L%d %s: (the data step here too|no step here|no sweep points)" % (lv, esc(sz)),
+                      summ, re.M) for lv, sz, _ in topo_caches]
+ok(topo_caches and all(verdicts), "one line per cache compares hwloc's boundary with the data")
 
 done()

@@ -141,7 +141,10 @@ static void figure(struct pmb_figure *f, const double *p, const double *v, size_
 		cost[i] = v[i] - ov_sample - ov_pass * p[i];
 		per_item[i] = cost[i] / (p[i] * items);
 	}
-	pmb_summarize(per_item, n, STAT_SEED, &f->s);
+	if (pmb_summarize(per_item, n, STAT_SEED, &f->s) != 0) {
+		free(cost);
+		return; /* out of memory: not measured rather than made up */
+	}
 	f->valid = true;
 	/* What a sample of median size cannot tell apart from zero: the
 	 * clock's (or counter's) step spread over the items, or the noise

@@ -141,16 +141,20 @@ PMB_API int pmb_register(const struct pmb_benchmark_def *def);
 
 /** Register fn as a benchmark, from any translation unit:
  * `PMB_BENCHMARK(bm_x, .name = "x/fast", .group = "demo", .args = ...);`
- * (a statement at file scope: it ends with a semicolon).
+ * (a statement at file scope: it ends with a semicolon).  The same function
+ * may be registered again on another line, under another name or with other
+ * arguments.
  * The fields are those of struct pmb_benchmark_def. */
+#define PMB__DEF(fn) PMB__CAT(PMB__CAT(pmb__def_, fn), __LINE__)
+#define PMB__REG(fn) PMB__CAT(PMB__CAT(pmb__reg_, fn), __LINE__)
 #define PMB_BENCHMARK(fn, ...)                                                  \
-	static const struct pmb_benchmark_def PMB__CAT(pmb__def_, fn) = {       \
+	static const struct pmb_benchmark_def PMB__DEF(fn) = {                  \
 		.func = (fn), .fname = #fn, .file = __FILE__, .line = __LINE__, \
 		__VA_ARGS__                                                     \
 	};                                                                      \
-	__attribute__((constructor)) static void PMB__CAT(pmb__reg_, fn)(void)  \
+	__attribute__((constructor)) static void PMB__REG(fn)(void)             \
 	{                                                                       \
-		(void)pmb_register(&PMB__CAT(pmb__def_, fn));                   \
+		(void)pmb_register(&PMB__DEF(fn));                              \
 	}                                                                       \
 	extern int pmb__benchmark_needs_a_semicolon
 

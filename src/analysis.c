@@ -27,26 +27,48 @@ static bool sample_event(const struct pmb_sample *s, int e, double *v, int *scal
 	return true;
 }
 
-/* The empty loop at N and 2N passes: per pass = (T(2N) - T(N)) / N and per
- * sample = 2 T(N) - T(2N), on the median of each pass count: the statistic
- * every benchmark is reported with, so that an empty body comes out as zero
- * (a lower quantile would subtract the loop's best case from a benchmark's
- * typical one: the empty loop here runs at 1 or 2 cycles per pass, sample by
- * sample).  A median also ignores a preempted sample.  A per-sample cost
- * cannot be negative: noise that makes it so is clamped to 0. */
+/* The empty loop's samples at N and 2N passes and at one pass: cost =
+ * a + b * passes.  The one-pass samples measure a + b, nearly all of it the
+ * cost per sample; the per-pass cost b is the median of (T - T(1)) /
+ * (passes - 1) over the N and 2N samples, and a = T(1) - b.  Exact on exact
+ * data (the simulator's counts); with noise, medians, the statistic the
+ * benchmarks are reported with, so an empty body comes out as zero.  Without
+ * one-pass samples: the two-point form on the medians at N and 2N.
+ * Neither can be negative: noise that makes one so is clamped to 0. */
 static void fit_overhead(const double *x, const double *y, size_t n,
 			 double *per_pass, double *per_sample, double *noise)
 {
 	double *lo = malloc((n + 1) * sizeof(double)), *hi = malloc((n + 1) * sizeof(double));
-	double xmin = INFINITY, xmax = 0, qlo, qhi;
-	size_t nlo = 0, nhi = 0;
+	double *one = malloc((n + 1) * sizeof(double));
+	double xmin = INFINITY, xmax = 0;
+	size_t nlo = 0, nhi = 0, none = 0;
 
 	*per_pass = *per_sample = *noise = 0;
-	if (!lo || !hi || n < 2)
+	if (!lo || !hi || !one || n < 2)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
+		if (x[i] <= 1) {
+			one[none++] = y[i];
+			continue;
+		}
 		xmin = x[i] < xmin ? x[i] : xmin;
 		xmax = x[i] > xmax ? x[i] : xmax;
+	}
+	if (!(xmax > 1))
+		goto out;
+	if (none) {
+		double t1 = pmb_median(one, none);
+
+		for (size_t i = 0; i < n; i++)
+			if (x[i] > 1)
+				hi[nhi++] = (y[i] - t1) / (x[i] - 1);
+		pmb_sort(hi, nhi);
+		*per_pass = fmax(pmb_quantile_sorted(hi, nhi, 0.5), 0);
+		*per_sample = fmax(t1 - *per_pass, 0);
+		/* What the subtraction cannot resolve: half the IQR of the
+		 * per-pass estimates. */
+		*noise = (pmb_quantile_sorted(hi, nhi, 0.75) - pmb_quantile_sorted(hi, nhi, 0.25)) / 2;
+		goto out;
 	}
 	if (!(xmax > xmin))
 		goto out;
@@ -56,24 +78,16 @@ static void fit_overhead(const double *x, const double *y, size_t n,
 		else if (x[i] == xmax)
 			hi[nhi++] = y[i];
 	}
-	if (!nlo || !nhi)
-		goto out;
 	pmb_sort(lo, nlo);
 	pmb_sort(hi, nhi);
-	qlo = pmb_quantile_sorted(lo, nlo, 0.5);
-	qhi = pmb_quantile_sorted(hi, nhi, 0.5);
-	*per_pass = (qhi - qlo) / (xmax - xmin);
-	if (*per_pass < 0)
-		*per_pass = 0;
-	*per_sample = qlo - *per_pass * xmin;
-	if (*per_sample < 0)
-		*per_sample = 0;
-	/* What the subtraction cannot resolve: the spread (half the IQR) of
-	 * the per-pass cost at the larger pass count. */
+	double qlo = pmb_quantile_sorted(lo, nlo, 0.5), qhi = pmb_quantile_sorted(hi, nhi, 0.5);
+	*per_pass = fmax((qhi - qlo) / (xmax - xmin), 0);
+	*per_sample = fmax(qlo - *per_pass * xmin, 0);
 	*noise = (pmb_quantile_sorted(hi, nhi, 0.75) - pmb_quantile_sorted(hi, nhi, 0.25)) / 2 / xmax;
 out:
 	free(lo);
 	free(hi);
+	free(one);
 }
 
 int pmb_overhead_fit(const struct pmb_sample *s, size_t n, struct pmb_overhead *o)
@@ -91,10 +105,10 @@ int pmb_overhead_fit(const struct pmb_sample *s, size_t n, struct pmb_overhead *
 	for (size_t i = 0; i < n; i++) {
 		x[i] = (double)s[i].passes;
 		y[i] = (double)s[i].ns;
-		if (s[i].passes < o->passes)
-			o->passes = s[i].passes;
+		if (s[i].passes > 1 && s[i].passes < o->passes)
+			o->passes = s[i].passes; /* N: the one-pass samples aside */
 	}
-	if (!n)
+	if (o->passes == UINT64_MAX)
 		o->passes = 0;
 	fit_overhead(x, y, n, &o->ns_per_pass, &o->ns_per_sample, &o->ns_noise_per_pass);
 	for (int e = 0; e < PMB_MAX_EVENTS; e++) {

@@ -193,8 +193,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->samples_given = true;
 			break;
 		case OPT_MINTIME:
-			if (!parse_duration(a, &o->min_sample_ns))
-				return bad("--min-sample-time=%s: expected a positive duration such as 1ms, 500us, 2s", a);
+			if (!parse_duration(a, &o->min_sample_ns) || o->min_sample_ns > 10e9)
+				return bad("--min-sample-time=%s: expected a positive duration up to 10s, such as 1ms, 500us, 2s", a);
 			break;
 		case OPT_CPU:
 			if (!parse_int(a, 0, INT_MAX, &v))
@@ -287,13 +287,35 @@ static int parse_options(int argc, char **argv, struct options *o)
 		default:
 			if (optopt && optopt < 256)
 				return bad("unknown option '-%c' (see --help for the options)", optopt);
-			if (optopt >= OPT_FILTER)
-				return bad("%s: expects a value (see --help)", argv[optind - 1]);
+			if (optopt >= OPT_FILTER) {
+				/* getopt says '?' both for a missing value and for a
+				 * value given to an option that takes none. */
+				const char *arg = argv[optind - 1];
+
+				if (strchr(arg, '='))
+					return bad("%s: %.*s takes no value (see --help)", arg,
+						   (int)strcspn(arg, "="), arg);
+				return bad("%s: expects a value (see --help)", arg);
+			}
 			return bad("unknown option '%s' (see --help for the options)", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
 		return bad("unexpected argument '%s' (options start with --; see --help)", argv[optind]);
+	/* Reports are for benchmark runs; the other modes print text. */
+	const char *mode = o->list ? "--list" : o->topology ? "--topology" :
+			   o->self_check ? "--self-check" : o->list_events ? "--list-events" : NULL;
+	if (mode && (o->out || o->plot || o->format != FMT_CONSOLE))
+		return bad("%s prints text to standard output: --format, --out and --plot are for "
+			   "benchmark runs", mode);
+	if (o->out && o->plot && !strcmp(o->out, o->plot))
+		return bad("--plot=%s: the same file as --out; expected another file name", o->plot);
+	if (o->plot) {
+		size_t len = strlen(o->plot);
+
+		if (len < 5 || strcmp(o->plot + len - 4, ".svg"))
+			return bad("--plot=%s: expected a file name ending in .svg (the plot is SVG)", o->plot);
+	}
 	return -1;
 }
 
@@ -431,7 +453,7 @@ static void no_pmu_warning(struct pmb_context *ctx, const struct pmb_counters *c
 				 "no PMU: time, software counters, est. cycles at %.2f GHz", ctx->ghz);
 		} else if (err == EACCES || err == EPERM) {
 			pmb_context_warn(ctx, "not allowed to count '%s' (%s): perf_event_paranoid is %d; "
-					 "`sudo sysctl kernel.perf_event_paranoid=%d` would allow it",
+					 "`sudo sysctl kernel.perf_event_paranoid=%d` lifts that restriction",
 					 p->ev[e].name, strerror(err), ctx->paranoid, ctx->plan.kernel ? 1 : 2);
 			snprintf(ctx->fallback, sizeof(ctx->fallback), "not permitted: time only");
 		} else {
@@ -658,7 +680,9 @@ static int run_main(int argc, char **argv)
 		goto out;
 	}
 	if (o.list_events) {
-		pmb_events_list(o.list_pattern, print_event, NULL);
+		if (pmb_events_list(o.list_pattern, print_event, NULL) == 0)
+			fprintf(stderr, "pmubench: no event of this machine matches '%s'\n",
+				o.list_pattern ? o.list_pattern : "");
 		rc = 0;
 		goto out;
 	}
@@ -670,6 +694,18 @@ static int run_main(int argc, char **argv)
 	} else if (err) {
 		bad("%s", pmb_strerror(err));
 		goto out;
+	}
+	for (size_t i = 0; i < ninst; i++) {
+		const struct pmb_benchmark_def *d = inst[i].def;
+
+		if (d->reference && inst[i].reference < 0)
+			pmb_context_warn(ctx, "%s names .reference = \"%s\", which is no benchmark here "
+					 "(with the same arguments): it has no scaled column", inst[i].family,
+					 d->reference);
+		if (d->baseline && inst[i].baseline < 0)
+			pmb_context_warn(ctx, "%s names .baseline = \"%s\", which is no benchmark here "
+					 "(with the same arguments): it has no normalized column", inst[i].family,
+					 d->baseline);
 	}
 	if (ninst == 0 && !o.self_check && !o.topology) {
 		bad("--filter=%s matches no benchmark; see --list", o.filter ? o.filter : "");
@@ -727,8 +763,19 @@ static int run_main(int argc, char **argv)
 		goto out;
 	}
 	ctx->min_sample_ns = o.min_sample_ns;
-	if (ctx->min_sample_ns < 1000 * ctx->clock.resolution_ns)
+	if (!sim_child && ctx->min_sample_ns < 1000 * ctx->clock.resolution_ns) {
 		ctx->min_sample_ns = 1000 * ctx->clock.resolution_ns;
+		pmb_context_warn(ctx, "--min-sample-time raised to %.0f us: a sample must last at least 1000 "
+				 "times the clock's resolution (%.0f ns)", ctx->min_sample_ns / 1e3,
+				 ctx->clock.resolution_ns);
+	}
+	if (sim_child && (o.kernel || o.min_sample_ns != 1e6))
+		pmb_context_warn(ctx, "--kernel and --min-sample-time mean nothing under --backend=sim: "
+				 "valgrind counts user-space instructions and does not time samples");
+	if (o.samples_given && o.samples < 3)
+		pmb_context_warn(ctx, "--samples=%d: with fewer than 3 samples there is no confidence "
+				 "interval and no fit of a fixed cost; figures are single measurements",
+				 o.samples);
 	ctx->samples = o.samples;
 	ctx->repetitions = o.repetitions;
 	ctx->seed = o.seed;

@@ -65,6 +65,16 @@ static void bm_linked(struct pmb_state *s)
 PMB_BENCHMARK(bm_linked, .group = "apitest", .name = "linked/fast", .args = PMB_NAMED_ARGS("n", 3, 7),
 	      .reference = "linked/ref");
 
+static void bm_orphan(struct pmb_state *s)
+{
+	while (pmb_loop(s))
+		pmb_clobber_memory();
+}
+PMB_BENCHMARK(bm_orphan, .group = "apitest", .name = "orphan", .reference = "no/such/benchmark");
+
+/* The same function registered twice, under two names. */
+PMB_BENCHMARK(bm_ranged, .group = "apitest", .name = "ranged_again", .args = PMB_ARGS(5));
+
 static const struct pmb_instance *find(const struct pmb_instance *in, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)
@@ -89,6 +99,7 @@ int main(void)
 	tap_ok(pmb_registry_expand(&re, NULL, 0, &in, &n) == 0, "expand");
 	tap_ok(find(in, n, "apitest/user/variant/n3") && find(in, n, "apitest/user/variant/n7"),
 	       "names are group/kernel/variant/args");
+	tap_ok(find(in, n, "apitest/ranged_again/5") != NULL, "one function registered twice, under two names");
 	tap_ok(find(in, n, "apitest/ranged/1") && find(in, n, "apitest/ranged/8") &&
 		       find(in, n, "apitest/ranged/64") && find(in, n, "apitest/ranged/100"),
 	       "PMB_RANGE(1, 100) expands to 1, 8, 64, 100");
@@ -132,6 +143,24 @@ int main(void)
 	char *argv2[] = { "test_api", "--filter=^apitest/failer$", "--samples=10", outopt, NULL };
 	rc = pmb_main(4, argv2);
 	tap_ok(rc == 1, "a benchmark that fails verification makes the run exit 1 (rc %d)", rc);
+	unlink(out);
+	/* A reference that names no benchmark is said, not silently dropped. */
+	char errf[] = "/tmp/pmb-api-err-XXXXXX";
+	int efd = mkstemp(errf);
+	int saved = dup(2);
+	dup2(efd, 2);
+	char *argv3[] = { "test_api", "--filter=^apitest/orphan$", "--samples=5", outopt, NULL };
+	rc = pmb_main(4, argv3);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	char ebuf[4096] = "";
+	ssize_t eg = pread(efd, ebuf, sizeof(ebuf) - 1, 0);
+	ebuf[eg > 0 ? eg : 0] = 0;
+	close(efd);
+	unlink(errf);
+	tap_ok(rc == 0 && strstr(ebuf, "names .reference = \"no/such/benchmark\", which is no benchmark here"),
+	       "a reference to no benchmark is warned about (rc %d)", rc);
 	unlink(out);
 	tap_ok(strcmp(pmb_strerror(PMB_ENOPMU), "no hardware performance monitoring unit") == 0 &&
 		       strcmp(pmb_strerror(-ENOENT), "No such file or directory") == 0,

@@ -37,6 +37,13 @@ cases = [
     (["--hugepages=maybe"], "--hugepages=maybe"),
     (["--repetitions=0"], "--repetitions=0"),
     (["--counters="], "--counters="),
+    (["--help=foo"], "--help takes no value"),
+    (["--kernel=yes"], "--kernel takes no value"),
+    (["--self-check", "--format=json"], "--self-check"),
+    (["--topology", "--out=/tmp/pmb-topology.txt"], "--topology"),
+    (["--plot=/tmp/pmb-x.png"], "--plot=/tmp/pmb-x.png"),
+    (["--out=/tmp/pmb-same.svg", "--plot=/tmp/pmb-same.svg"], "--plot=/tmp/pmb-same.svg"),
+    (["--min-sample-time=1e9s"], "--min-sample-time=1e9s"),
     (["--counters=,,"], "--counters=,,"),
     (["--out=/nonexistent-dir/x.json"], "--out=/nonexistent-dir/x.json"),
     (["--out=" + tmp], "--out=" + tmp),
@@ -125,7 +132,7 @@ else:
     env = dict(os.environ, PMUBENCH_EVENTS_DIR=ev)
     r = subprocess.run([runuser, "-u", "nobody", "--", exe, "--kernel", "--filter=^calib/empty$",
                         "--samples=10"], capture_output=True, text=True, timeout=300, env=env, cwd=d)
-    want = "perf_event_paranoid is %d; `sudo sysctl kernel.perf_event_paranoid=1` would allow it" % level
+    want = "perf_event_paranoid is %d; `sudo sysctl kernel.perf_event_paranoid=1` lifts that restriction" % level
     ok(r.returncode == 0 and want in r.stderr,
        "unprivileged --kernel: runs on, naming the paranoid level and the sysctl (%d: %s)"
        % (r.returncode, r.stderr.strip()[:300]))

@@ -159,6 +159,8 @@ static void figure(struct pmb_figure *f, const double *p, const double *v, size_
 		free(cost);
 		return; /* out of memory: not measured rather than made up */
 	}
+	if (n < 3)
+		f->s.ci_lo = f->s.ci_hi = NAN; /* no interval from one or two samples */
 	f->valid = true;
 	/* What a sample of median size cannot tell apart from zero: the
 	 * clock's (or counter's) step spread over the items, or the noise
@@ -277,12 +279,16 @@ static void analyze_one(struct pmb_context *ctx, struct pmb_result *r)
 		const struct pmb_figure *a = d->num >= 0 ? &r->ev[d->num] : NULL;
 		const struct pmb_figure *b = d->den >= 0 ? &r->ev[d->den] : NULL;
 
+		/* A figure below its resolution counts as zero, never as the
+		 * negative number the subtraction may leave; a ratio over a
+		 * denominator that is not resolved is not computed. */
 		if (!a || !a->valid)
 			continue;
+		double num = a->below_resolution ? fmax(a->s.median, 0) : a->s.median;
 		if (d->den < 0)
-			r->derived[k] = a->s.median * d->scale;
-		else if (b && b->valid && b->s.median != 0)
-			r->derived[k] = a->s.median / b->s.median * d->scale;
+			r->derived[k] = num * d->scale;
+		else if (b && b->valid && !b->below_resolution && b->s.median > 0)
+			r->derived[k] = num / b->s.median * d->scale;
 	}
 	r->items_per_second = r->bytes_per_second = NAN;
 	/* A rate from a time below resolution would be a made-up number. */
@@ -364,12 +370,20 @@ static void apply_links(struct pmb_context *ctx, struct pmb_result *res, size_t 
 		for (size_t k = 0; k < ny; k++)
 			y[k] -= rbm;
 		double den = fig_of(ref, e)->s.median - rbm;
-		if (nx == 0 || ny == 0 || den == 0)
+		/* Dividing by what the measurement does not resolve gives any
+		 * number at all: no ratio then. */
+		if (nx == 0 || ny == 0 || fig_of(ref, e)->below_resolution ||
+		    den <= fig_of(ref, e)->resolution)
 			continue;
 		f->ratio = (f->s.median - bm) / den;
-		if (pmb_bootstrap_ratio_ci(x, nx, y, ny, CONF, RESAMPLES, STAT_SEED,
+		if (nx < 3 || ny < 3 ||
+		    pmb_bootstrap_ratio_ci(x, nx, y, ny, CONF, RESAMPLES, STAT_SEED,
 					   &f->ratio_lo, &f->ratio_hi) != 0)
 			f->ratio_lo = f->ratio_hi = NAN;
+		else if (f->ratio_lo <= 0 && f->ratio > 0)
+			/* The resampled denominators reach zero: the ratio is
+			 * not resolved. */
+			f->ratio = f->ratio_lo = f->ratio_hi = NAN;
 	}
 out:
 	free(x);

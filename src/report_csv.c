@@ -125,6 +125,19 @@ static void write_row(FILE *f, const struct pmb_context *c,
 	num(f, fmax(r->time.s.min, z), t);
 	num(f, fmax(r->time.s.ci_lo, z), t);
 	num(f, fmax(r->time.s.ci_hi, z), t);
+	num(f, r->time.s.stddev, t);
+	num(f, r->time.s.mdape, t);
+	unum(f, (uint64_t)(r->time.s.tukey.mild_low + r->time.s.tukey.mild_high), t);
+	unum(f, (uint64_t)(r->time.s.tukey.severe_low + r->time.s.tukey.severe_high), t);
+	/* A difference from the baseline may rightly be negative. */
+	num(f, r->time.normalized, t);
+	num(f, r->time.ratio, t && isfinite(r->time.ratio));
+	num(f, r->time.ratio_lo, t && isfinite(r->time.ratio));
+	num(f, r->time.ratio_hi, t && isfinite(r->time.ratio));
+	unum(f, (uint64_t)r->repetition, r->repetition >= 0);
+	/* Spread of the repetitions' time medians: no time, no spread. */
+	num(f, r->rep_spread, t);
+	unum(f, r->seed, ok);
 	num(f, r->items_per_second, t);
 	num(f, r->bytes_per_second, t && r->bytes_per_pass);
 	for (e = 0; e < c->plan.nev; e++)
@@ -133,6 +146,7 @@ static void write_row(FILE *f, const struct pmb_context *c,
 	num(f, fmax(r->est_cycles.s.median, r->est_cycles.below_resolution ? 0 : -INFINITY),
 	    ok && r->est_cycles.valid);
 	labels(f, c, r);
+	field(f, ok ? "" : r->reason, false);
 	field(f, r->status == 0 ? "ok" :
 		 r->status == PMB_ESKIPPED ? "skipped" : "failed", true);
 }
@@ -145,10 +159,14 @@ int pmb_report_csv(FILE *f, const struct pmb_context *c,
 
 	fputs("name,tier,working_set_bytes,samples,passes,items_per_pass,"
 	      "ns_per_item,ns_per_item_mean,ns_per_item_min,ns_per_item_ci_lo,"
-	      "ns_per_item_ci_hi,items_per_second,bytes_per_second,", f);
+	      "ns_per_item_ci_hi,ns_per_item_stddev,ns_per_item_mdape,"
+	      "outliers_mild,outliers_severe,ns_per_item_normalized,"
+	      "ns_per_item_ratio,ns_per_item_ratio_ci_lo,ns_per_item_ratio_ci_hi,"
+	      "repetition,repetition_spread,seed,"
+	      "items_per_second,bytes_per_second,", f);
 	for (e = 0; e < c->plan.nev; e++)
 		event_column(f, c->plan.ev[e].name);
-	fputs("est_cycles_per_item,labels,status\n", f);
+	fputs("est_cycles_per_item,labels,reason,status\n", f);
 	for (i = 0; i < n; i++)
 		write_row(f, c, &r[i]);
 	if (fflush(f) || ferror(f))

@@ -456,9 +456,18 @@ static void write_events(struct jw *w, const struct pmb_context *c,
 		write_figure(w, "est_cycles", &r->est_cycles, false);
 		jw_bool(w, "est_cycles_estimated", true);
 	}
-	for (e = 0; e < pl->nder; e++)
-		if (isfinite(r->derived[e]))
-			jw_num(w, pl->der[e].name, r->derived[e]);
+	for (e = 0; e < pl->nder; e++) {
+		/* Derived from medians of per-item figures, which may sit
+		 * just under zero where an event is below resolution: a
+		 * negative ratio or rate is no figure at all. */
+		if (!isfinite(r->derived[e]) || r->derived[e] < 0)
+			continue;
+		jw_num(w, pl->der[e].name, r->derived[e] + 0.0); /* -0 as 0 */
+		if (is_sim(c)) {
+			keyf(k, sizeof(k), pl->der[e].name, "_simulated");
+			jw_bool(w, k, true);
+		}
+	}
 }
 
 /* The samples as taken, so that compare can test two runs against each

@@ -151,6 +151,15 @@ static void fmt_figure(char *b, size_t n, const struct pmb_figure *f, bool time)
 	snprintf(b, n, "%.20s%s", v, f->scaled == 1 ? " (scaled)" : "");
 }
 
+/* A ratio with its interval, or alone where there is none. */
+static void fmt_ratio(char *b, size_t n, double ratio, double lo, double hi)
+{
+	if (isfinite(lo) && isfinite(hi))
+		snprintf(b, n, "%.2f [%.2f, %.2f]", ratio, lo, hi);
+	else
+		snprintf(b, n, "%.2f", ratio);
+}
+
 static bool any_link(const struct pmb_result *r, size_t n, bool ref)
 {
 	for (size_t i = 0; i < n; i++)
@@ -220,6 +229,7 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 		t.head[t.ncol++] = ehead[e];
 	}
 	int col_der[PMB_MAX_DERIVED];
+	char dhead[PMB_MAX_DERIVED][48];
 	bool reps = false;
 	for (size_t i = 0; i < n; i++)
 		reps |= r[i].repetition > 0;
@@ -229,8 +239,10 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 		for (size_t i = 0; i < n; i++)
 			any |= !r[i].status && isfinite(r[i].derived[k]);
 		col_der[k] = any && t.ncol < MAXCOL - 4 ? t.ncol : -1;
-		if (col_der[k] >= 0)
-			t.head[t.ncol++] = c->plan.der[k].name;
+		if (col_der[k] >= 0) {
+			snprintf(dhead[k], sizeof(dhead[k]), "%s%s", c->plan.der[k].name, sim ? " (sim)" : "");
+			t.head[t.ncol++] = dhead[k];
+		}
 	}
 	if (sim && ref)
 		t.head[t.ncol++] = "scaled [95% CI]";
@@ -264,14 +276,16 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 		if (tiers)
 			t_set(&t, k++, "%s", x->inst->tier);
 		if (x->status) {
-			t_set(&t, k, "%s: %s", x->status == PMB_ESKIPPED ? "skipped" : "FAILED", x->reason);
+			/* The reason goes under the table: a long one would widen
+			 * a column for every row, or be cut. */
+			t_set(&t, k, "%s", x->status == PMB_ESKIPPED ? "skipped *" : "FAILED *");
 			continue;
 		}
 		if (!sim) {
 			fmt_figure(b, sizeof(b), &x->time, true);
 			t_set(&t, k++, "%s", b);
 			double m = x->time.s.median;
-			if (x->time.valid && !x->time.below_resolution && m > 0)
+			if (x->time.valid && !x->time.below_resolution && m > 0 && isfinite(x->time.s.ci_lo))
 				t_set(&t, k, "%.1f%%", (x->time.s.ci_hi - x->time.s.ci_lo) / 2 / m * 100);
 			k++;
 			if (x->time.below_resolution)
@@ -289,9 +303,10 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 				t_set(&t, k++, "%s", b);
 			}
 			if (ref) {
-				if (isfinite(x->time.ratio))
-					t_set(&t, k, "%.2f [%.2f, %.2f]", x->time.ratio, x->time.ratio_lo,
-					      x->time.ratio_hi);
+				if (isfinite(x->time.ratio)) {
+					fmt_ratio(b, sizeof(b), x->time.ratio, x->time.ratio_lo, x->time.ratio_hi);
+					t_set(&t, k, "%s", b);
+				}
 				k++;
 			}
 			if (!c->has_cycles) {
@@ -315,9 +330,10 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 		}
 		if (sim && ref) {
 			/* Under simulation the first event stands for the cost. */
-			if (c->plan.nev && isfinite(x->ev[0].ratio))
-				t_set(&t, k, "%.2f [%.2f, %.2f]", x->ev[0].ratio, x->ev[0].ratio_lo,
-				      x->ev[0].ratio_hi);
+			if (c->plan.nev && isfinite(x->ev[0].ratio)) {
+				fmt_ratio(b, sizeof(b), x->ev[0].ratio, x->ev[0].ratio_lo, x->ev[0].ratio_hi);
+				t_set(&t, k, "%s", b);
+			}
 			k++;
 		}
 		if (!sim) {
@@ -347,6 +363,10 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 		t_set(&t, k++, "%s", b);
 	}
 	t_print(f, &t);
+	for (size_t i = 0; i < n; i++)
+		if (r[i].status)
+			fprintf(f, "* %s %s: %s\n", r[i].inst->name,
+				r[i].status == PMB_ESKIPPED ? "skipped" : "FAILED", r[i].reason);
 	if (!sim && !c->has_cycles)
 		fprintf(f, "est.cycles: ESTIMATED as ns/item x %.2f GHz (no cycles counter)\n", c->ghz);
 }
@@ -531,12 +551,64 @@ static int find_ev(const struct pmb_context *c, const char *name)
 	return -1;
 }
 
-/* Branch study: per pair K (branch/K/branchy, branch/K/branchless, branch/K/sol). */
+/* The verdict over a pair's inputs, in their order: w[k] is +1 where
+ * branchless wins (ratio interval below 1), -1 where branchy wins, 0 tie. */
+static void verdict(FILE *f, const int *w, char (*arg)[64], int n, bool ordered)
+{
+	int from = n, wins = 0, losses = 0;
+	char list[256] = "";
+
+	for (int k = 0; k < n; k++) {
+		wins += w[k] > 0;
+		losses += w[k] < 0;
+	}
+	/* The first input from which branchless wins at every later one. */
+	while (from > 0 && w[from - 1] > 0)
+		from--;
+	fprintf(f, "  verdict: ");
+	if (!wins && !losses) {
+		fprintf(f, "no significant difference at any input\n");
+		return;
+	}
+	if (ordered && from < n && from > 0)
+		fprintf(f, "branchless wins from %s on", arg[from]);
+	else if (ordered && from == 0)
+		fprintf(f, "branchless wins at every input");
+	else if (wins)
+		fprintf(f, "branchless wins at %d of %d inputs", wins, n);
+	else
+		fprintf(f, "branchless never wins");
+	for (int k = 0; k < n; k++)
+		if (w[k] < 0) {
+			size_t len = strlen(list);
+
+			snprintf(list + len, sizeof(list) - len, "%s%s", len ? ", " : "", arg[k]);
+		}
+	if (losses)
+		fprintf(f, "; branchy wins at %s", list);
+	if (ordered) {
+		/* Where the winner changes from one input to the next. */
+		int prev = 0;
+
+		for (int k = 0; k < n; k++) {
+			if (w[k] && prev && w[k] != prev)
+				fprintf(f, "; they cross between %s and %s", arg[k - 1], arg[k]);
+			if (w[k])
+				prev = w[k];
+		}
+	}
+	fputc('\n', f);
+}
+
+/* Branch study: per pair K (branch/K/branchy, branch/K/branchless, branch/K/sol).
+ * Under simulation there is no time: the table shows instructions and
+ * mispredictions, and no winner is named. */
 static void branch_summary(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
 {
 	bool sim = !strcmp(c->backend, "sim");
 	int bm = find_ev(c, "branch-misses");
 	int cyc = find_ev(c, "cycles");
+	int ins = find_ev(c, "instructions");
 
 	if (bm < 0)
 		bm = find_ev(c, "cond-branch-misses");
@@ -555,99 +627,88 @@ static void branch_summary(FILE *f, const struct pmb_context *c, const struct pm
 		if (!first)
 			continue;
 		fprintf(f, "\nbranch study %s: branchless / branchy%s; inputs seeded with %llu\n", prefix,
-			sim ? " (simulated counts; no time under simulation)" : "",
+			sim ? " (SIMULATED counts: no time, so no winner)" : "",
 			(unsigned long long)r[i].seed);
 		struct table t = { 0 };
 		t.head[t.ncol] = "input", t.left[t.ncol++] = true;
 		t.head[t.ncol++] = sim ? "branchy instr" : "branchy";
 		t.head[t.ncol++] = sim ? "branchless instr" : "branchless";
-		t.head[t.ncol++] = "sol";
-		t.head[t.ncol++] = c->has_cycles ? "cycles (y/l)" : sim ? "-" : "est.cycles (y/l)";
-		t.head[t.ncol++] = "misp/item (y/l)";
-		t.head[t.ncol++] = "ratio [95% CI]";
-		t.head[t.ncol++] = "winner";
-		const char *first_win = NULL, *last_lose = NULL;
-		char cross[120] = "";
-		int prev_w = 0;
+		t.head[t.ncol++] = sim ? "sol instr" : "sol";
+		if (!sim)
+			t.head[t.ncol++] = c->has_cycles ? "cycles (y/l)" : "est.cycles (y/l)";
+		t.head[t.ncol++] = sim ? "misp/item (y/l, sim)" : "misp/item (y/l)";
+		if (!sim) {
+			t.head[t.ncol++] = "ratio [95% CI]";
+			t.head[t.ncol++] = "winner";
+		}
+		int w[64], nw = 0;
+		char args[64][64];
+		bool ordered = true;
 		double c0 = NAN, c50 = NAN, m0 = NAN, m50 = NAN;
 		for (size_t j = 0; j < n; j++) {
 			const struct pmb_result *y = &r[j], *l, *s;
-			char b1[32], b2[32], b3[32];
+			char b[32];
+			int k = 0;
 
 			if (strcmp(y->inst->family, fam) || y->repetition)
 				continue;
 			l = find_variant(r, n, prefix, "branchless", y->inst->args);
 			s = find_variant(r, n, prefix, "sol", y->inst->args);
 			t_add_row(&t);
-			t_set(&t, 0, "%s", y->inst->args[0] ? y->inst->args : "-");
+			t_set(&t, k++, "%s", y->inst->args[0] ? y->inst->args : "-");
 			if (y->status || !l || l->status) {
-				t_set(&t, 1, "%s", y->status ? y->reason : l ? l->reason : "no branchless form");
+				t_set(&t, k, "%s", y->status ? "skipped" : l ? "branchless skipped" : "no branchless form");
 				continue;
 			}
-			int e0 = sim ? 0 : -1;
-			const struct pmb_figure *fy = e0 < 0 ? &y->time : &y->ev[e0];
-			const struct pmb_figure *fl = e0 < 0 ? &l->time : &l->ev[e0];
-			if (sim) {
-				fmt_num(b1, sizeof(b1), fy->s.median);
-				fmt_num(b2, sizeof(b2), fl->s.median);
-			} else {
-				fmt_time(b1, sizeof(b1), fy->s.median);
-				fmt_time(b2, sizeof(b2), fl->s.median);
-			}
-			t_set(&t, 1, "%s", b1);
-			t_set(&t, 2, "%s", b2);
-			if (s && !s->status) {
-				const struct pmb_figure *fs = e0 < 0 ? &s->time : &s->ev[e0];
-				if (sim)
-					fmt_num(b3, sizeof(b3), fs->s.median);
-				else
-					fmt_time(b3, sizeof(b3), fs->s.median);
-				t_set(&t, 3, "%s", b3);
+			const struct pmb_figure *fy = sim ? (ins >= 0 ? &y->ev[ins] : NULL) : &y->time;
+			const struct pmb_figure *fl = sim ? (ins >= 0 ? &l->ev[ins] : NULL) : &l->time;
+			const struct pmb_figure *fs = s && !s->status ? (sim ? (ins >= 0 ? &s->ev[ins] : NULL) : &s->time) : NULL;
+			const struct pmb_figure *col[3] = { fy, fl, fs };
+			for (int q = 0; q < 3; q++, k++) {
+				if (!col[q] || !col[q]->valid)
+					continue;
+				fmt_figure(b, sizeof(b), col[q], !sim);
+				t_set(&t, k, "%s", b);
 			}
 			const struct pmb_figure *cy = cyc >= 0 ? &y->ev[cyc] : &y->est_cycles;
 			const struct pmb_figure *cl = cyc >= 0 ? &l->ev[cyc] : &l->est_cycles;
-			if (cy->valid && cl->valid)
-				t_set(&t, 4, "%.2f / %.2f", cy->s.median, cl->s.median);
+			if (!sim) {
+				if (cy->valid && cl->valid)
+					t_set(&t, k, "%.2f / %.2f", cy->s.median, cl->s.median);
+				k++;
+			}
 			if (bm >= 0 && y->ev[bm].valid && l->ev[bm].valid)
-				t_set(&t, 5, "%.3f / %.3f", y->ev[bm].s.median, l->ev[bm].s.median);
+				t_set(&t, k, "%.3f / %.3f", fmax(y->ev[bm].s.median, 0), fmax(l->ev[bm].s.median, 0));
 			else
-				t_set(&t, 5, "n/a");
-			if (isfinite(fl->ratio))
-				t_set(&t, 6, "%.2f [%.2f, %.2f]", fl->ratio, fl->ratio_lo, fl->ratio_hi);
-			/* +1 branchless wins, -1 branchy wins, 0 tie: a win is an
-			 * interval that excludes 1. */
-			int w = 0;
-			if (isfinite(fl->ratio_hi) && fl->ratio_hi < 1)
-				w = 1;
-			else if (isfinite(fl->ratio_lo) && fl->ratio_lo > 1)
-				w = -1;
-			t_set(&t, 7, "%s", w > 0 ? "branchless" : w < 0 ? "branchy" : "tie");
-			if (w > 0 && !first_win)
-				first_win = y->inst->args;
-			if (w < 0)
-				last_lose = y->inst->args;
-			if (prev_w && w && w != prev_w && !cross[0])
-				snprintf(cross, sizeof(cross), "they cross before %s", y->inst->args);
-			if (w)
-				prev_w = w;
+				t_set(&t, k, "n/a");
+			k++;
 			if (!strcmp(y->inst->args, "p0") && cy->valid && bm >= 0 && y->ev[bm].valid)
 				c0 = cy->s.median, m0 = y->ev[bm].s.median;
 			if (!strcmp(y->inst->args, "p50") && cy->valid && bm >= 0 && y->ev[bm].valid)
 				c50 = cy->s.median, m50 = y->ev[bm].s.median;
+			if (sim || nw == 64)
+				continue;
+			if (isfinite(fl->ratio)) {
+				fmt_ratio(b, sizeof(b), fl->ratio, fl->ratio_lo, fl->ratio_hi);
+				t_set(&t, k, "%s", b);
+			}
+			k++;
+			int win = 0; /* a win is a ratio interval that excludes 1 */
+			if (isfinite(fl->ratio_hi) && fl->ratio_hi < 1)
+				win = 1;
+			else if (isfinite(fl->ratio_lo) && fl->ratio_lo > 1)
+				win = -1;
+			t_set(&t, k, "%s", win > 0 ? "branchless" : win < 0 ? "branchy" : "tie");
+			snprintf(args[nw], sizeof(args[nw]), "%s", y->inst->args);
+			/* p-inputs and tier sizes are ordered; a mix is not. */
+			if (!strcmp(y->inst->args, "mix"))
+				ordered = false;
+			w[nw++] = win;
 		}
 		t_print(f, &t);
-		if (first_win)
-			fprintf(f, "  verdict: branchless wins from %s on", first_win);
-		else if (last_lose)
-			fprintf(f, "  verdict: branchy wins");
-		else
-			fprintf(f, "  verdict: no significant difference at any input");
-		if (first_win && last_lose)
-			fprintf(f, "; branchy still wins at %s", last_lose);
-		if (cross[0])
-			fprintf(f, "; %s", cross);
-		fputc('\n', f);
-		if (isfinite(c0) && isfinite(c50) && m50 - m0 > 0.01 && (cyc >= 0))
+		if (!sim)
+			verdict(f, w, args, nw, ordered);
+		if (isfinite(c0) && isfinite(c50) && m50 - m0 > 0.01 && cyc >= 0)
 			fprintf(f, "  misprediction penalty, ESTIMATED: %.1f cycles "
 				"(delta cycles / delta mispredicts between p0 and p50)\n",
 				(c50 - c0) / (m50 - m0));

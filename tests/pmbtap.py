@@ -16,6 +16,9 @@ def ok(cond, what):
     """One test point: "ok N - what" or "not ok N - what"."""
     global _n, _failed
     _n += 1
+    # One line per point: a message quoting program output must not break
+    # the TAP stream.
+    what = str(what).replace("\n", "\\n")
     print(("ok %d - %s" if cond else "not ok %d - %s") % (_n, what))
     if not cond:
         _failed += 1

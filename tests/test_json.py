@@ -5,12 +5,13 @@ import json
 import math
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 
-from pmbtap import diag, done, ok  # noqa: E402
+from pmbtap import diag, done, ok, skip  # noqa: E402
 
 
 def finish():
@@ -325,24 +326,48 @@ ok(rc == 0 and sorted(console) == sorted(names),
    "console and JSON name the same benchmarks (%s / %s)" % (console, names))
 
 # ---- CSV -----------------------------------------------------------------
+def read_csv(path):
+    try:
+        with open(path, newline="") as f:
+            return list(csv.reader(f, strict=True))
+    except (OSError, csv.Error) as e:
+        diag("cannot read %s: %s" % (path, e))
+        return []
+
+
+def fnum(v):
+    """A CSV number, or None where the field is empty or not a number."""
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        return None
+    return x if math.isfinite(x) else None
+
+
 out_csv = os.path.join(TMP, "out.csv")
 rc, out, err = run(["--format=csv", "--out=" + out_csv])
 ok(rc == 0, "--format=csv --out=FILE: exit 0 (got %d)" % rc)
-try:
-    with open(out_csv, newline="") as f:
-        table = list(csv.reader(f, strict=True))
-except (OSError, csv.Error) as e:
-    diag("cannot read %s: %s" % (out_csv, e))
-    table = []
+table = read_csv(out_csv)
+TIME = ["ns_per_item", "ns_per_item_mean", "ns_per_item_min",
+        "ns_per_item_ci_lo", "ns_per_item_ci_hi", "ns_per_item_stddev",
+        "ns_per_item_mdape", "outliers_mild", "outliers_severe",
+        "ns_per_item_normalized", "ns_per_item_ratio",
+        "ns_per_item_ratio_ci_lo", "ns_per_item_ratio_ci_hi"]
 FIXED = ["name", "tier", "working_set_bytes", "samples", "passes",
-         "items_per_pass", "ns_per_item", "ns_per_item_mean",
-         "ns_per_item_min", "ns_per_item_ci_lo", "ns_per_item_ci_hi",
-         "items_per_second", "bytes_per_second"]
-want = FIXED + [sanitize(e["name"]) + "_per_item" for e in events] + \
-    ["est_cycles_per_item", "labels", "status"]
+         "items_per_pass"] + TIME + \
+    ["repetition", "repetition_spread", "seed", "items_per_second",
+     "bytes_per_second"]
+
+
+def want_header(evs):
+    return FIXED + [sanitize(e["name"]) + "_per_item" for e in evs] + \
+        ["est_cycles_per_item", "labels", "reason", "status"]
+
+
 header = table[0] if table else []
-ok(header == want, "CSV header: fixed columns, one per event, est. cycles, "
-   "labels, status (%s)" % header)
+ok(header == want_header(events), "CSV header: fixed columns, time spread "
+   "and comparison columns, repetition, seed, one per event, est. cycles, "
+   "labels, reason, status (%s)" % header)
 rows = [dict(zip(header, r)) for r in table[1:]]
 ok(all(len(r) == len(header) for r in table[1:]) and len(rows) > 0,
    "CSV: every row has every column")
@@ -358,6 +383,108 @@ for r in rows:
         good = False
     ok(good and r.get("samples") == "10" and r.get("status") == "ok",
        "CSV %s: numbers, CI around the median, 10 samples, ok" % n)
+    sd, mdape = fnum(r.get("ns_per_item_stddev")), r.get("ns_per_item_mdape")
+    ok(sd is not None and sd >= 0 and
+       (fnum(mdape) is not None and fnum(mdape) >= 0 or mdape == "") and
+       re.match(r"^[0-9]+$", r.get("outliers_mild", "")) and
+       re.match(r"^[0-9]+$", r.get("outliers_severe", "")),
+       "CSV %s: stddev, mdape, outlier counts (%r, %r, %r, %r)" %
+       (n, r.get("ns_per_item_stddev"), mdape, r.get("outliers_mild"),
+        r.get("outliers_severe")))
+    # calib has no baseline or reference: nothing to compare with.
+    ok(all(r.get(k) == "" for k in TIME[9:]),
+       "CSV %s: no normalized figure or ratio without a baseline or "
+       "reference" % n)
+    ok(r.get("repetition") == "0" and r.get("repetition_spread") == "",
+       "CSV %s: one run: repetition 0, no repetition spread (%r, %r)" %
+       (n, r.get("repetition"), r.get("repetition_spread")))
+    ok(r.get("seed") == str(by_name.get(n, {}).get("seed")),
+       "CSV %s: seed %r is the JSON seed %r" %
+       (n, r.get("seed"), by_name.get(n, {}).get("seed")))
+ok(all((r.get("reason") == "") == (r.get("status") == "ok") for r in rows),
+   "CSV: reason empty exactly on ok rows (%s)" %
+   [(r.get("name"), r.get("status"), r.get("reason")) for r in rows])
+
+# ---- CSV: repetitions ---------------------------------------------------
+out_csv = os.path.join(TMP, "rep.csv")
+rc, out, err = run(["--format=csv", "--out=" + out_csv, "--repetitions=2",
+                    "--seed=7"])
+ok(rc == 0, "--repetitions=2 --format=csv: exit 0 (got %d)" % rc)
+table = read_csv(out_csv)
+rows = [dict(zip(table[0], r)) for r in table[1:]] if table else []
+reps = {}
+for r in rows:
+    reps.setdefault(r.get("name"), []).append(r)
+ok(sorted(reps) == sorted(names) and
+   all(sorted(x.get("repetition") for x in v) == ["0", "1"]
+       for v in reps.values()),
+   "--repetitions=2: rows with repetition 0 and 1 for each name (%s)" %
+   {k: [x.get("repetition") for x in v] for k, v in reps.items()})
+ok(rows and all(r.get("seed") == "7" for r in rows),
+   "--seed=7: the seed column is 7 on every row (%s)" %
+   [r.get("seed") for r in rows])
+for n, v in sorted(reps.items()):
+    sp = [r.get("repetition_spread") for r in v]
+    meds = [fnum(r.get("ns_per_item")) for r in v]
+    # calib/empty's medians may both be zero: a spread of nothing.
+    ok(len(set(sp)) == 1 and (fnum(sp[0]) is not None and fnum(sp[0]) >= 0
+                              or (n == "calib/empty" and sp[0] == "")),
+       "%s: one repetition_spread for its repetitions, a number (%s)" %
+       (n, sp))
+    below = any("ns:below_resolution" in r.get("labels", "") for r in v)
+    if n == "calib/add_chain" and not below and None not in meds:
+        m = statistics.median(meds)
+        expect = (max(meds) - min(meds)) / abs(m) if m else None
+        got = fnum(sp[0])
+        ok(expect is not None and got is not None and
+           abs(got - expect) <= 1e-9 * max(1.0, expect),
+           "%s: repetition_spread is (max - min) / median of the "
+           "repetitions' ns_per_item (%r vs %r)" % (n, got, expect))
+
+# ---- derived figures; the sim backend's labels --------------------------
+ders = [x["name"] for x in ctx.get("derived", [])]
+neg = [(b["name"], k, b[k]) for b in benches for k in ders
+       if k in b and not (is_num(b[k]) and b[k] >= 0)]
+ok(not neg, "derived figures are numbers, never negative (%s)" % neg)
+
+SIM_WHAT = ["sim: derived figures are labelled simulated",
+            "sim: no derived figure is negative",
+            "sim: the CSV leaves the time columns empty and says simulated"]
+if not shutil.which("valgrind"):
+    for what in SIM_WHAT:
+        skip(what, "valgrind is not in PATH")
+else:
+    SIM = [EXE, "--backend=sim", "--filter=^calib/add_chain$", "--samples=10"]
+    p = subprocess.run(SIM + ["--format=json"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True,
+                       timeout=300)
+    try:
+        sd = load_json(p.stdout)
+    except ValueError as e:
+        sd = None
+        diag("sim: %s; %s" % (e, p.stderr[-400:]))
+    sb = (sd or {}).get("benchmarks", [{}])[0] if sd else {}
+    sders = [x["name"] for x in (sd or {}).get("context", {}).get(
+        "derived", [])]
+    present = [k for k in sders if k in sb]
+    ok(p.returncode == 0 and sd["context"].get("backend") == "sim" and
+       present and all(sb.get(k + "_simulated") is True for k in present),
+       SIM_WHAT[0] + " (%s)" % {k: sb.get(k + "_simulated") for k in present})
+    ok(all(is_num(sb[k]) and sb[k] >= 0 for k in present),
+       SIM_WHAT[1] + " (%s)" % {k: sb[k] for k in present})
+    p = subprocess.run(SIM + ["--format=csv"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True,
+                       timeout=300)
+    t = list(csv.reader(p.stdout.splitlines(), strict=True))
+    srows = [dict(zip(t[0], r)) for r in t[1:]] if t else []
+    sevents = (sd or {}).get("context", {}).get("events", [])
+    ok(p.returncode == 0 and t and t[0] == want_header(sevents) and
+       len(srows) == 1 and
+       all(srows[0].get(k) == "" for k in TIME + ["items_per_second",
+                                                   "repetition_spread"]) and
+       "simulated" in srows[0].get("labels", "").split(";") and
+       srows[0].get("seed") == str(sb.get("seed")),
+       SIM_WHAT[2] + " (%s)" % srows)
 
 for f in os.listdir(TMP):
     os.unlink(os.path.join(TMP, f))

@@ -371,11 +371,69 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 		fprintf(f, "est.cycles: ESTIMATED as ns/item x %.2f GHz (no cycles counter)\n", c->ghz);
 }
 
+/* The figure a sweep is summarised by: time, or under simulation the
+ * first simulated miss event (what tells the tiers apart), else the first. */
+static int sweep_event(const struct pmb_context *c)
+{
+	static const char *prefer[] = { "l1d", "llc", "" };
+
+	for (int p = 0; p < 3; p++)
+		for (int e = 0; e < c->plan.nev; e++)
+			if (strstr(c->plan.ev[e].name, prefer[p]) && strstr(c->plan.ev[e].name, "miss") &&
+			    !strstr(c->plan.ev[e].name, "branch"))
+				return e;
+	return 0;
+}
+
+static const struct pmb_figure *sweep_fig(const struct pmb_context *c, const struct pmb_result *x)
+{
+	return strcmp(c->backend, "sim") ? &x->time : &x->ev[sweep_event(c)];
+}
+
+/* Under simulation, the miss event that shows cache level k: L1d misses
+ * for the first level, last-level misses for the last, -1 for the levels
+ * valgrind does not model.  Time (-2) on the perf backend. */
+static int level_event(const struct pmb_context *c, int k)
+{
+	const char *want = k == 0 ? "l1d" : k == c->topo.ncaches - 1 ? "llc" : NULL;
+
+	if (strcmp(c->backend, "sim"))
+		return -2;
+	if (!want)
+		return -1;
+	for (int e = 0; e < c->plan.nev; e++)
+		if (strstr(c->plan.ev[e].name, want) && strstr(c->plan.ev[e].name, "miss"))
+			return e;
+	return sweep_event(c);
+}
+
+/* Step ratio between two sweep points: 0 where either is not measured or
+ * b is not resolved, INFINITY from a zero (a simulated miss count going
+ * from none to some). */
+static double step(const struct pmb_figure *a, const struct pmb_figure *b)
+{
+	if (!a->valid || !b->valid || b->below_resolution)
+		return 0;
+	/* Counts that go from practically none (under 1 % of the next) to
+	 * some are a step from zero, not a ratio of thousands. */
+	if (a->below_resolution || a->s.median <= 0.01 * b->s.median)
+		return b->s.median >= 0.01 ? INFINITY : 0;
+	return b->s.median / a->s.median;
+}
+
+static void fmt_step(char *buf, size_t n, double ratio)
+{
+	if (isinf(ratio))
+		snprintf(buf, n, "from ~0");
+	else
+		snprintf(buf, n, "x%.1f", ratio);
+}
+
 /* Per cache level: does the data step where hwloc puts the boundary?  The
  * step is the cost ratio of the two sweep points around the cache's size;
  * where there is none, the largest step below the boundary is named. */
 static void compare_boundaries(FILE *f, const struct pmb_context *c, const struct pmb_result *r,
-			       size_t n, size_t first, bool sim)
+			       size_t n, size_t first)
 {
 	const char *fam = r[first].inst->family;
 	uint64_t below = 0;
@@ -383,18 +441,25 @@ static void compare_boundaries(FILE *f, const struct pmb_context *c, const struc
 	for (int k = 0; k < c->topo.ncaches; k++) {
 		uint64_t size = c->topo.cache[k].size;
 		const struct pmb_result *a = NULL, *b = NULL, *sa = NULL, *sb = NULL, *prev = NULL;
+		int e = level_event(c, k);
 		double best = 0;
-		char s1[24], s2[24], sz[24];
+		char s1[24], s2[24], sz[24], st[24];
 
+		pmb_format_bytes(sz, sizeof(sz), size);
+		fprintf(f, "  L%d %s: ", c->topo.cache[k].level, sz);
+		if (e == -1) {
+			fprintf(f, "not simulated (valgrind models L1 and the last level only)\n");
+			below = size;
+			continue;
+		}
 		for (size_t j = first; j < n; j++) {
 			const struct pmb_result *x = &r[j];
-			const struct pmb_figure *fx = sim ? &x->ev[0] : &x->time;
+			const struct pmb_figure *fx = e < 0 ? &x->time : &x->ev[e];
 
 			if (strcmp(x->inst->family, fam) || x->status || x->repetition || !fx->valid)
 				continue;
 			if (prev) {
-				const struct pmb_figure *fp = sim ? &prev->ev[0] : &prev->time;
-				double ratio = fp->s.median > 0 ? fx->s.median / fp->s.median : 0;
+				double ratio = step(e < 0 ? &prev->time : &prev->ev[e], fx);
 
 				if (prev->inst->working_set <= size && x->inst->working_set > size)
 					a = prev, b = x;
@@ -404,28 +469,29 @@ static void compare_boundaries(FILE *f, const struct pmb_context *c, const struc
 			}
 			prev = x;
 		}
-		pmb_format_bytes(sz, sizeof(sz), size);
-		fprintf(f, "  L%d %s: ", c->topo.cache[k].level, sz);
+		if (e >= 0)
+			fprintf(f, "(%s) ", c->plan.ev[e].name);
 		if (!a || !b) {
 			fprintf(f, "no sweep points on both sides\n");
-		} else {
-			const struct pmb_figure *fa = sim ? &a->ev[0] : &a->time;
-			const struct pmb_figure *fb = sim ? &b->ev[0] : &b->time;
-			double ratio = fa->s.median > 0 ? fb->s.median / fa->s.median : 0;
+			below = size;
+			continue;
+		}
+		double ratio = step(e < 0 ? &a->time : &a->ev[e], e < 0 ? &b->time : &b->ev[e]);
 
-			pmb_format_bytes(s1, sizeof(s1), a->inst->working_set);
-			pmb_format_bytes(s2, sizeof(s2), b->inst->working_set);
-			if (ratio > 1.3) {
-				fprintf(f, "the data step here too (x%.1f from %s to %s)\n", ratio, s1, s2);
-			} else {
-				fprintf(f, "no step here (x%.1f from %s to %s)", ratio, s1, s2);
-				if (sa && sb && best > 1.3) {
-					pmb_format_bytes(s1, sizeof(s1), sa->inst->working_set);
-					pmb_format_bytes(s2, sizeof(s2), sb->inst->working_set);
-					fprintf(f, "; the data step earlier, x%.1f from %s to %s", best, s1, s2);
-				}
-				fputc('\n', f);
+		pmb_format_bytes(s1, sizeof(s1), a->inst->working_set);
+		pmb_format_bytes(s2, sizeof(s2), b->inst->working_set);
+		fmt_step(st, sizeof(st), ratio);
+		if (ratio > 1.3) {
+			fprintf(f, "the data step here too (%s, %s to %s)\n", st, s1, s2);
+		} else {
+			fprintf(f, "no step here (%s, %s to %s)", st, s1, s2);
+			if (sa && sb && best > 1.3) {
+				pmb_format_bytes(s1, sizeof(s1), sa->inst->working_set);
+				pmb_format_bytes(s2, sizeof(s2), sb->inst->working_set);
+				fmt_step(st, sizeof(st), best);
+				fprintf(f, "; the data step earlier (%s, %s to %s)", st, s1, s2);
 			}
+			fputc('\n', f);
 		}
 		below = size;
 	}
@@ -449,35 +515,57 @@ static void sweep_summary(FILE *f, const struct pmb_context *c, const struct pmb
 			continue;
 		fprintf(f, "\n%s across the cache tiers:\n", r[i].inst->family);
 		static const char *tiers[] = { "L1", "L2", "L3", "L4", "DRAM" };
+		/* The figures per tier: time, or under simulation the L1d and
+		 * last-level miss events (each shows its own boundary). */
+		int evs[2] = { -2, -2 }, nevs = 1;
+		if (sim) {
+			evs[0] = level_event(c, 0);
+			evs[1] = level_event(c, c->topo.ncaches - 1);
+			nevs = evs[1] >= 0 && evs[1] != evs[0] ? 2 : 1;
+			if (evs[0] < 0)
+				evs[0] = sweep_event(c);
+		}
 		double prev_tier = NAN;
 		for (int k = 0; k < 5; k++) {
-			double v[PMB_MAX_TIER_POINTS];
+			double med[2] = { NAN, NAN };
 			size_t m = 0;
 
-			for (size_t j = i; j < n; j++)
-				if (!strcmp(r[j].inst->family, r[i].inst->family) && !r[j].status &&
-				    !strcmp(r[j].inst->tier, tiers[k]) && m < PMB_MAX_TIER_POINTS) {
-					const struct pmb_figure *fg = sim ? &r[j].ev[0] : &r[j].time;
+			for (int q = 0; q < nevs; q++) {
+				double v[PMB_MAX_TIER_POINTS];
 
-					if (fg->valid)
-						v[m++] = fg->s.median;
+				m = 0;
+				for (size_t j = i; j < n; j++) {
+					const struct pmb_figure *fg = evs[q] < 0 ? &r[j].time : &r[j].ev[evs[q]];
+
+					if (!strcmp(r[j].inst->family, r[i].inst->family) && !r[j].status &&
+					    !r[j].repetition && !strcmp(r[j].inst->tier, tiers[k]) &&
+					    m < PMB_MAX_TIER_POINTS && fg->valid)
+						/* below resolution counts as zero, not negative */
+						v[m++] = fg->below_resolution ? fmax(fg->s.median, 0) : fg->s.median;
 				}
+				if (m)
+					med[q] = pmb_median(v, m);
+			}
 			if (!m)
 				continue;
-			double med = pmb_median(v, m);
 			char b[32];
-			if (sim)
-				fmt_num(b, sizeof(b), med);
-			else
-				fmt_time(b, sizeof(b), med);
-			fprintf(f, "  %-5s median %s per item over %zu point%s", tiers[k], b, m,
-				m == 1 ? "" : "s");
+			fprintf(f, "  %-5s median ", tiers[k]);
+			for (int q = 0; q < nevs; q++) {
+				if (sim) {
+					fmt_num(b, sizeof(b), med[q]);
+					fprintf(f, "%s%s %s", q ? ", " : "", b, c->plan.ev[evs[q]].name);
+				} else {
+					fmt_time(b, sizeof(b), med[q]);
+					fprintf(f, "%s", b);
+				}
+			}
+			fprintf(f, " per item%s over %zu point%s", sim ? " (simulated)" : "", m, m == 1 ? "" : "s");
 			if (!sim && !c->has_cycles && c->ghz > 0)
-				fprintf(f, " (est. %.1f cycles)", med * c->ghz);
-			if (isfinite(prev_tier) && prev_tier > 0)
-				fprintf(f, ", %.1fx the tier before", med / prev_tier);
+				fprintf(f, " (est. %.1f cycles)", med[0] * c->ghz);
+			if (!sim && isfinite(prev_tier) && prev_tier > 0)
+				fprintf(f, ", %.1fx the tier before", med[0] / prev_tier);
 			fputc('\n', f);
-			prev_tier = med;
+			prev_tier = med[0];
 		}
 		/* Steps in the data: consecutive points whose cost rises by
 		 * more than 30 %. */
@@ -491,15 +579,17 @@ static void sweep_summary(FILE *f, const struct pmb_context *c, const struct pmb
 			if (strcmp(x->inst->family, r[i].inst->family) || x->status)
 				continue;
 			if (prev) {
-				a = sim ? &prev->ev[0] : &prev->time;
-				b = sim ? &x->ev[0] : &x->time;
-				if (a->valid && b->valid && a->s.median > 0 && b->s.median > 1.3 * a->s.median) {
-					char s1[24], s2[24];
+				a = sweep_fig(c, prev);
+				b = sweep_fig(c, x);
+				double ratio = step(a, b);
+
+				if (ratio > 1.3) {
+					char s1[24], s2[24], st[24];
 
 					pmb_format_bytes(s1, sizeof(s1), prev->inst->working_set);
 					pmb_format_bytes(s2, sizeof(s2), x->inst->working_set);
-					fprintf(f, "%s between %s and %s (x%.1f)", steps ? ";" : "", s1, s2,
-						b->s.median / a->s.median);
+					fmt_step(st, sizeof(st), ratio);
+					fprintf(f, "%s between %s and %s (%s)", steps ? ";" : "", s1, s2, st);
 					steps++;
 				}
 			}
@@ -514,7 +604,7 @@ static void sweep_summary(FILE *f, const struct pmb_context *c, const struct pmb
 				c->topo.cache[k].sharing_cores > 1 ? " (shared)" : "");
 		}
 		fputc('\n', f);
-		compare_boundaries(f, c, r, n, i, sim);
+		compare_boundaries(f, c, r, n, i);
 		double hmin = 2, hmax = -1;
 		for (size_t j = i; j < n; j++)
 			if (!strcmp(r[j].inst->family, r[i].inst->family) && r[j].huge_fraction >= 0) {

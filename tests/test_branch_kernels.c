@@ -165,8 +165,8 @@ static void test_filter(void)
 {
 	const size_t cap = PMB_GEN_PASS_ITEMS;
 	uint32_t *v = malloc(cap * 4), *a = malloc(cap * 4), *b = malloc(cap * 4);
-	uint32_t *want = malloc(cap * 4);
-	int agree = 1, cases = 0;
+	uint32_t *want = malloc(cap * 4), *c = malloc((cap + 1) * 4);
+	int agree = 1, copies = 1, cases = 0;
 
 	for (size_t i = 0; i < NELEM(p_axis); i++)
 		for (size_t j = 0; j < NELEM(seeds); j++)
@@ -182,14 +182,35 @@ static void test_filter(void)
 				agree &= ka == kw && kb == kw &&
 					 memcmp(a, want, kw * 4) == 0 &&
 					 memcmp(b, want, kw * 4) == 0;
+				/* sol: every word, even those the filters drop,
+				 * and nothing past out[n - 1]. */
+				for (size_t x = 0; x < n; x++)
+					c[x] = ~v[x];
+				c[n] = 0xdeadbeefu;
+				copies &= pmb_filter_sol(v, n, c) == n &&
+					  memcmp(c, v, n * 4) == 0 &&
+					  c[n] == 0xdeadbeefu;
 				cases++;
 			}
 	tap_ok(agree, "filter: branchy and branchless keep the reference words in order (%d inputs)",
 	       cases);
+	tap_ok(copies, "filter: sol copies all n words, and only them");
 	free(v);
 	free(a);
 	free(b);
 	free(want);
+	free(c);
+}
+
+/* The bytes of v's varint add up to its base-128 digits plus the stop bit
+ * (128) of every byte but the last: sol's expected sum from the value. */
+static uint64_t varint_byte_sum(uint32_t v)
+{
+	uint64_t sum = 128 * (uint64_t)(pmb_varint_len(v) - 1);
+
+	for (; v; v >>= 7)
+		sum += v & 0x7f;
+	return sum;
 }
 
 /* Decode one varint with a stream kernel: the stream of just that varint. */
@@ -210,7 +231,7 @@ static void test_varint_roundtrip(int pext)
 	};
 	static const size_t edge_len[] = { 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 5, 5 };
 	uint8_t buf[PMB_VARINT_MAX + PMB_VARINT_PAD];
-	int lens = 1, by = 1, bl = 1;
+	int lens = 1, by = 1, bl = 1, sol = 1;
 	struct pmb_gen g;
 
 	for (size_t i = 0; i < NELEM(edges); i++) {
@@ -220,6 +241,8 @@ static void test_varint_roundtrip(int pext)
 		len = pmb_varint_encode(buf, edges[i]);
 		lens &= len == edge_len[i] && pmb_varint_len(edges[i]) == len;
 		by &= decodes_to(pmb_varint_branchy, buf, len, edges[i]);
+		/* The 0xff garbage would show in the sum if sol read past end. */
+		sol &= pmb_varint_sol(buf, buf + len) == varint_byte_sum(edges[i]);
 		if (pext)
 			bl &= decodes_to(pmb_varint_branchless, buf, len, edges[i]);
 	}
@@ -232,11 +255,14 @@ static void test_varint_roundtrip(int pext)
 		len = pmb_varint_encode(buf, v);
 		lens &= pmb_varint_len(v) == len;
 		by &= decodes_to(pmb_varint_branchy, buf, len, v);
+		sol &= pmb_varint_sol(buf, buf + len) == varint_byte_sum(v);
 		if (pext)
 			bl &= decodes_to(pmb_varint_branchless, buf, len, v);
 	}
 	tap_ok(lens, "varint: encoded lengths at every 7-bit boundary");
 	tap_ok(by, "varint: byte loop round-trips boundary and random values");
+	tap_ok(sol && pmb_varint_sol(buf, buf) == 0,
+	       "varint: sol sums exactly the varint's bytes (boundary and random values, empty)");
 	if (pext)
 		tap_ok(bl, "varint: pext decoder round-trips boundary and random values");
 	else
@@ -249,7 +275,7 @@ static void test_varint_streams(int pext)
 	uint8_t *b1 = malloc(nmax * PMB_VARINT_MAX + PMB_VARINT_PAD);
 	uint8_t *b2 = malloc(nmax * PMB_VARINT_MAX + PMB_VARINT_PAD);
 	static const size_t ns[] = { 1, 3, 1000, PMB_GEN_VARINTS };
-	int by = 1, bl = 1, widths = 1;
+	int by = 1, bl = 1, widths = 1, sol = 1;
 
 	for (int w = 0; w <= PMB_VARINT_MAX; w++)
 		for (size_t j = 0; j < NELEM(seeds); j++)
@@ -260,8 +286,13 @@ static void test_varint_streams(int pext)
 
 				if (w)
 					widths &= len == ns[k] * (size_t)w;
+				uint64_t bytes = 0;
+
 				r = pmb_varint_branchy(b1, b1 + len);
 				by &= r.sum == sum && r.count == ns[k];
+				for (size_t x = 0; x < len; x++)
+					bytes += b1[x];
+				sol &= pmb_varint_sol(b1, b1 + len) == bytes;
 				if (pext) {
 					r = pmb_varint_branchless(b1, b1 + len);
 					bl &= r.sum == sum && r.count == ns[k];
@@ -269,6 +300,7 @@ static void test_varint_streams(int pext)
 			}
 	tap_ok(widths, "varint: fixed-width streams are n * width bytes");
 	tap_ok(by, "varint: byte loop decodes every stream (widths 1..5, mix)");
+	tap_ok(sol, "varint: sol is the plain byte sum of every stream (widths 1..5, mix)");
 	if (pext)
 		tap_ok(bl, "varint: pext decoder decodes every stream (widths 1..5, mix)");
 	else

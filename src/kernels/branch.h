@@ -21,7 +21,11 @@
  *    scalar code, and its speed-of-light loops stay scalar to match;
  *  - the taken path of a branchy kernel holds PMB_KEEP_BRANCH(), an empty
  *    volatile asm: it costs no instruction, but no compiler may execute it
- *    speculatively, so the conditional jump around it must stay.
+ *    speculatively, so the conditional jump around it must stay;
+ *  - a speed-of-light copy loop is PMB_KERNEL_COPY: branchless, and GCC may
+ *    not replace the loop by a call to memcpy (libc's memcpy picks its
+ *    strategy by size and CPU, and its speed moves tenfold between runs on
+ *    some virtual machines: no limit to measure against).
  * tests/test_disasm.py checks the result in the built binary.
  */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -32,10 +36,23 @@
 #define PMB_KERNEL_BRANCHLESS                                                  \
 	__attribute__((noipa, optimize("O2", "no-tree-vectorize",              \
 				       "no-tree-slp-vectorize")))
+#define PMB_KERNEL_COPY                                                        \
+	__attribute__((noipa,                                                  \
+		       optimize("O2", "no-tree-vectorize",                     \
+				"no-tree-slp-vectorize",                       \
+				"no-tree-loop-distribute-patterns")))
 #define PMB_SCALAR_LOOP
 #else
 #define PMB_KERNEL_BRANCHY __attribute__((noinline))
 #define PMB_KERNEL_BRANCHLESS __attribute__((noinline))
+#if defined(__has_attribute)
+#if __has_attribute(no_builtin)
+#define PMB_KERNEL_COPY __attribute__((noinline, no_builtin("memcpy")))
+#endif
+#endif
+#ifndef PMB_KERNEL_COPY
+#define PMB_KERNEL_COPY __attribute__((noinline))
+#endif
 #define PMB_SCALAR_LOOP                                                        \
 	_Pragma("clang loop vectorize(disable) interleave(disable)")
 #endif
@@ -72,6 +89,9 @@ size_t pmb_filter_branchy(const uint32_t *v, size_t n, uint32_t t,
  * words (out[k] may be written too). */
 size_t pmb_filter_branchless(const uint32_t *v, size_t n, uint32_t t,
 			     uint32_t *out);
+/** Speed of light: copy all n words to out, one load and one store each,
+ * with no decision and no call to memcpy; returns n.  out holds n words. */
+size_t pmb_filter_sol(const uint32_t *v, size_t n, uint32_t *out);
 
 /* ---- varint: decode a stream of LEB128 uint32 varints -------------------- */
 
@@ -94,6 +114,10 @@ bool pmb_varint_have_pext(void);
  * end, and pmb_varint_have_pext(); elsewhere it returns {0, 0}. */
 struct pmb_varint_sum pmb_varint_branchless(const uint8_t *p,
 					    const uint8_t *end);
+/** Speed of light: the plain sum of every byte of [p, end), each read once
+ * by a scalar loop with no decision; the stream is still the benchmark's, so
+ * one item is still one varint. */
+uint64_t pmb_varint_sol(const uint8_t *p, const uint8_t *end);
 
 /* ---- bsearch: lower bound in a sorted uint32 array ------------------------ */
 

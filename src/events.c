@@ -519,6 +519,31 @@ static int unknown_event(const struct ctx *c, const char *name, int pfmerr)
 	struct sugg s;
 	char *colon;
 
+	if (bare && (size_t)(bare - name) < sizeof(base)) {
+		/* "skx::EVENT" where skx is not a PMU of this machine: say so,
+		 * and how to encode for it anyway, rather than suggest names
+		 * from another PMU.  (libpfm lists absent PMUs inconsistently,
+		 * so the test is "no present PMU has that name".) */
+		pfm_pmu_info_t pi;
+		bool present = false;
+		int p;
+
+		snprintf(base, sizeof(base), "%.*s", (int)(bare - name), name);
+		pfm_for_all_pmus(p) {
+			memset(&pi, 0, sizeof(pi));
+			pi.size = sizeof(pi);
+			if (pfm_get_pmu_info(p, &pi) == PFM_SUCCESS && pi.name && !strcmp(pi.name, base) &&
+			    pi.is_present)
+				present = true;
+		}
+		if (!present && strcmp(base, "perf")) {
+			pmb__events_set_error("event '%s' names PMU '%s', which this machine does not have "
+					      "(its core PMU is '%s'); for a libpfm4 PMU, LIBPFM_FORCE_PMU=%s "
+					      "encodes for it anyway",
+					      name, base, c->plan->pmu_name[0] ? c->plan->pmu_name : "none", base);
+			return PMB_EBADEVENT;
+		}
+	}
 	bare = bare ? bare + 2 : name;
 	pmb__str_copy(base, sizeof(base), bare);
 	if ((colon = strchr(base, ':')))

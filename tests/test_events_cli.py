@@ -88,6 +88,14 @@ def main():
     ok(len(err) == 1 and "@nosuchset" in err[0], "one line names the set: %r" % err)
     ok(p is not None and p.stdout.strip() == "", "nothing measured (stdout empty)")
 
+    # A qualified name for a PMU this machine lacks: said so, with the way
+    # to encode for it anyway (forced here to the AMD PMU, so skx is absent).
+    p = run(["--counters=skx::BR_MISP_RETIRED"], pmu="amd64_fam17h")
+    err = lines(p.stderr) if p else []
+    ok(p is not None and p.returncode == 2 and len(err) == 1 and
+       "which this machine does not have" in err[0] and "LIBPFM_FORCE_PMU=skx" in err[0],
+       "skx:: on another PMU names the PMU and LIBPFM_FORCE_PMU: %r" % err)
+
     print("1..%d" % len(results))
     return 0 if all(c for c, _ in results) else 1
 

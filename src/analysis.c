@@ -169,10 +169,10 @@ static void figure(struct pmb_figure *f, const double *p, const double *v, size_
 	double r1 = res_sample / (pmed * items), r2 = noise_pass / items;
 	/* The same empty loop compiled at another address runs at another
 	 * speed (seen here: copies 2x apart, because the counter makes a
-	 * store-to-load round trip each pass), so half the loop's own cost
-	 * per pass is not resolved either: negligible for a batch of items
-	 * per pass, the honest limit for one item per pass. */
-	double r3 = 0.5 * ov_pass / items;
+	 * store-to-load round trip each pass), so the loop's own cost per pass
+	 * is not resolved either: negligible for a batch of items per pass,
+	 * the honest limit for one item per pass. */
+	double r3 = ov_pass / items;
 	f->resolution = fmax(fmax(r1, r2), r3);
 	/* A figure whose confidence interval reaches zero cannot be told
 	 * from zero either: it is below what this measurement resolves, up

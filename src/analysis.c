@@ -211,7 +211,9 @@ static void figure(struct pmb_figure *f, const double *p, const double *v, size_
 		double tp = typical > 0 && isfinite(f->fixed_two_point) ? f->fixed_two_point / typical : 0;
 		share = ts < share ? ts : share;
 		share = tp < share ? tp : share;
-		f->fixed_share = share;
+		/* Fewer than 10 samples on the ladder fit any line: report the
+		 * estimates, flag nothing. */
+		f->fixed_share = n >= 10 ? share : 0;
 	}
 	free(cost);
 }
@@ -401,6 +403,12 @@ static void add_name(struct namelist *l, const char *name)
 {
 	size_t len = strlen(l->buf);
 
+	/* Once per benchmark, however many repetitions raised it. */
+	for (const char *p = l->buf; (p = strstr(p, name)); p += strlen(name))
+		if ((p == l->buf || p[-1] == ' ') && (p[strlen(name)] == ',' || !p[strlen(name)] ||
+						      p[strlen(name)] == ' '))
+			return;
+
 	if (l->count < 4)
 		snprintf(l->buf + len, sizeof(l->buf) - len, "%s%s", l->count ? ", " : "", name);
 	l->count++;
@@ -434,7 +442,7 @@ static void warn_all(struct pmb_context *ctx, struct pmb_result *res, size_t n)
 		struct pmb_result *r = &res[i];
 		const struct pmb_figure *t = &r->time;
 
-		if (r->status || r->repetition)
+		if (r->status)
 			continue;
 		/* Relative error of a figure that should be zero means nothing. */
 		if (t->valid && !t->below_resolution && !r->inst->def->empty && t->s.median > 0) {

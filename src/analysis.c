@@ -140,7 +140,7 @@ int pmb_analysis_overhead(struct pmb_context *ctx, const struct pmb_sample *s, s
 /* Per-item figure from raw per-sample totals v[i] over passes p[i]. */
 static void figure(struct pmb_figure *f, const double *p, const double *v, size_t n,
 		   double ov_pass, double ov_sample, double noise_pass, double res_sample,
-		   double items, double *per_item)
+		   double items, bool timing, double *per_item)
 {
 	struct pmb_fit fit;
 	double *cost = malloc((n + 1) * sizeof(double));
@@ -172,7 +172,7 @@ static void figure(struct pmb_figure *f, const double *p, const double *v, size_
 	 * store-to-load round trip each pass), so the loop's own cost per pass
 	 * is not resolved either: negligible for a batch of items per pass,
 	 * the honest limit for one item per pass. */
-	double r3 = ov_pass / items;
+	double r3 = timing ? ov_pass / items : 0; /* counts do not jitter so */
 	f->resolution = fmax(fmax(r1, r2), r3);
 	/* A figure whose confidence interval reaches zero cannot be told
 	 * from zero either: it is below what this measurement resolves, up
@@ -238,7 +238,7 @@ static void analyze_one(struct pmb_context *ctx, struct pmb_result *r)
 		v[i] = (double)r->samples[i].ns;
 	}
 	figure(&r->time, p, v, n, o->ns_per_pass, o->ns_per_sample, o->ns_noise_per_pass,
-	       ctx->clock.resolution_ns, items, pi);
+	       ctx->clock.resolution_ns, items, true, pi);
 	if (strcmp(ctx->backend, "sim") == 0)
 		r->time.valid = false; /* valgrind's clock says nothing */
 	for (int e = 0; e < ctx->plan.nev; e++) {
@@ -256,9 +256,14 @@ static void analyze_one(struct pmb_context *ctx, struct pmb_result *r)
 				v[m++] = x;
 			}
 		}
+		/* Cycle and clock counts vary with the loop's speed as time
+		 * does; instruction, branch and cache counts do not. */
+		const char *nm = ctx->plan.ev[e].name;
+		bool timing = strstr(nm, "cycles") || strstr(nm, "clock") || strstr(nm, "CYCLES");
+
 		figure(&r->ev[e], p, v, m, o->ev_valid[e] ? o->ev_per_pass[e] : 0,
 		       o->ev_valid[e] ? o->ev_per_sample[e] : 0, o->ev_noise_per_pass[e],
-		       1.0, items, pi);
+		       1.0, items, timing, pi);
 		r->ev[e].scaled = m == 0 && any ? -1 : scaled;
 		r->ev[e].simulated = ctx->plan.ev[e].kind == PMB_EV_SIM;
 	}

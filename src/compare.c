@@ -321,6 +321,10 @@ static size_t list_figures(const struct bench *o, const struct bench *n,
 	for (i = 0; i < run->n && k < max; i++) {
 		const char *key = run->keys[i];
 
+		/* Estimated cycles are time times a constant: one change, not
+		 * two, so they get no verdict of their own. */
+		if (!strcmp(key, "est_cycles_per_item"))
+			continue;
 		if (ends_with(key, "_per_item") && strcmp(key, "ns_per_item") &&
 		    has_number(o, key) && has_number(n, key))
 			out[k++] = key;
@@ -375,6 +379,22 @@ static int table_add(struct table *t, const char *const cell[NCOL])
 			 cell[i]);
 	t->n++;
 	return 0;
+}
+
+/* Whether every run of the benchmark flags the figure (key
+ * "<x>_per_item") as below the measurement's resolution. */
+static bool below_resolution(const struct bench *b, const char *key)
+{
+	char flag[160];
+
+	snprintf(flag, sizeof(flag), "%s_below_resolution", key);
+	for (size_t i = 0; i < b->nrun; i++) {
+		const struct pmb_json *j = pmb_json_get(b->run[i], flag);
+
+		if (!j || !pmb_json_true(j))
+			return false;
+	}
+	return b->nrun > 0;
 }
 
 /* Compare one figure of one benchmark; add its row.  Lower is better for
@@ -446,6 +466,12 @@ static int compare_figure(const struct report *ro, const struct report *rn,
 		} else if (po != pn) {
 			*v = V_NONE;
 		}
+	}
+	/* Two figures that neither run resolved are both zero within their
+	 * resolution: a difference between them is not a change. */
+	if (below_resolution(bo, key) && below_resolution(bn, key)) {
+		*v = V_NOISE;
+		snprintf(sci, sizeof(sci), "both below resolution");
 	}
 	fmt_value(sold, sizeof(sold), po);
 	fmt_value(snew, sizeof(snew), pn);

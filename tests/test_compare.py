@@ -157,6 +157,19 @@ ok(p == "<0.0001" or (re.match(r"^[0-9.]+$", p) and float(p) < 0.001),
 if rc != 1:
     diag(out + err)
 
+# 2b. the same 20 % slower, but both runs flag the figure as below their
+# resolution: zero within what was resolved, so no change, exit 0.
+def below(b):
+    b["ns_per_item_below_resolution"] = True
+    return b
+
+
+lo_old = write("lo_old.json", report([below(bench("x/z", 0.010))]))
+lo_new = write("lo_new.json", report([below(bench("x/z", 0.012))]))
+rc, out, err = compare(lo_old, lo_new)
+ok(rc == 0 and verdict(out, "x/z") == "within noise" and "both below resolution" in out,
+   "a change between two figures below resolution is no change (exit %d, %r)" % (rc, verdict(out, "x/z")))
+
 # 3. new 20 % faster: improved, exit 0
 fast = write("fast.json", report([bench("x/a", 8.0, 2.0),
                                   bench("x/b", 3.0)]))

@@ -382,7 +382,12 @@ static void apply_links(struct pmb_context *ctx, struct pmb_result *res, size_t 
 		if (nx == 0 || ny == 0 || fig_of(ref, e)->below_resolution ||
 		    den <= fig_of(ref, e)->resolution)
 			continue;
-		f->ratio = (f->s.median - bm) / den;
+		/* A numerator below resolution is zero, not the negative
+		 * number the subtraction may leave. */
+		double num = f->s.median - bm;
+		if (f->below_resolution && num < 0)
+			num = 0;
+		f->ratio = num / den;
 		if (nx < 3 || ny < 3 ||
 		    pmb_bootstrap_ratio_ci(x, nx, y, ny, CONF, RESAMPLES, STAT_SEED,
 					   &f->ratio_lo, &f->ratio_hi) != 0)
@@ -391,6 +396,8 @@ static void apply_links(struct pmb_context *ctx, struct pmb_result *res, size_t 
 			/* The resampled denominators reach zero: the ratio is
 			 * not resolved. */
 			f->ratio = f->ratio_lo = f->ratio_hi = NAN;
+		else if (f->below_resolution)
+			f->ratio_lo = fmax(f->ratio_lo, 0), f->ratio_hi = fmax(f->ratio_hi, 0);
 	}
 out:
 	free(x);
@@ -439,7 +446,8 @@ static int find_event(const struct pmb_context *ctx, const char *name)
 static void warn_all(struct pmb_context *ctx, struct pmb_result *res, size_t n)
 {
 	struct namelist noisy = { 0 }, fixed = { 0 }, fast = { 0 }, scaled = { 0 },
-			modes = { 0 }, nobranch = { 0 };
+			modes = { 0 }, nobranch = { 0 }, reps = { 0 };
+	double worst_rep = 0;
 	int ins = find_event(ctx, "instructions"), br = find_event(ctx, "branches");
 	double worst_err = 0, worst_fixed = 0, worst_fixed_ns = 0, worst_two_point = NAN;
 
@@ -483,6 +491,11 @@ static void warn_all(struct pmb_context *ctx, struct pmb_result *res, size_t n)
 			}
 		if (t->valid && t->s.multimodal)
 			add_name(&modes, r->inst->name);
+		if (!r->inst->def->empty && isfinite(r->rep_spread) && r->rep_spread > 0.05 &&
+		    !t->below_resolution) {
+			add_name(&reps, r->inst->name);
+			worst_rep = fmax(worst_rep, r->rep_spread);
+		}
 		if (br >= 0 && r->ev[br].valid && strstr(r->inst->name, "/branchy") &&
 		    r->ev[br].s.median < 0.5)
 			add_name(&nobranch, r->inst->name);
@@ -503,6 +516,10 @@ static void warn_all(struct pmb_context *ctx, struct pmb_result *res, size_t n)
 	if (scaled.count)
 		pmb_context_warn(ctx, "counters were scaled by multiplexing for %s: "
 				 "their values are estimates; ask for fewer --counters", names(&scaled));
+	if (reps.count)
+		pmb_context_warn(ctx, "repetitions differ by up to %.0f %% for %s: each call with its own "
+				 "setup measured differently (alignment, page placement, a disturbed run); "
+				 "report the spread, not one repetition", worst_rep * 100, names(&reps));
 	if (modes.count)
 		pmb_context_warn(ctx, "samples fall in separate clusters for %s: something changed "
 				 "during the run (frequency, migration, another process); rerun "

@@ -162,6 +162,25 @@ static const struct option longopts[] = {
 	{ 0, 0, 0, 0 },
 };
 
+/* Whether two paths name one file: the same device and inode where both
+ * exist, else the same real folder and the same last name. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char da[PATH_MAX], db[PATH_MAX], ra[PATH_MAX], rb[PATH_MAX];
+	const char *na, *nb;
+
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	na = strrchr(a, '/') ? strrchr(a, '/') + 1 : a;
+	nb = strrchr(b, '/') ? strrchr(b, '/') + 1 : b;
+	snprintf(da, sizeof(da), "%.*s", na == a ? 1 : (int)(na - a), na == a ? "." : a);
+	snprintf(db, sizeof(db), "%.*s", nb == b ? 1 : (int)(nb - b), nb == b ? "." : b);
+	if (!realpath(da, ra) || !realpath(db, rb))
+		return !strcmp(a, b);
+	return !strcmp(ra, rb) && !strcmp(na, nb);
+}
+
 /* Returns -1 to go on, or an exit status. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
@@ -308,8 +327,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 	if (mode && (o->out || o->plot || o->format != FMT_CONSOLE))
 		return bad("%s prints text to standard output: --format, --out and --plot are for "
 			   "benchmark runs", mode);
-	if (o->out && o->plot && !strcmp(o->out, o->plot))
-		return bad("--plot=%s: the same file as --out; expected another file name", o->plot);
+	int modes = o->list + o->topology + o->self_check + o->list_events;
+	if (modes > 1)
+		return bad("%s: choose one of --list, --list-events, --topology and --self-check", mode);
+	if (o->out && o->plot && same_file(o->out, o->plot))
+		return bad("--plot=%s: the same file as --out=%s; expected another file name", o->plot, o->out);
 	if (o->plot) {
 		size_t len = strlen(o->plot);
 
@@ -680,10 +702,13 @@ static int run_main(int argc, char **argv)
 		goto out;
 	}
 	if (o.list_events) {
-		if (pmb_events_list(o.list_pattern, print_event, NULL) == 0)
+		rc = 0;
+		if (pmb_events_list(o.list_pattern, print_event, NULL) == 0) {
+			/* As grep: nothing found is status 1, not an error. */
 			fprintf(stderr, "pmubench: no event of this machine matches '%s'\n",
 				o.list_pattern ? o.list_pattern : "");
-		rc = 0;
+			rc = 1;
+		}
 		goto out;
 	}
 	err = pmb_registry_expand(have_re ? &re : NULL, ntiers ? tiers : NULL, ntiers, &inst, &ninst);

@@ -141,15 +141,35 @@ static bool is_sim(const struct pmb_context *c)
 	return !strcmp(c->backend, "sim");
 }
 
+/* Under simulation, the event the panels being drawn show (set per kind of
+ * panel by pmb_plot_svg: a miss event for sweeps, mispredictions for branch
+ * studies, where the plan has them).  One plot at a time: the library draws
+ * from one thread. */
+static int plot_event;
+static int plot_kind; /* 1 sweeps (log axis: no zero), 2 branch studies */
+
+static int find_event(const struct pmb_context *c, const char *const *names)
+{
+	for (; *names; names++)
+		for (int e = 0; e < c->plan.nev; e++)
+			if (!strcmp(c->plan.ev[e].name, *names))
+				return e;
+	return 0;
+}
+
 /* The figure a result is drawn with, if it has one: ns per item, or the
- * first event under simulation.  Skipped, failed, unmeasured and
+ * panel kind's event under simulation.  Skipped, failed, unmeasured and
  * below-resolution results, and repetitions past the first, have none. */
 static bool value(const struct pmb_context *c, const struct pmb_result *x, double *v)
 {
-	const struct pmb_figure *fg = is_sim(c) ? &x->ev[0] : &x->time;
+	const struct pmb_figure *fg = is_sim(c) ? &x->ev[plot_event] : &x->time;
 
 	if (x->status || x->repetition || (is_sim(c) && c->plan.nev < 1))
 		return false;
+	if (fg->valid && fg->below_resolution && plot_kind == 2) {
+		*v = 0; /* zero within resolution: drawn at 0 on a linear axis */
+		return true;
+	}
 	if (!fg->valid || fg->below_resolution || !isfinite(fg->s.median))
 		return false;
 	*v = fg->s.median;
@@ -504,9 +524,17 @@ int pmb_plot_svg(FILE *f, const struct pmb_context *c, const struct pmb_result *
 	struct panel p = { .c = c, .sim = is_sim(c), .y0 = HEAD_H };
 	int npanels = 0;
 
-	for (int kind = 1; kind <= 2; kind++)
+	static const char *const sweep_ev[] = { "l1d-read-misses", "l1d-misses", "llc-read-misses",
+						"llc-misses", NULL };
+	static const char *const branch_ev[] = { "cond-branch-misses", "branch-misses", NULL };
+	int kind_ev[3] = { 0, find_event(c, sweep_ev), find_event(c, branch_ev) };
+
+	for (int kind = 1; kind <= 2; kind++) {
+		plot_event = kind_ev[kind];
+		plot_kind = kind;
 		for (size_t i = 0; i < n; i++)
 			npanels += opens_panel(c, r, n, i, kind);
+	}
 	if (!npanels)
 		return -ENODATA;
 	p.est = !p.sim && !c->has_cycles && c->ghz > 0 && isfinite(c->ghz);
@@ -526,7 +554,12 @@ int pmb_plot_svg(FILE *f, const struct pmb_context *c, const struct pmb_result *
 	text(f, 20, 22, "font-size=\"12\" fill=\"#555\"", "pmubench %s  %s  core %d  backend %s%s  %s",
 	     PMB_VERSION_STRING, c->host, c->cpu, c->backend,
 	     p.sim ? " (counts SIMULATED by valgrind)" : "", c->date);
-	for (int kind = 1; kind <= 2; kind++)
+	for (int kind = 1; kind <= 2; kind++) {
+		plot_event = kind_ev[kind];
+		plot_kind = kind;
+		if (p.sim)
+			snprintf(p.unit, sizeof(p.unit), "%.48s per item (simulated)",
+				 c->plan.ev[plot_event].name);
 		for (size_t i = 0; i < n; i++) {
 			if (!opens_panel(c, r, n, i, kind))
 				continue;
@@ -536,6 +569,7 @@ int pmb_plot_svg(FILE *f, const struct pmb_context *c, const struct pmb_result *
 				branch_panel(f, &p, r, n, i);
 			p.y0 += PANEL_H;
 		}
+	}
 	fputs("</svg>\n", f);
 	return ferror(f) ? -EIO : 0;
 }

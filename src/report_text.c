@@ -363,10 +363,16 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 		t_set(&t, k++, "%s", b);
 	}
 	t_print(f, &t);
-	for (size_t i = 0; i < n; i++)
-		if (r[i].status)
-			fprintf(f, "* %s %s: %s\n", r[i].inst->name,
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].status) {
+			char rep[16] = "";
+
+			if (r[i].repetition)
+				snprintf(rep, sizeof(rep), " #%d", r[i].repetition + 1);
+			fprintf(f, "* %s%s %s: %s\n", r[i].inst->name, rep,
 				r[i].status == PMB_ESKIPPED ? "skipped" : "FAILED", r[i].reason);
+		}
+	}
 	if (!sim && !c->has_cycles)
 		fprintf(f, "est.cycles: ESTIMATED as ns/item x %.2f GHz (no cycles counter)\n", c->ghz);
 }

@@ -145,6 +145,8 @@ static void write_row(FILE *f, const struct pmb_context *c,
 		    ok && r->ev[e].valid && r->ev[e].scaled != -1);
 	num(f, fmax(r->est_cycles.s.median, r->est_cycles.below_resolution ? 0 : -INFINITY),
 	    ok && r->est_cycles.valid);
+	for (e = 0; e < c->plan.nder; e++)
+		num(f, r->derived[e], ok && isfinite(r->derived[e]) && r->derived[e] >= 0);
 	labels(f, c, r);
 	field(f, ok ? "" : r->reason, false);
 	field(f, r->status == 0 ? "ok" :
@@ -166,7 +168,12 @@ int pmb_report_csv(FILE *f, const struct pmb_context *c,
 	      "items_per_second,bytes_per_second,", f);
 	for (e = 0; e < c->plan.nev; e++)
 		event_column(f, c->plan.ev[e].name);
-	fputs("est_cycles_per_item,labels,reason,status\n", f);
+	fputs("est_cycles_per_item,", f);
+	/* Derived figures (ipc, mpki, ...) by their plan names, as in JSON. */
+	for (e = 0; e < c->plan.nder; e++) {
+		field(f, c->plan.der[e].name, false);
+	}
+	fputs("labels,reason,status\n", f);
 	for (i = 0; i < n; i++)
 		write_row(f, c, &r[i]);
 	if (fflush(f) || ferror(f))

@@ -391,10 +391,6 @@ static int sweep_event(const struct pmb_context *c)
 	return 0;
 }
 
-static const struct pmb_figure *sweep_fig(const struct pmb_context *c, const struct pmb_result *x)
-{
-	return strcmp(c->backend, "sim") ? &x->time : &x->ev[sweep_event(c)];
-}
 
 /* Under simulation, the miss event that shows cache level k: L1d misses
  * for the first level, last-level misses for the last, -1 for the levels
@@ -578,28 +574,31 @@ static void sweep_summary(FILE *f, const struct pmb_context *c, const struct pmb
 		const struct pmb_result *prev = NULL;
 		fprintf(f, "  steps seen in the data:");
 		int steps = 0;
-		for (size_t j = i; j < n; j++) {
-			const struct pmb_result *x = &r[j];
-			const struct pmb_figure *a, *b;
+		for (int q = 0; q < nevs; q++) {
+			prev = NULL;
+			for (size_t j = i; j < n; j++) {
+				const struct pmb_result *x = &r[j];
 
-			if (strcmp(x->inst->family, r[i].inst->family) || x->status)
-				continue;
-			if (prev) {
-				a = sweep_fig(c, prev);
-				b = sweep_fig(c, x);
-				double ratio = step(a, b);
+				if (strcmp(x->inst->family, r[i].inst->family) || x->status || x->repetition)
+					continue;
+				if (prev) {
+					double ratio = evs[q] < 0 ? step(&prev->time, &x->time)
+								  : step(&prev->ev[evs[q]], &x->ev[evs[q]]);
 
-				if (ratio > 1.3) {
-					char s1[24], s2[24], st[24];
+					if (ratio > 1.3) {
+						char s1[24], s2[24], st[24];
 
-					pmb_format_bytes(s1, sizeof(s1), prev->inst->working_set);
-					pmb_format_bytes(s2, sizeof(s2), x->inst->working_set);
-					fmt_step(st, sizeof(st), ratio);
-					fprintf(f, "%s between %s and %s (%s)", steps ? ";" : "", s1, s2, st);
-					steps++;
+						pmb_format_bytes(s1, sizeof(s1), prev->inst->working_set);
+						pmb_format_bytes(s2, sizeof(s2), x->inst->working_set);
+						fmt_step(st, sizeof(st), ratio);
+						fprintf(f, "%s between %s and %s (%s%s%s)", steps ? ";" : "", s1, s2,
+							evs[q] >= 0 ? c->plan.ev[evs[q]].name : "", evs[q] >= 0 ? " " : "",
+							st);
+						steps++;
+					}
 				}
+				prev = x;
 			}
-			prev = x;
 		}
 		fprintf(f, "%s\n  boundaries hwloc reports:", steps ? "" : " none");
 		for (int k = 0; k < c->topo.ncaches; k++) {

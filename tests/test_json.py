@@ -359,13 +359,13 @@ FIXED = ["name", "tier", "working_set_bytes", "samples", "passes",
      "bytes_per_second"]
 
 
-def want_header(evs):
+def want_header(evs, derived=()):
     return FIXED + [sanitize(e["name"]) + "_per_item" for e in evs] + \
-        ["est_cycles_per_item", "labels", "reason", "status"]
+        ["est_cycles_per_item"] + [d["name"] for d in derived] + ["labels", "reason", "status"]
 
 
 header = table[0] if table else []
-ok(header == want_header(events), "CSV header: fixed columns, time spread "
+ok(header == want_header(events, ctx.get("derived", [])), "CSV header: fixed columns, time spread "
    "and comparison columns, repetition, seed, one per event, est. cycles, "
    "labels, reason, status (%s)" % header)
 rows = [dict(zip(header, r)) for r in table[1:]]
@@ -478,7 +478,7 @@ else:
     t = list(csv.reader(p.stdout.splitlines(), strict=True))
     srows = [dict(zip(t[0], r)) for r in t[1:]] if t else []
     sevents = (sd or {}).get("context", {}).get("events", [])
-    ok(p.returncode == 0 and t and t[0] == want_header(sevents) and
+    ok(p.returncode == 0 and t and t[0] == want_header(sevents, (sd or {}).get("context", {}).get("derived", [])) and
        len(srows) == 1 and
        all(srows[0].get(k) == "" for k in TIME + ["items_per_second",
                                                    "repetition_spread"]) and

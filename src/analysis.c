@@ -435,20 +435,12 @@ static const char *names(struct namelist *l)
 	return l->buf;
 }
 
-static int find_event(const struct pmb_context *ctx, const char *name)
-{
-	for (int e = 0; e < ctx->plan.nev; e++)
-		if (strcmp(ctx->plan.ev[e].name, name) == 0)
-			return e;
-	return -1;
-}
-
 static void warn_all(struct pmb_context *ctx, struct pmb_result *res, size_t n)
 {
 	struct namelist noisy = { 0 }, fixed = { 0 }, fast = { 0 }, scaled = { 0 },
 			modes = { 0 }, nobranch = { 0 }, reps = { 0 };
 	double worst_rep = 0;
-	int ins = find_event(ctx, "instructions"), br = find_event(ctx, "branches");
+	int ins = pmb_context_event(ctx, "instructions"), br = pmb_context_event(ctx, "branches");
 	double worst_err = 0, worst_fixed = 0, worst_fixed_ns = 0, worst_two_point = NAN;
 
 	for (size_t i = 0; i < n; i++) {

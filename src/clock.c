@@ -46,23 +46,9 @@ int pmb_clock_probe(struct pmb_clock_probe *p)
 
 uint64_t pmb_clock_add_chain(uint64_t n, uint64_t x)
 {
-#if defined(__x86_64__) || defined(__aarch64__)
-	for (uint64_t i = 0; i < n / 64; i++) {
-		/* 64 adds, each depending on the one before: one cycle each. */
-#if defined(__x86_64__)
-#define PMB__ADD8 "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t" \
-		  "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
-#else
-#define PMB__ADD8 "add %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1\n\t"  \
-		  "add %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1\n\t" \
-		  "add %0, %0, %1\n\tadd %0, %0, %1\n\t"
-#endif
-		__asm__ volatile(PMB__ADD8 PMB__ADD8 PMB__ADD8 PMB__ADD8
-				 PMB__ADD8 PMB__ADD8 PMB__ADD8 PMB__ADD8
-				 : "+r"(x)
-				 : "r"(i | 1));
-#undef PMB__ADD8
-	}
+#ifdef PMB__ADD64
+	for (uint64_t i = 0; i < n / 64; i++)
+		__asm__ volatile(PMB__ADD64 : "+r"(x) : "r"(i | 1));
 	return x;
 #else
 	(void)n;
@@ -72,7 +58,7 @@ uint64_t pmb_clock_add_chain(uint64_t n, uint64_t x)
 
 int pmb_clock_estimate_ghz(double *ghz)
 {
-#if defined(__x86_64__) || defined(__aarch64__)
+#ifdef PMB__ADD64
 	const uint64_t n = 1u << 20;
 	double best = 0;
 

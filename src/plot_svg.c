@@ -148,15 +148,6 @@ static bool is_sim(const struct pmb_context *c)
 static int plot_event;
 static int plot_kind; /* 1 sweeps (log axis: no zero), 2 branch studies */
 
-static int find_event(const struct pmb_context *c, const char *const *names)
-{
-	for (; *names; names++)
-		for (int e = 0; e < c->plan.nev; e++)
-			if (!strcmp(c->plan.ev[e].name, *names))
-				return e;
-	return 0;
-}
-
 /* The figure a result is drawn with, if it has one: ns per item, or the
  * panel kind's event under simulation.  Skipped, failed, unmeasured and
  * below-resolution results, and repetitions past the first, have none. */
@@ -396,18 +387,6 @@ static void sweep_panel(FILE *f, const struct panel *p, const struct pmb_result 
 		legend(f, lx, ly, "#777", " stroke-dasharray=\"5,4\"", "cache size (hwloc)");
 }
 
-static const struct pmb_result *find_variant(const struct pmb_result *r, size_t n, const char *prefix,
-					     const char *var, const char *args)
-{
-	char fam[200];
-
-	snprintf(fam, sizeof(fam), "%s/%s", prefix, var);
-	for (size_t i = 0; i < n; i++)
-		if (!r[i].repetition && !strcmp(r[i].inst->family, fam) && !strcmp(r[i].inst->args, args))
-			return &r[i];
-	return NULL;
-}
-
 /* The inputs of the pair whose first branchy result is r[i] (categories, in
  * the branchy results' order) and the three variants' values at each:
  * cat[j][k] (NULL: no such result), has[j][k] whether v[j][k] is a value.
@@ -428,7 +407,7 @@ static size_t pair_collect(const struct pmb_context *c, const struct pmb_result 
 		if (r[j].repetition || strcmp(r[j].inst->family, fam))
 			continue;
 		for (int k = 0; k < 3; k++) {
-			cat[m][k] = k ? find_variant(r, n, prefix, variant[k], r[j].inst->args) : &r[j];
+			cat[m][k] = k ? pmb_result_variant(r, n, prefix, variant[k], r[j].inst->args) : &r[j];
 			has[m][k] = cat[m][k] && value(c, cat[m][k], &v[m][k]);
 			*npts += has[m][k];
 		}
@@ -524,10 +503,9 @@ int pmb_plot_svg(FILE *f, const struct pmb_context *c, const struct pmb_result *
 	struct panel p = { .c = c, .sim = is_sim(c), .y0 = HEAD_H };
 	int npanels = 0;
 
-	static const char *const sweep_ev[] = { "l1d-read-misses", "l1d-misses", "llc-read-misses",
-						"llc-misses", NULL };
-	static const char *const branch_ev[] = { "cond-branch-misses", "branch-misses", NULL };
-	int kind_ev[3] = { 0, find_event(c, sweep_ev), find_event(c, branch_ev) };
+	int sweep_ev = pmb_context_event(c, PMB_L1_MISS_EVENTS "|" PMB_LL_MISS_EVENTS);
+	int branch_ev = pmb_context_event(c, "cond-branch-misses|branch-misses");
+	int kind_ev[3] = { 0, sweep_ev < 0 ? 0 : sweep_ev, branch_ev < 0 ? 0 : branch_ev };
 
 	for (int kind = 1; kind <= 2; kind++) {
 		plot_event = kind_ev[kind];

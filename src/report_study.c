@@ -6,36 +6,28 @@
 #include "registry.h"
 #include "report_fmt.h"
 
-/* The figure a sweep is summarised by: time, or under simulation the
- * first simulated miss event (what tells the tiers apart), else the first. */
+/* The figure a sweep is summarised by under simulation: a miss event
+ * (what tells the tiers apart), else the first event. */
 static int sweep_event(const struct pmb_context *c)
 {
-	static const char *prefer[] = { "l1d", "llc", "" };
+	int e = pmb_context_event(c, PMB_L1_MISS_EVENTS "|" PMB_LL_MISS_EVENTS);
 
-	for (int p = 0; p < 3; p++)
-		for (int e = 0; e < c->plan.nev; e++)
-			if (strstr(c->plan.ev[e].name, prefer[p]) && strstr(c->plan.ev[e].name, "miss") &&
-			    !strstr(c->plan.ev[e].name, "branch"))
-				return e;
-	return 0;
+	return e < 0 ? 0 : e;
 }
-
 
 /* Under simulation, the miss event that shows cache level k: L1d misses
  * for the first level, last-level misses for the last, -1 for the levels
  * valgrind does not model.  Time (-2) on the perf backend. */
 static int level_event(const struct pmb_context *c, int k)
 {
-	const char *want = k == 0 ? "l1d" : k == c->topo.ncaches - 1 ? "llc" : NULL;
+	int e;
 
 	if (strcmp(c->backend, "sim"))
 		return -2;
-	if (!want)
+	if (k != 0 && k != c->topo.ncaches - 1)
 		return -1;
-	for (int e = 0; e < c->plan.nev; e++)
-		if (strstr(c->plan.ev[e].name, want) && strstr(c->plan.ev[e].name, "miss"))
-			return e;
-	return sweep_event(c);
+	e = pmb_context_event(c, k == 0 ? PMB_L1_MISS_EVENTS : PMB_LL_MISS_EVENTS);
+	return e < 0 ? sweep_event(c) : e;
 }
 
 /* Step ratio between two sweep points: 0 where either is not measured or
@@ -254,27 +246,6 @@ void pmb__report_sweeps(FILE *f, const struct pmb_context *c, const struct pmb_r
 	}
 }
 
-static const struct pmb_result *find_variant(const struct pmb_result *r, size_t n,
-					     const char *family_prefix, const char *variant,
-					     const char *args)
-{
-	char fam[200];
-
-	snprintf(fam, sizeof(fam), "%s/%s", family_prefix, variant);
-	for (size_t i = 0; i < n; i++)
-		if (!r[i].repetition && !strcmp(r[i].inst->family, fam) && !strcmp(r[i].inst->args, args))
-			return &r[i];
-	return NULL;
-}
-
-static int find_ev(const struct pmb_context *c, const char *name)
-{
-	for (int e = 0; e < c->plan.nev; e++)
-		if (!strcmp(c->plan.ev[e].name, name) && c->event_group[e] >= 0)
-			return e;
-	return -1;
-}
-
 /* The verdict over a pair's inputs, in their order: w[k] is +1 where
  * branchless wins (ratio interval below 1), -1 where branchy wins, 0 tie. */
 static void verdict(FILE *f, const int *w, char (*arg)[64], int n, bool ordered)
@@ -330,12 +301,10 @@ static void verdict(FILE *f, const int *w, char (*arg)[64], int n, bool ordered)
 void pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
 {
 	bool sim = !strcmp(c->backend, "sim");
-	int bm = find_ev(c, "branch-misses");
-	int cyc = find_ev(c, "cycles");
-	int ins = find_ev(c, "instructions");
+	int bm = pmb_context_event(c, "branch-misses|cond-branch-misses");
+	int cyc = pmb_context_event(c, "cycles");
+	int ins = pmb_context_event(c, "instructions");
 
-	if (bm < 0)
-		bm = find_ev(c, "cond-branch-misses");
 	for (size_t i = 0; i < n; i++) {
 		const char *fam = r[i].inst->family;
 		const char *slash = strrchr(fam, '/');
@@ -376,8 +345,8 @@ void pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const stru
 
 			if (strcmp(y->inst->family, fam) || y->repetition)
 				continue;
-			l = find_variant(r, n, prefix, "branchless", y->inst->args);
-			s = find_variant(r, n, prefix, "sol", y->inst->args);
+			l = pmb_result_variant(r, n, prefix, "branchless", y->inst->args);
+			s = pmb_result_variant(r, n, prefix, "sol", y->inst->args);
 			pmb__t_add_row(&t);
 			pmb__t_set(&t, k++, "%s", y->inst->args[0] ? y->inst->args : "-");
 			if (y->status || !l || l->status) {

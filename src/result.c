@@ -35,6 +35,34 @@ void pmb_context_free(struct pmb_context *c)
 	c->nwarnings = 0;
 }
 
+int pmb_context_event(const struct pmb_context *c, const char *names)
+{
+	const char *p = names;
+
+	while (*p) {
+		size_t len = strcspn(p, "|");
+
+		for (int e = 0; e < c->plan.nev; e++)
+			if (c->event_group[e] >= 0 && strlen(c->plan.ev[e].name) == len &&
+			    !strncmp(c->plan.ev[e].name, p, len))
+				return e;
+		p += len + (p[len] == '|');
+	}
+	return -1;
+}
+
+const struct pmb_result *pmb_result_variant(const struct pmb_result *r, size_t n, const char *prefix,
+					    const char *variant, const char *args)
+{
+	char fam[200];
+
+	snprintf(fam, sizeof(fam), "%s/%s", prefix, variant);
+	for (size_t i = 0; i < n; i++)
+		if (!r[i].repetition && !strcmp(r[i].inst->family, fam) && !strcmp(r[i].inst->args, args))
+			return &r[i];
+	return NULL;
+}
+
 int pmb_result_add_sample(struct pmb_result *r, const struct pmb_sample *s)
 {
 	if (r->nsamples == r->cap) {

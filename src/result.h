@@ -137,6 +137,20 @@ static inline const struct pmb_overhead *pmb_result_overhead(const struct pmb_co
 	return r->local_overhead ? &r->overhead : &c->overhead;
 }
 
+/* The plan index of the first counted event among names ("a|b|c"), or -1:
+ * the one name lookup the analysis, reports and self-check share. */
+int pmb_context_event(const struct pmb_context *c, const char *names);
+
+/* The simulated miss events that show the first and the last cache level,
+ * for pmb_context_event: what sweep reports and plots show under sim. */
+#define PMB_L1_MISS_EVENTS "l1d-read-misses|l1d-misses|l1d-write-misses"
+#define PMB_LL_MISS_EVENTS "llc-read-misses|llc-misses|llc-write-misses"
+
+/* The result of benchmark family "prefix/variant" with the same arguments
+ * (first repetition), or NULL: how the reports pair a branch study's forms. */
+const struct pmb_result *pmb_result_variant(const struct pmb_result *r, size_t n, const char *prefix,
+					    const char *variant, const char *args);
+
 /* Add a warning once (same text twice is kept once).  printf-like. */
 void pmb_context_warn(struct pmb_context *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -5,25 +5,17 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "clock.h"
 #include "selfcheck.h"
 
-#if defined(__x86_64__)
-#define ADD8 "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t" \
-	     "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
-#define IMUL8 "imul %1, %0\n\timul %1, %0\n\timul %1, %0\n\timul %1, %0\n\t" \
-	      "imul %1, %0\n\timul %1, %0\n\timul %1, %0\n\timul %1, %0\n\t"
-#elif defined(__aarch64__)
-#define ADD8 "add %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1\n\t" \
-	     "add %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1\n\t"
-#endif
 
 static void sc_add(struct pmb_state *s)
 {
-#ifdef ADD8
+#ifdef PMB__ADD64
 	uint64_t x = 1, k = 3;
 
 	while (pmb_loop_batch(s, 64))
-		__asm__ volatile(ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 : "+r"(x) : "r"(k));
+		__asm__ volatile(PMB__ADD64 : "+r"(x) : "r"(k));
 	pmb_do_not_optimize(x);
 #else
 	pmb_skip(s, "no add chain for this architecture");
@@ -32,11 +24,11 @@ static void sc_add(struct pmb_state *s)
 
 static void sc_imul(struct pmb_state *s)
 {
-#ifdef IMUL8
+#ifdef PMB__IMUL64
 	uint64_t x = 1, k = 3;
 
 	while (pmb_loop_batch(s, 64))
-		__asm__ volatile(IMUL8 IMUL8 IMUL8 IMUL8 IMUL8 IMUL8 IMUL8 IMUL8 : "+r"(x) : "r"(k));
+		__asm__ volatile(PMB__IMUL64 : "+r"(x) : "r"(k));
 	pmb_do_not_optimize(x);
 #else
 	/* 3 cycles is x86-64's imul latency; other cores differ. */
@@ -134,19 +126,6 @@ static const struct check checks[] = {
 };
 #define NCHECKS (sizeof(checks) / sizeof(checks[0]))
 
-/* The plan's index of the first counted event among names ("a|b"). */
-static int event_index(const struct pmb_context *ctx, const char *names)
-{
-	char buf[96];
-
-	snprintf(buf, sizeof(buf), "%s", names);
-	for (char *save = NULL, *n = strtok_r(buf, "|", &save); n; n = strtok_r(NULL, "|", &save))
-		for (int e = 0; e < ctx->plan.nev; e++)
-			if (!strcmp(ctx->plan.ev[e].name, n) && ctx->event_group[e] >= 0)
-				return e;
-	return -1;
-}
-
 int pmb_selfcheck_run(struct pmb_context *ctx, const struct pmb_runner_opts *o,
 		      const struct pmb_meter *m, FILE *out)
 {
@@ -181,7 +160,7 @@ int pmb_selfcheck_run(struct pmb_context *ctx, const struct pmb_runner_opts *o,
 	for (size_t i = 0; i < NCHECKS; i++) {
 		const struct check *c = &checks[i];
 		const struct pmb_figure *f = NULL;
-		int e = event_index(ctx, c->what);
+		int e = pmb_context_event(ctx, c->what);
 		char meas[64] = "-";
 		const char *verdict;
 

@@ -2,7 +2,9 @@
 #include "pmubench.h"
 
 /* 64 adds, each depending on the one before: exactly one cycle each on any
- * x86-64 or Arm core, and exactly 64 instructions. */
+ * x86-64 or Arm core, and exactly 64 instructions.  (The library has the
+ * same chain in clock.h; a kernel uses the public API only, as a user's
+ * benchmark would.) */
 #if defined(__x86_64__)
 #define ADD8 "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t" \
 	     "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"

@@ -259,7 +259,8 @@ static void analyze_one(struct pmb_context *ctx, struct pmb_result *r)
 		/* Cycle and clock counts vary with the loop's speed as time
 		 * does; instruction, branch and cache counts do not. */
 		const char *nm = ctx->plan.ev[e].name;
-		bool timing = strstr(nm, "cycles") || strstr(nm, "clock") || strstr(nm, "CYCLES");
+		bool timing = ctx->plan.ev[e].means == PMB_MEANS_CYCLES || strstr(nm, "cycles") ||
+			      strstr(nm, "clock") || strstr(nm, "CYCLES");
 
 		figure(&r->ev[e], p, v, m, o->ev_valid[e] ? o->ev_per_pass[e] : 0,
 		       o->ev_valid[e] ? o->ev_per_sample[e] : 0, o->ev_noise_per_pass[e],

@@ -1,5 +1,7 @@
 /* counters.c - the only caller of perf_event_open: groups, enable/disable, one read per sample, scaling. */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -7,6 +9,7 @@
 #include <unistd.h>
 
 #include "counters.h"
+#include "events.h"
 
 struct pmb_group {
 	int n;
@@ -175,6 +178,12 @@ static int try_group(struct pmb_group **g, const struct perf_event_attr *attrs,
 int pmb_counters_open(struct pmb_counters *c, const struct perf_event_attr *attrs,
 		      const bool *anchor, int n)
 {
+	return pmb_counters_open_some(c, attrs, anchor, NULL, n);
+}
+
+int pmb_counters_open_some(struct pmb_counters *c, const struct perf_event_attr *attrs,
+			   const bool *anchor, const bool *skip, int n)
+{
 	int pending[PMB_MAX_EVENTS], npending = 0;
 	int anchors[PMB_MAX_EVENTS], nanchors = 0;
 	int first_err = 0;
@@ -184,6 +193,8 @@ int pmb_counters_open(struct pmb_counters *c, const struct perf_event_attr *attr
 	/* Anchors that cannot be opened alone are dropped (with their errno)
 	 * before grouping, so one missing PMU does not sink every group. */
 	for (int e = 0; e < n; e++) {
+		if (skip && skip[e])
+			continue;
 		if (anchor[e]) {
 			struct pmb_group *g;
 			int failed, err = pmb_group_open(&g, &attrs[e], 1, &failed);
@@ -285,4 +296,235 @@ void pmb_counters_close(struct pmb_counters *c)
 	for (int i = 0; i < c->ngroups; i++)
 		pmb_group_close(c->group[i]);
 	c->ngroups = 0;
+}
+
+/* ---- the fallback policy: what to open, what to say about the rest ---- */
+
+static bool pmu_refused(int err)
+{
+	return err == ENOENT || err == EOPNOTSUPP || err == ENODEV || err == EINVAL;
+}
+
+static bool denied(int err)
+{
+	return err == EACCES || err == EPERM;
+}
+
+/* Does the kernel have a PMU that counts user-mode instructions?  The
+ * generic event opens wherever a core PMU driver is loaded, whatever the
+ * plan asked for.  Returns 1 yes, 0 no, -1 cannot tell (not permitted). */
+static int pmu_present(void)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS,
+		.disabled = 1,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+	int fd = perf_open(&a, -1);
+
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	return denied(-fd) ? -1 : 0;
+}
+
+static void say(struct pmb_counters_outcome *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void say(struct pmb_counters_outcome *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o->nwarnings == (int)(sizeof(o->warning) / sizeof(o->warning[0])))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(o->warning[o->nwarnings++], sizeof(o->warning[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* "'a', 'b' and 'c'": the names of the plan's events idx[0..n). */
+static void name_list(char *out, size_t size, const struct pmb_event_plan *p, const int *idx, int n)
+{
+	size_t len = 0;
+
+	out[0] = 0;
+	for (int i = 0; i < n && len < size; i++) {
+		const char *sep = i == 0 ? "" : i == n - 1 ? " and " : ", ";
+		int w = snprintf(out + len, size - len, "%s'%s'", sep, p->ev[idx[i]].name);
+
+		len += w > 0 ? (size_t)w : 0;
+	}
+}
+
+/* The kernel refused events by permission: name the setting, its value,
+ * and the command that allows what was asked. */
+static void permission_warning(struct pmb_counters_outcome *o, const struct pmb_event_plan *p,
+			       const int *idx, int n, const struct pmb_counters_env *env)
+{
+	char names[320];
+
+	name_list(names, sizeof(names), p, idx, n);
+	if (env->paranoid >= 3)
+		say(o, "not allowed to count %s: perf_event_paranoid is %d, which lets no unprivileged "
+		    "user open perf events; `sudo sysctl kernel.perf_event_paranoid=2` allows counting "
+		    "user space (or run as root)", names, env->paranoid);
+	else if (p->kernel && env->paranoid >= 2)
+		say(o, "not allowed to count %s in kernel mode (--kernel): perf_event_paranoid is %d, "
+		    "which allows user space only; `sudo sysctl kernel.perf_event_paranoid=1` allows "
+		    "the kernel too, or leave out --kernel", names, env->paranoid);
+	else
+		say(o, "not allowed to count %s (%s): perf_event_paranoid is %d; run as root or with "
+		    "CAP_PERFMON, or lower it with `sudo sysctl kernel.perf_event_paranoid=%d`", names,
+		    strerror(EACCES), env->paranoid, p->kernel ? 1 : 2);
+}
+
+static void open_once(struct pmb_counters *c, const struct pmb_event_plan *p)
+{
+	struct perf_event_attr attrs[PMB_MAX_EVENTS];
+	bool anchor[PMB_MAX_EVENTS], skip[PMB_MAX_EVENTS];
+
+	for (int e = 0; e < p->nev; e++) {
+		attrs[e] = p->ev[e].attr;
+		anchor[e] = p->ev[e].anchor;
+		skip[e] = p->ev[e].unsupported[0] != 0;
+	}
+	pmb_counters_open_some(c, attrs, anchor, skip, p->nev);
+}
+
+/* Which plan events count: groups, and the hardware summary. */
+static void tally(const struct pmb_counters *c, const struct pmb_event_plan *p,
+		  struct pmb_counters_outcome *o)
+{
+	o->hw_asked = o->hw_counts = o->cycles = false;
+	for (int e = 0; e < PMB_MAX_EVENTS; e++)
+		o->event_group[e] = -1;
+	for (int g = 0; g < c->ngroups; g++)
+		for (int k = 0; k < c->nmembers[g]; k++)
+			o->event_group[c->member[g][k]] = g;
+	for (int e = 0; e < p->nev; e++) {
+		bool hw = p->ev[e].kind == PMB_EV_HW, on = o->event_group[e] >= 0;
+
+		o->hw_asked |= hw;
+		o->hw_counts |= hw && on;
+		o->cycles |= on && p->ev[e].means == PMB_MEANS_CYCLES;
+	}
+}
+
+/* No PMU at all: say so once, naming every hardware event, and add the
+ * software counters so that the run still counts something real. */
+static void no_pmu(struct pmb_counters *c, struct pmb_event_plan *p, const struct pmb_event_plan *sw,
+		   const struct pmb_counters_env *env, struct pmb_counters_outcome *o)
+{
+	int idx[PMB_MAX_EVENTS], n = 0, err = 0;
+	char names[320];
+
+	for (int e = 0; e < p->nev; e++)
+		if (p->ev[e].kind == PMB_EV_HW) {
+			idx[n++] = e;
+			err = err ? err : c->open_errno[e];
+		}
+	name_list(names, sizeof(names), p, idx, n);
+	say(o, "hardware counters are not available: opening %s failed (%s). This is likely a virtual "
+	    "machine without a virtual PMU, or a kernel without perf support for this CPU. The run "
+	    "still gives time, software counters and cycles estimated from the measured frequency%s.",
+	    names, strerror(err ? err : ENOENT),
+	    env->sim_hint ? "; --backend=sim gives simulated instruction, branch and cache counts" : "");
+	snprintf(o->fallback, sizeof(o->fallback), "no PMU: time, software counters, est. cycles at %.2f GHz",
+		 env->ghz);
+	if (!sw)
+		return;
+	pmb_counters_close(c);
+	for (int k = 0; k < sw->nev && p->nev < PMB_MAX_EVENTS; k++) {
+		bool have = false;
+
+		for (int e = 0; e < p->nev; e++)
+			have |= !strcmp(p->ev[e].name, sw->ev[k].name);
+		if (!have)
+			p->ev[p->nev++] = sw->ev[k];
+	}
+	o->software_added = true;
+	open_once(c, p);
+}
+
+/* Why each event that does not count does not, and one warning per kind
+ * of absence (this PMU lacks them; not implemented; not permitted). */
+static void explain(const struct pmb_counters *c, const struct pmb_event_plan *p, bool no_pmu_said,
+		    const struct pmb_counters_env *env, struct pmb_counters_outcome *o)
+{
+	int lack[PMB_MAX_EVENTS], nlack = 0, deny[PMB_MAX_EVENTS], ndeny = 0, lack_err = 0;
+	const char *pmu = p->pmu_name[0] ? p->pmu_name : "this machine's PMU";
+	char names[320];
+
+	for (int e = 0; e < p->nev; e++) {
+		int err = c->open_errno[e];
+		char *why = o->why[e];
+
+		if (o->event_group[e] >= 0)
+			continue;
+		if (p->ev[e].unsupported[0]) {
+			snprintf(why, sizeof(o->why[e]), "%s", p->ev[e].unsupported);
+			say(o, "%s: '%s' shows n/a rather than a count of 0 it did not make", p->ev[e].unsupported,
+			    p->ev[e].name);
+		} else if (denied(err)) {
+			snprintf(why, sizeof(o->why[e]), "not permitted (perf_event_paranoid %d)", env->paranoid);
+			deny[ndeny++] = e;
+		} else if (no_pmu_said && p->ev[e].kind == PMB_EV_HW) {
+			snprintf(why, sizeof(o->why[e]), "no hardware counters here (%s)",
+				 strerror(err ? err : ENOENT));
+		} else if (pmu_refused(err) && p->ev[e].kind == PMB_EV_HW) {
+			snprintf(why, sizeof(o->why[e]), "%s has no %s: the kernel refused it (%s)", pmu,
+				 p->ev[e].name, strerror(err));
+			lack[nlack++] = e;
+			lack_err = lack_err ? lack_err : err;
+		} else if (err == ENOSPC) {
+			snprintf(why, sizeof(o->why[e]), "the PMU could not schedule it beside the others");
+			say(o, "'%s' could not be scheduled on the PMU's counters: it is left out", p->ev[e].name);
+		} else {
+			snprintf(why, sizeof(o->why[e]), "could not be opened (%s)", strerror(err ? err : ENOENT));
+			say(o, "event '%s' could not be opened (%s): it is left out", p->ev[e].name,
+			    strerror(err ? err : ENOENT));
+		}
+	}
+	if (nlack) {
+		name_list(names, sizeof(names), p, lack, nlack);
+		say(o, "%s has no %s: the kernel refused %s (%s); %s n/a, %s", pmu, names,
+		    nlack == 1 ? "it" : "them", strerror(lack_err), nlack == 1 ? "it shows" : "they show",
+		    o->hw_counts ? "the other counters count"
+				 : "and no other hardware event was asked for: add cycles or instructions "
+				   "to --counters to count them");
+	}
+	if (ndeny) {
+		permission_warning(o, p, deny, ndeny, env);
+		if (!o->hw_counts && c->ngroups == 0)
+			snprintf(o->fallback, sizeof(o->fallback), "not permitted: time only");
+	}
+}
+
+int pmb_counters_open_plan(struct pmb_counters *c, struct pmb_event_plan *plan,
+			   const struct pmb_event_plan *software, const struct pmb_counters_env *env,
+			   struct pmb_counters_outcome *out)
+{
+	bool said = false;
+
+	memset(out, 0, sizeof(*out));
+	open_once(c, plan);
+	tally(c, plan, out);
+	if (out->hw_asked && !out->hw_counts) {
+		bool all_refused = true;
+
+		for (int e = 0; e < plan->nev; e++)
+			if (plan->ev[e].kind == PMB_EV_HW && !plan->ev[e].unsupported[0])
+				all_refused &= pmu_refused(c->open_errno[e]);
+		/* Only when the machine has no PMU at all: a PMU that lacks
+		 * the events asked for is said to lack them, by name. */
+		if (all_refused && pmu_present() == 0) {
+			no_pmu(c, plan, software, env, out);
+			tally(c, plan, out);
+			said = true;
+		}
+	}
+	explain(c, plan, said, env, out);
+	return c->ngroups > 0 ? 0 : -ENOENT;
 }

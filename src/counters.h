@@ -49,6 +49,45 @@ struct pmb_counters {
 	int open_errno[PMB_MAX_EVENTS]; /* errno of an event that would not open */
 };
 
+/* The counters a plan asked for, opened by the fallback policy below. */
+struct pmb_event_plan;
+
+/* What the machine gave, event by event, and what the run does about what
+ * is missing; the caller reports it (warnings are not printed here). */
+struct pmb_counters_outcome {
+	bool hw_asked;           /* the plan had hardware events */
+	bool hw_counts;          /* at least one of them counts */
+	bool cycles;             /* an event that means core cycles counts */
+	bool software_added;     /* no PMU: the software fallback was added */
+	int event_group[PMB_MAX_EVENTS];  /* group of each plan event; -1 none */
+	char why[PMB_MAX_EVENTS][192];    /* "" counted, else why not */
+	char fallback[160];      /* "" or what the run does instead */
+	char warning[4][640];    /* each said once, most important first */
+	int nwarnings;
+};
+
+/* Facts the policy's messages need (from the environment probe). */
+struct pmb_counters_env {
+	int paranoid;            /* perf_event_paranoid; -100 unknown */
+	double ghz;              /* frequency estimate for est. cycles; 0 none */
+	bool sim_hint;           /* suggest --backend=sim (valgrind present) */
+};
+
+/* Open the plan's events: every event the PMU counts, in as few groups as
+ * fit; an event the plan marks unsupported (ev->unsupported) is not opened.
+ * Where no hardware event opens at all, the events of `software` (resolved
+ * by the caller: task-clock, page-faults, ...) are appended to the plan so
+ * that the run still counts something real.  Each event that does not count
+ * gets its reason in out->why[], and the warnings say, once each: no PMU
+ * (only when no hardware event opened), which events this PMU lacks (by
+ * name), which the kernel refused by permission (naming
+ * perf_event_paranoid and the command that changes it).  Returns 0 when
+ * any event opened, else -errno of the first failure (the run still goes
+ * on with time only). */
+int pmb_counters_open_plan(struct pmb_counters *c, struct pmb_event_plan *plan,
+			   const struct pmb_event_plan *software, const struct pmb_counters_env *env,
+			   struct pmb_counters_outcome *out);
+
 /* Open attrs[0..n) (a resolved plan) in as few groups as will count together:
  * all in one group if it opens and every member runs; else split, keeping
  * the anchors (anchor[e] true: cycles, instructions) in every group.  An event
@@ -57,6 +96,10 @@ struct pmb_counters {
  * or -errno of the first failure when nothing could be opened. */
 int pmb_counters_open(struct pmb_counters *c, const struct perf_event_attr *attrs,
 		      const bool *anchor, int n);
+/* The same, leaving out the events with skip[e] true (skip may be NULL):
+ * they get member_group -1 and open_errno 0. */
+int pmb_counters_open_some(struct pmb_counters *c, const struct perf_event_attr *attrs,
+			   const bool *anchor, const bool *skip, int n);
 /* Close all groups. */
 void pmb_counters_close(struct pmb_counters *c);
 

@@ -16,6 +16,18 @@ enum pmb_event_kind {
 	PMB_EV_SIM, /* simulated by valgrind (sim.c fills these) */
 };
 
+/* What an event counts, whatever it is called: the generic "cycles", the
+ * PMU's own CPU_CYCLES or cpu-cycles are all PMB_MEANS_CYCLES.  Set by
+ * pmb_events_resolve() from the encoding, so that no consumer compares
+ * names. */
+enum pmb_event_meaning {
+	PMB_MEANS_OTHER,
+	PMB_MEANS_CYCLES,        /* core cycles */
+	PMB_MEANS_INSTRUCTIONS,  /* instructions retired */
+	PMB_MEANS_BRANCHES,      /* branch instructions retired */
+	PMB_MEANS_BRANCH_MISSES, /* mispredicted branches */
+};
+
 struct pmb_event {
 	char name[64];       /* as the user asked, or the alias: "branch-misses" */
 	char encoding[192];  /* what it resolved to, for provenance:
@@ -25,6 +37,13 @@ struct pmb_event {
 	char pmu[32];        /* libpfm PMU name, or "perf" for generic events */
 	enum pmb_event_kind kind;
 	bool anchor;         /* cycles or instructions: kept in every group */
+	enum pmb_event_meaning means;
+	char unsupported[160]; /* "" or why this PMU cannot count the event
+	                        although the kernel would open it (it would read
+	                        0, which is no true zero): e.g. "armv8_pmuv3 does
+	                        not list it in its sysfs events/ (the common
+	                        events it implements)".  Such an event is not
+	                        opened; it is reported as n/a with this reason. */
 	struct perf_event_attr attr; /* type, config, config1/2, exclude_* */
 	unsigned sim_mask;   /* PMB_EV_SIM: callgrind events summed (sim.c) */
 };

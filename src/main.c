@@ -452,109 +452,26 @@ static void progress(void *c, const char *name, size_t done, size_t total)
 	fflush(stderr);
 }
 
-static void no_pmu_warning(struct pmb_context *ctx, const struct pmb_counters *c, bool sim_hint)
-{
-	const struct pmb_event_plan *p = &ctx->plan;
-
-	for (int e = 0; e < p->nev; e++) {
-		int err = c->open_errno[e];
-		bool denied = err == EACCES || err == EPERM;
-
-		/* Permission applies to any event (software ones with
-		 * --kernel too); a missing PMU only to hardware ones. */
-		if (!err || (p->ev[e].kind != PMB_EV_HW && !denied))
-			continue;
-		if (err == ENOENT || err == EOPNOTSUPP || err == ENODEV) {
-			pmb_context_warn(ctx, "hardware counters are not available: opening '%s' failed (%s). "
-					 "This is likely a virtual machine without a virtual PMU, or a kernel "
-					 "without perf support for this CPU. The run still gives time, "
-					 "software counters and cycles estimated from the measured frequency%s.",
-					 p->ev[e].name, strerror(err),
-					 sim_hint ? "; --backend=sim gives simulated instruction, branch and cache counts" : "");
-			snprintf(ctx->fallback, sizeof(ctx->fallback),
-				 "no PMU: time, software counters, est. cycles at %.2f GHz", ctx->ghz);
-		} else if (err == EACCES || err == EPERM) {
-			pmb_context_warn(ctx, "not allowed to count '%s' (%s): perf_event_paranoid is %d; "
-					 "`sudo sysctl kernel.perf_event_paranoid=%d` lifts that restriction",
-					 p->ev[e].name, strerror(err), ctx->paranoid, ctx->plan.kernel ? 1 : 2);
-			snprintf(ctx->fallback, sizeof(ctx->fallback), "not permitted: time only");
-		} else {
-			pmb_context_warn(ctx, "event '%s' could not be opened (%s): it is left out",
-					 p->ev[e].name, strerror(err));
-		}
-		return; /* one warning: the first failure says it all */
-	}
-}
-
-/* Without a PMU, keep the software counters the plan asked for and add
- * the basic ones so the run still counts something real. */
-static void add_software_fallback(struct pmb_context *ctx)
-{
-	struct pmb_event_plan extra;
-
-	if (pmb_events_resolve("task-clock,page-faults,context-switches", ctx->cpu, ctx->plan.kernel, &extra))
-		return;
-	for (int k = 0; k < extra.nev && ctx->plan.nev < PMB_MAX_EVENTS; k++) {
-		bool have = false;
-
-		for (int e = 0; e < ctx->plan.nev; e++)
-			have |= !strcmp(ctx->plan.ev[e].name, extra.ev[k].name);
-		if (!have)
-			ctx->plan.ev[ctx->plan.nev++] = extra.ev[k];
-	}
-}
-
+/* Open the plan's counters under the fallback policy of counters.c, and
+ * keep what it found in the context: groups, reasons, warnings. */
 static int open_counters(struct pmb_context *ctx, struct pmb_counters *c, bool sim_hint)
 {
-	struct perf_event_attr attrs[PMB_MAX_EVENTS];
-	bool anchor[PMB_MAX_EVENTS];
-	bool any_hw_failed = false;
-	int err;
+	struct pmb_event_plan sw;
+	struct pmb_counters_env env = { .paranoid = ctx->paranoid, .ghz = ctx->ghz, .sim_hint = sim_hint };
+	struct pmb_counters_outcome o;
+	bool have_sw = pmb_events_resolve("task-clock,page-faults,context-switches", ctx->cpu,
+					  ctx->plan.kernel, &sw) == 0;
+	int err = pmb_counters_open_plan(c, &ctx->plan, have_sw ? &sw : NULL, &env, &o);
 
-	for (int pass = 0; pass < 2; pass++) {
-		for (int e = 0; e < ctx->plan.nev; e++) {
-			attrs[e] = ctx->plan.ev[e].attr;
-			anchor[e] = ctx->plan.ev[e].anchor;
-		}
-		err = pmb_counters_open(c, attrs, anchor, ctx->plan.nev);
-		any_hw_failed = false;
-		for (int e = 0; e < ctx->plan.nev; e++)
-			if (c->open_errno[e] && ctx->plan.ev[e].kind == PMB_EV_HW)
-				any_hw_failed = true;
-		if (pass == 0 && any_hw_failed) {
-			int hw_ok = 0;
-
-			for (int e = 0; e < ctx->plan.nev; e++)
-				if (!c->open_errno[e] && ctx->plan.ev[e].kind == PMB_EV_HW)
-					hw_ok++;
-			if (hw_ok == 0) {
-				no_pmu_warning(ctx, c, sim_hint);
-				pmb_counters_close(c);
-				add_software_fallback(ctx);
-				continue;
-			}
-		}
-		break;
-	}
-	bool any_failed = false;
-	for (int e = 0; e < ctx->plan.nev; e++)
-		any_failed |= c->open_errno[e] != 0;
-	if (any_failed)
-		no_pmu_warning(ctx, c, sim_hint);
-	for (int e = 0; e < PMB_MAX_EVENTS; e++)
-		ctx->event_group[e] = -1;
-	for (int g = 0; g < c->ngroups; g++)
-		for (int k = 0; k < c->nmembers[g]; k++)
-			ctx->event_group[c->member[g][k]] = g;
+	for (int i = 0; i < o.nwarnings; i++)
+		pmb_context_warn(ctx, "%s", o.warning[i]);
+	snprintf(ctx->fallback, sizeof(ctx->fallback), "%s", o.fallback);
+	memcpy(ctx->event_group, o.event_group, sizeof(ctx->event_group));
+	memcpy(ctx->event_why, o.why, sizeof(ctx->event_why));
 	ctx->ngroups = c->ngroups;
-	ctx->pmu_ok = false;
-	for (int e = 0; e < ctx->plan.nev; e++) {
-		if (ctx->event_group[e] >= 0 && ctx->plan.ev[e].kind == PMB_EV_HW)
-			ctx->pmu_ok = true;
-		if (ctx->event_group[e] >= 0 && !strcmp(ctx->plan.ev[e].name, "cycles"))
-			ctx->has_cycles = true;
-	}
-	return err == 0 || c->ngroups > 0 ? 0 : err;
+	ctx->pmu_ok = o.hw_counts;
+	ctx->has_cycles = o.cycles;
+	return err;
 }
 
 /* The harness overhead is measured before and after the benchmarks;
@@ -585,10 +502,21 @@ static int print_topology(const struct pmb_context *ctx)
 		const struct pmb_cache *c = &t->cache[i];
 
 		pmb_format_bytes(a, sizeof(a), c->size);
-		printf("  L%d%s  %9s  line %u B  %s%d-way  shared by %d core%s (PUs %s)\n",
-		       c->level, c->level == 1 ? "d" : " ", a, c->line,
-		       c->assoc < 0 ? "fully associative " : "", c->assoc < 0 ? 0 : c->assoc,
-		       c->sharing_cores, c->sharing_cores == 1 ? "" : "s", c->shared_with);
+		char ways[24], share[40];
+
+		if (c->assoc < 0)
+			snprintf(ways, sizeof(ways), "fully associative");
+		else if (c->assoc == 0)
+			snprintf(ways, sizeof(ways), "ways unknown");
+		else
+			snprintf(ways, sizeof(ways), "%d-way", c->assoc);
+		if (t->caches_assumed)
+			snprintf(share, sizeof(share), "ASSUMED");
+		else
+			snprintf(share, sizeof(share), "shared by %d core%s", c->sharing_cores,
+				 c->sharing_cores == 1 ? "" : "s");
+		printf("  L%d%s  %9s  line %u B  %s  %s (PUs %s)\n", c->level, c->level == 1 ? "d" : " ", a,
+		       c->line, ways, share, c->shared_with);
 	}
 	if (t->fallback[0])
 		printf("  note: %s\n", t->fallback);
@@ -596,6 +524,9 @@ static int print_topology(const struct pmb_context *ctx)
 	printf("NUMA node %d, %s\n", t->numa_node, t->numa_memory ? a : "memory unknown");
 	printf("PMU %s (%s): hardware counters %s\n", ctx->plan.pmu_name[0] ? ctx->plan.pmu_name : "none",
 	       ctx->plan.pmu_desc, ctx->pmu_ok ? "work" : "do NOT work here");
+	for (int e = 0; e < ctx->plan.nev; e++)
+		if (ctx->event_why[e][0] && (ctx->pmu_ok || ctx->plan.ev[e].kind != PMB_EV_HW))
+			printf("  not counted: %s: %s\n", ctx->plan.ev[e].name, ctx->event_why[e]);
 	printf("core frequency estimate: %.2f GHz (dependent add chain against the clock)\n", ctx->ghz);
 	printf("clock: %s, resolution %.0f ns, %.1f ns per read\n", ctx->clock.source,
 	       ctx->clock.resolution_ns, ctx->clock.read_cost_ns);
@@ -720,6 +651,12 @@ static int run_main(int argc, char **argv)
 		bad("%s", pmb_strerror(err));
 		goto out;
 	}
+	for (size_t i = 0; i < ninst && ctx->topo.caches_assumed; i++)
+		if (inst[i].tier[0]) {
+			pmb_context_warn(ctx, "%s: the tier labels and sweep boundaries rest on these "
+					 "sizes, not the machine's", ctx->topo.fallback);
+			break;
+		}
 	for (size_t i = 0; i < ninst; i++) {
 		const struct pmb_benchmark_def *d = inst[i].def;
 

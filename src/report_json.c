@@ -177,6 +177,17 @@ static void keyf(char *buf, size_t n, const char *prefix, const char *suffix)
 	snprintf(buf, n, "%s%s", prefix, suffix);
 }
 
+static const char *means_name(enum pmb_event_meaning m)
+{
+	static const char *const names[] = {
+		[PMB_MEANS_OTHER] = "other", [PMB_MEANS_CYCLES] = "cycles",
+		[PMB_MEANS_INSTRUCTIONS] = "instructions", [PMB_MEANS_BRANCHES] = "branches",
+		[PMB_MEANS_BRANCH_MISSES] = "branch-misses",
+	};
+
+	return names[m];
+}
+
 static const char *kind_name(enum pmb_event_kind k)
 {
 	switch (k) {
@@ -243,6 +254,7 @@ static void write_topology(struct jw *w, const struct pmb_context *c)
 		jw_close(w, '}');
 	}
 	jw_close(w, ']');
+	jw_bool(w, "caches_assumed", t->caches_assumed);
 	jw_str_or_null(w, "fallback", t->fallback);
 	jw_close(w, '}');
 }
@@ -315,6 +327,9 @@ static void write_context(struct jw *w, const struct pmb_context *c)
 			jw_int(w, "group", c->event_group[e]);
 		else
 			jw_null(w, "group");
+		jw_str_or_null(w, "not_counted", c->event_why[e]);
+		jw_str_or_null(w, "unsupported", ev->unsupported);
+		jw_str(w, "means", means_name(ev->means));
 		jw_close(w, '}');
 	}
 	jw_close(w, ']');

@@ -251,7 +251,6 @@ void pmb__report_sweeps(FILE *f, const struct pmb_context *c, const struct pmb_r
 static void verdict(FILE *f, const int *w, char (*arg)[64], int n, bool ordered)
 {
 	int from = n, wins = 0, losses = 0;
-	char list[256] = "";
 
 	for (int k = 0; k < n; k++) {
 		wins += w[k] > 0;
@@ -273,14 +272,15 @@ static void verdict(FILE *f, const int *w, char (*arg)[64], int n, bool ordered)
 		fprintf(f, "branchless wins at %d of %d inputs", wins, n);
 	else
 		fprintf(f, "branchless never wins");
-	for (int k = 0; k < n; k++)
-		if (w[k] < 0) {
-			size_t len = strlen(list);
+	if (losses) {
+		const char *sep = "; branchy wins at ";
 
-			snprintf(list + len, sizeof(list) - len, "%s%s", len ? ", " : "", arg[k]);
-		}
-	if (losses)
-		fprintf(f, "; branchy wins at %s", list);
+		for (int k = 0; k < n; k++)
+			if (w[k] < 0) {
+				fprintf(f, "%s%s", sep, arg[k]);
+				sep = ", ";
+			}
+	}
 	if (ordered) {
 		/* Where the winner changes from one input to the next. */
 		int prev = 0;

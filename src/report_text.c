@@ -183,6 +183,15 @@ static void header(FILE *f, const struct pmb_context *c)
 			c->overhead.ns_per_pass, c->overhead.ns_per_sample);
 }
 
+/* An event that does not count gets a column of n/a, with its reason under
+ * the table, where the PMU counts others: it was asked for and the reader
+ * should see that it is missing, and why.  Without any PMU the hardware
+ * events are left out: the warning has said so once. */
+static bool shown_absent(const struct pmb_context *c, int e)
+{
+	return c->event_why[e][0] && (c->pmu_ok || c->plan.ev[e].kind != PMB_EV_HW);
+}
+
 static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
 {
 	struct table t = { 0 };
@@ -208,8 +217,9 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 		if (!c->has_cycles)
 			t.head[t.ncol++] = "est.cycles";
 	}
+	bool na_note = false;
 	for (int e = 0; e < c->plan.nev && t.ncol < MAXCOL - 3; e++) {
-		if (c->event_group[e] < 0) {
+		if (c->event_group[e] < 0 && !shown_absent(c, e)) {
 			col_ev[e] = -1;
 			continue;
 		}
@@ -307,6 +317,12 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 		for (int e = 0; e < c->plan.nev; e++) {
 			if (col_ev[e] < 0)
 				continue;
+			if (c->event_group[e] < 0) {
+				pmb__t_set(&t, col_ev[e], "n/a +");
+				k = col_ev[e] + 1;
+				na_note = true;
+				continue;
+			}
 			pmb__fmt_figure(b, sizeof(b), &x->ev[e], false);
 			pmb__t_set(&t, col_ev[e], "%s", b);
 			k = col_ev[e] + 1;
@@ -363,6 +379,9 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 				r[i].status == PMB_ESKIPPED ? "skipped" : "FAILED", r[i].reason);
 		}
 	}
+	for (int e = 0; na_note && e < c->plan.nev; e++)
+		if (col_ev[e] >= 0 && c->event_group[e] < 0)
+			fprintf(f, "+ %s n/a: %s\n", c->plan.ev[e].name, c->event_why[e]);
 	if (!sim && !c->has_cycles)
 		fprintf(f, "est.cycles: ESTIMATED as ns/item x %.2f GHz (no cycles counter)\n", c->ghz);
 }

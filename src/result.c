@@ -35,16 +35,35 @@ void pmb_context_free(struct pmb_context *c)
 	c->nwarnings = 0;
 }
 
+/* The meaning a generic name stands for: "cycles" is also the PMU's own
+ * CPU_CYCLES, whatever the user called it. */
+static enum pmb_event_meaning generic_meaning(const char *name, size_t len)
+{
+	static const struct { const char *name; enum pmb_event_meaning m; } g[] = {
+		{ "cycles", PMB_MEANS_CYCLES }, { "instructions", PMB_MEANS_INSTRUCTIONS },
+		{ "branches", PMB_MEANS_BRANCHES }, { "branch-misses", PMB_MEANS_BRANCH_MISSES },
+	};
+
+	for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++)
+		if (strlen(g[i].name) == len && !strncmp(g[i].name, name, len))
+			return g[i].m;
+	return PMB_MEANS_OTHER;
+}
+
 int pmb_context_event(const struct pmb_context *c, const char *names)
 {
 	const char *p = names;
 
 	while (*p) {
 		size_t len = strcspn(p, "|");
+		enum pmb_event_meaning m = generic_meaning(p, len);
 
 		for (int e = 0; e < c->plan.nev; e++)
 			if (c->event_group[e] >= 0 && strlen(c->plan.ev[e].name) == len &&
 			    !strncmp(c->plan.ev[e].name, p, len))
+				return e;
+		for (int e = 0; m != PMB_MEANS_OTHER && e < c->plan.nev; e++)
+			if (c->event_group[e] >= 0 && c->plan.ev[e].means == m)
 				return e;
 		p += len + (p[len] == '|');
 	}

@@ -117,6 +117,7 @@ struct pmb_context {
 	struct pmb_event_plan plan;
 	int ngroups;
 	int event_group[PMB_MAX_EVENTS]; /* group of each event; -1 not opened */
+	char event_why[PMB_MAX_EVENTS][192]; /* why an event is not counted; "" counted */
 	bool has_cycles;           /* a real cycles event counted */
 	struct pmb_overhead overhead;
 	struct pmb_topology_info topo;

@@ -16,6 +16,7 @@
 
 struct pmb_topology {
 	hwloc_topology_t h;
+	bool this_machine; /* loaded from the machine, not a description */
 };
 
 static bool ends_with(const char *s, const char *suffix)
@@ -54,6 +55,7 @@ int pmb_topology_load(struct pmb_topology **t, const char *src)
 		err = -(errno ? errno : EINVAL);
 		goto fail_source;
 	}
+	tp->this_machine = !src;
 	if (hwloc_topology_load(tp->h) < 0) {
 		err = -(errno ? errno : EINVAL);
 		goto fail_source;
@@ -134,6 +136,42 @@ static void fill_cache(hwloc_topology_t h, hwloc_obj_t obj, struct pmb_cache *c)
 		c->shared_with[0] = '\0';
 }
 
+/* Caches for a topology that has none (containers, some Arm boards and
+ * VMs expose no cache information): the C library's figures where it has
+ * them for this machine, else stated defaults.  Sizes are marked assumed,
+ * and the note says which and where from. */
+static void assume_caches(struct pmb_topology_info *info, bool this_machine)
+{
+	static const uint64_t defaults[] = { 32 << 10, 1 << 20, 8 << 20 };
+	const int names[] = { _SC_LEVEL1_DCACHE_SIZE, _SC_LEVEL2_CACHE_SIZE, _SC_LEVEL3_CACHE_SIZE };
+	long line = this_machine ? sysconf(_SC_LEVEL1_DCACHE_LINESIZE) : 0;
+	bool libc = this_machine && sysconf(_SC_LEVEL1_DCACHE_SIZE) > 0;
+	char list[96] = "";
+	size_t len = 0;
+
+	for (int i = 0; i < 3; i++) {
+		long v = libc ? sysconf(names[i]) : (long)defaults[i];
+		struct pmb_cache *c;
+
+		if (v <= 0 || (i > 0 && (uint64_t)v <= info->cache[info->ncaches - 1].size))
+			continue;
+		c = &info->cache[info->ncaches++];
+		c->level = i + 1;
+		c->size = (uint64_t)v;
+		c->line = line > 0 ? (unsigned)line : 64;
+		c->sharing_cores = 1;
+		snprintf(c->shared_with, sizeof(c->shared_with), "%d", info->cpu);
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%sL%d%s %llu KiB", len ? ", " : "",
+					c->level, c->level == 1 ? "d" : "",
+					(unsigned long long)(c->size >> 10));
+	}
+	info->caches_assumed = true;
+	snprintf(info->fallback, sizeof(info->fallback),
+		 "hwloc reports no data caches: tiers use ASSUMED sizes %s (%s), line %u B", list,
+		 libc ? "the C library's sysconf" : "pmubench's defaults; sysconf has none",
+		 info->cache[0].line);
+}
+
 int pmb_topology_info(struct pmb_topology *t, int cpu,
 		      struct pmb_topology_info *info)
 {
@@ -178,8 +216,7 @@ int pmb_topology_info(struct pmb_topology *t, int cpu,
 	info->avail_memory = mem_available();
 
 	if (info->ncaches == 0) {
-		snprintf(info->fallback, sizeof(info->fallback),
-			 "hwloc reports no data caches: no cache tiers");
+		assume_caches(info, t->this_machine);
 	} else if (no_line) {
 		snprintf(info->fallback, sizeof(info->fallback),
 			 "cache line size unknown: 64 B assumed");

@@ -26,7 +26,8 @@ struct pmb_topology_info {
 	uint64_t numa_memory;   /* bytes of that node (0 unknown) */
 	int ncores, npus;       /* whole machine */
 	uint64_t avail_memory;  /* MemAvailable, bytes */
-	char fallback[128];     /* "" or what was assumed where hwloc had nothing */
+	bool caches_assumed;    /* hwloc had no caches: sizes are assumed ones */
+	char fallback[192];     /* "" or what was assumed where hwloc had nothing */
 };
 
 struct pmb_tier_point {

@@ -4,11 +4,15 @@
 set -eu
 cd "$(dirname "$0")/.."
 need=""
+# Query the native architecture's package: with arm64 added for the emulated
+# PMU (tests/aarch64), a bare name would also match libhwloc-dev:arm64.
+arch=$(dpkg --print-architecture)
 # libbenchmark-tools and python3-scipy only for the test that feeds
 # pmubench's JSON to Google Benchmark's compare.py.
 for pkg in meson ninja-build pkg-config gcc libc6-dev libpfm4-dev libhwloc-dev valgrind binutils python3 \
 	libbenchmark-tools python3-scipy; do
-	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need="$need $pkg"
+	dpkg-query -W -f='${Status} ${Architecture}\n' "$pkg" 2>/dev/null |
+		grep -Eq "^install ok installed ($arch|all)\$" || need="$need $pkg"
 done
 if [ -n "$need" ]; then
 	echo "installing:$need" >&2

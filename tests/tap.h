@@ -37,6 +37,16 @@ tap_ok_at(int line, int cond, const char *fmt, ...)
 /* Skip the whole file: must be called before any point. */
 #define tap_skip_all(...) (printf("1..0 # SKIP "), printf(__VA_ARGS__), printf("\n"), exit(0))
 
+/* One dependent multiply, x = x * x: a fixed cost per step that the
+ * optimizer cannot shorten, on x86-64 and aarch64 alike. */
+#if defined(__x86_64__)
+#define TAP_MUL_STEP(x) __asm__ volatile("imul %0, %0" : "+r"(x))
+#elif defined(__aarch64__)
+#define TAP_MUL_STEP(x) __asm__ volatile("mul %0, %0, %0" : "+r"(x))
+#else
+#define TAP_MUL_STEP(x) ((x) = (x) * (x) + 1, __asm__ volatile("" : "+r"(x)))
+#endif
+
 /* Print the plan and return the exit status. */
 static inline int tap_done(void)
 {

@@ -53,7 +53,7 @@ static void bm_spin(struct pmb_state *s)
 
 	while (pmb_loop_batch(s, 1000))
 		for (int i = 0; i < 1000; i++)
-			__asm__ volatile("imul %0, %0" : "+r"(x));
+			TAP_MUL_STEP(x);
 }
 
 int main(void)

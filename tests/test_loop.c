@@ -12,7 +12,7 @@
  * cannot shorten, and that runs the same whatever the batch size. */
 static inline uint64_t step(uint64_t x)
 {
-	__asm__ volatile("imul %0, %0" : "+r"(x));
+	TAP_MUL_STEP(x);
 	return x;
 }
 

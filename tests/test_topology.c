@@ -59,8 +59,10 @@ static const struct load_case load_cases[] = {
 		    "core:1 pu:1", 2, 2,
 	  { { 1, 32 * KiB, 1, "2" }, { 2, 1 * MiB, 1, "2" } },
 	  1, 2 * GiB, 4, 4 },
-	/* No caches at all. */
-	{ SRC_LINE, "pack:1 core:2 pu:1", 1, 0, { { 0 } }, 0, 1 * GiB, 2, 2 },
+	/* No caches at all: pmubench's stated defaults, private to the PU. */
+	{ SRC_LINE, "pack:1 core:2 pu:1", 1, 3,
+	  { { 1, 32 * KiB, 1, "1" }, { 2, 1 * MiB, 1, "1" }, { 3, 8 * MiB, 1, "1" } },
+	  0, 1 * GiB, 2, 2 },
 };
 
 static void test_load_case(const struct load_case *tc)
@@ -102,8 +104,8 @@ static void test_load_case(const struct load_case *tc)
 	       tc->npus, info.ncores, info.npus);
 	tap_ok(info.avail_memory > 0,
 	       "line %d: MemAvailable of the real machine", tc->line);
-	tap_ok((tc->ncaches == 0) == (info.fallback[0] != '\0'),
-	       "line %d: fallback said only when caches are missing (\"%s\")",
+	tap_ok(info.caches_assumed == (info.fallback[0] != '\0'),
+	       "line %d: fallback said only when caches are assumed (\"%s\")",
 	       tc->line, info.fallback);
 	pmb_topology_free(t);
 }
@@ -305,14 +307,20 @@ static void test_no_cache(void)
 
 	tap_ok(pmb_topology_load(&t, "pack:1 core:2 pu:1") == 0,
 	       "topology without caches loads");
-	tap_ok(pmb_topology_info(t, 0, &info) == 0 && info.ncaches == 0,
-	       "no caches reported");
-	tap_ok(strstr(info.fallback, "no data caches") != NULL,
-	       "fallback says so: \"%s\"", info.fallback);
-	tap_ok(pmb_topology_tiers(&info, p, PMB_MAX_TIER_POINTS, &n) ==
-	       PMB_ENOCACHE && n == 0, "tiers give PMB_ENOCACHE, no points");
+	tap_ok(pmb_topology_info(t, 0, &info) == 0 && info.ncaches == 3 && info.caches_assumed,
+	       "no caches from hwloc: three assumed levels, marked assumed");
+	tap_ok(strcmp(info.fallback, "hwloc reports no data caches: tiers use ASSUMED sizes L1d 32 KiB, "
+		      "L2 1024 KiB, L3 8192 KiB (pmubench's defaults; sysconf has none), line 64 B") == 0,
+	       "the note says which sizes and where from: \"%s\"", info.fallback);
+	tap_ok(pmb_topology_tiers(&info, p, PMB_MAX_TIER_POINTS, &n) == 0 && n > 3,
+	       "tiers come from the assumed sizes (%zu points)", n);
 	pmb_topology_label(&info, 4096, label, sizeof(label));
-	tap_ok(strcmp(label, "DRAM") == 0, "without caches all is DRAM");
+	tap_ok(strcmp(label, "L1") == 0, "4 KiB is labelled L1 (%s)", label);
+	pmb_topology_label(&info, 64 << 20, label, sizeof(label));
+	tap_ok(strcmp(label, "DRAM") == 0, "64 MiB is labelled DRAM (%s)", label);
+	info.ncaches = 0;
+	tap_ok(pmb_topology_tiers(&info, p, PMB_MAX_TIER_POINTS, &n) == PMB_ENOCACHE && n == 0,
+	       "an info with no caches gives PMB_ENOCACHE, no points");
 	pmb_topology_free(t);
 }
 

@@ -72,7 +72,7 @@ ok(r.returncode == 0 and "--counters" in r.stdout and "--filter" in r.stdout, "-
 r = run("--version")
 ok(r.returncode == 0 and r.stdout.startswith("pmubench "), "--version")
 r = run("--list", "--filter=^calib/")
-ok(r.returncode == 0 and r.stdout.split() == ["calib/add_chain", "calib/empty"], "--list with --filter: %r" % r.stdout)
+ok(r.returncode == 0 and r.stdout.split() == ["calib/add_chain", "calib/add_chain4", "calib/empty"], "--list with --filter: %r" % r.stdout)
 r = run("--list")
 names = r.stdout.split()
 ok("branch/sum_if/branchy/p50" in names and "branch/sum_if/branchless/p0" in names,

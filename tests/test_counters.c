@@ -9,6 +9,7 @@
 
 #include "analysis.h"
 #include "counters.h"
+#include "events.h"
 #include "runner.h"
 #include "tap.h"
 
@@ -56,6 +57,76 @@ static void bm_spin(struct pmb_state *s)
 			TAP_MUL_STEP(x);
 }
 
+static struct pmb_event plan_event(const char *name, enum pmb_event_kind kind, struct perf_event_attr a)
+{
+	struct pmb_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	snprintf(ev.name, sizeof(ev.name), "%s", name);
+	ev.kind = kind;
+	ev.attr = a;
+	return ev;
+}
+
+static bool said(const struct pmb_counters_outcome *o, const char *a, const char *b)
+{
+	int n = 0;
+
+	for (int i = 0; i < o->nwarnings; i++)
+		n += strstr(o->warning[i], a) && (!b || strstr(o->warning[i], b));
+	return n == 1;
+}
+
+/* The fallback policy: an event marked unsupported is not opened and says
+ * why; without any PMU the software counters are added, said once. */
+static void test_policy(void)
+{
+	struct pmb_counters_env env = { .paranoid = 2, .ghz = 2.0, .sim_hint = true };
+	struct pmb_event_plan p, soft;
+	struct pmb_counters_outcome o;
+	struct pmb_counters cs;
+	int err;
+
+	memset(&p, 0, sizeof(p));
+	memset(&soft, 0, sizeof(soft));
+	p.ev[p.nev++] = plan_event("task-clock", PMB_EV_SW, sw(PERF_COUNT_SW_TASK_CLOCK));
+	p.ev[p.nev++] = plan_event("no-such", PMB_EV_SW, sw(PERF_COUNT_SW_PAGE_FAULTS));
+	snprintf(p.ev[1].unsupported, sizeof(p.ev[1].unsupported), "testpmu does not implement no-such");
+	err = pmb_counters_open_plan(&cs, &p, NULL, &env, &o);
+	tap_ok(err == 0 && o.event_group[0] == 0 && o.event_group[1] == -1 && !o.why[0][0] &&
+	       !strcmp(o.why[1], "testpmu does not implement no-such"),
+	       "an unsupported event is not opened and carries its reason (%s)", o.why[1]);
+	tap_ok(o.nwarnings == 1 && said(&o, "testpmu does not implement no-such", "shows n/a"),
+	       "one warning names it and says it shows n/a (%s)", o.nwarnings ? o.warning[0] : "");
+	tap_ok(!o.hw_asked && !o.software_added && !o.fallback[0], "no hardware asked: no fallback");
+	pmb_counters_close(&cs);
+
+	struct perf_event_attr cyc = { .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_CPU_CYCLES,
+				       .exclude_kernel = 1, .exclude_hv = 1 };
+	memset(&p, 0, sizeof(p));
+	p.ev[p.nev++] = plan_event("cycles", PMB_EV_HW, cyc);
+	p.ev[0].means = PMB_MEANS_CYCLES;
+	p.ev[0].anchor = true;
+	soft.ev[soft.nev++] = plan_event("task-clock", PMB_EV_SW, sw(PERF_COUNT_SW_TASK_CLOCK));
+	soft.ev[soft.nev++] = plan_event("cycles", PMB_EV_SW, sw(PERF_COUNT_SW_CPU_CLOCK));
+	err = pmb_counters_open_plan(&cs, &p, &soft, &env, &o);
+	if (o.hw_counts) {
+		tap_ok(err == 0 && o.cycles && o.nwarnings == 0 && p.nev == 1,
+		       "cycles count here: no warning, nothing added");
+		tap_skip("this machine counts cycles: cannot test the no-PMU fallback");
+	} else {
+		tap_ok(o.software_added && p.nev == 2 && !strcmp(p.ev[1].name, "task-clock") &&
+		       o.event_group[1] == 0 && o.event_group[0] == -1 && !o.cycles,
+		       "no PMU: the software counters are added (a name already in the plan is not) and "
+		       "count (%d events)", p.nev);
+		tap_ok(said(&o, "hardware counters are not available: opening 'cycles' failed", "--backend=sim") &&
+		       strstr(o.fallback, "est. cycles at 2.00 GHz") && strstr(o.why[0], "no hardware counters here"),
+		       "no PMU: said once, naming the event, with the fallback and the reason (%s)",
+		       o.nwarnings ? o.warning[0] : "");
+	}
+	pmb_counters_close(&cs);
+}
+
 int main(void)
 {
 	struct perf_event_attr attrs[3] = { sw(PERF_COUNT_SW_TASK_CLOCK), sw(PERF_COUNT_SW_PAGE_FAULTS),
@@ -99,8 +170,8 @@ int main(void)
 	strcpy(ctx.plan.ev[0].name, "task-clock");
 	strcpy(ctx.plan.ev[1].name, "page-faults");
 	strcpy(ctx.plan.ev[2].name, "context-switches");
-	tap_ok(pmb_counters_open(&cs, attrs, anchor, 3) == 0 && cs.ngroups == 1,
-	       "counters: software events fit one group (%d)", cs.ngroups);
+	err = pmb_counters_open(&cs, attrs, anchor, 3);
+	tap_ok(err == 0 && cs.ngroups == 1, "counters: software events fit one group (%d)", cs.ngroups);
 	pmb_runner_perf_meter(&m, &cs);
 	pmb_clock_probe(&ctx.clock);
 	struct pmb_runner_opts o = { .min_sample_ns = 1e6, .samples = 20, .samples_given = true,
@@ -148,5 +219,6 @@ int main(void)
 	}
 	pmb_counters_close(&cs);
 	pmb_context_free(&ctx);
+	test_policy();
 	return tap_done();
 }

@@ -95,7 +95,7 @@ def body(exe, tmp):
     # printed nothing we could read.
     counters = ("instructions,branches,branch-misses,cond-branches,"
                 "cond-branch-misses,l1d-misses,llc-misses")
-    base = ("^(branch/sum_if/(branchy|branchless)/p50|calib/add_chain|calib/empty")
+    base = ("^(branch/sum_if/(branchy|branchless)/p50|calib/add_chain|calib/add_chain4|calib/empty")
     if l1 is None:
         doc = sim_json(exe, tmp, "probe", "^calib/add_chain$", counters)
         if doc:
@@ -126,7 +126,7 @@ def body(exe, tmp):
     bench = {x["name"]: x for x in a["benchmarks"]}
     bench2 = {x["name"]: x for x in b["benchmarks"]}
     want = ["branch/sum_if/branchy/p50", "branch/sum_if/branchless/p50",
-            "calib/add_chain"] + names
+            "calib/add_chain", "calib/add_chain4"] + names
     ok(all(n in bench and bench[n].get("status") == "ok" for n in want),
        "all %d instances ran" % len(want))
     if not all(n in bench and n in bench2 for n in want):
@@ -150,6 +150,9 @@ def body(exe, tmp):
     v = per_item(bench["calib/add_chain"], keys["instructions"])
     ok(v is not None and abs(v - 1.0) <= 0.01,
        "add_chain: instructions per item 1.00 +/- 0.01 (%s)" % v)
+    v = per_item(bench["calib/add_chain4"], keys["instructions"])
+    ok(v is not None and abs(v - 4.0) <= 1e-3,
+       "add_chain4: exactly 4 instructions per item (%s)" % v)
     # The empty body: every sample's instructions are exactly the harness
     # overhead (per pass x passes + per sample), so nothing is left.
     e = bench.get("calib/empty", {})

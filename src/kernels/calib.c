@@ -14,7 +14,8 @@
 	     "add %0, %0, %1\n\tadd %0, %0, %1\n\t"
 #endif
 
-static void bm_add_chain(struct pmb_state *s)
+/* The chain with `per_item` adds to an item: 64 / per_item items a pass. */
+static void add_chain(struct pmb_state *s, uint64_t per_item)
 {
 #ifdef ADD8
 	/* x lives in one callee-saved register for the whole loop, so the
@@ -28,17 +29,32 @@ static void bm_add_chain(struct pmb_state *s)
 #endif
 	uint64_t k = 3;
 
-	while (pmb_loop_batch(s, 64)) {
+	while (pmb_loop_batch(s, 64 / per_item)) {
 		__asm__ volatile(ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8
 				 : "+r"(x)
 				 : "r"(k));
 	}
 	pmb_do_not_optimize(x);
 #else
+	(void)per_item;
 	pmb_skip(s, "no add chain for this architecture");
 #endif
 }
+
+/* One instruction and one cycle per item. */
+static void bm_add_chain(struct pmb_state *s)
+{
+	add_chain(s, 1);
+}
 PMB_BENCHMARK(bm_add_chain, .group = "calib", .name = "add_chain");
+
+/* The same 64 adds counted as 16 items: exactly 4 instructions and 4
+ * cycles per item, a second known figure for the counters to read. */
+static void bm_add_chain4(struct pmb_state *s)
+{
+	add_chain(s, 4);
+}
+PMB_BENCHMARK(bm_add_chain4, .group = "calib", .name = "add_chain4");
 
 /* Nothing but the loop: what the harness subtracts, so it must come out
  * as zero within the noise. */

@@ -242,15 +242,13 @@ static void analyze_one(struct pmb_context *ctx, struct pmb_result *r)
 	if (strcmp(ctx->backend, "sim") == 0)
 		r->time.valid = false; /* valgrind's clock says nothing */
 	for (int e = 0; e < ctx->plan.nev; e++) {
-		size_t m = 0;
+		size_t m = 0, read = 0;
 		int scaled = 0;
-		bool any = false;
 
 		for (size_t i = 0; i < n; i++) {
 			double x;
 
-			if (r->samples[i].mask & (1u << e))
-				any = true;
+			read += (r->samples[i].mask >> e) & 1u;
 			if (sample_event(&r->samples[i], e, &x, &scaled)) {
 				p[m] = (double)r->samples[i].passes;
 				v[m++] = x;
@@ -265,7 +263,11 @@ static void analyze_one(struct pmb_context *ctx, struct pmb_result *r)
 		figure(&r->ev[e], p, v, m, o->ev_valid[e] ? o->ev_per_pass[e] : 0,
 		       o->ev_valid[e] ? o->ev_per_sample[e] : 0, o->ev_noise_per_pass[e],
 		       1.0, items, timing, pi);
-		r->ev[e].scaled = m == 0 && any ? -1 : scaled;
+		/* Samples read in which the PMU never ran the group: the
+		 * kernel multiplexed it with others, as much as scaling. */
+		if (m > 0 && m < read)
+			scaled = 1;
+		r->ev[e].scaled = m == 0 && read ? -1 : scaled;
 		r->ev[e].simulated = ctx->plan.ev[e].kind == PMB_EV_SIM;
 	}
 	memset(&r->est_cycles, 0, sizeof(r->est_cycles));

@@ -15,6 +15,7 @@ struct pmb_group {
 	int n;
 	int fd[PMB_MAX_EVENTS];
 	uint64_t id[PMB_MAX_EVENTS];
+	uint64_t enabled, running; /* the kernel's totals at the last read */
 };
 
 int pmb_count_scale(const struct pmb_count *c, double *out)
@@ -117,14 +118,20 @@ int pmb_group_read(struct pmb_group *g, struct pmb_count *out)
 		return -errno;
 	if (got < want || buf[0] != (uint64_t)g->n)
 		return -EIO;
+	/* The times are the kernel's totals since the open (RESET clears the
+	 * counts, not the times): what this read covers is the difference. */
+	uint64_t enabled = buf[1] - g->enabled, running = buf[2] - g->running;
+
+	g->enabled = buf[1];
+	g->running = buf[2];
 	for (int i = 0; i < g->n; i++) {
 		/* Match by id: the kernel lists members in its own order. */
 		for (int k = 0; k < g->n; k++) {
 			if (buf[3 + 2 * k + 1] != g->id[i])
 				continue;
 			out[i].value = buf[3 + 2 * k];
-			out[i].enabled = buf[1];
-			out[i].running = buf[2];
+			out[i].enabled = enabled;
+			out[i].running = running;
 		}
 	}
 	return 0;
@@ -159,13 +166,23 @@ static int try_group(struct pmb_group **g, const struct perf_event_attr *attrs,
 	err = pmb_group_open(g, a, n, failed);
 	if (err)
 		return err;
+	/* A group that competes with other processes' events runs only in
+	 * its turns of the kernel's rotation (a few ms): spin until it ran,
+	 * or until it was enabled for several turns without ever running. */
+	uint64_t enabled = 0, running = 0;
+
 	if (pmb_group_start(*g) == 0) {
-		for (int i = 0; i < 100000; i++)
-			spin += (uint64_t)i;
+		do {
+			for (int i = 0; i < 100000; i++)
+				spin += (uint64_t)i;
+			err = pmb_group_read(*g, c);
+			enabled += c[0].enabled;
+			running += c[0].running;
+		} while (err == 0 && running == 0 && enabled < 20 * 1000 * 1000);
 		pmb_group_stop(*g);
 	}
 	err = pmb_group_read(*g, c);
-	if (err == 0 && c[0].running == 0)
+	if (err == 0 && running + c[0].running == 0)
 		err = -ENOSPC;
 	if (err) {
 		pmb_group_close(*g);
@@ -385,10 +402,18 @@ static void open_once(struct pmb_counters *c, const struct pmb_event_plan *p)
 	struct perf_event_attr attrs[PMB_MAX_EVENTS];
 	bool anchor[PMB_MAX_EVENTS], skip[PMB_MAX_EVENTS];
 
+	bool have_cycles = false, have_ins = false;
+
+	/* One cycles and one instructions event anchor every group: the
+	 * first of each meaning the plan marks; the others are members. */
 	for (int e = 0; e < p->nev; e++) {
+		bool cyc = p->ev[e].means == PMB_MEANS_CYCLES;
+		bool *have = cyc ? &have_cycles : &have_ins;
+
 		attrs[e] = p->ev[e].attr;
-		anchor[e] = p->ev[e].anchor;
 		skip[e] = p->ev[e].unsupported[0] != 0;
+		anchor[e] = p->ev[e].anchor && !skip[e] && !*have;
+		*have |= anchor[e];
 	}
 	pmb_counters_open_some(c, attrs, anchor, skip, p->nev);
 }

@@ -28,7 +28,10 @@ int pmb_group_open(struct pmb_group **g, const struct perf_event_attr *attrs,
 int pmb_group_start(struct pmb_group *g);
 /* Disable the whole group. */
 int pmb_group_stop(struct pmb_group *g);
-/* One read() of the whole group into out[0..n), in the order opened. */
+/* One read() of the whole group into out[0..n), in the order opened: the
+ * counts since the last start, and the times enabled and running since the
+ * previous read (the kernel's totals, differenced: a sample's own share, so
+ * that a sample the PMU never ran reads running 0, not the run's average). */
 int pmb_group_read(struct pmb_group *g, struct pmb_count *out);
 /* Number of events in the group. */
 int pmb_group_size(const struct pmb_group *g);

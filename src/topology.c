@@ -199,6 +199,12 @@ int pmb_topology_info(struct pmb_topology *t, int cpu,
 			break;
 		c = &info->cache[info->ncaches++];
 		fill_cache(t->h, obj, c);
+		/* A cache of unknown size (some Arm device trees name the
+		 * levels and nothing else) gives no tier: as if absent. */
+		if (!c->size) {
+			info->ncaches--;
+			continue;
+		}
 		if (!c->line)
 			no_line = true;
 	}

@@ -43,8 +43,40 @@ def count():
     return _n, _failed
 
 
-def run(*args, env=None, timeout=300):
-    """Run the pmubench under test; its CompletedProcess (text)."""
+_guest = None
+
+
+def guest():
+    """The aarch64 guest whose -cpu $PMB_GUEST names (booted once, powered
+    off at exit; see tests/aarch64/README), for tests that drive it beyond
+    run(): sysctl, another process, another user.
+
+    One vCPU: under -icount, TCG runs all vCPUs on one instruction count,
+    so a PMU counter of one vCPU also counts what the others execute (the
+    other CPU's timer interrupts came out as ~2400 'user' instructions in
+    half the samples with -smp 2); with one vCPU the counts are exact."""
+    global _guest
+    import atexit
+    import pmbguest
+    if _guest is None or not _guest.alive():
+        if _guest is None:
+            atexit.register(lambda: _guest and _guest.close())
+        _guest = pmbguest.Guest(cpu=os.environ["PMB_GUEST"], smp=1)
+    return _guest
+
+
+def _in_guest(args, env, timeout, user=None):
+    import pmbguest
+    r = guest().run(["pmubench", *args], env=pmbguest.guest_env(env), user=user, timeout=timeout)
+    return subprocess.CompletedProcess([PMB, *args], r.returncode, r.stdout, r.stderr)
+
+
+def run(*args, env=None, timeout=300, user=None):
+    """Run the pmubench under test; its CompletedProcess (text).  user
+    (e.g. "nobody") only in the guest, where root may become anyone."""
+    if os.environ.get("PMB_GUEST"):
+        return _in_guest(args, env, timeout, user)
+    assert user is None, "run(user=) needs the guest (PMB_GUEST)"
     return subprocess.run([PMB, *args], capture_output=True, text=True, timeout=timeout, env=env)
 
 

@@ -317,9 +317,11 @@ void pmb_counters_close(struct pmb_counters *c)
 
 /* ---- the fallback policy: what to open, what to say about the rest ---- */
 
+/* The kernel has no such event, no PMU, or no perf_event_open at all
+ * (ENOSYS: a kernel without perf events, or an emulator such as qemu-user). */
 static bool pmu_refused(int err)
 {
-	return err == ENOENT || err == EOPNOTSUPP || err == ENODEV || err == EINVAL;
+	return err == ENOENT || err == EOPNOTSUPP || err == ENODEV || err == EINVAL || err == ENOSYS;
 }
 
 static bool denied(int err)
@@ -479,6 +481,7 @@ static void explain(const struct pmb_counters *c, const struct pmb_event_plan *p
 		    const struct pmb_counters_env *env, struct pmb_counters_outcome *o)
 {
 	int lack[PMB_MAX_EVENTS], nlack = 0, deny[PMB_MAX_EVENTS], ndeny = 0, lack_err = 0;
+	int fail[PMB_MAX_EVENTS], nfail = 0;
 	const char *pmu = p->pmu_name[0] ? p->pmu_name : "this machine's PMU";
 	char names[320];
 
@@ -508,9 +511,27 @@ static void explain(const struct pmb_counters *c, const struct pmb_event_plan *p
 			say(o, "'%s' could not be scheduled on the PMU's counters: it is left out", p->ev[e].name);
 		} else {
 			snprintf(why, sizeof(o->why[e]), "could not be opened (%s)", strerror(err ? err : ENOENT));
-			say(o, "event '%s' could not be opened (%s): it is left out", p->ev[e].name,
-			    strerror(err ? err : ENOENT));
+			fail[nfail++] = e;
 		}
+	}
+	/* The rest, one warning per reason: a kernel without perf_event_open
+	 * refuses every event alike, and says so once. */
+	for (int i = 0; i < nfail; i++) {
+		int same[PMB_MAX_EVENTS], nsame = 0, err = c->open_errno[fail[i]];
+		bool said_before = false;
+
+		for (int k = 0; k < nfail; k++) {
+			bool alike = c->open_errno[fail[k]] == err;
+
+			said_before |= alike && k < i;
+			if (alike && k >= i)
+				same[nsame++] = fail[k];
+		}
+		if (said_before)
+			continue;
+		name_list(names, sizeof(names), p, same, nsame);
+		say(o, "%s could not be opened (%s): %s out", names, strerror(err ? err : ENOENT),
+		    nsame == 1 ? "it is left" : "they are left");
 	}
 	if (nlack) {
 		name_list(names, sizeof(names), p, lack, nlack);

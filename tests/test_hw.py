@@ -444,6 +444,18 @@ else:
     vals = [x[col] for x in rows[1:] if col >= 0 and len(x) == len(rows[0])]
     ok(r.returncode == 0 and col >= 0 and vals == [""], FB_CHECKS[10] + " (%r)" % vals)
 
+# ---- the self-check on an emulator: its cache check must fail, and say why --
+SELF = "--self-check in the emulator: the L1 latency check fails, saying cycles equal instructions"
+if not GUEST:
+    skip(SELF, "needs the emulated machine (tests/aarch64)")
+else:
+    r = run("--self-check")
+    lines = r.stdout.splitlines()
+    chase = [l for l in lines if l.startswith("selfcheck/l1_chase")]
+    note = [l for l in lines if l.startswith("note: selfcheck/l1_chase: cycles equal instructions exactly")]
+    ok(r.returncode == 1 and chase and chase[0].endswith("WRONG") and len(note) == 1
+       and "QEMU -icount" in note[0], SELF + " (%d: %r)" % (r.returncode, chase + note))
+
 # ---- an Arm PMU that libpfm4 does not know (QEMU -cpu max) -------------------
 MAX = ["-cpu max: --topology names the kernel's PMU, not 'none ()'",
        "-cpu max: add_chain counts 1 instruction per item through the sysfs PMU",

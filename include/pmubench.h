@@ -110,6 +110,15 @@ struct pmb_axis {
 
 struct pmb_state;
 
+/** What a benchmark is in a study of several forms of one kernel (the
+ * branch study compares them input by input).  PMB_ROLE_NONE: no study. */
+enum pmb_role {
+	PMB_ROLE_NONE = 0,
+	PMB_ROLE_BRANCHY,     /* the form with the data-dependent branch */
+	PMB_ROLE_BRANCHLESS,  /* the same work without it */
+	PMB_ROLE_SOL,         /* speed of light: the same data, no decision */
+};
+
 /** A benchmark definition.  Write it through PMB_BENCHMARK. */
 struct pmb_benchmark_def {
 	void (*func)(struct pmb_state *s); /* called once per instance */
@@ -128,6 +137,10 @@ struct pmb_benchmark_def {
 	bool empty;            /* calibration of the harness itself: expected
 	                          to cost nothing, so "too fast to be true" is
 	                          not a warning for it */
+	enum pmb_role role;    /* its part in a study; PMB_ROLE_NONE: none */
+	const char *study;     /* the study's name (group-relative, e.g.
+	                          "sum_if"); NULL: the name without its last
+	                          part ("sum_if/branchy" -> "sum_if") */
 	const char *file;      /* set by PMB_BENCHMARK */
 	int line;              /* set by PMB_BENCHMARK */
 };

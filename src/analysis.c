@@ -491,7 +491,7 @@ static void warn_all(struct pmb_context *ctx, struct pmb_result *res, size_t n)
 			add_name(&reps, r->inst->name);
 			worst_rep = fmax(worst_rep, r->rep_spread);
 		}
-		if (br >= 0 && r->ev[br].valid && strstr(r->inst->name, "/branchy") &&
+		if (br >= 0 && r->ev[br].valid && r->inst->def->role == PMB_ROLE_BRANCHY &&
 		    r->ev[br].s.median < 0.5)
 			add_name(&nobranch, r->inst->name);
 	}

@@ -24,6 +24,7 @@
 static const char *const tier_name[] = { "L1", "L2", "L3", "L4", "DRAM" };
 static const char *const tier_colour[] = { "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#d62728" };
 static const char *const variant[] = { "branchy", "branchless", "sol" };
+static const enum pmb_role role[] = { PMB_ROLE_BRANCHY, PMB_ROLE_BRANCHLESS, PMB_ROLE_SOL };
 static const char *const variant_colour[] = { "#d62728", "#1f77b4", "#2ca02c" };
 static const char *const variant_dash[] = { "", "", " stroke-dasharray=\"6,3\"" };
 
@@ -396,18 +397,17 @@ static size_t pair_collect(const struct pmb_context *c, const struct pmb_result 
 			   char *prefix, const struct pmb_result *cat[][3], double v[][3],
 			   bool has[][3], size_t *npts)
 {
-	const char *fam = r[i].inst->family, *slash = strrchr(fam, '/');
+	const char *fam = r[i].inst->family;
 	size_t m = 0;
 
 	*npts = 0;
-	if (!slash || strcmp(slash, "/branchy"))
+	if (r[i].inst->def->role != PMB_ROLE_BRANCHY || !pmb_result_study(&r[i], prefix, 200))
 		return 0;
-	snprintf(prefix, 160, "%.*s", (int)(slash - fam), fam);
 	for (size_t j = i; j < n && m < MAXPTS; j++) {
 		if (r[j].repetition || strcmp(r[j].inst->family, fam))
 			continue;
 		for (int k = 0; k < 3; k++) {
-			cat[m][k] = k ? pmb_result_variant(r, n, prefix, variant[k], r[j].inst->args) : &r[j];
+			cat[m][k] = k ? pmb_result_in_study(r, n, prefix, role[k], r[j].inst->args) : &r[j];
 			has[m][k] = cat[m][k] && value(c, cat[m][k], &v[m][k]);
 			*npts += has[m][k];
 		}
@@ -422,7 +422,7 @@ static void branch_panel(FILE *f, const struct panel *p, const struct pmb_result
 	const struct pmb_result *cat[MAXPTS][3];
 	double v[MAXPTS][3], px[MAXPTS], py[MAXPTS], vlo = 0, vhi = 0, wmax = 0;
 	bool has[MAXPTS][3];
-	char prefix[160], name[200];
+	char prefix[200], name[240];
 	size_t npts, m = pair_collect(p->c, r, n, i, prefix, cat, v, has, &npts);
 
 	for (size_t j = 0; j < m; j++)
@@ -484,7 +484,7 @@ static bool opens_panel(const struct pmb_context *c, const struct pmb_result *r,
 	const struct pmb_result *pt[MAXPTS], *cat[MAXPTS][3];
 	double w[MAXPTS], v[MAXPTS][3];
 	bool has[MAXPTS][3];
-	char prefix[160];
+	char prefix[200];
 	size_t npts = 0;
 
 	if (r[i].repetition)

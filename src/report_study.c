@@ -307,13 +307,12 @@ void pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const stru
 
 	for (size_t i = 0; i < n; i++) {
 		const char *fam = r[i].inst->family;
-		const char *slash = strrchr(fam, '/');
-		char prefix[160];
+		char prefix[200];
 		bool first = true;
 
-		if (!slash || strcmp(slash, "/branchy") || r[i].repetition)
+		if (r[i].inst->def->role != PMB_ROLE_BRANCHY || r[i].repetition ||
+		    !pmb_result_study(&r[i], prefix, sizeof(prefix)))
 			continue;
-		snprintf(prefix, sizeof(prefix), "%.*s", (int)(slash - fam), fam);
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(r[j].inst->family, fam))
 				first = false;
@@ -345,8 +344,8 @@ void pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const stru
 
 			if (strcmp(y->inst->family, fam) || y->repetition)
 				continue;
-			l = pmb_result_variant(r, n, prefix, "branchless", y->inst->args);
-			s = pmb_result_variant(r, n, prefix, "sol", y->inst->args);
+			l = pmb_result_in_study(r, n, prefix, PMB_ROLE_BRANCHLESS, y->inst->args);
+			s = pmb_result_in_study(r, n, prefix, PMB_ROLE_SOL, y->inst->args);
 			pmb__t_add_row(&t);
 			pmb__t_set(&t, k++, "%s", y->inst->args[0] ? y->inst->args : "-");
 			if (y->status || !l || l->status) {

@@ -70,14 +70,29 @@ int pmb_context_event(const struct pmb_context *c, const char *names)
 	return -1;
 }
 
-const struct pmb_result *pmb_result_variant(const struct pmb_result *r, size_t n, const char *prefix,
-					    const char *variant, const char *args)
+bool pmb_result_study(const struct pmb_result *r, char *buf, size_t size)
 {
-	char fam[200];
+	const struct pmb_benchmark_def *d = r->inst->def;
+	const char *fam = r->inst->family, *slash = strrchr(fam, '/');
 
-	snprintf(fam, sizeof(fam), "%s/%s", prefix, variant);
+	buf[0] = 0;
+	if (d->role == PMB_ROLE_NONE)
+		return false;
+	if (d->study)
+		snprintf(buf, size, "%s%s%s", d->group ? d->group : "", d->group ? "/" : "", d->study);
+	else
+		snprintf(buf, size, "%.*s", slash ? (int)(slash - fam) : (int)strlen(fam), fam);
+	return true;
+}
+
+const struct pmb_result *pmb_result_in_study(const struct pmb_result *r, size_t n, const char *study,
+					     enum pmb_role role, const char *args)
+{
+	char s[200];
+
 	for (size_t i = 0; i < n; i++)
-		if (!r[i].repetition && !strcmp(r[i].inst->family, fam) && !strcmp(r[i].inst->args, args))
+		if (!r[i].repetition && r[i].inst->def->role == role && !strcmp(r[i].inst->args, args) &&
+		    pmb_result_study(&r[i], s, sizeof(s)) && !strcmp(s, study))
 			return &r[i];
 	return NULL;
 }

@@ -147,10 +147,15 @@ int pmb_context_event(const struct pmb_context *c, const char *names);
 #define PMB_L1_MISS_EVENTS "l1d-read-misses|l1d-misses|l1d-write-misses"
 #define PMB_LL_MISS_EVENTS "llc-read-misses|llc-misses|llc-write-misses"
 
-/* The result of benchmark family "prefix/variant" with the same arguments
- * (first repetition), or NULL: how the reports pair a branch study's forms. */
-const struct pmb_result *pmb_result_variant(const struct pmb_result *r, size_t n, const char *prefix,
-					    const char *variant, const char *args);
+/* The one place that knows a benchmark's part in a study: from its
+ * definition's .role and .study, never from its name.  Stores the study's
+ * name ("branch/sum_if") and returns true, or false where the definition
+ * gives no role. */
+bool pmb_result_study(const struct pmb_result *r, char *buf, size_t size);
+/* The result in `role` of study `study` with the same arguments (first
+ * repetition), or NULL: how the reports pair a study's forms. */
+const struct pmb_result *pmb_result_in_study(const struct pmb_result *r, size_t n, const char *study,
+					     enum pmb_role role, const char *args);
 
 /* Add a warning once (same text twice is kept once).  printf-like. */
 void pmb_context_warn(struct pmb_context *c, const char *fmt, ...)

@@ -143,10 +143,10 @@ static void bm_bsearch_sol(struct pmb_state *s)
 	bm_bsearch(s, BSEARCH_SOL);
 }
 
-PMB_BENCHMARK(bm_bsearch_branchy, .name = "bsearch/branchy", .group = "branch",
+PMB_BENCHMARK(bm_bsearch_branchy, .name = "bsearch/branchy", .role = PMB_ROLE_BRANCHY, .group = "branch",
 	      .args = PMB_TIERS, .reference = "bsearch/sol");
-PMB_BENCHMARK(bm_bsearch_branchless, .name = "bsearch/branchless",
+PMB_BENCHMARK(bm_bsearch_branchless, .name = "bsearch/branchless", .role = PMB_ROLE_BRANCHLESS,
 	      .group = "branch", .args = PMB_TIERS,
 	      .reference = "bsearch/branchy");
-PMB_BENCHMARK(bm_bsearch_sol, .name = "bsearch/sol", .group = "branch",
+PMB_BENCHMARK(bm_bsearch_sol, .name = "bsearch/sol", .role = PMB_ROLE_SOL, .group = "branch",
 	      .args = PMB_TIERS);

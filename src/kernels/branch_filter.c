@@ -132,12 +132,12 @@ static void bm_filter_sol(struct pmb_state *s)
 	bm_filter(s, FILTER_SOL);
 }
 
-PMB_BENCHMARK(bm_filter_branchy, .name = "filter/branchy", .group = "branch",
+PMB_BENCHMARK(bm_filter_branchy, .name = "filter/branchy", .role = PMB_ROLE_BRANCHY, .group = "branch",
 	      .args = PMB_NAMED_ARGS("p", 0, 1, 5, 10, 25, 50),
 	      .reference = "filter/sol");
-PMB_BENCHMARK(bm_filter_branchless, .name = "filter/branchless",
+PMB_BENCHMARK(bm_filter_branchless, .name = "filter/branchless", .role = PMB_ROLE_BRANCHLESS,
 	      .group = "branch",
 	      .args = PMB_NAMED_ARGS("p", 0, 1, 5, 10, 25, 50),
 	      .reference = "filter/branchy");
-PMB_BENCHMARK(bm_filter_sol, .name = "filter/sol", .group = "branch",
+PMB_BENCHMARK(bm_filter_sol, .name = "filter/sol", .role = PMB_ROLE_SOL, .group = "branch",
 	      .args = PMB_NAMED_ARGS("p", 0, 1, 5, 10, 25, 50));

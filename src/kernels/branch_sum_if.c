@@ -102,12 +102,12 @@ static void bm_sum_if_sol(struct pmb_state *s)
 	bm_sum_if(s, SUM_IF_SOL);
 }
 
-PMB_BENCHMARK(bm_sum_if_branchy, .name = "sum_if/branchy", .group = "branch",
+PMB_BENCHMARK(bm_sum_if_branchy, .name = "sum_if/branchy", .role = PMB_ROLE_BRANCHY, .group = "branch",
 	      .args = PMB_NAMED_ARGS("p", 0, 1, 5, 10, 25, 50),
 	      .reference = "sum_if/sol");
-PMB_BENCHMARK(bm_sum_if_branchless, .name = "sum_if/branchless",
+PMB_BENCHMARK(bm_sum_if_branchless, .name = "sum_if/branchless", .role = PMB_ROLE_BRANCHLESS,
 	      .group = "branch",
 	      .args = PMB_NAMED_ARGS("p", 0, 1, 5, 10, 25, 50),
 	      .reference = "sum_if/branchy");
-PMB_BENCHMARK(bm_sum_if_sol, .name = "sum_if/sol", .group = "branch",
+PMB_BENCHMARK(bm_sum_if_sol, .name = "sum_if/sol", .role = PMB_ROLE_SOL, .group = "branch",
 	      .args = PMB_NAMED_ARGS("p", 0, 1, 5, 10, 25, 50));

@@ -217,10 +217,10 @@ static void bm_varint_sol(struct pmb_state *s)
 	  .n = 6,                                                              \
 	  .labels = (const char *const[]){ "w1", "w2", "w3", "w4", "w5", "mix" } }
 
-PMB_BENCHMARK(bm_varint_branchy, .name = "varint/branchy", .group = "branch",
+PMB_BENCHMARK(bm_varint_branchy, .name = "varint/branchy", .role = PMB_ROLE_BRANCHY, .group = "branch",
 	      .args = VARINT_AXIS, .reference = "varint/sol");
-PMB_BENCHMARK(bm_varint_branchless, .name = "varint/branchless",
+PMB_BENCHMARK(bm_varint_branchless, .name = "varint/branchless", .role = PMB_ROLE_BRANCHLESS,
 	      .group = "branch", .args = VARINT_AXIS,
 	      .reference = "varint/branchy");
-PMB_BENCHMARK(bm_varint_sol, .name = "varint/sol", .group = "branch",
+PMB_BENCHMARK(bm_varint_sol, .name = "varint/sol", .role = PMB_ROLE_SOL, .group = "branch",
 	      .args = VARINT_AXIS);

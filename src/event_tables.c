@@ -39,7 +39,7 @@ void pmb__events_clear_error(void)
 	err_buf[0] = '\0';
 }
 
-/* Here rather than in events.c: the buffer lives with its setter. */
+/* Here rather than in the events module's files: the buffer lives with its setter. */
 const char *pmb_events_error(void)
 {
 	return err_buf;
@@ -103,9 +103,10 @@ bool pmb__tables_has_alias(const struct pmb_tables *t, const char *name)
 }
 
 const struct pmb_alias_row *pmb__tables_alias(const struct pmb_tables *t,
-					      const char *name, const char *pmu)
+					      const char *name, const char *pmu,
+					      const char *family)
 {
-	const struct pmb_alias_row *any = NULL;
+	const struct pmb_alias_row *fam = NULL, *any = NULL;
 
 	for (int i = 0; i < t->nalias; i++) {
 		const struct pmb_alias_row *r = &t->alias[i];
@@ -114,10 +115,12 @@ const struct pmb_alias_row *pmb__tables_alias(const struct pmb_tables *t,
 			continue;
 		if (pmu && *pmu && !strcmp(r->pmu, pmu))
 			return r;
+		if (family && *family && !strcmp(r->pmu, family))
+			fam = r;
 		if (!strcmp(r->pmu, "*"))
 			any = r;
 	}
-	return any;
+	return fam ? fam : any;
 }
 
 /* ---- parsing ---------------------------------------------------------------- */
@@ -154,38 +157,27 @@ static int tokenize(char *line, char **tok, char **rest, int max)
 	return n;
 }
 
-/* One line of aliases.txt.  Returns 0, or PMB_EBADTABLE with the error set. */
-static int parse_alias_line(const struct loader *ld, const char *file, int ln,
-			    char *line, const char *orig)
+/* "about NAME TEXT" of aliases.txt, or of sets.txt (set: true), where NAME
+ * is kept as "@NAME".  text: TEXT as written.  Returns 0 or -ENOMEM. */
+static int add_about(struct pmb_tables *t, const char *name, const char *text, bool set)
+{
+	struct pmb_about_text *a = push(&t->about, &t->nabout, sizeof(*a));
+
+	if (!a)
+		return -ENOMEM;
+	snprintf(a->name, sizeof(a->name), "%s%s", set ? "@" : "", name);
+	pmb__str_copy(a->text, sizeof(a->text), text);
+	pmb__str_trim_end(a->text);
+	return 0;
+}
+
+/* "map NAME PMU[,PMU...] EVENT": one row per PMU.  Returns 0, -ENOMEM, or
+ * PMB_EBADTABLE with the error set. */
+static int add_map(const struct loader *ld, const char *file, int ln, char **tok)
 {
 	struct pmb_tables *t = ld->t;
-	char *tok[MAXTOK], *rest[MAXTOK], *save, *p;
-	int n = tokenize(line, tok, rest, MAXTOK);
+	char *save, *p;
 
-	if (!n)
-		return 0;
-	if (!strcmp(tok[0], "about")) {
-		struct pmb_about_text *a;
-		const char *text;
-
-		if (n < 3 || !valid_name(tok[1]))
-			goto bad;
-		/* rest[] points into the tokenized copy: take the text from orig */
-		text = orig + (rest[2] - line);
-		if (!(a = push(&t->about, &t->nabout, sizeof(*a))))
-			return -ENOMEM;
-		pmb__str_copy(a->name, sizeof(a->name), tok[1]);
-		pmb__str_copy(a->text, sizeof(a->text), text);
-		pmb__str_trim_end(a->text);
-		return 0;
-	}
-	if (strcmp(tok[0], "map")) {
-		pmb__events_set_error("%s:%d: unknown keyword '%s' (expected about or map)",
-				      file, ln, tok[0]);
-		return PMB_EBADTABLE;
-	}
-	if (n != 4 || !valid_name(tok[1]))
-		goto bad;
 	if (ld->reserved && ld->reserved(tok[1])) {
 		pmb__events_set_error("%s:%d: alias '%s' would hide the perf generic event of that name",
 				      file, ln, tok[1]);
@@ -213,9 +205,82 @@ static int parse_alias_line(const struct loader *ld, const char *file, int ln,
 		r->line = ln;
 	}
 	return 0;
-bad:
+}
+
+/* One line of aliases.txt.  Returns 0, or PMB_EBADTABLE with the error set. */
+static int parse_alias_line(const struct loader *ld, const char *file, int ln,
+			    char *line, const char *orig)
+{
+	char *tok[MAXTOK], *rest[MAXTOK];
+	int n = tokenize(line, tok, rest, MAXTOK);
+
+	if (!n)
+		return 0;
+	if (!strcmp(tok[0], "about") && n >= 3 && valid_name(tok[1]))
+		/* rest[] points into the tokenized copy: take the text from orig */
+		return add_about(ld->t, tok[1], orig + (rest[2] - line), false);
+	if (!strcmp(tok[0], "map") && n == 4 && valid_name(tok[1]))
+		return add_map(ld, file, ln, tok);
+	if (strcmp(tok[0], "about") && strcmp(tok[0], "map")) {
+		pmb__events_set_error("%s:%d: unknown keyword '%s' (expected about or map)",
+				      file, ln, tok[0]);
+		return PMB_EBADTABLE;
+	}
 	pmb__events_set_error("%s:%d: expected 'about NAME TEXT' or 'map NAME PMU[,PMU...] EVENT'",
 			      file, ln);
+	return PMB_EBADTABLE;
+}
+
+/* "set NAME EVENT[,EVENT...]" of sets.txt; members: the text as written.
+ * Returns 0, -ENOMEM, or PMB_EBADTABLE with the error set. */
+static int add_set(struct pmb_tables *t, const char *file, int ln, const char *name,
+		   const char *members)
+{
+	const struct pmb_set_def *old = pmb__tables_set(t, name);
+	struct pmb_set_def *s;
+
+	if (old) {
+		pmb__events_set_error("%s:%d: set '%s' defined twice (first at line %d)",
+				      file, ln, name, old->line);
+		return PMB_EBADTABLE;
+	}
+	if (!(s = push(&t->set, &t->nset, sizeof(*s))))
+		return -ENOMEM;
+	pmb__str_copy(s->name, sizeof(s->name), name);
+	pmb__str_copy(s->members, sizeof(s->members), members);
+	pmb__str_trim_end(s->members);
+	s->line = ln;
+	return 0;
+}
+
+/* "derive FIGURE = NUM / DEN [* SCALE]" as n tokens.  Returns 0, -ENOMEM,
+ * or PMB_EBADTABLE with the error set. */
+static int add_derive(struct pmb_tables *t, const char *file, int ln, char **tok, int n)
+{
+	struct pmb_derive_rule *r;
+	double scale = 1;
+	char *end;
+
+	if ((n != 6 && n != 8) || strcmp(tok[2], "=") || strcmp(tok[4], "/") ||
+	    (n == 8 && strcmp(tok[6], "*")))
+		goto bad;
+	if (n == 8) {
+		scale = strtod(tok[7], &end);
+		if (*end || !(scale > 0))
+			goto bad;
+	}
+	if (strlen(tok[1]) >= sizeof(r->fig) || strlen(tok[3]) >= sizeof(r->num) ||
+	    strlen(tok[5]) >= sizeof(r->den))
+		goto bad;
+	if (!(r = push(&t->rule, &t->nrule, sizeof(*r))))
+		return -ENOMEM;
+	pmb__str_copy(r->fig, sizeof(r->fig), tok[1]);
+	pmb__str_copy(r->num, sizeof(r->num), tok[3]);
+	pmb__str_copy(r->den, sizeof(r->den), tok[5]);
+	r->scale = scale;
+	return 0;
+bad:
+	pmb__events_set_error("%s:%d: expected 'derive FIGURE = NUM / DEN [* SCALE]'", file, ln);
 	return PMB_EBADTABLE;
 }
 
@@ -223,77 +288,29 @@ bad:
 static int parse_set_line(const struct loader *ld, const char *file, int ln,
 			  char *line, const char *orig)
 {
-	struct pmb_tables *t = ld->t;
-	char *tok[MAXTOK], *rest[MAXTOK], *end;
+	char *tok[MAXTOK], *rest[MAXTOK];
 	int n = tokenize(line, tok, rest, MAXTOK);
+	bool about;
 
 	if (!n)
 		return 0;
-	if (!strcmp(tok[0], "about") || !strcmp(tok[0], "set")) {
-		bool about = tok[0][0] == 'a';
-		const char *text;
-
-		if (n < 3 || !valid_name(tok[1])) {
-			pmb__events_set_error("%s:%d: expected '%s NAME %s'", file, ln, tok[0],
-					      about ? "TEXT" : "EVENT[,EVENT...]");
-			return PMB_EBADTABLE;
-		}
-		text = orig + (rest[2] - line);
-		if (about) {
-			struct pmb_about_text *a = push(&t->about, &t->nabout, sizeof(*a));
-
-			if (!a)
-				return -ENOMEM;
-			snprintf(a->name, sizeof(a->name), "@%s", tok[1]);
-			pmb__str_copy(a->text, sizeof(a->text), text);
-			pmb__str_trim_end(a->text);
-		} else {
-			struct pmb_set_def *s;
-			const struct pmb_set_def *old = pmb__tables_set(t, tok[1]);
-
-			if (old) {
-				pmb__events_set_error("%s:%d: set '%s' defined twice (first at line %d)",
-						      file, ln, tok[1], old->line);
-				return PMB_EBADTABLE;
-			}
-			if (!(s = push(&t->set, &t->nset, sizeof(*s))))
-				return -ENOMEM;
-			pmb__str_copy(s->name, sizeof(s->name), tok[1]);
-			pmb__str_copy(s->members, sizeof(s->members), text);
-			pmb__str_trim_end(s->members);
-			s->line = ln;
-		}
-		return 0;
+	if (!strcmp(tok[0], "derive"))
+		return add_derive(ld->t, file, ln, tok, n);
+	if (strcmp(tok[0], "about") && strcmp(tok[0], "set")) {
+		pmb__events_set_error("%s:%d: unknown keyword '%s' (expected about, set or derive)",
+				      file, ln, tok[0]);
+		return PMB_EBADTABLE;
 	}
-	if (!strcmp(tok[0], "derive")) {
-		struct pmb_derive_rule *r;
-		double scale = 1;
-
-		if ((n != 6 && n != 8) || strcmp(tok[2], "=") || strcmp(tok[4], "/") ||
-		    (n == 8 && strcmp(tok[6], "*")))
-			goto bad_derive;
-		if (n == 8) {
-			scale = strtod(tok[7], &end);
-			if (*end || !(scale > 0))
-				goto bad_derive;
-		}
-		if (strlen(tok[1]) >= sizeof(r->fig) || strlen(tok[3]) >= sizeof(r->num) ||
-		    strlen(tok[5]) >= sizeof(r->den))
-			goto bad_derive;
-		if (!(r = push(&t->rule, &t->nrule, sizeof(*r))))
-			return -ENOMEM;
-		pmb__str_copy(r->fig, sizeof(r->fig), tok[1]);
-		pmb__str_copy(r->num, sizeof(r->num), tok[3]);
-		pmb__str_copy(r->den, sizeof(r->den), tok[5]);
-		r->scale = scale;
-		return 0;
+	about = tok[0][0] == 'a';
+	if (n < 3 || !valid_name(tok[1])) {
+		pmb__events_set_error("%s:%d: expected '%s NAME %s'", file, ln, tok[0],
+				      about ? "TEXT" : "EVENT[,EVENT...]");
+		return PMB_EBADTABLE;
 	}
-	pmb__events_set_error("%s:%d: unknown keyword '%s' (expected about, set or derive)",
-			      file, ln, tok[0]);
-	return PMB_EBADTABLE;
-bad_derive:
-	pmb__events_set_error("%s:%d: expected 'derive FIGURE = NUM / DEN [* SCALE]'", file, ln);
-	return PMB_EBADTABLE;
+	/* rest[] points into the tokenized copy: take the text from orig */
+	if (about)
+		return add_about(ld->t, tok[1], orig + (rest[2] - line), true);
+	return add_set(ld->t, file, ln, tok[1], orig + (rest[2] - line));
 }
 
 typedef int (*line_parser)(const struct loader *ld, const char *file, int ln,

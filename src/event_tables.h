@@ -12,8 +12,9 @@
 /* "map NAME PMU[,PMU...] EVENT" gives one row per PMU. */
 struct pmb_alias_row {
 	char name[PMB_TABLE_NAME_LEN];
-	char pmu[PMB_TABLE_NAME_LEN];  /* libpfm PMU name or "*" */
-	char event[192];
+	char pmu[PMB_TABLE_NAME_LEN];  /* libpfm PMU name, "armv8_pmuv3" or "*" */
+	char event[192];               /* "EVENT" or "EVENT|EVENT...": the first
+	                                  the core implements (events.c) */
 	int line;                      /* of aliases.txt, for messages */
 };
 
@@ -63,10 +64,12 @@ void pmb__tables_free(struct pmb_tables *t);
 
 /* Whether aliases.txt maps name (case-insensitive) for any PMU. */
 bool pmb__tables_has_alias(const struct pmb_tables *t, const char *name);
-/* The row of alias name for PMU pmu (NULL or "": none), else its "*" row;
- * NULL if neither. */
+/* The row of alias name for PMU pmu, else for the PMU family family (the
+ * "armv8_pmuv3" rows, for every Arm core without rows of its own), else its
+ * "*" row; NULL if none.  pmu and family may be NULL or "" (none). */
 const struct pmb_alias_row *pmb__tables_alias(const struct pmb_tables *t,
-					      const char *name, const char *pmu);
+					      const char *name, const char *pmu,
+					      const char *family);
 /* The set called name (without '@', case-insensitive), or NULL. */
 const struct pmb_set_def *pmb__tables_set(const struct pmb_tables *t,
 					  const char *name);

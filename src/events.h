@@ -1,4 +1,4 @@
-/* events.h - event names to perf_event_attr: libpfm4, aliases and sets from events/. */
+/* events.h - event names to perf_event_attr: libpfm4, Arm sysfs PMUs, aliases and sets from events/. */
 #ifndef PMB_EVENTS_H
 #define PMB_EVENTS_H
 
@@ -34,7 +34,11 @@ struct pmb_event {
 	                        "perf::PERF_COUNT_HW_BRANCH_MISSES",
 	                        "skx::BR_MISP_RETIRED:ALL_BRANCHES:k=0:u=1",
 	                        "raw 0x1c4" */
-	char pmu[32];        /* libpfm PMU name, or "perf" for generic events */
+	char pmu[32];        /* the PMU it was encoded for: libpfm's name
+	                        ("skx", "arm_ac57"), the kernel's sysfs name
+	                        of an Arm PMU libpfm4 does not know
+	                        ("armv8_cortex_a72", "armv8_pmuv3_0"), or
+	                        "perf" for generic events */
 	enum pmb_event_kind kind;
 	bool anchor;         /* cycles or instructions: kept in every group */
 	enum pmb_event_meaning means;
@@ -49,7 +53,10 @@ struct pmb_event {
 };
 
 /* A figure computed from two counted events: num / den * scale, either per
- * item (den == -1: divided by items) or as a ratio of per-item values. */
+ * item (den == -1: divided by items) or as a ratio of per-item values.
+ * Operands are found by name, or for cycles, instructions, branches and
+ * branch-misses by what the event counts (means): ipc is INST_RETIRED /
+ * CPU_CYCLES on an Arm core. */
 struct pmb_derived {
 	char name[32];       /* "ipc", "mpki", "mispredict_ratio" */
 	int num, den;        /* event indices into the plan; den -1: per item */
@@ -62,7 +69,9 @@ struct pmb_event_plan {
 	struct pmb_derived der[PMB_MAX_DERIVED];
 	int nder;
 	char pmu_name[64];   /* the core PMU events were encoded for ("clx",
-	                        "adl_glc"; on hybrid CPUs, the pinned core's) */
+	                        "adl_glc"; on hybrid CPUs, the pinned core's;
+	                        an Arm core's sysfs PMU where libpfm4 knows
+	                        none, "armv8_pmuv3"; "" if there is none) */
 	char pmu_desc[128];  /* its description ("Intel CascadeLake X") */
 	int pmu_counters;    /* generic counters it offers (0 unknown) */
 	int pmu_fixed;       /* fixed counters */
@@ -86,19 +95,32 @@ void pmb_events_fini(void);
 
 /* Resolve a comma-separated list (generic perf names, libpfm4 strings with
  * modifiers, raw rNNNN, aliases, @sets) for the core PMU of `cpu` (-1: any)
- * into plan (list NULL: PMB_DEFAULT_COUNTERS).  Events count user space only
- * (exclude_kernel, exclude_hv) unless kernel; explicit libpfm :u/:k win.
- * A name given twice, or two names of one counter, are kept once.  Derived
- * figures (events/sets.txt "derive" lines) are added for every pair present.
- * Returns 0, PMB_EBADEVENT (detail: the bad name and up to three close
- * matches), PMB_EBADTABLE, or -E2BIG for more than PMB_MAX_EVENTS events. */
+ * into plan (list NULL: PMB_DEFAULT_COUNTERS).  On Arm cores, the Arm
+ * architectural names of the common events (BR_MIS_PRED, CPU_CYCLES, in any
+ * case) are taken too, whatever libpfm4 calls them, and so are the files of
+ * the core PMU's sysfs events/ (br_mis_pred); a core libpfm4 cannot identify
+ * (QEMU's -cpu max, a core newer than its tables) is encoded for through
+ * its sysfs PMU alone (armv8_pmuv3_0, armv8_cortex_a72: type and event
+ * numbers from sysfs; alias rows of the armv8_pmuv3 family).  An event the
+ * core does not implement (an Arm common event missing from its sysfs
+ * events/, or from libpfm4's table of the core) is resolved and marked, not
+ * refused: its `unsupported` says why, and it is not opened.  Events count
+ * user space only (exclude_kernel, exclude_hv) unless kernel; explicit
+ * libpfm :u/:k win.  A name given twice, or two names of one counter, are
+ * kept once.  Every event gets its `means` and `anchor` from its encoding.
+ * Derived figures (events/sets.txt "derive" lines) are added for every pair
+ * present, by name or, for the generic names, by meaning (struct
+ * pmb_derived).  Returns 0, PMB_EBADEVENT (detail: the bad name and up to
+ * three close matches, or the PMU a qualified name names that this machine
+ * lacks), PMB_EBADTABLE, or -E2BIG for more than PMB_MAX_EVENTS events. */
 int pmb_events_resolve(const char *list, int cpu, bool kernel,
 		       struct pmb_event_plan *plan);
 
 /* Call fn for every event of this machine's PMUs (and the generic and
  * software ones) whose name contains pattern (NULL: all, case-insensitive).
  * pmu is the libpfm PMU name, "perf" for generic names, "alias" for the
- * aliases of events/aliases.txt and "set" for the @sets of events/sets.txt;
+ * aliases of events/aliases.txt, "set" for the @sets of events/sets.txt, and
+ * on an Arm core the sysfs PMU's name for the events its events/ lists;
  * PMU events come with their umasks as separate "EVENT:UMASK" entries.
  * Returns the number of calls made (0: nothing matched), or a negative errno
  * or PMB_EBADTABLE. */

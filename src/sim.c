@@ -66,7 +66,12 @@ static const char *const col_name[NCOL] = {
 
 /* One quantity the simulator gives.  The cache names follow
  * events/aliases.txt, where l1d-misses and llc-misses count loads only, so
- * that a figure means the same with either backend. */
+ * that a figure means the same with either backend.  means: what the
+ * hardware event of the same meaning counts (events.h), for the quantities
+ * that are one: instructions executed, every branch (conditional and
+ * indirect; callgrind has no cycles), every mispredicted one.  Parts of
+ * them (cond-branches) are PMB_MEANS_OTHER, as a PMU's own
+ * BR_INST_RETIRED:CONDITIONAL is. */
 enum sim_quantity {
 	Q_INSTRUCTIONS, Q_LOADS, Q_STORES, Q_BRANCHES, Q_BRANCH_MISSES,
 	Q_COND, Q_COND_MISSES, Q_IND, Q_IND_MISSES, Q_L1D_MISSES,
@@ -77,12 +82,13 @@ enum sim_quantity {
 static const struct sim_quantity_def {
 	const char *name;
 	unsigned mask;
+	enum pmb_event_meaning means;
 } quantity[NQ] = {
-	[Q_INSTRUCTIONS] = { "instructions", M(IR) },
+	[Q_INSTRUCTIONS] = { "instructions", M(IR), PMB_MEANS_INSTRUCTIONS },
 	[Q_LOADS] = { "loads", M(DR) },
 	[Q_STORES] = { "stores", M(DW) },
-	[Q_BRANCHES] = { "branches", M(BC) | M(BI) },
-	[Q_BRANCH_MISSES] = { "branch-misses", M(BCM) | M(BIM) },
+	[Q_BRANCHES] = { "branches", M(BC) | M(BI), PMB_MEANS_BRANCHES },
+	[Q_BRANCH_MISSES] = { "branch-misses", M(BCM) | M(BIM), PMB_MEANS_BRANCH_MISSES },
 	[Q_COND] = { "cond-branches", M(BC) },
 	[Q_COND_MISSES] = { "cond-branch-misses", M(BCM) },
 	[Q_IND] = { "indirect-branches", M(BI) },
@@ -254,6 +260,7 @@ static int add_list(const char *list, struct pmb_event_plan *plan, int *quant,
 		snprintf(ev->pmu, sizeof(ev->pmu), "callgrind");
 		ev->kind = PMB_EV_SIM;
 		ev->anchor = q == Q_INSTRUCTIONS;
+		ev->means = quantity[q].means;
 		ev->sim_mask = quantity[q].mask;
 		quant[plan->nev++] = q;
 	}

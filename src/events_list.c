@@ -1,0 +1,192 @@
+/* events_list.c - the events module: --list-events (generic names, aliases, sets, sysfs Arm events, libpfm4's tables). */
+#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "events_internal.h"
+#include "pmubench.h"
+
+typedef void (*list_fn)(void *ctx, const char *pmu, const char *name, const char *desc);
+
+static bool matches(const char *name, const char *pattern)
+{
+	return !pattern || !*pattern || strcasestr(name, pattern);
+}
+
+/* The umasks of libpfm4 event i, as "EVENT:UMASK" entries. */
+static int list_umasks(const pfm_pmu_info_t *pi, int i, const pfm_event_info_t *ei,
+		       const char *pattern, list_fn fn, void *ctx)
+{
+	int n = 0;
+
+	for (int a = 0; a < ei->nattrs; a++) {
+		pfm_event_attr_info_t ai;
+		char full[256];
+
+		memset(&ai, 0, sizeof(ai));
+		ai.size = sizeof(ai);
+		if (pfm_get_event_attr_info(i, a, PFM_OS_PERF_EVENT_EXT, &ai) != PFM_SUCCESS ||
+		    ai.type != PFM_ATTR_UMASK)
+			continue;
+		snprintf(full, sizeof(full), "%s:%s", ei->name, ai.name);
+		if (matches(full, pattern)) {
+			fn(ctx, pi->name, full, ai.desc ? ai.desc : "");
+			n++;
+		}
+	}
+	return n;
+}
+
+static int list_pfm(const char *pattern, list_fn fn, void *ctx)
+{
+	pfm_pmu_t p;
+	int n = 0;
+
+	if (!pmb__events.pfm_ok)
+		return 0;
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t pi;
+
+		/* perf's generic PMUs repeat the names listed above */
+		if (!pmb__pmu_info(p, &pi) || !pi.is_present || pi.type == PFM_PMU_TYPE_OS_GENERIC)
+			continue;
+		for (int i = pi.first_event; i != -1; i = pfm_get_event_next(i)) {
+			pfm_event_info_t ei;
+
+			memset(&ei, 0, sizeof(ei));
+			ei.size = sizeof(ei);
+			if (pfm_get_event_info(i, PFM_OS_PERF_EVENT_EXT, &ei) != PFM_SUCCESS)
+				continue;
+			if (matches(ei.name, pattern)) {
+				fn(ctx, pi.name, ei.name, ei.desc ? ei.desc : "");
+				n++;
+			}
+			n += list_umasks(&pi, i, &ei, pattern, fn, ctx);
+		}
+	}
+	return n;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The events/ files of the core's sysfs Arm PMU, sorted: the common events
+ * it implements, under the names --counters takes. */
+static int list_arm_sysfs(const struct pmb__events_ctx *c, const char *pattern, list_fn fn, void *ctx)
+{
+	char path[768], desc[160], *names[256];
+	int nn = 0, n = 0;
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/%s/events", pmb__events.sysfs_root, c->arm.name);
+	if (!c->arm.name[0] || !(d = opendir(path)))
+		return 0;
+	while ((de = readdir(d)) && nn < (int)(sizeof(names) / sizeof(names[0])))
+		if (de->d_name[0] != '.' && matches(de->d_name, pattern) && (names[nn] = strdup(de->d_name)))
+			nn++;
+	closedir(d);
+	qsort(names, (size_t)nn, sizeof(names[0]), cmp_str);
+	for (int i = 0; i < nn; i++) {
+		uint64_t code;
+		const char *arch;
+
+		snprintf(path, sizeof(path), "%s/%s/events/%s", pmb__events.sysfs_root, c->arm.name,
+			 names[i]);
+		if (pmb__sysfs_read_event(path, &code)) {
+			arch = pmb__arm_event_name(code);
+			snprintf(desc, sizeof(desc), "%s%sevent %#llx, implemented (the kernel lists it)",
+				 arch ? arch : "", arch ? ": " : "", (unsigned long long)code);
+			fn(ctx, c->arm.name, names[i], desc);
+			n++;
+		}
+		free(names[i]);
+	}
+	return n;
+}
+
+static int list_generics(const char *pattern, list_fn fn, void *ctx)
+{
+	int n = 0;
+
+	for (int i = 0; i < pmb__ngenerics; i++) {
+		if (matches(pmb__generics[i].name, pattern)) {
+			fn(ctx, "perf", pmb__generics[i].name, pmb__generics[i].desc);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Each alias once, with what it is on c's PMU. */
+static int list_aliases(const struct pmb__events_ctx *c, const char *pattern, list_fn fn, void *ctx)
+{
+	const struct pmb_tables *t = &pmb__events.tab;
+	char desc[800];
+	int n = 0;
+
+	for (int i = 0; i < t->nalias; i++) {
+		const char *alias = t->alias[i].name;
+		const struct pmb_alias_row *r = pmb__events_alias_for(c, alias);
+		bool seen = false;
+
+		for (int k = 0; k < i; k++)
+			seen |= !strcasecmp(t->alias[k].name, alias);
+		if (seen || !matches(alias, pattern))
+			continue;
+		if (r)
+			snprintf(desc, sizeof(desc), "%s [%s: %s]", pmb__tables_about(t, alias),
+				 strcmp(r->pmu, "*") ? r->pmu : "perf", r->event);
+		else
+			snprintf(desc, sizeof(desc), "%s [no mapping for %s]",
+				 pmb__tables_about(t, alias), c->plan->pmu_name);
+		fn(ctx, "alias", alias, desc);
+		n++;
+	}
+	return n;
+}
+
+static int list_sets(const char *pattern, list_fn fn, void *ctx)
+{
+	const struct pmb_tables *t = &pmb__events.tab;
+	char desc[800], name[PMB__NAME_LEN + 1];
+	int n = 0;
+
+	for (int i = 0; i < t->nset; i++) {
+		snprintf(name, sizeof(name), "@%s", t->set[i].name);
+		if (!matches(name, pattern))
+			continue;
+		snprintf(desc, sizeof(desc), "%s [%s]", pmb__tables_about(t, name), t->set[i].members);
+		fn(ctx, "set", name, desc);
+		n++;
+	}
+	return n;
+}
+
+int pmb_events_list(const char *pattern, list_fn fn, void *ctx)
+{
+	struct pmb_event_plan *plan;
+	struct pmb__events_ctx c;
+	int n, err;
+
+	if ((err = pmb__events_lazy_init()) < 0)
+		return err;
+	if (!(plan = calloc(1, sizeof(*plan))))
+		return -ENOMEM;
+	memset(&c, 0, sizeof(c));
+	c.plan = plan;
+	pmb__pmu_pick(&c, -1);
+	n = list_generics(pattern, fn, ctx);
+	n += list_aliases(&c, pattern, fn, ctx);
+	n += list_sets(pattern, fn, ctx);
+	if (c.vendor == PMB_VENDOR_ARM)
+		n += list_arm_sysfs(&c, pattern, fn, ctx);
+	free(plan);
+	return n + list_pfm(pattern, fn, ctx);
+}

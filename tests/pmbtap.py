@@ -49,19 +49,15 @@ _guest = None
 def guest():
     """The aarch64 guest whose -cpu $PMB_GUEST names (booted once, powered
     off at exit; see tests/aarch64/README), for tests that drive it beyond
-    run(): sysctl, another process, another user.
-
-    One vCPU: under -icount, TCG runs all vCPUs on one instruction count,
-    so a PMU counter of one vCPU also counts what the others execute (the
-    other CPU's timer interrupts came out as ~2400 'user' instructions in
-    half the samples with -smp 2); with one vCPU the counts are exact."""
+    run(): sysctl, another process, another user (one vCPU: see
+    pmbguest.Guest)."""
     global _guest
     import atexit
     import pmbguest
     if _guest is None or not _guest.alive():
         if _guest is None:
             atexit.register(lambda: _guest and _guest.close())
-        _guest = pmbguest.Guest(cpu=os.environ["PMB_GUEST"], smp=1)
+        _guest = pmbguest.Guest(cpu=os.environ["PMB_GUEST"])
     return _guest
 
 

@@ -8,7 +8,7 @@ they do not (a VM without a virtual PMU): the honest fallback, i.e. said
 once, cycles labelled estimated, software counters kept, and an event that
 could not be counted shown without a value, never as a 0.
 
-Run here, it checks this machine.  With PMB_GUEST set (tests/aarch64/run-hw.sh)
+Run here, it checks this machine.  With PMB_GUEST set (tests/aarch64/run.sh hw)
 every pmubench run goes to the aarch64 QEMU guest, whose emulated PMU counts
 instructions EXACTLY (-icount): there the figures must be exact, not near."""
 import json
@@ -464,7 +464,7 @@ if not GUEST:
     checks(MAX, "needs the emulated machine (tests/aarch64)")
 else:
     import pmbguest
-    with pmbguest.Guest(cpu="max,pauth-impdef=on", smp=1) as gm:
+    with pmbguest.Guest(cpu="max,pauth-impdef=on") as gm:
         r = gm.run(["pmubench", "--topology"])
         line = [l for l in r.stdout.splitlines() if l.startswith("PMU ")]
         ok(r.returncode == 0 and line and "none" not in line[0] and "()" not in line[0]

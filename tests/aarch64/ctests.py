@@ -2,7 +2,7 @@
 """The cross-built C tests (/pmb/tests/test_* in the guest) run inside the
 aarch64 guest, as one TAP stream: each sub-test's points renumbered and
 prefixed with its name; a sub-test that skips whole, exits non-zero or runs
-short of its plan gives a point of its own.  Run by run-ctests.sh."""
+short of its plan gives a point of its own.  Run by run.sh ctests."""
 import os
 import re
 import subprocess

@@ -1,0 +1,36 @@
+#!/bin/sh
+# meson test entry point for the emulated-PMU tests (see tests/aarch64/README):
+#   run.sh hw      tests/test_hw.py, every pmubench run inside the aarch64 guest
+#   run.sh ctests  the cross-built C tests (tests/test_*) inside the guest
+# TAP on stdout; "1..0 # SKIP why" where the guest cannot be built here.
+set -eu
+cd "$(dirname "$0")/../.."
+PMB_SOURCE_ROOT=$(pwd)
+export PMB_SOURCE_ROOT
+export PMB_AARCH64_BUILD="${PMB_AARCH64_BUILD:-$PMB_SOURCE_ROOT/build-aarch64}"
+
+rc=0
+why=$(tests/aarch64/setup.sh) || rc=$?
+if [ "$rc" = 77 ]; then
+	echo "1..0 # SKIP $why"
+	exit 0
+elif [ "$rc" != 0 ]; then
+	echo "Bail out! tests/aarch64/setup.sh failed (exit $rc; its messages are on stderr)"
+	exit 1
+fi
+
+case "${1:-}" in
+hw)
+	# pmbtap.run() sends every pmubench run to the guest when PMB_GUEST is
+	# set.  PMUBENCH names the cross-built binary the guest runs (test_hw.py
+	# checks that it exists; inside the guest it is /pmb/pmubench).
+	export PMB_GUEST=cortex-a57
+	export PMUBENCH="$PMB_AARCH64_BUILD/src/pmubench"
+	export PMUBENCH_EVENTS_DIR="$PMB_SOURCE_ROOT/events"
+	exec python3 tests/test_hw.py ;;
+ctests)
+	exec python3 tests/aarch64/ctests.py ;;
+*)
+	echo "usage: tests/aarch64/run.sh hw|ctests" >&2
+	exit 2 ;;
+esac

@@ -1,15 +1,14 @@
 /* compare.c - `pmubench compare OLD NEW`: per-figure change, bootstrap CI, U test, verdict. */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compare.h"
-#include "json_read.h"
 #include "pmubench.h"
+#include "results_io.h"
 #include "stats.h"
 
 #define CONF 0.95
@@ -31,32 +30,21 @@ struct vec {
 	size_t n, cap;
 };
 
-/* One benchmark name of one file: its iteration runs (repetitions). */
-struct bench {
-	const char *name;
-	const struct pmb_json **run;
-	size_t nrun;
-	bool failed;   /* every run skipped or failed */
-	bool matched;
-};
-
 struct report {
 	const char *path;
-	struct pmb_json *root;
-	const struct pmb_json *ctx;
-	struct bench *b;
-	size_t nb;
+	struct pmb_results *res;
+	char err[256];   /* why a figure could not be computed */
 };
 
 #define NCOL 8
 
-struct row {
-	char cell[NCOL][208];
-};
-
+/* Rows hold offsets into one text buffer: a row costs its text, not eight
+ * fixed-size cells (100 000 benchmarks make 200 000 rows). */
 struct table {
-	struct row *r;
+	size_t (*off)[NCOL];
 	size_t n, cap;
+	char *text;
+	size_t len, tcap;
 };
 
 static int vec_push(struct vec *v, double x)
@@ -81,171 +69,107 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
-/* A run that measured nothing: pmubench's status, Google Benchmark's
- * error_occurred. */
-static bool run_failed(const struct pmb_json *o)
+/* NAN (not given) as 0. */
+static double or0(double x)
 {
-	const char *st = pmb_json_get_string(o, "status");
-
-	if (st && strcmp(st, "ok"))
-		return true;
-	return pmb_json_true(pmb_json_get(o, "error_occurred"));
+	return isnan(x) ? 0 : x;
 }
 
-static struct bench *find_bench(struct report *r, const char *name)
+/* One raw sample per item, less the harness overhead:
+ * (x - per_sample - per_pass * passes) / (passes * items_per_pass).
+ * Samples without a value (null) or passes are left out.  Every number
+ * read is finite, but what is computed from them need not be (1e308 -
+ * -1e308): such a sample is refused, naming its field. */
+static int per_item(struct report *r, const char *bname, const char *field,
+		    const struct pmb_results_series *val,
+		    const struct pmb_results_series *passes, double ipp,
+		    double pp, double ps, struct vec *out)
 {
+	double x, p, y;
 	size_t i;
 
-	for (i = 0; i < r->nb; i++)
-		if (!strcmp(r->b[i].name, name))
-			return &r->b[i];
-	return NULL;
-}
-
-/* Group the iteration runs of a report by name (aggregates of Google
- * Benchmark's --benchmark_repetitions are left out: they are not runs). */
-static int index_report(struct report *r, char *err, size_t errlen)
-{
-	const struct pmb_json *arr = pmb_json_get(r->root, "benchmarks");
-	size_t i;
-
-	if (!arr || arr->type != PMB_JSON_ARRAY) {
-		snprintf(err, errlen, "no \"benchmarks\" array");
-		return PMB_EBADJSON;
-	}
-	r->ctx = pmb_json_get(r->root, "context");
-	r->b = calloc(arr->n ? arr->n : 1, sizeof(*r->b));
-	if (!r->b) {
-		snprintf(err, errlen, "%s", strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	for (i = 0; i < arr->n; i++) {
-		const struct pmb_json *o = arr->items[i];
-		const char *name = pmb_json_get_string(o, "name");
-		const char *type = pmb_json_get_string(o, "run_type");
-		const struct pmb_json **nr;
-		struct bench *b;
-
-		if (!name) {
-			snprintf(err, errlen, "benchmark %zu has no \"name\"",
-				 i);
-			return PMB_EBADJSON;
-		}
-		if (type && !strcmp(type, "aggregate"))
+	for (i = 0; i < val->n; i++) {
+		x = val->v[i];
+		p = i < passes->n ? passes->v[i] : NAN;
+		if (isnan(x) || isnan(p) || !(p * ipp > 0))
 			continue;
-		b = find_bench(r, name);
-		if (!b) {
-			b = &r->b[r->nb++];
-			b->name = name;
-			b->failed = true;
+		y = (x - ps - pp * p) / (p * ipp);
+		if (!isfinite(y)) {
+			snprintf(r->err, sizeof(r->err), "benchmark \"%.60s\": "
+				 "raw_samples.%.40s[%zu] less the harness "
+				 "overhead (per sample %g, per pass %g) is not "
+				 "a finite number per item", bname, field, i,
+				 ps, pp);
+			return -ERANGE;
 		}
-		nr = realloc(b->run, (b->nrun + 1) * sizeof(*nr));
-		if (!nr) {
-			snprintf(err, errlen, "%s", strerror(ENOMEM));
+		if (vec_push(out, y))
 			return -ENOMEM;
-		}
-		b->run = nr;
-		if (!run_failed(o)) {
-			b->run[b->nrun++] = o;
-			b->failed = false;
-		}
 	}
 	return 0;
-}
-
-/* Number at context.a.b, or dflt. */
-static double ctx_number(const struct report *r, const char *a, const char *b,
-			 double dflt)
-{
-	double x;
-
-	return pmb_json_get_number(pmb_json_get(r->ctx, a), b, &x) ? x : dflt;
 }
 
 /* Per-item samples of time from one run: the written per-item values, or
- * recomputed from the raw samples and the context's harness overhead. */
-static int time_samples(const struct report *r, const struct pmb_json *run,
-			struct vec *out)
+ * recomputed from the raw samples and the harness overhead (the run's own,
+ * measured around it, before the context's). */
+static int time_samples(struct report *r, const char *bname,
+			const struct pmb_results_run *run, struct vec *out)
 {
-	const struct pmb_json *s = pmb_json_get(run, "ns_per_item_samples");
-	const struct pmb_json *raw = pmb_json_get(run, "raw_samples");
-	const struct pmb_json *ns = pmb_json_get(raw, "ns");
-	const struct pmb_json *passes = pmb_json_get(raw, "passes");
-	double ipp, pp, ps, x, p;
+	const struct pmb_results_series *ns = pmb_results_series(run, "ns");
+	const struct pmb_results_series *passes =
+		pmb_results_series(run, "passes");
+	const struct pmb_results_overhead *own = run->overhead;
+	double pp = or0(r->res->overhead.ns_per_pass);
+	double ps = or0(r->res->overhead.ns_per_sample);
 	size_t i;
 
-	if (s && s->type == PMB_JSON_ARRAY) {
-		for (i = 0; i < s->n; i++)
-			if (pmb_json_number(s->items[i], &x) &&
-			    vec_push(out, x))
+	if (run->has_item_ns) {
+		for (i = 0; i < run->nitem_ns; i++)
+			if (vec_push(out, run->item_ns[i]))
 				return -ENOMEM;
 		return 0;
 	}
-	if (!ns || !passes || !pmb_json_get_number(run, "items_per_pass", &ipp))
+	if (!ns || !passes || isnan(run->items_per_pass))
 		return 0;
-	pp = ctx_number(r, "harness_overhead", "ns_per_pass", 0);
-	ps = ctx_number(r, "harness_overhead", "ns_per_sample", 0);
-	/* A benchmark's own overhead, measured around it, comes first. */
-	pmb_json_get_number(pmb_json_get(run, "harness_overhead"), "ns_per_pass", &pp);
-	pmb_json_get_number(pmb_json_get(run, "harness_overhead"), "ns_per_sample", &ps);
-	for (i = 0; i < ns->n; i++) {
-		if (!pmb_json_number(pmb_json_at(ns, i), &x) ||
-		    !pmb_json_number(pmb_json_at(passes, i), &p) ||
-		    p * ipp <= 0)
-			continue;
-		if (vec_push(out, (x - ps - pp * p) / (p * ipp)))
-			return -ENOMEM;
-	}
-	return 0;
+	if (own && !isnan(own->ns_per_pass))
+		pp = own->ns_per_pass;
+	if (own && !isnan(own->ns_per_sample))
+		ps = own->ns_per_sample;
+	return per_item(r, bname, "ns", ns, passes, run->items_per_pass, pp,
+			ps, out);
+}
+
+static const struct pmb_results_event_ov *
+event_ov(const struct pmb_results_overhead *ov, const char *ev)
+{
+	for (size_t i = 0; ov && i < ov->nev; i++)
+		if (!strcmp(ov->ev[i].name, ev))
+			return &ov->ev[i];
+	return NULL;
 }
 
 /* Per-item samples of event `ev` (the key without "_per_item"): raw
- * counts less the harness overhead, over items.  Samples where the event
- * was not read are null and skipped. */
-static int event_samples(const struct report *r, const struct pmb_json *run,
-			 const char *ev, struct vec *out)
+ * counts less the harness overhead (the run's own for this event, else
+ * the context's), over items. */
+static int event_samples(struct report *r, const char *bname,
+			 const struct pmb_results_run *run, const char *ev,
+			 struct vec *out)
 {
-	const struct pmb_json *raw = pmb_json_get(run, "raw_samples");
-	const struct pmb_json *val = pmb_json_get(raw, ev);
-	const struct pmb_json *passes = pmb_json_get(raw, "passes");
-	const struct pmb_json *ov;
-	double ipp, pp, ps, x, p, ghz;
-	size_t i, n0 = out->n;
-	int err;
+	const struct pmb_results_series *val = pmb_results_series(run, ev);
+	const struct pmb_results_series *passes =
+		pmb_results_series(run, "passes");
+	const struct pmb_results_event_ov *ov = event_ov(run->overhead, ev);
 
-	if (!strcmp(ev, "est_cycles")) {
-		/* Estimated cycles are time times the frequency estimate. */
-		if (!pmb_json_get_number(r->ctx, "core_ghz_estimate", &ghz))
-			return 0;
-		err = time_samples(r, run, out);
-		for (i = n0; i < out->n; i++)
-			out->v[i] *= ghz;
-		return err;
-	}
-	if (!val || val->type != PMB_JSON_ARRAY || !passes ||
-	    !pmb_json_get_number(run, "items_per_pass", &ipp))
+	if (!val || !passes || isnan(run->items_per_pass))
 		return 0;
-	ov = pmb_json_get(pmb_json_get(pmb_json_get(run, "harness_overhead"), "events"), ev);
 	if (!ov)
-		ov = pmb_json_get(pmb_json_get(pmb_json_get(r->ctx, "harness_overhead"),
-					       "events"), ev);
-	if (!pmb_json_get_number(ov, "per_pass", &pp))
-		pp = 0;
-	if (!pmb_json_get_number(ov, "per_sample", &ps))
-		ps = 0;
-	for (i = 0; i < val->n; i++) {
-		if (!pmb_json_number(val->items[i], &x) ||
-		    !pmb_json_number(pmb_json_at(passes, i), &p) ||
-		    p * ipp <= 0)
-			continue;
-		if (vec_push(out, (x - ps - pp * p) / (p * ipp)))
-			return -ENOMEM;
-	}
-	return 0;
+		ov = event_ov(&r->res->overhead, ev);
+	return per_item(r, bname, ev, val, passes, run->items_per_pass,
+			ov ? or0(ov->per_pass) : 0,
+			ov ? or0(ov->per_sample) : 0, out);
 }
 
 /* Samples of figure `key` over every run of b (repetitions pooled). */
-static int figure_samples(const struct report *r, const struct bench *b,
+static int figure_samples(struct report *r, const struct pmb_results_bench *b,
 			  const char *key, struct vec *out)
 {
 	char ev[160];
@@ -258,85 +182,88 @@ static int figure_samples(const struct report *r, const struct bench *b,
 	ev[k] = '\0';
 	for (i = 0; i < b->nrun && !err; i++) {
 		if (!strcmp(ev, "ns"))
-			err = time_samples(r, b->run[i], out);
+			err = time_samples(r, b->name, &b->run[i], out);
 		else
-			err = event_samples(r, b->run[i], ev, out);
+			err = event_samples(r, b->name, &b->run[i], ev, out);
 	}
 	return err;
 }
 
-/* Google Benchmark's time_unit, in ns. */
-static double unit_ns(const struct pmb_json *run)
+/* The number `key` of a run, NAN where it has none: a per-item figure, or
+ * Google Benchmark's real_time and cpu_time (in ns). */
+static double run_value(const struct pmb_results_run *run, const char *key)
 {
-	const char *u = pmb_json_get_string(run, "time_unit");
+	const struct pmb_results_figure *f;
 
-	if (!u || !strcmp(u, "ns"))
-		return 1;
-	if (!strcmp(u, "us"))
-		return 1e3;
-	if (!strcmp(u, "ms"))
-		return 1e6;
-	if (!strcmp(u, "s"))
-		return 1e9;
-	return NAN;
+	if (!strcmp(key, "real_time"))
+		return run->real_ns;
+	if (!strcmp(key, "cpu_time"))
+		return run->cpu_ns;
+	f = pmb_results_figure(run, key);
+	return f ? f->value : NAN;
 }
 
-/* The reported value of a figure: median over the runs of b. */
-static bool figure_point(const struct bench *b, const char *key, double *out)
+/* The reported value of a figure: median over every run of b (NAN: none
+ * has it). */
+static int figure_point(const struct pmb_results_bench *b, const char *key,
+			double *out)
 {
-	double v[64], x;
-	size_t i, n = 0;
-
-	for (i = 0; i < b->nrun && n < 64; i++) {
-		if (!pmb_json_get_number(b->run[i], key, &x))
-			continue;
-		if (!strcmp(key, "real_time") || !strcmp(key, "cpu_time"))
-			x *= unit_ns(b->run[i]);
-		if (isfinite(x))
-			v[n++] = x;
-	}
-	if (!n)
-		return false;
-	*out = pmb_median(v, n);
-	return true;
-}
-
-static bool has_number(const struct bench *b, const char *key)
-{
+	struct vec v = { 0 };
 	double x;
+	size_t i;
 
-	return b->nrun && pmb_json_get_number(b->run[0], key, &x);
+	for (i = 0; i < b->nrun; i++) {
+		x = run_value(&b->run[i], key);
+		if (isfinite(x) && vec_push(&v, x)) {
+			free(v.v);
+			return -ENOMEM;
+		}
+	}
+	*out = v.n ? pmb_median(v.v, v.n) : NAN;
+	free(v.v);
+	return 0;
 }
 
-/* Figures to compare: every "*_per_item" number both have (ns first), or
- * Google Benchmark's times where there is no ns_per_item. */
-static size_t list_figures(const struct bench *o, const struct bench *n,
-			   const char **out, size_t max)
+static bool has_number(const struct pmb_results_bench *b, const char *key)
 {
-	const struct pmb_json *run = o->run[0];
+	return b->nrun && !isnan(run_value(&b->run[0], key));
+}
+
+/* Figures to compare, all of them (no cap): every "*_per_item" number
+ * both have (ns first), or Google Benchmark's times where there is no
+ * ns_per_item.  *out: free it. */
+static int list_figures(const struct pmb_results_bench *o,
+			const struct pmb_results_bench *n,
+			const char ***out, size_t *nout)
+{
+	const struct pmb_results_run *run = &o->run[0];
+	const char **fig = malloc((run->nfig + 2) * sizeof(*fig));
 	size_t i, k = 0;
 
+	if (!fig)
+		return -ENOMEM;
 	if (has_number(o, "ns_per_item") && has_number(n, "ns_per_item"))
-		out[k++] = "ns_per_item";
-	for (i = 0; i < run->n && k < max; i++) {
-		const char *key = run->keys[i];
+		fig[k++] = "ns_per_item";
+	for (i = 0; i < run->nfig; i++) {
+		const char *key = run->fig[i].key;
 
 		/* Estimated cycles are time times a constant: one change, not
 		 * two, so they get no verdict of their own. */
-		if (!strcmp(key, "est_cycles_per_item"))
+		if (!strcmp(key, "est_cycles_per_item") ||
+		    !strcmp(key, "ns_per_item"))
 			continue;
-		if (ends_with(key, "_per_item") && strcmp(key, "ns_per_item") &&
-		    has_number(o, key) && has_number(n, key))
-			out[k++] = key;
+		if (has_number(n, key))
+			fig[k++] = key;
 	}
-	if (!k && !pmb_json_get(run, "time_measured") &&
-	    !pmb_json_get(n->run[0], "time_measured")) {
+	if (!k && run->time_measured && n->run[0].time_measured) {
 		if (has_number(o, "real_time") && has_number(n, "real_time"))
-			out[k++] = "real_time";
+			fig[k++] = "real_time";
 		if (has_number(o, "cpu_time") && has_number(n, "cpu_time"))
-			out[k++] = "cpu_time";
+			fig[k++] = "cpu_time";
 	}
-	return k;
+	*out = fig;
+	*nout = k;
+	return 0;
 }
 
 static uint64_t fnv1a(const char *a, const char *b)
@@ -363,120 +290,156 @@ static void fmt_value(char *buf, size_t n, double v)
 
 static int table_add(struct table *t, const char *const cell[NCOL])
 {
-	int i;
+	size_t need = 0, i;
 
+	for (i = 0; i < NCOL; i++)
+		need += strlen(cell[i]) + 1;
 	if (t->n == t->cap) {
 		size_t nc = t->cap ? t->cap * 2 : 32;
-		struct row *nr = realloc(t->r, nc * sizeof(*nr));
+		size_t (*no)[NCOL] = realloc(t->off, nc * sizeof(*no));
 
-		if (!nr)
+		if (!no)
 			return -ENOMEM;
-		t->r = nr;
+		t->off = no;
 		t->cap = nc;
 	}
-	for (i = 0; i < NCOL; i++)
-		snprintf(t->r[t->n].cell[i], sizeof(t->r[t->n].cell[i]), "%s",
-			 cell[i]);
+	if (t->tcap - t->len < need) {
+		size_t nc = t->tcap ? t->tcap * 2 : 4096;
+		char *nt;
+
+		while (nc - t->len < need)
+			nc *= 2;
+		nt = realloc(t->text, nc);
+		if (!nt)
+			return -ENOMEM;
+		t->text = nt;
+		t->tcap = nc;
+	}
+	for (i = 0; i < NCOL; i++) {
+		size_t k = strlen(cell[i]) + 1;
+
+		t->off[t->n][i] = t->len;
+		memcpy(t->text + t->len, cell[i], k);
+		t->len += k;
+	}
 	t->n++;
 	return 0;
 }
 
+static const char *table_cell(const struct table *t, size_t row, int col)
+{
+	return t->text + t->off[row][col];
+}
+
 /* Whether every run of the benchmark flags the figure (key
  * "<x>_per_item") as below the measurement's resolution. */
-static bool below_resolution(const struct bench *b, const char *key)
+static bool below_resolution(const struct pmb_results_bench *b, const char *key)
 {
-	char flag[160];
-
-	snprintf(flag, sizeof(flag), "%s_below_resolution", key);
 	for (size_t i = 0; i < b->nrun; i++) {
-		const struct pmb_json *j = pmb_json_get(b->run[i], flag);
+		const struct pmb_results_figure *f =
+			pmb_results_figure(&b->run[i], key);
 
-		if (!j || !pmb_json_true(j))
+		if (!f || !f->below_resolution)
 			return false;
 	}
 	return b->nrun > 0;
 }
 
+/* The text cells of one row. */
+struct cells {
+	char old[32], new[32], ratio[32], ci[64], p[32];
+};
+
+/* Verdict from samples on both sides: the bootstrap CI of the ratio of
+ * medians (or of their difference, where the old median is not positive)
+ * against the threshold; the U test's p is shown beside it.  Missing
+ * point values are the samples' medians. */
+static enum verdict by_samples(const struct vec *x, const struct vec *y,
+			       uint64_t seed, double thr, double *po,
+			       double *pn, struct cells *c)
+{
+	double mx = pmb_median(x->v, x->n), my = pmb_median(y->v, y->n);
+	double lo, hi, p;
+
+	if (!isfinite(*po))
+		*po = mx;
+	if (!isfinite(*pn))
+		*pn = my;
+	p = pmb_mann_whitney(x->v, x->n, y->v, y->n, NULL);
+	if (p < 1e-4)
+		snprintf(c->p, sizeof(c->p), "<0.0001");
+	else
+		snprintf(c->p, sizeof(c->p), "%.4f", p);
+	if (mx > 0 && !pmb_bootstrap_ratio_ci(y->v, y->n, x->v, x->n, CONF,
+					      RESAMPLES, seed, &lo, &hi)) {
+		snprintf(c->ratio, sizeof(c->ratio), "%.3f", my / mx);
+		snprintf(c->ci, sizeof(c->ci), "[%.3f, %.3f]", lo, hi);
+		return lo > 1 + thr ? V_REGRESSED :
+		       hi < 1 - thr ? V_IMPROVED : V_NOISE;
+	}
+	if (!pmb_bootstrap_diff_ci(y->v, y->n, x->v, x->n, CONF, RESAMPLES,
+				   seed, &lo, &hi)) {
+		/* No ratio to a median of zero or less: the difference says
+		 * whether anything moved. */
+		snprintf(c->ci, sizeof(c->ci), "diff [%+.3g, %+.3g]", lo, hi);
+		return lo > 0 ? V_REGRESSED : hi < 0 ? V_IMPROVED : V_NOISE;
+	}
+	snprintf(c->ci, sizeof(c->ci), "no CI");
+	return V_NOISE;
+}
+
+/* Verdict from point values only: no interval, so the threshold alone
+ * decides, as Google Benchmark's compare.py does. */
+static enum verdict by_points(double po, double pn, double thr,
+			      struct cells *c)
+{
+	snprintf(c->ci, sizeof(c->ci), "no samples");
+	if (po > 0 && isfinite(pn)) {
+		snprintf(c->ratio, sizeof(c->ratio), "%.3f", pn / po);
+		return pn / po > 1 + thr ? V_REGRESSED :
+		       pn / po < 1 - thr ? V_IMPROVED : V_NOISE;
+	}
+	return po != pn ? V_NONE : V_NOISE;
+}
+
 /* Compare one figure of one benchmark; add its row.  Lower is better for
  * every per-item figure (time and counts alike). */
-static int compare_figure(const struct report *ro, const struct report *rn,
-			  const struct bench *bo, const struct bench *bn,
+static int compare_figure(struct report *ro, struct report *rn,
+			  const struct pmb_results_bench *bo,
+			  const struct pmb_results_bench *bn,
 			  const char *key, double thr, struct table *t,
 			  enum verdict *v)
 {
 	struct vec x = { 0 }, y = { 0 };
-	char sold[32], snew[32], sratio[32] = "-", sci[64], sp[32] = "-";
-	double po = NAN, pn = NAN, lo, hi, mx, my, p;
-	uint64_t seed = fnv1a(bo->name, key);
+	struct cells c = { .ratio = "-", .p = "-" };
+	double po = NAN, pn = NAN;
 	int err;
 
-	*v = V_NOISE;
-	figure_point(bo, key, &po);
-	figure_point(bn, key, &pn);
-	err = figure_samples(ro, bo, key, &x);
+	err = figure_point(bo, key, &po);
+	if (!err)
+		err = figure_point(bn, key, &pn);
+	if (!err)
+		err = figure_samples(ro, bo, key, &x);
 	if (!err)
 		err = figure_samples(rn, bn, key, &y);
 	if (err)
 		goto out;
-
-	if (x.n >= MIN_SAMPLES && y.n >= MIN_SAMPLES) {
-		mx = pmb_median(x.v, x.n);
-		my = pmb_median(y.v, y.n);
-		if (!isfinite(po))
-			po = mx;
-		if (!isfinite(pn))
-			pn = my;
-		p = pmb_mann_whitney(x.v, x.n, y.v, y.n, NULL);
-		if (p < 1e-4)
-			snprintf(sp, sizeof(sp), "<0.0001");
-		else
-			snprintf(sp, sizeof(sp), "%.4f", p);
-		if (mx > 0 && !pmb_bootstrap_ratio_ci(y.v, y.n, x.v, x.n, CONF,
-						      RESAMPLES, seed, &lo,
-						      &hi)) {
-			snprintf(sratio, sizeof(sratio), "%.3f", my / mx);
-			snprintf(sci, sizeof(sci), "[%.3f, %.3f]", lo, hi);
-			if (lo > 1 + thr)
-				*v = V_REGRESSED;
-			else if (hi < 1 - thr)
-				*v = V_IMPROVED;
-		} else if (!pmb_bootstrap_diff_ci(y.v, y.n, x.v, x.n, CONF,
-						  RESAMPLES, seed, &lo, &hi)) {
-			/* No ratio to a median of zero or less: the
-			 * difference says whether anything moved. */
-			snprintf(sci, sizeof(sci), "diff [%+.3g, %+.3g]", lo,
-				 hi);
-			if (lo > 0)
-				*v = V_REGRESSED;
-			else if (hi < 0)
-				*v = V_IMPROVED;
-		} else {
-			snprintf(sci, sizeof(sci), "no CI");
-		}
-	} else {
-		/* Point values only: no interval, so the threshold alone
-		 * decides, as Google Benchmark's compare.py does. */
-		snprintf(sci, sizeof(sci), "no samples");
-		if (po > 0 && isfinite(pn)) {
-			snprintf(sratio, sizeof(sratio), "%.3f", pn / po);
-			if (pn / po > 1 + thr)
-				*v = V_REGRESSED;
-			else if (pn / po < 1 - thr)
-				*v = V_IMPROVED;
-		} else if (po != pn) {
-			*v = V_NONE;
-		}
-	}
+	if (x.n >= MIN_SAMPLES && y.n >= MIN_SAMPLES)
+		*v = by_samples(&x, &y, fnv1a(bo->name, key), thr, &po, &pn,
+				&c);
+	else
+		*v = by_points(po, pn, thr, &c);
 	/* Two figures that neither run resolved are both zero within their
 	 * resolution: a difference between them is not a change. */
 	if (below_resolution(bo, key) && below_resolution(bn, key)) {
 		*v = V_NOISE;
-		snprintf(sci, sizeof(sci), "both below resolution");
+		snprintf(c.ci, sizeof(c.ci), "both below resolution");
 	}
-	fmt_value(sold, sizeof(sold), po);
-	fmt_value(snew, sizeof(snew), pn);
+	fmt_value(c.old, sizeof(c.old), po);
+	fmt_value(c.new, sizeof(c.new), pn);
 	err = table_add(t, (const char *const[NCOL]){
-		bo->name, key, sold, snew, sratio, sci, sp, verdict_name[*v] });
+		bo->name, key, c.old, c.new, c.ratio, c.ci, c.p,
+		verdict_name[*v] });
 out:
 	free(x.v);
 	free(y.v);
@@ -488,15 +451,16 @@ static void print_table(const struct table *t)
 	/* Text columns flush left, numbers flush right. */
 	static const bool left[NCOL] = { true, true, false, false, false,
 					 true, false, true };
-	size_t w[NCOL] = { 0 }, i, k;
+	size_t w[NCOL] = { 0 }, i;
+	int k;
 
 	for (i = 0; i < t->n; i++)
 		for (k = 0; k < NCOL; k++)
-			if (strlen(t->r[i].cell[k]) > w[k])
-				w[k] = strlen(t->r[i].cell[k]);
+			if (strlen(table_cell(t, i, k)) > w[k])
+				w[k] = strlen(table_cell(t, i, k));
 	for (i = 0; i < t->n; i++) {
 		for (k = 0; k < NCOL; k++) {
-			const char *c = t->r[i].cell[k];
+			const char *c = table_cell(t, i, k);
 
 			if (k == NCOL - 1)
 				printf("%s\n", c);
@@ -507,12 +471,8 @@ static void print_table(const struct table *t)
 	}
 }
 
-static void note_differs(const struct report *o, const struct report *n,
-			 const char *key, const char *what)
+static void note_differs(const char *a, const char *b, const char *what)
 {
-	const char *a = pmb_json_get_string(o->ctx, key);
-	const char *b = pmb_json_get_string(n->ctx, key);
-
 	if (a && b && strcmp(a, b))
 		printf("note: the runs differ in %s: \"%s\" vs \"%s\"\n", what,
 		       a, b);
@@ -524,22 +484,10 @@ static int load(struct report *r, const char *path)
 	int ret;
 
 	r->path = path;
-	ret = pmb_json_parse_file(path, &r->root, err, sizeof(err));
-	if (!ret)
-		ret = index_report(r, err, sizeof(err));
+	ret = pmb_results_read(path, &r->res, err, sizeof(err));
 	if (ret)
 		fprintf(stderr, "pmubench compare: %s: %s\n", path, err);
 	return ret;
-}
-
-static void unload(struct report *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->nb; i++)
-		free(r->b[i].run);
-	free(r->b);
-	pmb_json_free(r->root);
 }
 
 static void usage(FILE *f)
@@ -593,13 +541,49 @@ static int parse_args(int argc, char **argv, double *thr, const char **files)
 	return 0;
 }
 
+/* The rows of one benchmark in both files; verdicts counted in counts. */
+static int compare_bench(struct report *ro, struct report *rn,
+			 const struct pmb_results_bench *bo,
+			 const struct pmb_results_bench *bn, double thr,
+			 struct table *t, size_t counts[4])
+{
+	const char **fig;
+	size_t k, nfig;
+	enum verdict v;
+	int err;
+
+	if (!bo->nrun || !bn->nrun)
+		return table_add(t, (const char *const[NCOL]){
+			bo->name, "-", "-", "-", "-",
+			!bo->nrun ? "not run in old" : "not run in new",
+			"-", "-" });
+	err = list_figures(bo, bn, &fig, &nfig);
+	if (err)
+		return err;
+	for (k = 0; k < nfig && !err; k++) {
+		err = compare_figure(ro, rn, bo, bn, fig[k], thr, t, &v);
+		if (!err)
+			counts[v]++;
+	}
+	free(fig);
+	return err;
+}
+
+/* Benchmarks of a that b has not, listed as `what`. */
+static void list_missing(const struct pmb_results *a,
+			 const struct pmb_results *b, const char *what)
+{
+	for (size_t i = 0; i < a->nbench; i++)
+		if (!pmb_results_find(b, a->bench[i].name))
+			printf("%s: %s\n", what, a->bench[i].name);
+}
+
 int pmb_compare_main(int argc, char **argv)
 {
 	struct report ro = { 0 }, rn = { 0 };
 	const char *files[2] = { NULL, NULL };
 	struct table t = { 0 };
-	size_t i, k, nfig, counts[4] = { 0 };
-	const char *fig[64];
+	size_t i, counts[4] = { 0 };
 	double thr = 0.01;
 	int ret;
 
@@ -614,55 +598,41 @@ int pmb_compare_main(int argc, char **argv)
 	}
 	printf("comparing %s (old) with %s (new); threshold %g %%\n",
 	       files[0], files[1], thr * 100);
-	note_differs(&ro, &rn, "host_name", "host");
-	note_differs(&ro, &rn, "backend", "backend");
-	note_differs(&ro, &rn, "governor", "governor");
-	if (table_add(&t, (const char *const[NCOL]){
-		    "benchmark", "figure", "old", "new", "new/old", "95% CI",
-		    "p", "verdict" }))
-		goto nomem;
-	for (i = 0; i < ro.nb; i++) {
-		struct bench *bo = &ro.b[i], *bn = find_bench(&rn, bo->name);
+	note_differs(ro.res->host_name, rn.res->host_name, "host");
+	note_differs(ro.res->backend, rn.res->backend, "backend");
+	note_differs(ro.res->governor, rn.res->governor, "governor");
+	ret = table_add(&t, (const char *const[NCOL]){
+		"benchmark", "figure", "old", "new", "new/old", "95% CI", "p",
+		"verdict" });
+	for (i = 0; i < ro.res->nbench && !ret; i++) {
+		const struct pmb_results_bench *bo = &ro.res->bench[i];
+		const struct pmb_results_bench *bn =
+			pmb_results_find(rn.res, bo->name);
 
-		if (!bn)
-			continue;
-		bo->matched = bn->matched = true;
-		if (bo->failed || bn->failed) {
-			if (table_add(&t, (const char *const[NCOL]){
-				    bo->name, "-", "-", "-", "-",
-				    bo->failed ? "not run in old" :
-						 "not run in new",
-				    "-", "-" }))
-				goto nomem;
-			continue;
-		}
-		nfig = list_figures(bo, bn, fig, sizeof(fig) / sizeof(fig[0]));
-		for (k = 0; k < nfig; k++) {
-			enum verdict v;
-
-			if (compare_figure(&ro, &rn, bo, bn, fig[k], thr, &t,
-					   &v))
-				goto nomem;
-			counts[v]++;
-		}
+		if (bn)
+			ret = compare_bench(&ro, &rn, bo, bn, thr, &t, counts);
 	}
+	if (ret)
+		goto fail_compare;
 	print_table(&t);
-	for (i = 0; i < ro.nb; i++)
-		if (!ro.b[i].matched)
-			printf("removed: %s\n", ro.b[i].name);
-	for (i = 0; i < rn.nb; i++)
-		if (!rn.b[i].matched)
-			printf("added: %s\n", rn.b[i].name);
+	list_missing(ro.res, rn.res, "removed");
+	list_missing(rn.res, ro.res, "added");
 	printf("%zu regressed, %zu improved, %zu within noise\n",
 	       counts[V_REGRESSED], counts[V_IMPROVED], counts[V_NOISE]);
 	ret = counts[V_REGRESSED] ? 1 : 0;
 	goto out;
-nomem:
-	fprintf(stderr, "pmubench compare: %s\n", strerror(ENOMEM));
+fail_compare:
+	if (ret == -ENOMEM)
+		fprintf(stderr, "pmubench compare: %s\n", strerror(ENOMEM));
+	else
+		fprintf(stderr, "pmubench compare: %s: %s\n",
+			ro.err[0] ? ro.path : rn.path,
+			ro.err[0] ? ro.err : rn.err);
 	ret = 2;
 out:
-	free(t.r);
-	unload(&ro);
-	unload(&rn);
+	free(t.off);
+	free(t.text);
+	pmb_results_free(ro.res);
+	pmb_results_free(rn.res);
 	return ret;
 }

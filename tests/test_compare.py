@@ -294,6 +294,133 @@ ok(rc == 2, "bad threshold: exit 2 (got %d)" % rc)
 rc, out, err = compare("--frobnicate", base, base)
 ok(rc == 2, "unknown option: exit 2 (got %d)" % rc)
 
+# 11. what is not a result file: refused at once, one line, exit 2
+def refused(path, words, what):
+    try:
+        rc, out, err = compare(base, path)
+    except subprocess.TimeoutExpired:
+        ok(False, "%s: compare returns (it hung)" % what)
+        return
+    line = err.strip()
+    ok(rc == 2 and len(line.splitlines()) == 1 and
+       line.startswith("pmubench compare: %s: " % path) and
+       all(w in line for w in words),
+       "%s: exit 2, one line saying %s (%d, %r)" % (what, " ".join(words), rc, line))
+
+
+refused(TMP, ["directory"], "a directory")
+fifo = os.path.join(TMP, "fifo.json")
+os.mkfifo(fifo)
+refused(fifo, ["FIFO"], "a FIFO with no writer")
+if os.path.exists("/dev/full"):
+    refused("/dev/full", ["character device"], "/dev/full")
+huge = os.path.join(TMP, "huge.json")
+with open(huge, "w") as f:
+    f.truncate((1 << 30) + 1)        # sparse: no disk used
+refused(huge, ["1 GiB"], "a file over the size cap")
+if os.geteuid() != 0:
+    locked = write("locked.json", report([bench("x/a", 10.0)]))
+    os.chmod(locked, 0)
+    refused(locked, ["Permission denied"], "an unreadable file")
+
+# 12. malformed JSON: jansson's message with line and column
+for i, (text, words, what) in enumerate([
+        ('{"context": {},\n "benchmarks": [\n  {"name": "x", "ns_per_item": 1,,}]}',
+         ["line 3, column"], "an error on line 3"),
+        ('{"context": {}, "benchmarks": [{"name": "x", "name": "y"}]}',
+         ["duplicate"], "a duplicate key"),
+        ('{"context": {}, "benchmarks": [{"name": "x", "ns_per_item": NaN}]}',
+         ["line 1, column"], "NaN, which JSON has not"),
+        ('{"context": {}, "benchmarks": [{"name": "x", "ns_per_item": -Infinity}]}',
+         ["line 1, column"], "Infinity"),
+        ('{"context": {}, "benchmarks": [{"name": "x", "ns_per_item": 1e400}]}',
+         ["line 1, column"], "a number beyond a double"),
+        ('{"context": {}, "benchmarks": [{"name": "x"}]} trailing',
+         ["line 1, column"], "text after the value"),
+        ('{"context": {}, "benchmarks": [{"ns_per_item": 1}]}',
+         ["benchmark 0", "name"], "a benchmark without a name"),
+        ('{"context": {}, "benchmarks": [{"name": "BM_x", "real_time": 1e300, "time_unit": "s"}]}',
+         ["BM_x", "real_time", "finite"], "a real_time that is infinite in ns"),
+        ('{"context": {}, "benchmarks": [{"name": "BM_x", "real_time": 1, "time_unit": "ks"}]}',
+         ["BM_x", "time_unit"], "an unknown time_unit")]):
+    refused(write("bad%d.json" % i, text), words, what)
+
+# Every number read is finite, but what is computed from them need not be:
+# 1e308 overheads make an infinite sample; refused, naming the field.
+inf_ns = report([bench("x/a", 10.0, per_item=False)])
+inf_ns["context"]["harness_overhead"]["ns_per_sample"] = 1e308
+inf_ns["benchmarks"][0]["raw_samples"]["ns"][3] = -1e308
+refused(write("inf_ns.json", inf_ns), ["x/a", "raw_samples.ns[3]", "not a finite"],
+        "time from raw samples less a 1e308 overhead")
+inf_bm = report([bench("x/a", 10.0, 2.0)])
+inf_bm["context"]["harness_overhead"]["events"]["branch_misses"]["per_pass"] = 1e308
+refused(write("inf_bm.json", inf_bm), ["x/a", "raw_samples.branch_misses[0]", "not a finite"],
+        "branch misses less a per-pass overhead of 1e308")
+
+# 13. a UTF-8 byte order mark (editors write one) is read past
+with open(os.path.join(TMP, "bom.json"), "wb") as f:
+    f.write(b"\xef\xbb\xbf" + json.dumps(report([bench("x/a", 10.0, 2.0),
+                                                 bench("x/b", 3.0)])).encode())
+rc, out, err = compare(base, os.path.join(TMP, "bom.json"))
+ok(rc == 0 and verdict(out, "x/a") == "within noise",
+   "a file starting with a byte order mark is read (%d, %r)" % (rc, err.strip()))
+
+# 14. no cap on figures or runs: 80 events of one benchmark are 80 rows
+# (ns first), and the point value is the median of all 100 repetitions.
+many = bench("x/m", 10.0, samples=False)
+for e in range(80):
+    many["ev%02d_per_item" % e] = 1.0 + e
+mf = write("many_fig.json", report([many]))
+rc, out, err = compare(mf, mf)
+figs = [k[1] for k in rows(out) if k[0] == "x/m"]
+ok(rc == 0 and len(figs) == 81 and out.index("ns_per_item") < out.index("ev00_per_item"),
+   "81 figures of one benchmark compared, ns first (%d rows)" % len(figs))
+# Old: 40 runs at 1, then 60 at 2: the median of all is 2 (of the first 64
+# it would be 1, and a new file of 2s would read as twice as slow).
+reps_old = [bench("x/r", 1.0 if i < 40 else 2.0, samples=False) for i in range(100)]
+reps_new = [bench("x/r", 2.0, samples=False) for i in range(100)]
+rc, out, err = compare(write("reps_old.json", report(reps_old)),
+                       write("reps_new.json", report(reps_new)))
+ok(rc == 0 and ratio(out, "x/r") == 1.0 and verdict(out, "x/r") == "within noise",
+   "point value: median over all 100 repetitions (%d, ratio %s)" % (rc, ratio(out, "x/r")))
+
+# 15. a big pair of files: 100 000 benchmarks, about 20 MB each.  Reading is
+# linear and benchmarks are found by hash: a few seconds, not the minutes
+# (and GBs) of a quadratic reader; the bound is loose for slow machines.
+def big(path, n, scale):
+    with open(path, "w") as f:
+        f.write('{"context": %s,\n "benchmarks": [\n' % json.dumps(report([])["context"]))
+        for i in range(n):
+            v = (1.0 + (i % 13) * 0.1) * scale
+            f.write((",\n" if i else "") + json.dumps({
+                "name": "big/k%d/%d" % (i % 97, i), "run_type": "iteration",
+                "iterations": 6400000, "real_time": v, "cpu_time": v,
+                "time_unit": "ns", "status": "ok", "ns_per_item": v,
+                "branch_misses_per_item": 0.01 * v, "items_per_pass": 64}))
+        f.write("\n]}\n")
+    return path
+
+
+import resource  # noqa: E402
+import time  # noqa: E402
+
+NBIG = 100000
+big_old = big(os.path.join(TMP, "big_old.json"), NBIG, 1.0)
+big_new = big(os.path.join(TMP, "big_new.json"), NBIG, 1.0)
+mb = os.path.getsize(big_old) / 1e6
+t0 = time.monotonic()
+try:
+    rc, out, err = compare(big_old, big_new)
+except subprocess.TimeoutExpired:
+    rc, out, err = -1, "", "timed out"
+secs = time.monotonic() - t0
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # MiB
+diag("two files of %.1f MB, %d benchmarks each: %.2f s, max RSS %.0f MiB" % (mb, NBIG, secs, rss))
+ok(rc == 0 and "0 regressed, 0 improved, %d within noise" % (2 * NBIG) in out,
+   "%d benchmarks of %.0f MB: exit 0, every figure compared (%d, %r)" % (NBIG, mb, rc, err.strip()[:200]))
+ok(secs < 30, "%d benchmarks compared in %.1f s (bound 30 s)" % (NBIG, secs))
+ok(rss < 1024, "%.0f MB files read in %.0f MiB (bound 1 GiB)" % (mb, rss))
+
 for f in os.listdir(TMP):
     os.unlink(os.path.join(TMP, f))
 os.rmdir(TMP)

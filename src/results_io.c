@@ -1,0 +1,643 @@
+/* results_io.c - reads result files into results_io.h's structs: the only user of jansson. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "pmubench.h"
+#include "results_io.h"
+
+/* ---- memory ------------------------------------------------------------ */
+
+/* Everything read from one file lives in chunks freed together: no frees
+ * per value, and the structs may point at each other freely. */
+struct chunk {
+	struct chunk *next;
+	size_t used, size;
+	max_align_t data[];
+};
+
+struct pmb_results_mem {
+	struct chunk *head;
+	size_t *slot;  /* hash table of benchmark names: index + 1, 0 empty */
+	size_t mask;
+};
+
+#define CHUNK_BYTES ((size_t)1 << 20)
+
+static void *mem_alloc(struct pmb_results_mem *m, size_t count, size_t size)
+{
+	struct chunk *c = m->head;
+	size_t n, cap;
+	void *p;
+
+	if (__builtin_mul_overflow(count, size, &n) || n > SIZE_MAX / 2)
+		return NULL;
+	n = n ? (n + 15) & ~(size_t)15 : 16;
+	if (c && c->size - c->used >= n)
+		goto take;
+	/* A big block gets a chunk of its own behind the current one, whose
+	 * room is kept for the small blocks to come. */
+	cap = n > CHUNK_BYTES / 4 ? n : CHUNK_BYTES;
+	c = malloc(sizeof(*c) + cap);
+	if (!c)
+		return NULL;
+	c->size = cap;
+	c->used = 0;
+	if (n > CHUNK_BYTES / 4 && m->head) {
+		c->next = m->head->next;
+		m->head->next = c;
+	} else {
+		c->next = m->head;
+		m->head = c;
+	}
+take:
+	p = (char *)c->data + c->used;
+	c->used += n;
+	return p;
+}
+
+static const char *mem_strdup(struct pmb_results_mem *m, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = mem_alloc(m, n, 1);
+
+	return d ? memcpy(d, s, n) : NULL;
+}
+
+/* ---- errors ------------------------------------------------------------ */
+
+struct ctx {
+	struct pmb_results_mem *m;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return ret;
+}
+
+static int nomem(struct ctx *c)
+{
+	return fail(c->err, c->errlen, -ENOMEM, "%s", strerror(ENOMEM));
+}
+
+/* ---- the file ------------------------------------------------------------ */
+
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+/* Open path for reading if it is a regular file within the size cap: a
+ * directory, a FIFO or a device (/dev/zero never ends) is refused before
+ * anything is read.  O_NONBLOCK: opening a FIFO would wait for a writer. */
+static int open_checked(const char *path, int *fd, char *err, size_t errlen)
+{
+	struct stat st;
+	int ret;
+
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (*fd < 0)
+		return fail(err, errlen, -errno, "%s", strerror(errno));
+	if (fstat(*fd, &st)) {
+		ret = fail(err, errlen, -errno, "%s", strerror(errno));
+		goto fail_stat;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		ret = fail(err, errlen, -EISDIR, "a directory, not a result "
+			   "file");
+		goto fail_stat;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = fail(err, errlen, -EINVAL, "%s, not a regular file",
+			   file_kind(st.st_mode));
+		goto fail_stat;
+	}
+	if ((uint64_t)st.st_size > PMB_RESULTS_MAX_BYTES) {
+		ret = fail(err, errlen, -EFBIG, "%jd bytes, over the 1 GiB "
+			   "limit for a result file", (intmax_t)st.st_size);
+		goto fail_stat;
+	}
+	return 0;
+
+fail_stat:
+	close(*fd);
+	*fd = -1;
+	return ret;
+}
+
+struct reader {
+	int fd;
+	uint64_t total;  /* bytes read */
+	int err;         /* -errno of a failed read; -EFBIG past the cap */
+};
+
+/* jansson's input: read(2) with the cap held while reading too, for a
+ * file that grows (or a /proc file, which says it has 0 bytes). */
+static size_t read_some(void *buf, size_t len, void *data)
+{
+	struct reader *rd = data;
+	bool first = rd->total == 0;
+	ssize_t got;
+
+	do
+		got = read(rd->fd, buf, len);
+	while (got < 0 && errno == EINTR);
+	if (got < 0) {
+		rd->err = -errno;
+		return (size_t)-1;
+	}
+	rd->total += (uint64_t)got;
+	if (rd->total > PMB_RESULTS_MAX_BYTES) {
+		rd->err = -EFBIG;
+		return (size_t)-1;
+	}
+	/* A UTF-8 byte order mark is not JSON, but editors write one.
+	 * jansson asks for 1 KiB at a time: the mark is in the first read. */
+	if (first && got >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) {
+		memmove(buf, (char *)buf + 3, (size_t)got - 3);
+		got -= 3;
+	}
+	return (size_t)got;
+}
+
+/* Parse the whole file: one pass, a tree linear in the input.  Duplicate
+ * keys are refused, as a figure given twice is not one figure; every
+ * number is a double (uint64 counts included, as they are written). */
+static int parse(int fd, json_t **root, char *err, size_t errlen)
+{
+	struct reader rd = { .fd = fd };
+	json_error_t e;
+
+	*root = json_load_callback(read_some, &rd, JSON_REJECT_DUPLICATES |
+				   JSON_DECODE_INT_AS_REAL, &e);
+	if (*root)
+		return 0;
+	if (rd.err == -EFBIG)
+		return fail(err, errlen, -EFBIG, "grew over the 1 GiB limit "
+			    "for a result file while being read");
+	if (rd.err)
+		return fail(err, errlen, rd.err, "%s", strerror(-rd.err));
+	if (json_error_code(&e) == json_error_out_of_memory)
+		return fail(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
+	return fail(err, errlen, PMB_EBADJSON, "line %d, column %d: %s",
+		    e.line, e.column, e.text);
+}
+
+/* ---- values ------------------------------------------------------------ */
+
+static double number(const json_t *v)
+{
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static bool ends_with(const char *s, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+
+	return n >= k && !memcmp(s + n - k, suffix, k);
+}
+
+/* Numbers of an array, NAN for anything else (null); keep_other false
+ * leaves the others out instead. */
+static int numbers(struct ctx *c, json_t *arr, bool keep_other,
+		   const double **out, size_t *n)
+{
+	double *v = mem_alloc(c->m, json_array_size(arr), sizeof(*v));
+	size_t i, k = 0;
+	json_t *x;
+
+	if (!v)
+		return nomem(c);
+	json_array_foreach(arr, i, x) {
+		if (json_is_number(x))
+			v[k++] = json_number_value(x);
+		else if (keep_other)
+			v[k++] = NAN;
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+static int read_overhead(struct ctx *c, json_t *o,
+			 struct pmb_results_overhead *ov)
+{
+	json_t *evs = json_object_get(o, "events"), *v;
+	struct pmb_results_event_ov *ev;
+	const char *key;
+	size_t i = 0;
+
+	ov->ns_per_pass = number(json_object_get(o, "ns_per_pass"));
+	ov->ns_per_sample = number(json_object_get(o, "ns_per_sample"));
+	ov->nev = json_object_size(evs);
+	ov->ev = ev = mem_alloc(c->m, ov->nev, sizeof(*ev));
+	if (!ev)
+		return nomem(c);
+	json_object_foreach(evs, key, v) {
+		ev[i].name = mem_strdup(c->m, key);
+		if (!ev[i].name)
+			return nomem(c);
+		ev[i].per_pass = number(json_object_get(v, "per_pass"));
+		ev[i].per_sample = number(json_object_get(v, "per_sample"));
+		i++;
+	}
+	return 0;
+}
+
+/* Whether the run flags figure `key` "<key>_below_resolution": true. */
+static bool flagged(json_t *run, const char *key, size_t klen)
+{
+	static const char sfx[] = "_below_resolution";
+	char buf[256], *name = buf;
+	bool yes;
+
+	if (klen + sizeof(sfx) > sizeof(buf)) {
+		name = malloc(klen + sizeof(sfx));
+		if (!name)
+			return false; /* a flag lost, not a figure */
+	}
+	memcpy(name, key, klen);
+	memcpy(name + klen, sfx, sizeof(sfx));
+	yes = json_is_true(json_object_get(run, name));
+	if (name != buf)
+		free(name);
+	return yes;
+}
+
+/* Every "<x>_per_item" number of the run, in file order.  No cap on how
+ * many: an event list is as long as the run asked for. */
+static int read_figures(struct ctx *c, json_t *o, struct pmb_results_run *run)
+{
+	struct pmb_results_figure *fig;
+	const char *key;
+	size_t n = 0, klen;
+	json_t *v;
+
+	json_object_keylen_foreach(o, key, klen, v)
+		n += json_is_number(v) && ends_with(key, klen, "_per_item");
+	run->fig = fig = mem_alloc(c->m, n, sizeof(*fig));
+	if (!fig)
+		return nomem(c);
+	json_object_keylen_foreach(o, key, klen, v) {
+		if (!json_is_number(v) || !ends_with(key, klen, "_per_item"))
+			continue;
+		fig[run->nfig].key = mem_strdup(c->m, key);
+		if (!fig[run->nfig].key)
+			return nomem(c);
+		fig[run->nfig].value = json_number_value(v);
+		fig[run->nfig].below_resolution = flagged(o, key, klen);
+		run->nfig++;
+	}
+	return 0;
+}
+
+/* Google Benchmark's real_time and cpu_time, in ns.  A time the unit makes
+ * infinite (1e300 s) is refused here, where the field can be named. */
+static int read_times(struct ctx *c, json_t *o, const char *name,
+		      struct pmb_results_run *run)
+{
+	static const struct { const char *unit; double ns; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+	const char *u = json_string_value(json_object_get(o, "time_unit"));
+	double scale = u ? NAN : 1;
+	size_t i;
+
+	for (i = 0; u && i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(u, units[i].unit))
+			scale = units[i].ns;
+	run->real_ns = number(json_object_get(o, "real_time"));
+	run->cpu_ns = number(json_object_get(o, "cpu_time"));
+	if (isnan(run->real_ns) && isnan(run->cpu_ns))
+		return 0;
+	if (isnan(scale))
+		return fail(c->err, c->errlen, PMB_EBADJSON, "benchmark "
+			    "\"%.60s\": unknown time_unit \"%.20s\" (ns, us, "
+			    "ms or s)", name, u);
+	run->real_ns *= scale;
+	run->cpu_ns *= scale;
+	if (isinf(run->real_ns) || isinf(run->cpu_ns))
+		return fail(c->err, c->errlen, PMB_EBADJSON, "benchmark "
+			    "\"%.60s\": %s is not a finite number of ns",
+			    name, isinf(run->real_ns) ? "real_time" :
+			    "cpu_time");
+	return 0;
+}
+
+static int read_raw(struct ctx *c, json_t *raw, struct pmb_results_run *run)
+{
+	struct pmb_results_series *s;
+	const char *key;
+	json_t *v;
+	int ret;
+
+	json_object_foreach(raw, key, v)
+		run->nraw += json_is_array(v);
+	run->raw = s = mem_alloc(c->m, run->nraw, sizeof(*s));
+	if (!s)
+		return nomem(c);
+	json_object_foreach(raw, key, v) {
+		if (!json_is_array(v))
+			continue;
+		s->name = mem_strdup(c->m, key);
+		if (!s->name)
+			return nomem(c);
+		ret = numbers(c, v, true, &s->v, &s->n);
+		if (ret)
+			return ret;
+		s++;
+	}
+	return 0;
+}
+
+static int read_run(struct ctx *c, json_t *o, const char *name,
+		    struct pmb_results_run *run)
+{
+	json_t *tm = json_object_get(o, "time_measured");
+	json_t *items = json_object_get(o, "ns_per_item_samples");
+	json_t *ov = json_object_get(o, "harness_overhead");
+	struct pmb_results_overhead *own;
+	int ret;
+
+	ret = read_figures(c, o, run);
+	if (!ret)
+		ret = read_times(c, o, name, run);
+	if (!ret)
+		ret = read_raw(c, json_object_get(o, "raw_samples"), run);
+	if (ret)
+		return ret;
+	run->time_measured = !tm || json_is_true(tm);
+	run->items_per_pass = number(json_object_get(o, "items_per_pass"));
+	run->has_item_ns = json_is_array(items);
+	if (run->has_item_ns) {
+		ret = numbers(c, items, false, &run->item_ns, &run->nitem_ns);
+		if (ret)
+			return ret;
+	}
+	if (json_is_object(ov)) {
+		run->overhead = own = mem_alloc(c->m, 1, sizeof(*own));
+		if (!own)
+			return nomem(c);
+		return read_overhead(c, ov, own);
+	}
+	return 0;
+}
+
+/* ---- benchmarks by name ------------------------------------------------- */
+
+static size_t hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return (size_t)(h ^ (h >> 32));
+}
+
+static int hash_init(struct ctx *c, size_t n)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * n)
+		cap *= 2;
+	c->m->slot = mem_alloc(c->m, cap, sizeof(*c->m->slot));
+	if (!c->m->slot)
+		return nomem(c);
+	memset(c->m->slot, 0, cap * sizeof(*c->m->slot));
+	c->m->mask = cap - 1;
+	return 0;
+}
+
+/* The slot of name: holding its index + 1, or 0 where it would go.  The
+ * table is at least twice as big as the names: probes stay short. */
+static size_t *hash_slot(const struct pmb_results *r, const char *name)
+{
+	size_t i = hash(name) & r->mem->mask, *slot = r->mem->slot;
+
+	while (slot[i] && strcmp(r->bench[slot[i] - 1].name, name))
+		i = (i + 1) & r->mem->mask;
+	return &slot[i];
+}
+
+const struct pmb_results_bench *pmb_results_find(const struct pmb_results *r,
+						  const char *name)
+{
+	size_t *slot = hash_slot(r, name);
+
+	return *slot ? &r->bench[*slot - 1] : NULL;
+}
+
+/* A run that measured nothing: pmubench's status, Google Benchmark's
+ * error_occurred. */
+static bool measured(json_t *o)
+{
+	const char *st = json_string_value(json_object_get(o, "status"));
+
+	if (st && strcmp(st, "ok"))
+		return false;
+	return !json_is_true(json_object_get(o, "error_occurred"));
+}
+
+/* First pass: the benchmark of each entry (SIZE_MAX: an aggregate), its
+ * measured runs counted in nrun. */
+static int group(struct ctx *c, struct pmb_results *r,
+		 struct pmb_results_bench *b, json_t *arr, size_t *which)
+{
+	const char *name, *type;
+	size_t i, *slot;
+	json_t *o;
+
+	json_array_foreach(arr, i, o) {
+		name = json_string_value(json_object_get(o, "name"));
+		type = json_string_value(json_object_get(o, "run_type"));
+		which[i] = SIZE_MAX;
+		if (!name)
+			return fail(c->err, c->errlen, PMB_EBADJSON,
+				    "benchmark %zu has no \"name\"", i);
+		if (type && !strcmp(type, "aggregate"))
+			continue;
+		slot = hash_slot(r, name);
+		if (!*slot) {
+			b[r->nbench].name = mem_strdup(c->m, name);
+			if (!b[r->nbench].name)
+				return nomem(c);
+			*slot = ++r->nbench;
+		}
+		which[i] = *slot - 1;
+		b[which[i]].nrun += measured(o);
+	}
+	return 0;
+}
+
+/* Benchmarks grouped by name in two passes over the array: one to count,
+ * one to fill.  O(entries), lookups by hash. */
+static int read_benchmarks(struct ctx *c, struct pmb_results *r, json_t *arr)
+{
+	size_t n = json_array_size(arr), i, k, total = 0, *which;
+	struct pmb_results_bench *b;
+	struct pmb_results_run *all;
+	json_t *o;
+	int ret;
+
+	which = malloc((n ? n : 1) * sizeof(*which));
+	r->bench = b = mem_alloc(c->m, n, sizeof(*b));
+	if (!which || !b || hash_init(c, n)) {
+		ret = nomem(c);
+		goto out;
+	}
+	memset(b, 0, n * sizeof(*b));
+	ret = group(c, r, b, arr, which);
+	if (ret)
+		goto out;
+	for (k = 0; k < r->nbench; k++)
+		total += b[k].nrun;
+	all = mem_alloc(c->m, total, sizeof(*all));
+	if (!all) {
+		ret = nomem(c);
+		goto out;
+	}
+	memset(all, 0, total * sizeof(*all));
+	for (k = 0, total = 0; k < r->nbench; k++) {
+		b[k].run = all + total;
+		total += b[k].nrun;
+		b[k].nrun = 0;
+	}
+	json_array_foreach(arr, i, o) {
+		if (which[i] == SIZE_MAX || !measured(o))
+			continue;
+		k = which[i];
+		ret = read_run(c, o, b[k].name,
+			       &all[b[k].run - all + b[k].nrun]);
+		if (ret)
+			goto out;
+		b[k].nrun++;
+	}
+out:
+	free(which);
+	return ret;
+}
+
+static int read_root(struct ctx *c, struct pmb_results *r, json_t *root)
+{
+	json_t *ctx = json_object_get(root, "context");
+	json_t *arr = json_object_get(root, "benchmarks");
+	static const char *const keys[] = { "host_name", "backend",
+					    "governor" };
+	const char **dst[] = { &r->host_name, &r->backend, &r->governor };
+	const char *s;
+	int ret;
+
+	if (!json_is_array(arr))
+		return fail(c->err, c->errlen, PMB_EBADJSON,
+			    "no \"benchmarks\" array");
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		s = json_string_value(json_object_get(ctx, keys[i]));
+		if (s && !(*dst[i] = mem_strdup(c->m, s)))
+			return nomem(c);
+	}
+	ret = read_overhead(c, json_object_get(ctx, "harness_overhead"),
+			    &r->overhead);
+	if (!ret)
+		ret = read_benchmarks(c, r, arr);
+	return ret;
+}
+
+/* ---- the interface ---------------------------------------------------- */
+
+int pmb_results_read(const char *path, struct pmb_results **out, char *err,
+		     size_t errlen)
+{
+	struct ctx c = { .err = err, .errlen = errlen };
+	struct pmb_results *r;
+	json_t *root;
+	int fd, ret;
+
+	*out = NULL;
+	ret = open_checked(path, &fd, err, errlen);
+	if (ret)
+		return ret;
+	ret = parse(fd, &root, err, errlen);
+	close(fd);
+	if (ret)
+		return ret;
+	c.m = calloc(1, sizeof(*c.m));
+	r = c.m ? mem_alloc(c.m, 1, sizeof(*r)) : NULL;
+	if (!r) {
+		free(c.m);
+		ret = nomem(&c);
+		goto fail_alloc;
+	}
+	memset(r, 0, sizeof(*r));
+	r->mem = c.m;
+	ret = read_root(&c, r, root);
+	if (ret) {
+		pmb_results_free(r);
+		goto fail_alloc;
+	}
+	*out = r;
+fail_alloc:
+	json_decref(root);
+	return ret;
+}
+
+const struct pmb_results_figure *
+pmb_results_figure(const struct pmb_results_run *run, const char *key)
+{
+	for (size_t i = 0; i < run->nfig; i++)
+		if (!strcmp(run->fig[i].key, key))
+			return &run->fig[i];
+	return NULL;
+}
+
+const struct pmb_results_series *
+pmb_results_series(const struct pmb_results_run *run, const char *name)
+{
+	for (size_t i = 0; i < run->nraw; i++)
+		if (!strcmp(run->raw[i].name, name))
+			return &run->raw[i];
+	return NULL;
+}
+
+void pmb_results_free(struct pmb_results *r)
+{
+	struct pmb_results_mem *m;
+	struct chunk *c, *next;
+
+	if (!r)
+		return;
+	m = r->mem; /* r itself lives in the chunks */
+	for (c = m->head; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(m);
+}

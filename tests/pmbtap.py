@@ -1,8 +1,10 @@
 """TAP for the python tests: test points, skips, the plan, and helpers the
-CLI tests share (the pmubench under test, the idlest core)."""
+CLI tests share (the pmubench under test, the idlest core, what an emulated
+or foreign-architecture pmubench cannot show)."""
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -96,6 +98,63 @@ def require_pmubench():
     if not PMB or not os.access(PMB, os.X_OK):
         print("1..0 # SKIP $PMUBENCH is not set to the built pmubench")
         sys.exit(0)
+
+
+def emulator():
+    """The emulator the pmubench under test runs under ($PMB_EXE_WRAPPER,
+    which tests/meson.build sets in a cross build: qemu-user), or None."""
+    return os.environ.get("PMB_EXE_WRAPPER") or None
+
+
+def emulated_timing():
+    """Why time and estimated cycles mean nothing here (a skip reason), or
+    None: under an emulator they are the emulator's, not the CPU's."""
+    e = emulator()
+    if not e:
+        return None
+    return "timing under emulation (%s) is not the CPU's" % os.path.basename(e.split()[0])
+
+
+def binary():
+    """The pmubench executable itself: $PMB_PMUBENCH_BINARY where $PMUBENCH
+    is the cross build's wrapper script, else $PMUBENCH."""
+    return os.environ.get("PMB_PMUBENCH_BINARY") or PMB
+
+
+# ELF e_machine values of the architectures pmubench builds for.
+_ELF_MACHINES = {3: "i386", 40: "arm", 62: "x86-64", 183: "aarch64", 243: "riscv"}
+
+
+def binary_arch():
+    """The architecture binary() is built for, from its ELF header
+    ("x86-64", "aarch64", ...); None when it is not an ELF file."""
+    try:
+        with open(binary(), "rb") as f:
+            h = f.read(20)
+    except (OSError, TypeError):
+        return None
+    if len(h) < 20 or h[:4] != b"\x7fELF":
+        return None
+    m = int.from_bytes(h[18:20], "little" if h[5] == 1 else "big")
+    return _ELF_MACHINES.get(m, "ELF machine %d" % m)
+
+
+def sim_unavailable():
+    """Why --backend=sim cannot run here (a skip reason), or None.  Asks
+    valgrind itself to run binary() under callgrind: an x86-64 valgrind has
+    no tools for the aarch64 pmubench of a cross build under qemu-user."""
+    vg = shutil.which("valgrind")
+    if not vg:
+        return "valgrind is not in PATH"
+    try:
+        r = subprocess.run([vg, "--tool=callgrind", "-q", "--callgrind-out-file=/dev/null",
+                            binary(), "--version"], capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.SubprocessError):
+        return None   # the test's own runs will say what is wrong
+    m = re.search(r"failed to start tool '([^']+)' for platform '([^']+)'", r.stderr)
+    if m:
+        return "valgrind here has no %s tool for %s, pmubench's platform" % (m.group(1), m.group(2))
+    return None
 
 
 def idlest_cpu():

@@ -5,13 +5,12 @@ import json
 import math
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 
-from pmbtap import diag, done, ok, skip  # noqa: E402
+from pmbtap import diag, done, ok, sim_unavailable, skip  # noqa: E402
 
 
 def finish():
@@ -450,9 +449,10 @@ ok(not neg, "derived figures are numbers, never negative (%s)" % neg)
 SIM_WHAT = ["sim: derived figures are labelled simulated",
             "sim: no derived figure is negative",
             "sim: the CSV leaves the time columns empty and says simulated"]
-if not shutil.which("valgrind"):
+SIM_WHY = sim_unavailable()
+if SIM_WHY:
     for what in SIM_WHAT:
-        skip(what, "valgrind is not in PATH")
+        skip(what, SIM_WHY)
 else:
     SIM = [EXE, "--backend=sim", "--filter=^calib/add_chain$", "--samples=10"]
     p = subprocess.run(SIM + ["--format=json"], stdout=subprocess.PIPE,

@@ -9,7 +9,7 @@ import re
 import subprocess
 import sys
 
-from pmbtap import done, idlest_cpu, ok, run, run_json, skip  # noqa: E402
+from pmbtap import done, emulator, idlest_cpu, ok, run, run_json, skip  # noqa: E402
 
 PMB = os.environ.get("PMUBENCH")
 FAST = ["--samples=10", "--min-sample-time=200us"]
@@ -182,16 +182,24 @@ else:
         thp = open("/sys/kernel/mm/transparent_hugepage/enabled").read()
     except OSError:
         thp = "[never]"
+    # qemu-user returns 0 from madvise() without passing it to the kernel
+    # (measured: qemu 7.2), so the buffer gets what THP does unasked.
+    emu = emulator() and "under emulation (%s) madvise() does not reach the kernel, and THP here is %s" \
+        % (os.path.basename(emulator()), thp.strip())
     for mode in ("off", "on"):
         r, d = run_json("--filter=^mem/chase/%s$" % esc(p), "--hugepages=" + mode, *FAST)
         bl = (d or {}).get("benchmarks") or [{}]
         hp = bl[0].get("huge_page_fraction")
         ok(r.returncode == 0 and d is not None and d["context"].get("hugepages") is (mode == "on"),
            "--hugepages=%s runs and is recorded (%d)" % (mode, r.returncode))
-        if mode == "off":
+        if mode == "off" and emu and "[always]" in thp:
+            skip("mem/chase/%s --hugepages=off: huge_page_fraction is 0" % p, emu)
+        elif mode == "off":
             ok(hp == 0, "mem/chase/%s --hugepages=off: huge_page_fraction %r is 0" % (p, hp))
         elif "[never]" in thp:
             ok(hp == 0, "mem/chase/%s --hugepages=on with THP [never]: fraction %r is 0" % (p, hp))
+        elif emu and "[madvise]" in thp:
+            skip("mem/chase/%s --hugepages=on: huge_page_fraction > 0" % p, emu)
         else:
             ok(isinstance(hp, (int, float)) and 0 < hp <= 1,
                "mem/chase/%s --hugepages=on (THP %s): huge_page_fraction %r > 0"

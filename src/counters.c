@@ -1,21 +1,45 @@
-/* counters.c - the only caller of perf_event_open: groups, enable/disable, one read per sample, scaling. */
+/* counters.c - the only caller of perf_event_open: groups, enable/disable, the read per sample (user space or read()), scaling. */
 #include <errno.h>
-#include <stdarg.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "counters.h"
-#include "events.h"
+#include "selfread.h"
+
+_Static_assert(PMB_MAX_EVENTS <= PMB_SELFREAD_MAX, "a group's pages fit one pmb_selfread");
+
+/* The counts and times of a group at one instant, for the self-read path:
+ * a sample is the difference of two. */
+struct snap {
+	struct pmb_selfread r;          /* from the pages */
+	uint64_t value[PMB_MAX_EVENTS]; /* by read(), where the pages could not */
+	uint64_t enabled, running;      /* exact: the kernel's totals at that instant */
+	uint64_t now;                   /* CLOCK_MONOTONIC ns, where not exact */
+	unsigned retries;               /* page reads the kernel interrupted */
+	bool by_read, exact, failed;
+};
 
 struct pmb_group {
 	int n;
 	int fd[PMB_MAX_EVENTS];
 	uint64_t id[PMB_MAX_EVENTS];
-	uint64_t enabled, running; /* the kernel's totals at the last read */
+	struct perf_event_attr attr[PMB_MAX_EVENTS]; /* as asked: reopened for self-read */
+	uint64_t enabled, running; /* read(): the kernel's totals at the last read */
+	/* Self-read: the event pages mapped, the group left enabled (keep) or
+	 * enabled per sample (several groups take turns), two snapshots. */
+	const volatile struct perf_event_mmap_page *page[PMB_MAX_EVENTS]; /* NULL: read() */
+	int nread;   /* pages a snapshot reads: n, or more (pmb_group_pad) */
+	bool on, keep;
+	void (*mark[2])(struct pmb_group *g); /* the snapshots for this size */
+	struct snap snap[2];
+	uint64_t retries, fallbacks;
 };
 
 int pmb_count_scale(const struct pmb_count *c, double *out)
@@ -55,6 +79,7 @@ int pmb_group_open(struct pmb_group **out, const struct perf_event_attr *attrs,
 	for (int i = 0; i < n; i++) {
 		struct perf_event_attr a = attrs[i];
 
+		g->attr[i] = attrs[i];
 		a.size = sizeof(a);
 		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
 				PERF_FORMAT_TOTAL_TIME_ENABLED |
@@ -87,15 +112,15 @@ fail_open:
 	return err;
 }
 
-int pmb_group_start(struct pmb_group *g)
+static int enable(struct pmb_group *g)
 {
-	if (ioctl(g->fd[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP) < 0 ||
-	    ioctl(g->fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) < 0)
+	if (ioctl(g->fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) < 0)
 		return -errno;
+	g->on = true;
 	return 0;
 }
 
-int pmb_group_stop(struct pmb_group *g)
+static int disable(struct pmb_group *g)
 {
 	/* Disable the leader alone: members count only while their leader is
 	 * scheduled, so this stops the whole group at once.  Disabling with
@@ -104,10 +129,29 @@ int pmb_group_stop(struct pmb_group *g)
 	 * flag never revives them: they silently count zero from then on. */
 	if (ioctl(g->fd[0], PERF_EVENT_IOC_DISABLE, 0) < 0)
 		return -errno;
+	g->on = false;
 	return 0;
 }
 
-int pmb_group_read(struct pmb_group *g, struct pmb_count *out)
+int pmb_group_start(struct pmb_group *g)
+{
+	if (g->page[0])
+		return g->on ? 0 : enable(g);
+	if (ioctl(g->fd[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP) < 0)
+		return -errno;
+	return enable(g);
+}
+
+int pmb_group_stop(struct pmb_group *g)
+{
+	if (g->page[0] && g->keep)
+		return 0;
+	return disable(g);
+}
+
+/* One read() of the group: each member's count, in the order opened, and
+ * the kernel's total times (since the open: RESET clears counts only). */
+static int read_totals(struct pmb_group *g, uint64_t *value, uint64_t *enabled, uint64_t *running)
 {
 	/* nr, time_enabled, time_running, then {value, id} per member. */
 	uint64_t buf[3 + 2 * PMB_MAX_EVENTS];
@@ -118,23 +162,359 @@ int pmb_group_read(struct pmb_group *g, struct pmb_count *out)
 		return -errno;
 	if (got < want || buf[0] != (uint64_t)g->n)
 		return -EIO;
-	/* The times are the kernel's totals since the open (RESET clears the
-	 * counts, not the times): what this read covers is the difference. */
-	uint64_t enabled = buf[1] - g->enabled, running = buf[2] - g->running;
-
-	g->enabled = buf[1];
-	g->running = buf[2];
+	*enabled = buf[1];
+	*running = buf[2];
 	for (int i = 0; i < g->n; i++) {
 		/* Match by id: the kernel lists members in its own order. */
-		for (int k = 0; k < g->n; k++) {
-			if (buf[3 + 2 * k + 1] != g->id[i])
-				continue;
-			out[i].value = buf[3 + 2 * k];
-			out[i].enabled = enabled;
-			out[i].running = running;
-		}
+		for (int k = 0; k < g->n; k++)
+			if (buf[3 + 2 * k + 1] == g->id[i])
+				value[i] = buf[3 + 2 * k];
 	}
 	return 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The snapshot by read() where the pages cannot serve: the group is off
+ * its counters at the moment (multiplexed) or a page would not settle. */
+static __attribute__((noinline)) void snap_syscall(struct pmb_group *g, struct snap *s)
+{
+	s->failed = read_totals(g, s->value, &s->enabled, &s->running) != 0;
+	s->by_read = s->exact = true;
+	s->now = now_ns();
+	g->fallbacks++;
+}
+
+/* The leader's times.  Where the kernel gives no user-space time
+ * (cap_user_time 0: x86 guests whose sched_clock is not the TSC) they are
+ * as of its last page update, and the clock says how long the sample was. */
+static bool snap_times(struct pmb_group *g, struct snap *s)
+{
+	struct pmb_selfread r;
+	bool ok = pmb_selfread_pages(g->page, 1, PMB_SELFREAD_TIMES, NULL, pmb_selfread_pmc,
+				     pmb_selfread_stamp, &r);
+
+	s->retries += r.retries;
+	s->enabled = r.enabled;
+	s->running = r.running;
+	s->exact = r.timed;
+	if (!r.timed)
+		s->now = now_ns();
+	return ok;
+}
+
+/* The build aligns every loop to 64 bytes (-falign-loops=64, for the
+ * benchmarks' sake), and the padding is nops executed on entry (up to 15 a
+ * loop on arm64), counted as the harness's own where they lie between the
+ * counters and the benchmark.  These loops are not measured: no alignment. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define UNALIGNED_LOOPS __attribute__((optimize("align-loops=1")))
+#else
+#define UNALIGNED_LOOPS
+#endif
+
+/* The two snapshots of a sample, for n members.  What lies between the
+ * counters and the benchmark's passes is counted as the harness's own, so
+ * the beginning reads the times and every page's index before its
+ * counters, and the end reads its counters first (through the beginning's
+ * indices), then the rest. */
+static inline __attribute__((always_inline)) void mark_begin(struct pmb_group *g, int n)
+{
+	struct snap *s = &g->snap[0];
+
+	s->retries = s->r.retries = 0;
+	s->by_read = false;
+	if (!snap_times(g, s) ||
+	    !pmb_selfread_pages(g->page, n, PMB_SELFREAD_COUNT, NULL, pmb_selfread_pmc, pmb_selfread_stamp, &s->r))
+		snap_syscall(g, s);
+}
+
+static inline __attribute__((always_inline)) void mark_end(struct pmb_group *g, int n)
+{
+	struct snap *s = &g->snap[1];
+	const uint32_t *hint = g->snap[0].r.index;
+
+	s->retries = 0;
+	/* After a beginning by read() there are no indices to go by. */
+	if (__builtin_expect(g->snap[0].by_read, 0)) {
+		if (!pmb_selfread_pages(g->page, n, PMB_SELFREAD_COUNT, NULL, pmb_selfread_pmc,
+					pmb_selfread_stamp, &s->r))
+			goto by_read;
+	} else if (!pmb_selfread_pages(g->page, n, PMB_SELFREAD_COUNT, hint, pmb_selfread_pmc,
+				       pmb_selfread_stamp, &s->r)) {
+		goto by_read;
+	}
+	if (!snap_times(g, s))
+		goto by_read;
+	s->by_read = false;
+	return;
+by_read:
+	snap_syscall(g, s);
+}
+
+/* Code of its own for each small group (no loop, everything in
+ * registers), one generic for the rest. */
+#define MARKS(k, n)                                                                           \
+	static UNALIGNED_LOOPS void mark_begin_##k(struct pmb_group *g) { mark_begin(g, n); } \
+	static UNALIGNED_LOOPS void mark_end_##k(struct pmb_group *g) { mark_end(g, n); }
+MARKS(1, 1)
+MARKS(2, 2)
+MARKS(3, 3)
+MARKS(4, 4)
+MARKS(any, g->nread)
+#undef MARKS
+
+static void (*const marks[5][2])(struct pmb_group *) = {
+	{ mark_begin_any, mark_end_any }, { mark_begin_1, mark_end_1 }, { mark_begin_2, mark_end_2 },
+	{ mark_begin_3, mark_end_3 }, { mark_begin_4, mark_end_4 },
+};
+
+void pmb_group_mark(struct pmb_group *g, int which)
+{
+	if (g->mark[0])
+		g->mark[which != 0](g);
+}
+
+pmb_group_marker_fn pmb_group_marker(const struct pmb_group *g, int which)
+{
+	return g->mark[which != 0];
+}
+
+static void snap_values(const struct pmb_group *g, struct snap *s)
+{
+	if (s->by_read)
+		return;
+	for (int i = 0; i < g->n; i++)
+		s->value[i] = pmb_selfread_value(&s->r, i, g->page[i]->pmc_width);
+}
+
+/* A sample from two snapshots.  Scaling keeps its per-sample meaning: what
+ * the group was enabled and running between them.  Without exact times
+ * the not-running share still is exact (enabled - running freezes while
+ * the group is on its counters and the kernel writes both when it puts it
+ * back), and the clock gives the length. */
+static int snap_delta(struct pmb_group *g, struct pmb_count *out)
+{
+	struct snap *a = &g->snap[0], *b = &g->snap[1];
+	uint64_t enabled, running;
+
+	g->retries += a->retries + a->r.retries + b->retries + b->r.retries;
+	if (a->failed || b->failed)
+		return -EIO;
+	snap_values(g, a);
+	snap_values(g, b);
+	if (a->exact && b->exact) {
+		enabled = b->enabled - a->enabled;
+		running = b->running - a->running;
+	} else {
+		uint64_t idle = (b->enabled - b->running) - (a->enabled - a->running);
+
+		enabled = b->now > a->now ? b->now - a->now : 1;
+		if (idle > enabled)
+			enabled = idle;
+		running = enabled - idle;
+	}
+	for (int i = 0; i < g->n; i++) {
+		out[i].value = b->value[i] - a->value[i];
+		out[i].enabled = enabled;
+		out[i].running = running;
+	}
+	return 0;
+}
+
+int pmb_group_read(struct pmb_group *g, struct pmb_count *out)
+{
+	uint64_t value[PMB_MAX_EVENTS], enabled, running;
+	int err;
+
+	if (g->page[0])
+		return snap_delta(g, out);
+	err = read_totals(g, value, &enabled, &running);
+	if (err)
+		return err;
+	/* What this read covers is the difference of the kernel's totals. */
+	for (int i = 0; i < g->n; i++) {
+		out[i].value = value[i];
+		out[i].enabled = enabled - g->enabled;
+		out[i].running = running - g->running;
+	}
+	g->enabled = enabled;
+	g->running = running;
+	return 0;
+}
+
+/* The pages mapped and checked: every member on a counter user space may
+ * read, a first read that does not fault, and a count read() agrees with. */
+static int map_pages(struct pmb_group *g, char *why, size_t n)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	struct snap s;
+
+	for (int i = 0; i < g->n; i++) {
+		/* One page: the control page alone, no ring buffer. */
+		void *p = mmap(NULL, (size_t)psz, PROT_READ, MAP_SHARED, g->fd[i], 0);
+
+		if (p == MAP_FAILED) {
+			int err = -errno;
+
+			snprintf(why, n, "the kernel would not map the counters' page (%s)", strerror(-err));
+			return err;
+		}
+		g->page[i] = p;
+	}
+	int err = enable(g);
+
+	if (err) {
+		snprintf(why, n, "enabling the group failed (%s)", strerror(-err));
+		return err;
+	}
+	/* A setting that forbids it, said by name; else another process's
+	 * events on this task may be taking turns with the group (a few ms
+	 * each): wait for its turn, as try_group() does. */
+	pmb_selfread_denied_why(why, n);
+	if (why[0])
+		return -EPERM;
+	for (uint64_t t0 = now_ns(); !g->page[g->n - 1]->index && now_ns() - t0 < 20000000;)
+		sched_yield();
+	for (int i = 0; i < g->n; i++) {
+		uint32_t idx = g->page[i]->index;
+		uint64_t v;
+
+		if (idx == 0 || !g->page[i]->cap_user_rdpmc) {
+			snprintf(why, n, "the kernel gives user space no counter to read (%s)",
+				 g->page[i]->cap_user_rdpmc ? "the group got no counter in 20 ms"
+							    : "cap_user_rdpmc is 0");
+			return -EPERM;
+		}
+		if (pmb_selfread_try_pmc(idx - 1, &v)) {
+			snprintf(why, n, "the kernel allows %s but it faulted (a hypervisor that does not "
+				 "pass it through?)", PMB_SELFREAD_INSN);
+			return -EFAULT;
+		}
+	}
+	/* A snapshot, then read(): the same counts, read() a little later. */
+	pmb_group_pad(g, g->n);
+	pmb_group_mark(g, 0);
+	snap_values(g, &g->snap[0]);
+	if (g->fallbacks || read_totals(g, s.value, &s.enabled, &s.running)) {
+		snprintf(why, n, "the group's pages would not read");
+		return -EIO;
+	}
+	for (int i = 0; i < g->n; i++)
+		if (s.value[i] < g->snap[0].value[i] || s.value[i] - g->snap[0].value[i] > (1u << 30)) {
+			snprintf(why, n, "%s read %llu where read() gave %llu", PMB_SELFREAD_INSN,
+				 (unsigned long long)g->snap[0].value[i], (unsigned long long)s.value[i]);
+			return -EIO;
+		}
+	return 0;
+}
+
+static void unmap_pages(struct pmb_group *g)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+
+	for (int i = 0; i < g->n; i++)
+		if (g->page[i])
+			munmap((void *)g->page[i], (size_t)psz);
+	memset(g->page, 0, sizeof(g->page));
+	g->nread = 0;
+	memset(g->mark, 0, sizeof(g->mark));
+}
+
+int pmb_group_self(struct pmb_group **gp, char *why, size_t n)
+{
+	struct pmb_group *g = *gp, *ng = g;
+	struct perf_event_attr a[PMB_MAX_EVENTS];
+	int err = 0, failed;
+
+	why[0] = 0;
+	if (g->page[0])
+		return 0;
+	if (!PMB_SELFREAD_INSN) {
+		snprintf(why, n, "pmubench reads no counters from user space on this architecture");
+		return -ENOTSUP;
+	}
+	/* Where the PMU asks for it (arm64), user access is an attribute bit:
+	 * the group is opened again with it. */
+	bool reopen = false;
+
+	for (int i = 0; i < g->n; i++) {
+		int bit = pmb_selfread_config1_bit(g->attr[i].type);
+
+		a[i] = g->attr[i];
+		if (a[i].type == PERF_TYPE_SOFTWARE) {
+			snprintf(why, n, "software events have no counter to read");
+			return -ENOTSUP;
+		}
+		if (bit >= 0) {
+			a[i].config1 |= (uint64_t)1 << bit;
+			reopen = true;
+		}
+	}
+	if (reopen) {
+		err = pmb_group_open(&ng, a, g->n, &failed);
+		if (err) {
+			snprintf(why, n, "the kernel refused user access to the counters (%s)", strerror(-err));
+			return err;
+		}
+	}
+	err = map_pages(ng, why, n);
+	if (err) {
+		if (ng != g) {
+			pmb_group_close(ng);
+		} else {
+			unmap_pages(g);
+			disable(g);
+		}
+		return err;
+	}
+	ng->fallbacks = ng->retries = 0;
+	ng->keep = true;
+	if (ng != g) {
+		pmb_group_close(g);
+		*gp = ng;
+	}
+	return 0;
+}
+
+void pmb_group_pad(struct pmb_group *g, int nread)
+{
+	if (!g->page[0] || nread < g->n || nread > PMB_MAX_EVENTS)
+		return;
+	/* The extra reads are of the leader's page: read, and not used. */
+	for (int i = g->n; i < nread; i++)
+		g->page[i] = g->page[0];
+	g->nread = nread;
+	memcpy(g->mark, marks[nread < 5 ? nread : 0], sizeof(g->mark));
+}
+
+void pmb_group_keep(struct pmb_group *g, bool keep)
+{
+	g->keep = keep;
+	if (g->page[0] && !keep && g->on)
+		disable(g);
+}
+
+bool pmb_group_is_self(const struct pmb_group *g)
+{
+	return g && g->page[0];
+}
+
+void pmb_group_read_stats(const struct pmb_group *g, uint64_t *retries, uint64_t *fallbacks)
+{
+	*retries = g->retries;
+	*fallbacks = g->fallbacks;
+}
+
+const volatile struct perf_event_mmap_page *pmb_group_page(const struct pmb_group *g, int i)
+{
+	return i >= 0 && i < g->n ? g->page[i] : NULL;
 }
 
 int pmb_group_size(const struct pmb_group *g)
@@ -146,431 +526,8 @@ void pmb_group_close(struct pmb_group *g)
 {
 	if (!g)
 		return;
+	unmap_pages(g);
 	for (int i = g->n - 1; i >= 0; i--)
 		close(g->fd[i]);
 	free(g);
-}
-
-/* Open the events idx[0..n) as a group and check that every member ran:
- * a group the PMU cannot schedule whole still opens but never runs. */
-static int try_group(struct pmb_group **g, const struct perf_event_attr *attrs,
-		     const int *idx, int n, int *failed)
-{
-	struct perf_event_attr a[PMB_MAX_EVENTS];
-	struct pmb_count c[PMB_MAX_EVENTS];
-	volatile uint64_t spin = 0;
-	int err;
-
-	for (int i = 0; i < n; i++)
-		a[i] = attrs[idx[i]];
-	err = pmb_group_open(g, a, n, failed);
-	if (err)
-		return err;
-	/* A group that competes with other processes' events runs only in
-	 * its turns of the kernel's rotation (a few ms): spin until it ran,
-	 * or until it was enabled for several turns without ever running. */
-	uint64_t enabled = 0, running = 0;
-
-	if (pmb_group_start(*g) == 0) {
-		do {
-			for (int i = 0; i < 100000; i++)
-				spin += (uint64_t)i;
-			err = pmb_group_read(*g, c);
-			enabled += c[0].enabled;
-			running += c[0].running;
-		} while (err == 0 && running == 0 && enabled < 20 * 1000 * 1000);
-		pmb_group_stop(*g);
-	}
-	err = pmb_group_read(*g, c);
-	if (err == 0 && running + c[0].running == 0)
-		err = -ENOSPC;
-	if (err) {
-		pmb_group_close(*g);
-		*g = NULL;
-		*failed = -1;
-	}
-	return err;
-}
-
-int pmb_counters_open(struct pmb_counters *c, const struct perf_event_attr *attrs,
-		      const bool *anchor, int n)
-{
-	return pmb_counters_open_some(c, attrs, anchor, NULL, n);
-}
-
-int pmb_counters_open_some(struct pmb_counters *c, const struct perf_event_attr *attrs,
-			   const bool *anchor, const bool *skip, int n)
-{
-	int pending[PMB_MAX_EVENTS], npending = 0;
-	int anchors[PMB_MAX_EVENTS], nanchors = 0;
-	int first_err = 0;
-
-	memset(c, 0, sizeof(*c));
-	c->nevents = n;
-	/* Anchors that cannot be opened alone are dropped (with their errno)
-	 * before grouping, so one missing PMU does not sink every group. */
-	for (int e = 0; e < n; e++) {
-		if (skip && skip[e])
-			continue;
-		if (anchor[e]) {
-			struct pmb_group *g;
-			int failed, err = pmb_group_open(&g, &attrs[e], 1, &failed);
-
-			if (err) {
-				c->open_errno[e] = -err;
-				if (!first_err)
-					first_err = err;
-				continue;
-			}
-			pmb_group_close(g);
-			anchors[nanchors++] = e;
-		} else {
-			pending[npending++] = e;
-		}
-	}
-	if (npending == 0 && nanchors > 0) {
-		memcpy(pending, anchors, sizeof(int) * (size_t)nanchors);
-		npending = nanchors;
-		nanchors = 0;
-	}
-	/* Greedy: start a group with the anchors, add events one at a time,
-	 * keeping each that still lets the group open and run.  O(n^2) opens,
-	 * with n <= 16: a few milliseconds, once per run. */
-	while (npending > 0 && c->ngroups < PMB_MAX_GROUPS) {
-		int members[PMB_MAX_EVENTS], nm = 0, rest[PMB_MAX_EVENTS], nrest = 0;
-		struct pmb_group *g = NULL;
-
-		for (int i = 0; i < nanchors; i++)
-			members[nm++] = anchors[i];
-		for (int i = 0; i < npending; i++) {
-			struct pmb_group *t;
-			int failed, err;
-
-			members[nm] = pending[i];
-			err = try_group(&t, attrs, members, nm + 1, &failed);
-			if (err == 0) {
-				pmb_group_close(t);
-				nm++;
-			} else if (nm == nanchors) {
-				/* Fails even with only the anchors beside it: does
-				 * it open alone? */
-				struct pmb_group *alone;
-				int f2, e2 = try_group(&alone, attrs, &pending[i], 1, &f2);
-
-				if (e2 == 0) {
-					pmb_group_close(alone);
-					rest[nrest++] = pending[i];
-				} else {
-					c->open_errno[pending[i]] = -e2;
-					if (!first_err)
-						first_err = e2;
-				}
-			} else {
-				rest[nrest++] = pending[i];
-			}
-		}
-		if (nm == nanchors && nrest > 0 && nanchors > 0) {
-			/* Not even one more event fits beside the anchors:
-			 * measure the rest without them rather than not at all. */
-			nanchors = 0;
-			memcpy(pending, rest, sizeof(int) * (size_t)nrest);
-			npending = nrest;
-			continue;
-		}
-		if (nm > 0) {
-			int failed, err = try_group(&g, attrs, members, nm, &failed);
-
-			if (err == 0) {
-				c->group[c->ngroups] = g;
-				c->nmembers[c->ngroups] = nm;
-				memcpy(c->member[c->ngroups], members, sizeof(int) * (size_t)nm);
-				c->ngroups++;
-			} else if (!first_err) {
-				first_err = err;
-			}
-		}
-		memcpy(pending, rest, sizeof(int) * (size_t)nrest);
-		npending = nrest;
-	}
-	if (c->ngroups == 0 && nanchors > 0) {
-		struct pmb_group *g;
-		int failed;
-
-		if (try_group(&g, attrs, anchors, nanchors, &failed) == 0) {
-			c->group[0] = g;
-			c->nmembers[0] = nanchors;
-			memcpy(c->member[0], anchors, sizeof(int) * (size_t)nanchors);
-			c->ngroups = 1;
-		}
-	}
-	if (c->ngroups == 0)
-		return first_err ? first_err : -ENOENT;
-	return 0;
-}
-
-void pmb_counters_close(struct pmb_counters *c)
-{
-	for (int i = 0; i < c->ngroups; i++)
-		pmb_group_close(c->group[i]);
-	c->ngroups = 0;
-}
-
-/* ---- the fallback policy: what to open, what to say about the rest ---- */
-
-/* The kernel has no such event, no PMU, or no perf_event_open at all
- * (ENOSYS: a kernel without perf events, or an emulator such as qemu-user). */
-static bool pmu_refused(int err)
-{
-	return err == ENOENT || err == EOPNOTSUPP || err == ENODEV || err == EINVAL || err == ENOSYS;
-}
-
-static bool denied(int err)
-{
-	return err == EACCES || err == EPERM;
-}
-
-/* Does the kernel have a PMU that counts user-mode instructions?  The
- * generic event opens wherever a core PMU driver is loaded, whatever the
- * plan asked for.  Returns 1 yes, 0 no, -1 cannot tell (not permitted). */
-static int pmu_present(void)
-{
-	struct perf_event_attr a = {
-		.type = PERF_TYPE_HARDWARE,
-		.config = PERF_COUNT_HW_INSTRUCTIONS,
-		.disabled = 1,
-		.exclude_kernel = 1,
-		.exclude_hv = 1,
-	};
-	int fd = perf_open(&a, -1);
-
-	if (fd >= 0) {
-		close(fd);
-		return 1;
-	}
-	return denied(-fd) ? -1 : 0;
-}
-
-static void say(struct pmb_counters_outcome *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void say(struct pmb_counters_outcome *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (o->nwarnings == (int)(sizeof(o->warning) / sizeof(o->warning[0])))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(o->warning[o->nwarnings++], sizeof(o->warning[0]), fmt, ap);
-	va_end(ap);
-}
-
-/* "'a', 'b' and 'c'": the names of the plan's events idx[0..n). */
-static void name_list(char *out, size_t size, const struct pmb_event_plan *p, const int *idx, int n)
-{
-	size_t len = 0;
-
-	out[0] = 0;
-	for (int i = 0; i < n && len < size; i++) {
-		const char *sep = i == 0 ? "" : i == n - 1 ? " and " : ", ";
-		int w = snprintf(out + len, size - len, "%s'%s'", sep, p->ev[idx[i]].name);
-
-		len += w > 0 ? (size_t)w : 0;
-	}
-}
-
-/* The kernel refused events by permission: name the setting, its value,
- * and the command that allows what was asked. */
-static void permission_warning(struct pmb_counters_outcome *o, const struct pmb_event_plan *p,
-			       const int *idx, int n, const struct pmb_counters_env *env)
-{
-	char names[320];
-
-	name_list(names, sizeof(names), p, idx, n);
-	if (env->paranoid >= 3)
-		say(o, "not allowed to count %s: perf_event_paranoid is %d, which lets no unprivileged "
-		    "user open perf events; `sudo sysctl kernel.perf_event_paranoid=2` allows counting "
-		    "user space (or run as root)", names, env->paranoid);
-	else if (p->kernel && env->paranoid >= 2)
-		say(o, "not allowed to count %s in kernel mode (--kernel): perf_event_paranoid is %d, "
-		    "which allows user space only; `sudo sysctl kernel.perf_event_paranoid=1` allows "
-		    "the kernel too, or leave out --kernel", names, env->paranoid);
-	else
-		say(o, "not allowed to count %s (%s): perf_event_paranoid is %d; run as root or with "
-		    "CAP_PERFMON, or lower it with `sudo sysctl kernel.perf_event_paranoid=%d`", names,
-		    strerror(EACCES), env->paranoid, p->kernel ? 1 : 2);
-}
-
-static void open_once(struct pmb_counters *c, const struct pmb_event_plan *p)
-{
-	struct perf_event_attr attrs[PMB_MAX_EVENTS];
-	bool anchor[PMB_MAX_EVENTS], skip[PMB_MAX_EVENTS];
-
-	bool have_cycles = false, have_ins = false;
-
-	/* One cycles and one instructions event anchor every group: the
-	 * first of each meaning the plan marks; the others are members. */
-	for (int e = 0; e < p->nev; e++) {
-		bool cyc = p->ev[e].means == PMB_MEANS_CYCLES;
-		bool *have = cyc ? &have_cycles : &have_ins;
-
-		attrs[e] = p->ev[e].attr;
-		skip[e] = p->ev[e].unsupported[0] != 0;
-		anchor[e] = p->ev[e].anchor && !skip[e] && !*have;
-		*have |= anchor[e];
-	}
-	pmb_counters_open_some(c, attrs, anchor, skip, p->nev);
-}
-
-/* Which plan events count: groups, and the hardware summary. */
-static void tally(const struct pmb_counters *c, const struct pmb_event_plan *p,
-		  struct pmb_counters_outcome *o)
-{
-	o->hw_asked = o->hw_counts = o->cycles = false;
-	for (int e = 0; e < PMB_MAX_EVENTS; e++)
-		o->event_group[e] = -1;
-	for (int g = 0; g < c->ngroups; g++)
-		for (int k = 0; k < c->nmembers[g]; k++)
-			o->event_group[c->member[g][k]] = g;
-	for (int e = 0; e < p->nev; e++) {
-		bool hw = p->ev[e].kind == PMB_EV_HW, on = o->event_group[e] >= 0;
-
-		o->hw_asked |= hw;
-		o->hw_counts |= hw && on;
-		o->cycles |= on && p->ev[e].means == PMB_MEANS_CYCLES;
-	}
-}
-
-/* No PMU at all: say so once, naming every hardware event, and add the
- * software counters so that the run still counts something real. */
-static void no_pmu(struct pmb_counters *c, struct pmb_event_plan *p, const struct pmb_event_plan *sw,
-		   const struct pmb_counters_env *env, struct pmb_counters_outcome *o)
-{
-	int idx[PMB_MAX_EVENTS], n = 0, err = 0;
-	char names[320];
-
-	for (int e = 0; e < p->nev; e++)
-		if (p->ev[e].kind == PMB_EV_HW) {
-			idx[n++] = e;
-			err = err ? err : c->open_errno[e];
-		}
-	name_list(names, sizeof(names), p, idx, n);
-	say(o, "hardware counters are not available: opening %s failed (%s). This is likely a virtual "
-	    "machine without a virtual PMU, or a kernel without perf support for this CPU. The run "
-	    "still gives time, software counters and cycles estimated from the measured frequency%s.",
-	    names, strerror(err ? err : ENOENT),
-	    env->sim_hint ? "; --backend=sim gives simulated instruction, branch and cache counts" : "");
-	snprintf(o->fallback, sizeof(o->fallback), "no PMU: time, software counters, est. cycles at %.2f GHz",
-		 env->ghz);
-	if (!sw)
-		return;
-	pmb_counters_close(c);
-	for (int k = 0; k < sw->nev && p->nev < PMB_MAX_EVENTS; k++) {
-		bool have = false;
-
-		for (int e = 0; e < p->nev; e++)
-			have |= !strcmp(p->ev[e].name, sw->ev[k].name);
-		if (!have)
-			p->ev[p->nev++] = sw->ev[k];
-	}
-	o->software_added = true;
-	open_once(c, p);
-}
-
-/* Why each event that does not count does not, and one warning per kind
- * of absence (this PMU lacks them; not implemented; not permitted). */
-static void explain(const struct pmb_counters *c, const struct pmb_event_plan *p, bool no_pmu_said,
-		    const struct pmb_counters_env *env, struct pmb_counters_outcome *o)
-{
-	int lack[PMB_MAX_EVENTS], nlack = 0, deny[PMB_MAX_EVENTS], ndeny = 0, lack_err = 0;
-	int fail[PMB_MAX_EVENTS], nfail = 0;
-	const char *pmu = p->pmu_name[0] ? p->pmu_name : "this machine's PMU";
-	char names[320];
-
-	for (int e = 0; e < p->nev; e++) {
-		int err = c->open_errno[e];
-		char *why = o->why[e];
-
-		if (o->event_group[e] >= 0)
-			continue;
-		if (p->ev[e].unsupported[0]) {
-			snprintf(why, sizeof(o->why[e]), "%s", p->ev[e].unsupported);
-			say(o, "%s: '%s' shows n/a rather than a count of 0 it did not make", p->ev[e].unsupported,
-			    p->ev[e].name);
-		} else if (denied(err)) {
-			snprintf(why, sizeof(o->why[e]), "not permitted (perf_event_paranoid %d)", env->paranoid);
-			deny[ndeny++] = e;
-		} else if (no_pmu_said && p->ev[e].kind == PMB_EV_HW) {
-			snprintf(why, sizeof(o->why[e]), "no hardware counters here (%s)",
-				 strerror(err ? err : ENOENT));
-		} else if (pmu_refused(err) && p->ev[e].kind == PMB_EV_HW) {
-			snprintf(why, sizeof(o->why[e]), "%s has no %s: the kernel refused it (%s)", pmu,
-				 p->ev[e].name, strerror(err));
-			lack[nlack++] = e;
-			lack_err = lack_err ? lack_err : err;
-		} else if (err == ENOSPC) {
-			snprintf(why, sizeof(o->why[e]), "the PMU could not schedule it beside the others");
-			say(o, "'%s' could not be scheduled on the PMU's counters: it is left out", p->ev[e].name);
-		} else {
-			snprintf(why, sizeof(o->why[e]), "could not be opened (%s)", strerror(err ? err : ENOENT));
-			fail[nfail++] = e;
-		}
-	}
-	/* The rest, one warning per reason: a kernel without perf_event_open
-	 * refuses every event alike, and says so once. */
-	for (int i = 0; i < nfail; i++) {
-		int same[PMB_MAX_EVENTS], nsame = 0, err = c->open_errno[fail[i]];
-		bool said_before = false;
-
-		for (int k = 0; k < nfail; k++) {
-			bool alike = c->open_errno[fail[k]] == err;
-
-			said_before |= alike && k < i;
-			if (alike && k >= i)
-				same[nsame++] = fail[k];
-		}
-		if (said_before)
-			continue;
-		name_list(names, sizeof(names), p, same, nsame);
-		say(o, "%s could not be opened (%s): %s out", names, strerror(err ? err : ENOENT),
-		    nsame == 1 ? "it is left" : "they are left");
-	}
-	if (nlack) {
-		name_list(names, sizeof(names), p, lack, nlack);
-		say(o, "%s has no %s: the kernel refused %s (%s); %s n/a, %s", pmu, names,
-		    nlack == 1 ? "it" : "them", strerror(lack_err), nlack == 1 ? "it shows" : "they show",
-		    o->hw_counts ? "the other counters count"
-				 : "and no other hardware event was asked for: add cycles or instructions "
-				   "to --counters to count them");
-	}
-	if (ndeny) {
-		permission_warning(o, p, deny, ndeny, env);
-		if (!o->hw_counts && c->ngroups == 0)
-			snprintf(o->fallback, sizeof(o->fallback), "not permitted: time only");
-	}
-}
-
-int pmb_counters_open_plan(struct pmb_counters *c, struct pmb_event_plan *plan,
-			   const struct pmb_event_plan *software, const struct pmb_counters_env *env,
-			   struct pmb_counters_outcome *out)
-{
-	bool said = false;
-
-	memset(out, 0, sizeof(*out));
-	open_once(c, plan);
-	tally(c, plan, out);
-	if (out->hw_asked && !out->hw_counts) {
-		bool all_refused = true;
-
-		for (int e = 0; e < plan->nev; e++)
-			if (plan->ev[e].kind == PMB_EV_HW && !plan->ev[e].unsupported[0])
-				all_refused &= pmu_refused(c->open_errno[e]);
-		/* Only when the machine has no PMU at all: a PMU that lacks
-		 * the events asked for is said to lack them, by name. */
-		if (all_refused && pmu_present() == 0) {
-			no_pmu(c, plan, software, env, out);
-			tally(c, plan, out);
-			said = true;
-		}
-	}
-	explain(c, plan, said, env, out);
-	return c->ngroups > 0 ? 0 : -ENOENT;
 }

@@ -1,9 +1,10 @@
-/* counters.h - perf_event groups: open, enable around a sample, read, scale. */
+/* counters.h - perf_event groups: open, read around each sample (from user space or by read()), scale; how plans become groups. */
 #ifndef PMB_COUNTERS_H
 #define PMB_COUNTERS_H
 
 #include <linux/perf_event.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* One counter read: value and the times it was enabled and running. */
@@ -18,21 +19,78 @@ int pmb_count_scale(const struct pmb_count *c, double *out);
 /* One perf_event group: a leader and members, opened disabled. */
 struct pmb_group;
 
+/* How a group is read around each sample. */
+enum pmb_read_mode {
+	PMB_READ_AUTO,    /* from user space where the kernel allows it, else read() */
+	PMB_READ_SELF,    /* from user space; an error where the kernel does not allow it */
+	PMB_READ_SYSCALL, /* read(), with the reset/enable/disable ioctls */
+};
+
 /* Open attrs[0..n) as one group on the calling thread (pid 0, cpu -1),
- * with read_format GROUP|ID|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING.  On
- * failure returns -errno and sets *failed to the index of the event that
- * failed to open. */
+ * with read_format GROUP|ID|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING, read by
+ * read() until pmb_group_self().  On failure returns -errno and sets
+ * *failed to the index of the event that failed to open. */
 int pmb_group_open(struct pmb_group **g, const struct perf_event_attr *attrs,
 		   int n, int *failed);
-/* Reset and enable the whole group (PERF_IOC_FLAG_GROUP). */
+
+/* One sample, in this order:
+ *   pmb_group_start()    before the clock starts
+ *   pmb_group_mark(g, 0) right after it starts
+ *   ... the measured passes ...
+ *   pmb_group_mark(g, 1) right before the clock stops
+ *   pmb_group_stop()     after it stops
+ *   pmb_group_read()
+ * read(): start resets and enables the group, stop disables it, read reads
+ * it; the marks do nothing.  Self-read: the marks read the counters from
+ * user space (the kernel's perf_event_mmap_page protocol: no system call),
+ * the group stays enabled (start and stop enable and disable it only where
+ * several groups take turns), and read gives the difference. */
+/* Reset and enable the whole group (self-read: enable it if it is not). */
 int pmb_group_start(struct pmb_group *g);
-/* Disable the whole group. */
+/* Self-read: the counts and times at the beginning (0) or end (1) of the
+ * sample.  Where the group is off its counters at that moment
+ * (multiplexed), that snapshot is taken by read() instead. */
+void pmb_group_mark(struct pmb_group *g, int which);
+/* The function pmb_group_mark(g, which) calls, for a caller that calls it
+ * directly as f(g) (the runner: nothing between the counters and the
+ * benchmark's loop that need not be there); NULL where the group is read by
+ * read(). */
+typedef void (*pmb_group_marker_fn)(struct pmb_group *g);
+pmb_group_marker_fn pmb_group_marker(const struct pmb_group *g, int which);
+/* Disable the whole group (self-read: only where groups take turns). */
 int pmb_group_stop(struct pmb_group *g);
-/* One read() of the whole group into out[0..n), in the order opened: the
- * counts since the last start, and the times enabled and running since the
- * previous read (the kernel's totals, differenced: a sample's own share, so
- * that a sample the PMU never ran reads running 0, not the run's average). */
+/* The sample into out[0..n), in the order opened: its counts, and the
+ * times the group was enabled and running during it (a sample's own share,
+ * so that a sample the PMU never ran reads running 0, not the run's
+ * average).  read(): one read() of the whole group, counts since the last
+ * start, times since the previous read.  Self-read: the difference of the
+ * two marks.  Returns 0 or -errno. */
 int pmb_group_read(struct pmb_group *g, struct pmb_count *out);
+/* Read the group from user space from now on, where the kernel allows it
+ * (x86: rdpmc with cap_user_rdpmc; arm64: the PMU's rdpmc attribute bit,
+ * which reopens the group, and kernel.perf_user_access 1).  Checks that
+ * every member is on a counter user space may read, that a read does not
+ * fault and that read() agrees with it.  Returns 0, or -errno with why[]
+ * saying what the kernel does not allow (the group stays on read()). */
+int pmb_group_self(struct pmb_group **g, char *why, size_t n);
+/* Self-read: keep the group enabled from sample to sample (the default: no
+ * system call per sample), or enable it for its own samples only (groups
+ * that take turns, which would multiplex each other); disables it now if
+ * it is enabled and not to be kept. */
+void pmb_group_keep(struct pmb_group *g, bool keep);
+/* Self-read: read nread pages per snapshot (nread >= the group's size; the
+ * extra ones are the leader's, read and not used), so that groups of
+ * different sizes cost the same between their counters: the harness
+ * overhead of an event read in several groups (cycles, instructions) is
+ * one figure for all of them. */
+void pmb_group_pad(struct pmb_group *g, int nread);
+/* Whether the group is read from user space. */
+bool pmb_group_is_self(const struct pmb_group *g);
+/* Self-read: page reads retried because the kernel moved the page
+ * mid-read, and snapshots taken by read() instead. */
+void pmb_group_read_stats(const struct pmb_group *g, uint64_t *retries, uint64_t *fallbacks);
+/* Member i's mapped page (for tests: what the kernel wrote), NULL on read(). */
+const volatile struct perf_event_mmap_page *pmb_group_page(const struct pmb_group *g, int i);
 /* Number of events in the group. */
 int pmb_group_size(const struct pmb_group *g);
 /* Close; NULL does nothing. */
@@ -42,6 +100,7 @@ void pmb_group_close(struct pmb_group *g);
  * member_group[e] (-1: could not be opened at all). */
 #define PMB_MAX_EVENTS 16
 #define PMB_MAX_GROUPS 8
+#define PMB_READ_WHY 224
 
 struct pmb_counters {
 	int nevents;
@@ -67,11 +126,16 @@ struct pmb_counters_outcome {
 	char fallback[160];      /* "" or what the run does instead */
 	char warning[4][640];    /* each said once, most important first */
 	int nwarnings;
+	char read_path[8];       /* "self", "syscall", "mixed"; "" no group */
+	char read_why[PMB_READ_WHY]; /* "" or why a group is read by read() */
+	int read_err;            /* --read=self: -errno where a group cannot */
 };
 
-/* Facts the policy's messages need (from the environment probe). */
+/* Facts the policy's messages need (from the environment probe), and how
+ * to read the counters. */
 struct pmb_counters_env {
 	int paranoid;            /* perf_event_paranoid; -100 unknown */
+	enum pmb_read_mode read; /* --read */
 	double ghz;              /* frequency estimate for est. cycles; 0 none */
 	bool sim_hint;           /* suggest --backend=sim (valgrind present) */
 };
@@ -103,6 +167,14 @@ int pmb_counters_open(struct pmb_counters *c, const struct perf_event_attr *attr
  * they get member_group -1 and open_errno 0. */
 int pmb_counters_open_some(struct pmb_counters *c, const struct perf_event_attr *attrs,
 			   const bool *anchor, const bool *skip, int n);
+/* Read each group as `mode` says: PMB_READ_SYSCALL leaves every group on
+ * read(); AUTO and SELF move each group the kernel allows to self-read
+ * (pmb_group_self), and why[] gets the first reason one stays on read().
+ * Returns 0, or under SELF -errno where a group cannot self-read. */
+int pmb_counters_read_path(struct pmb_counters *c, enum pmb_read_mode mode, char *why, size_t n);
+/* "self" (every group from user space), "syscall" (every group by read()),
+ * "mixed", or NULL without groups. */
+const char *pmb_counters_path(const struct pmb_counters *c);
 /* Close all groups. */
 void pmb_counters_close(struct pmb_counters *c);
 

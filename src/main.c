@@ -50,6 +50,7 @@ struct options {
 	int repetitions;
 	uint64_t seed;
 	const char *topology_src; /* hidden, for tests: a synthetic topology */
+	enum pmb_read_mode read;
 };
 
 #define DEFAULT_SAMPLES 30
@@ -65,7 +66,8 @@ static const char usage_text[] =
 	"  --samples=N            samples per benchmark (default " "30" ", fewer for\n"
 	"                         slow benchmarks, never under 10)\n"
 	"  --min-sample-time=T    shortest sample, e.g. 1ms, 500us (default 1ms,\n"
-	"                         never under 1000 x the clock's resolution)\n"
+	"                         never under 1000 x the clock's resolution nor\n"
+	"                         100 x the counter reads inside a sample)\n"
 	"  --repetitions=N        call each benchmark N times (fresh setup)\n"
 	"  --cpu=N                pin to core N (default: the core it started on)\n"
 	"  --counters=LIST        events: generic perf names, libpfm4 names,\n"
@@ -74,6 +76,9 @@ static const char usage_text[] =
 	"  --kernel               count kernel mode too (default: user only)\n"
 	"  --list-events[=PAT]    list this machine's events and exit\n"
 	"  --backend=B            auto (default), perf, or sim (valgrind)\n"
+	"  --read=R               how counters are read per sample: auto (default:\n"
+	"                         from user space where the kernel allows, else\n"
+	"                         read()), self (user space or fail), syscall\n"
 	"  --hugepages=on|off     huge pages for sweep buffers (default on)\n"
 	"  --seed=N               seed every input generator with N\n"
 	"  --format=F             console (default), json, csv\n"
@@ -135,7 +140,7 @@ enum {
 	OPT_FILTER = 256, OPT_LIST, OPT_SAMPLES, OPT_MINTIME, OPT_CPU, OPT_FORMAT,
 	OPT_OUT, OPT_COUNTERS, OPT_LISTEV, OPT_KERNEL, OPT_BACKEND, OPT_HUGE,
 	OPT_REPS, OPT_SEED, OPT_TOPO, OPT_SELFCHECK, OPT_HELP, OPT_VERSION,
-	OPT_TOPOSRC, OPT_PLOT,
+	OPT_TOPOSRC, OPT_PLOT, OPT_READ,
 };
 
 static const struct option longopts[] = {
@@ -151,6 +156,7 @@ static const struct option longopts[] = {
 	{ "list-events", optional_argument, NULL, OPT_LISTEV },
 	{ "kernel", no_argument, NULL, OPT_KERNEL },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "read", required_argument, NULL, OPT_READ },
 	{ "hugepages", required_argument, NULL, OPT_HUGE },
 	{ "repetitions", required_argument, NULL, OPT_REPS },
 	{ "seed", required_argument, NULL, OPT_SEED },
@@ -263,6 +269,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 				o->backend = BK_SIM;
 			else
 				return bad("--backend=%s: expected auto, perf or sim", a);
+			break;
+		case OPT_READ:
+			if (!strcmp(a, "auto"))
+				o->read = PMB_READ_AUTO;
+			else if (!strcmp(a, "self"))
+				o->read = PMB_READ_SELF;
+			else if (!strcmp(a, "syscall"))
+				o->read = PMB_READ_SYSCALL;
+			else
+				return bad("--read=%s: expected auto, self or syscall", a);
 			break;
 		case OPT_HUGE:
 			if (!strcmp(a, "on"))
@@ -454,10 +470,12 @@ static void progress(void *c, const char *name, size_t done, size_t total)
 
 /* Open the plan's counters under the fallback policy of counters.c, and
  * keep what it found in the context: groups, reasons, warnings. */
-static int open_counters(struct pmb_context *ctx, struct pmb_counters *c, bool sim_hint)
+static int open_counters(struct pmb_context *ctx, struct pmb_counters *c, bool sim_hint,
+			 enum pmb_read_mode read)
 {
 	struct pmb_event_plan sw;
-	struct pmb_counters_env env = { .paranoid = ctx->paranoid, .ghz = ctx->ghz, .sim_hint = sim_hint };
+	struct pmb_counters_env env = { .paranoid = ctx->paranoid, .ghz = ctx->ghz, .sim_hint = sim_hint,
+					.read = read };
 	struct pmb_counters_outcome o;
 	bool have_sw = pmb_events_resolve("task-clock,page-faults,context-switches", ctx->cpu,
 					  ctx->plan.kernel, &sw) == 0;
@@ -471,7 +489,9 @@ static int open_counters(struct pmb_context *ctx, struct pmb_counters *c, bool s
 	ctx->ngroups = c->ngroups;
 	ctx->pmu_ok = o.hw_counts;
 	ctx->has_cycles = o.cycles;
-	return err;
+	snprintf(ctx->read_path, sizeof(ctx->read_path), "%s", o.read_path);
+	snprintf(ctx->read_why, sizeof(ctx->read_why), "%s", o.read_why);
+	return o.read_err ? o.read_err : err;
 }
 
 /* The harness overhead is measured before and after the benchmarks;
@@ -546,6 +566,7 @@ static int run_main(int argc, char **argv)
 	size_t ntiers = 0, ninst = 0;
 	regex_t re;
 	bool have_re = false, sim_child = pmb_sim_active();
+	double read_inside_ns = -1; /* counter reads inside a sample's timed window */
 	int rc, err, warned = 0;
 
 	memset(&counters, 0, sizeof(counters));
@@ -715,8 +736,14 @@ static int run_main(int argc, char **argv)
 		snprintf(ctx->fallback, sizeof(ctx->fallback),
 			 "simulated by valgrind callgrind: time is not measured");
 	} else {
-		open_counters(ctx, &counters, true);
-		ctx->group_read_ns = pmb_probe_group_read(&counters);
+		/* --read=self where some group cannot: nothing measured.  (No
+		 * counters at all is no such case: nothing is read either way.) */
+		if (open_counters(ctx, &counters, true, o.read) && o.read == PMB_READ_SELF &&
+		    ctx->read_path[0] && strcmp(ctx->read_path, "self")) {
+			bad("--read=self: the counters cannot be read from user space here: %s", ctx->read_why);
+			goto out;
+		}
+		ctx->group_read_ns = pmb_probe_group_read(&counters, &read_inside_ns);
 		pmb_runner_perf_meter(&meter, &counters);
 	}
 	flush_warnings(ctx, &warned);
@@ -725,11 +752,20 @@ static int run_main(int argc, char **argv)
 		goto out;
 	}
 	ctx->min_sample_ns = o.min_sample_ns;
-	if (!sim_child && ctx->min_sample_ns < 1000 * ctx->clock.resolution_ns) {
-		ctx->min_sample_ns = 1000 * ctx->clock.resolution_ns;
-		pmb_context_warn(ctx, "--min-sample-time raised to %.0f us: a sample must last at least 1000 "
-				 "times the clock's resolution (%.0f ns)", ctx->min_sample_ns / 1e3,
-				 ctx->clock.resolution_ns);
+	/* Floors: the clock's resolution, and the counter reads that lie inside
+	 * the timed window (from user space: tens to hundreds of ns; read()'s
+	 * system calls lie outside it). */
+	double clock_floor = 1000 * ctx->clock.resolution_ns, read_floor = 100 * read_inside_ns;
+	if (!sim_child && ctx->min_sample_ns < fmax(clock_floor, read_floor)) {
+		ctx->min_sample_ns = fmax(clock_floor, read_floor);
+		if (clock_floor >= read_floor)
+			pmb_context_warn(ctx, "--min-sample-time raised to %.0f us: a sample must last at least "
+					 "1000 times the clock's resolution (%.0f ns)", ctx->min_sample_ns / 1e3,
+					 ctx->clock.resolution_ns);
+		else
+			pmb_context_warn(ctx, "--min-sample-time raised to %.0f us: a sample must last at least "
+					 "100 times what reading its counters inside it costs (%.0f ns from user "
+					 "space)", ctx->min_sample_ns / 1e3, read_inside_ns);
 	}
 	if (sim_child && (o.kernel || o.min_sample_ns != 1e6))
 		pmb_context_warn(ctx, "--kernel and --min-sample-time mean nothing under --backend=sim: "

@@ -11,8 +11,11 @@
  * warnings a user must see about them go into ctx. */
 void pmb_probe_environment(struct pmb_context *ctx);
 
-/* Cost of what the runner does to a counter group per sample (enable,
- * disable, one read), in ns: median of 201 rounds; -1 without a group. */
-double pmb_probe_group_read(struct pmb_counters *c);
+/* Cost of what the runner does to a counter group per sample on its read
+ * path (read(): reset, enable, disable, one read; self-read: two user-space
+ * snapshots), in ns: median of 201 rounds; -1 without a group.  *inside_ns:
+ * the share inside the timed window (the self-read snapshots; about one
+ * clock read by read()), -1 without a group. */
+double pmb_probe_group_read(struct pmb_counters *c, double *inside_ns);
 
 #endif

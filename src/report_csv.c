@@ -137,7 +137,7 @@ static void write_row(FILE *f, const struct pmb_context *c,
 	unum(f, (uint64_t)r->repetition, r->repetition >= 0);
 	/* Spread of the repetitions' time medians: no time, no spread. */
 	num(f, r->rep_spread, t);
-	unum(f, r->seed, ok);
+	unum(f, r->seed, true); /* a skipped run's inputs had a seed too */
 	num(f, r->items_per_second, t);
 	num(f, r->bytes_per_second, t && r->bytes_per_pass);
 	for (e = 0; e < c->plan.nev; e++)

@@ -293,6 +293,8 @@ static void write_context(struct jw *w, const struct pmb_context *c)
 	jw_num(w, "core_ghz_estimate", c->ghz > 0 ? c->ghz : NAN);
 	jw_num(w, "group_read_ns",
 	       c->group_read_ns >= 0 ? c->group_read_ns : NAN);
+	jw_str_or_null(w, "read_path", c->read_path);
+	jw_str_or_null(w, "read_path_why", c->read_why);
 	jw_str_or_null(w, "governor", c->governor);
 	if (c->turbo < 0)
 		jw_null(w, "turbo");
@@ -610,6 +612,8 @@ static void write_result(struct jw *w, const struct pmb_context *c,
 		jw_int(w, "cpu_time", 0);
 		jw_str(w, "time_unit", "ns");
 		jw_bool(w, "time_measured", false);
+		/* The seed its inputs would have had: every output carries it. */
+		jw_uint(w, "seed", x->seed);
 		jw_close(w, '}');
 		return;
 	}

@@ -158,6 +158,24 @@ static bool any_link(const struct pmb_result *r, size_t n, bool ref)
 	return false;
 }
 
+/* How the counters were read per sample, what it cost, and why not from
+ * user space where they were not. */
+static void read_path_line(FILE *f, const struct pmb_context *c)
+{
+	char cost[32] = "";
+
+	if (!c->read_path[0])
+		return;
+	if (c->group_read_ns >= 0)
+		snprintf(cost, sizeof(cost), ", %.0f ns per sample", c->group_read_ns);
+	if (!strcmp(c->read_path, "self"))
+		fprintf(f, "counters read from user space (no system call)%s\n", cost);
+	else
+		fprintf(f, "counters read by %sread() and ioctl()%s%s%s\n",
+			strcmp(c->read_path, "mixed") ? "" : "user space and ", cost,
+			c->read_why[0] ? ": " : "", c->read_why);
+}
+
 static void header(FILE *f, const struct pmb_context *c)
 {
 	fprintf(f, "pmubench %s  %s  core %d  backend %s\n", PMB_VERSION_STRING, c->host, c->cpu,
@@ -173,14 +191,21 @@ static void header(FILE *f, const struct pmb_context *c)
 		else
 			fprintf(f, "no hardware counters: cycles are ESTIMATED from time; ");
 		fprintf(f, "%d counter group%s\n", c->ngroups, c->ngroups == 1 ? "" : "s");
+		read_path_line(f, c);
 	}
-	if (!strcmp(c->backend, "sim"))
+	if (!strcmp(c->backend, "sim")) {
 		fprintf(f, "harness overhead (the empty loop, simulated the same way) subtracted from "
 			"every event; figures are per item\n\n");
-	else
-		fprintf(f, "harness overhead subtracted: %.3f ns per pass, %.0f ns per sample; "
+	} else {
+		int ins = pmb_context_event(c, "instructions");
+		char per[48] = "";
+
+		if (ins >= 0 && c->overhead.ev_valid[ins])
+			snprintf(per, sizeof(per), " (%.0f instructions)", c->overhead.ev_per_sample[ins]);
+		fprintf(f, "harness overhead subtracted: %.3f ns per pass, %.0f ns per sample%s; "
 			"figures are per item: medians of each benchmark's samples\n\n",
-			c->overhead.ns_per_pass, c->overhead.ns_per_sample);
+			c->overhead.ns_per_pass, c->overhead.ns_per_sample, per);
+	}
 }
 
 /* An event that does not count gets a column of n/a, with its reason under

@@ -108,6 +108,8 @@ struct pmb_context {
 	struct pmb_clock_probe clock;
 	double ghz;                /* frequency estimate; 0 unknown */
 	double group_read_ns;      /* cost of one counter-group read; -1 n/a */
+	char read_path[8];         /* "self", "syscall", "mixed"; "" no counters */
+	char read_why[PMB_READ_WHY]; /* "" or why a group is read by read() */
 	char governor[32];         /* "" unknown */
 	int turbo;                 /* 1 on, 0 off, -1 unknown */
 	double loadavg[3];

@@ -152,12 +152,18 @@ static void start_sample(struct pmb__run *r, uint64_t passes, int group)
 		r->m->start(r->m->ctx, group);
 	r->state->pmb__left = passes - 1;
 	r->t0 = pmb_clock_ns();
+	if (r->m->mark[group][0])
+		r->m->mark[group][0](r->m->mark_group[group]);
 }
 
 PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 {
-	uint64_t t1 = pmb_clock_ns();
 	struct pmb__run *r = s->pmb__r;
+
+	if (r->running && r->m->mark[r->group][1])
+		r->m->mark[r->group][1](r->m->mark_group[r->group]);
+
+	uint64_t t1 = pmb_clock_ns();
 	struct pmb_sample smp;
 	uint64_t ns = 0;
 
@@ -341,6 +347,8 @@ static void finish_run(struct pmb__run *run)
 		struct pmb_sample smp;
 
 		memset(&smp, 0, sizeof(smp));
+		if (run->m->mark[run->group][1])
+			run->m->mark[run->group][1](run->m->mark_group[run->group]);
 		run->m->stop(run->m->ctx, run->group, &smp);
 		run->running = false;
 	}
@@ -610,6 +618,13 @@ int pmb_runner_perf_meter(struct pmb_meter *m, struct pmb_counters *c)
 	if (c->ngroups > 0) {
 		m->start = perf_start;
 		m->stop = perf_stop;
+	}
+	/* A group read by read() has no marks: its system calls stay outside
+	 * the timed window. */
+	for (int g = 0; g < c->ngroups; g++) {
+		m->mark[g][0] = pmb_group_marker(c->group[g], 0);
+		m->mark[g][1] = pmb_group_marker(c->group[g], 1);
+		m->mark_group[g] = c->group[g];
 	}
 	return 0;
 }

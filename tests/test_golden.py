@@ -8,7 +8,6 @@ import difflib
 import io
 import json
 import os
-import platform
 import re
 import shutil
 import subprocess
@@ -16,7 +15,7 @@ import sys
 import tempfile
 import time
 
-from pmbtap import diag, done, ok, require_pmubench  # noqa: E402
+from pmbtap import binary_arch, diag, done, ok, require_pmubench  # noqa: E402
 
 PMB = os.environ.get("PMUBENCH")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -348,8 +347,9 @@ def main():
     if not shutil.which("valgrind"):
         print("1..0 # SKIP valgrind is not in PATH")
         sys.exit(0)
-    if os.environ.get("PMB_GUEST") or platform.machine() != "x86_64":
-        print("1..0 # SKIP the goldens hold the x86_64 build's simulated counts")
+    if os.environ.get("PMB_GUEST") or binary_arch() != "x86-64":
+        print("1..0 # SKIP the goldens hold the x86-64 build's simulated counts (this "
+              "pmubench is %s)" % binary_arch())
         sys.exit(0)
     if 0 not in os.sched_getaffinity(0):
         print("1..0 # SKIP core 0 is not in this process's affinity: the "

@@ -398,8 +398,14 @@ FB_CHECKS = [
     "skx: the no-PMU warning comes once, naming the event",
     "skx: the CSV leaves the uncounted figure empty, not 0",
 ]
+EMU = pmbtap.emulator()
 if hw:
     checks(FB_CHECKS, HAVEHW)
+elif EMU:
+    # qemu-user (tests/aarch64/run-suite.sh) has no perf_event_open at all:
+    # software counters are refused too, and its libpfm4 is the target's.
+    checks(FB_CHECKS, "under qemu-user (%s) perf_event_open itself is missing (ENOSYS); "
+           "the aarch64 guest checks the counters" % os.path.basename(EMU))
 else:
     b = bench(d0, "calib/add_chain")
     fb = ctx.get("fallback")
@@ -476,5 +482,117 @@ else:
         ok(near(b.get("instructions_per_item"), 1, 0.05), MAX[1] + " (%r)" % b.get("instructions_per_item"))
         enc = [e.get("encoding") for e in events(dm) if e.get("name") == "CPU_CYCLES"]
         ok(enc and "sysfs" in enc[0] and "est_cycles_per_item" not in b, MAX[2] + " (%r)" % enc)
+
+# ---- counters read from user space (--read) -----------------------------------
+# Each sample reads its counters from user space where the kernel allows it
+# (the perf_event_mmap_page protocol: rdpmc, or mrs on arm64 with
+# kernel.perf_user_access 1), else by read(); both must mean the same.
+SELF = ["--read=self: every group from user space, calib/add_chain 1 instruction per item",
+        "--read=syscall: every group by read(), calib/add_chain 1 instruction per item",
+        "both paths give the same instructions per item",
+        "the harness overhead per sample falls to a few dozen instructions from user space",
+        "--read=auto reads from user space where the kernel allows it",
+        "--read=auto where the kernel does not: read(), the reason said once",
+        "--read=self where the kernel does not: exit 2, naming the setting",
+        "split groups read from user space: the user-mode counts stay exact",
+        "multiplexed groups read from user space: detected, marked and scaled",
+        "the console header says how the counters were read, at what cost"]
+
+
+def read_run(mode, *extra):
+    r, d = run_json("--read=" + mode, "--counters=instructions,cycles", "--filter=^calib/add_chain$",
+                    *FAST, *extra, env=env)
+    c = (d or {}).get("context", {})
+    ins = bench(d, "calib/add_chain").get("instructions_per_item")
+    per = c.get("harness_overhead", {}).get("events", {}).get("instructions", {}).get("per_sample")
+    return r, c, ins, per
+
+
+r = run("--read=fast", "--filter=^calib/add_chain$", env=env)
+ok(r.returncode == 2 and "--read=fast" in r.stderr and "auto, self or syscall" in r.stderr and r.stdout == "",
+   "--read takes auto, self or syscall, and says so (%d: %s)" % (r.returncode, r.stderr.strip()))
+NOSELF = ["no PMU: read(), why in the JSON, no second warning beside the no-PMU one",
+          "no PMU, --read=self: exit 2 with the reason"]
+if not hw:
+    checks(SELF, NOHW)
+    r, c, ins, per = read_run("auto")
+    if r.returncode == 0 and not c.get("groups"):
+        checks(NOSELF, "no counter opens here at all, software ones neither (%s)" % c.get("fallback"))
+    else:
+        ok(r.returncode == 0 and c.get("read_path") == "syscall" and c.get("read_path_why")
+           and "read with system calls" not in r.stderr, NOSELF[0] + " (%r)" % c.get("read_path_why"))
+        r = run("--read=self", "--filter=^calib/add_chain$", *FAST, env=env)
+        ok(r.returncode == 2 and "--read=self" in r.stderr and r.stdout == "",
+           NOSELF[1] + " (%s)" % r.stderr.strip()[-200:])
+else:
+    g = pmbtap.guest() if GUEST else None
+    old_ua = g.sh("cat /proc/sys/kernel/perf_user_access").stdout.strip() if g else None
+    try:
+        if g:
+            g.sh("echo 1 > /proc/sys/kernel/perf_user_access")
+        rs, cs, ins_s, per_s = read_run("self")
+        rr, cr, ins_r, per_r = read_run("syscall")
+        if rs.returncode == 2 and not GUEST:
+            checks(SELF, "this kernel keeps the counters from user space: " + rs.stderr.strip()[-200:])
+        else:
+            ok(rs.returncode == 0 and cs.get("read_path") == "self" and near(ins_s, 1, 0.05),
+               SELF[0] + " (%d: %r, %r %s)" % (rs.returncode, cs.get("read_path"), ins_s, rs.stderr[-200:]))
+            ok(rr.returncode == 0 and cr.get("read_path") == "syscall" and near(ins_r, 1, 0.05),
+               SELF[1] + " (%r, %r)" % (cr.get("read_path"), ins_r))
+            ok(num(ins_s) and num(ins_r) and abs(ins_s - ins_r) <= (EXACT if GUEST else 0.05),
+               SELF[2] + " (%r, %r)" % (ins_s, ins_r))
+            pmbtap.diag("harness overhead per sample: %r instructions from user space (%r ns to read), "
+                        "%r by read() (%r ns)" % (per_s, cs.get("group_read_ns"), per_r, cr.get("group_read_ns")))
+            ok(num(per_s) and num(per_r) and per_s < per_r and (per_s <= 96 or not GUEST),
+               SELF[3] + " (%r against %r by read())" % (per_s, per_r))
+            r, c, ins, _ = read_run("auto")
+            ok(r.returncode == 0 and c.get("read_path") == "self" and "read with system calls" not in r.stderr,
+               SELF[4] + " (%r: %s)" % (c.get("read_path"), r.stderr[-200:]))
+            if g:
+                g.sh("echo 0 > /proc/sys/kernel/perf_user_access")
+                r, c, ins, _ = read_run("auto")
+                w = [l for l in r.stderr.splitlines() if "read with system calls" in l]
+                ok(r.returncode == 0 and c.get("read_path") == "syscall" and len(w) == 1
+                   and "perf_user_access" in w[0] and "perf_user_access" in (c.get("read_path_why") or "")
+                   and near(ins, 1, 0.05), SELF[5] + " (%r: %r)" % (c.get("read_path"), w))
+                r = run("--read=self", "--filter=^calib/add_chain$", *FAST, env=env)
+                ok(r.returncode == 2 and "--read=self" in r.stderr and "perf_user_access=1" in r.stderr
+                   and r.stdout == "", SELF[6] + " (%d: %s)" % (r.returncode, r.stderr.strip()[-200:]))
+                g.sh("echo 1 > /proc/sys/kernel/perf_user_access")
+            else:
+                checks(SELF[5:7], "turning user access off needs the guest (root, arm64)")
+            if ARM:
+                lst = split_list_arm()
+                r, d = run_json("--read=self", "--counters=" + ",".join(lst), "--filter=^calib/add_chain$",
+                                *FAST, env=env)
+                c = (d or {}).get("context", {})
+                b = bench(d, "calib/add_chain")
+                user = {e["key"]: b.get(e["key"] + "_per_item") for e in events(d)
+                        if e["name"] in ("instructions", "cycles", "r08", "r11")}
+                ok(r.returncode == 0 and c.get("groups", 0) > 1 and c.get("read_path") == "self"
+                   and len(user) == 4 and all(near(v, 1, 0.05) for v in user.values()),
+                   SELF[7] + " (%r groups, %r: %r)" % (c.get("groups"), c.get("read_path"), user))
+            else:
+                skip(SELF[7], "the split list is made for Arm's PMU")
+            if g:
+                n = pmu.get("generic_counters") or 6
+                r = g.sh("/pmb/pmubench --read=self --counters=instructions,cycles '--filter=^calib/add_chain$' "
+                         "--format=json %s >/tmp/muxself.json & p=$!; hw_hog %d 120 $p >&2 & h=$!; wait $p; "
+                         "rc=$?; kill $h; cat /tmp/muxself.json; exit $rc" % (" ".join(FAST), n), timeout=300)
+                d = json.loads(r.stdout) if r.returncode == 0 else {}
+                b = bench(d, "calib/add_chain")
+                ins = b.get("instructions_per_item")
+                ok(d.get("context", {}).get("read_path") == "self" and b.get("instructions_scaled") is True
+                   and num(ins) and abs(ins - 1) <= 0.1, SELF[8] + " (scaled %r, %r per item)"
+                   % (b.get("instructions_scaled"), ins))
+            else:
+                skip(SELF[8], "forcing multiplexing needs root and the guest's hw_hog (tests/aarch64)")
+            r = run("--read=self", "--counters=instructions,cycles", "--filter=^calib/add_chain$", *FAST, env=env)
+            head = [l for l in r.stdout.splitlines() if l.startswith("counters read")]
+            ok(r.returncode == 0 and len(head) == 1 and "user space" in head[0] and "ns per sample" in head[0]
+               and re.search(r"per sample \(\d+ instructions\)", r.stdout), SELF[9] + " (%r)" % head)
+    finally:
+        if g and old_ua:
+            g.sh("echo %s > /proc/sys/kernel/perf_user_access" % old_ua)
 
 done()

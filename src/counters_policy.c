@@ -1,0 +1,497 @@
+/* counters_policy.c - which groups and how: events split into groups that count together, the fallback policy and its messages, the read path. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "counters.h"
+#include "events.h"
+
+/* Open the events idx[0..n) as a group and check that every member ran:
+ * a group the PMU cannot schedule whole still opens but never runs. */
+static int try_group(struct pmb_group **g, const struct perf_event_attr *attrs,
+		     const int *idx, int n, int *failed)
+{
+	struct perf_event_attr a[PMB_MAX_EVENTS];
+	struct pmb_count c[PMB_MAX_EVENTS];
+	volatile uint64_t spin = 0;
+	int err;
+
+	for (int i = 0; i < n; i++)
+		a[i] = attrs[idx[i]];
+	err = pmb_group_open(g, a, n, failed);
+	if (err)
+		return err;
+	/* A group that competes with other processes' events runs only in
+	 * its turns of the kernel's rotation (a few ms): spin until it ran,
+	 * or until it was enabled for several turns without ever running. */
+	uint64_t enabled = 0, running = 0;
+
+	if (pmb_group_start(*g) == 0) {
+		do {
+			for (int i = 0; i < 100000; i++)
+				spin += (uint64_t)i;
+			err = pmb_group_read(*g, c);
+			enabled += c[0].enabled;
+			running += c[0].running;
+		} while (err == 0 && running == 0 && enabled < 20 * 1000 * 1000);
+		pmb_group_stop(*g);
+	}
+	err = pmb_group_read(*g, c);
+	if (err == 0 && running + c[0].running == 0)
+		err = -ENOSPC;
+	if (err) {
+		pmb_group_close(*g);
+		*g = NULL;
+		*failed = -1;
+	}
+	return err;
+}
+
+int pmb_counters_open(struct pmb_counters *c, const struct perf_event_attr *attrs,
+		      const bool *anchor, int n)
+{
+	return pmb_counters_open_some(c, attrs, anchor, NULL, n);
+}
+
+int pmb_counters_open_some(struct pmb_counters *c, const struct perf_event_attr *attrs,
+			   const bool *anchor, const bool *skip, int n)
+{
+	int pending[PMB_MAX_EVENTS], npending = 0;
+	int anchors[PMB_MAX_EVENTS], nanchors = 0;
+	int first_err = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->nevents = n;
+	/* Anchors that cannot be opened alone are dropped (with their errno)
+	 * before grouping, so one missing PMU does not sink every group. */
+	for (int e = 0; e < n; e++) {
+		if (skip && skip[e])
+			continue;
+		if (anchor[e]) {
+			struct pmb_group *g;
+			int failed, err = pmb_group_open(&g, &attrs[e], 1, &failed);
+
+			if (err) {
+				c->open_errno[e] = -err;
+				if (!first_err)
+					first_err = err;
+				continue;
+			}
+			pmb_group_close(g);
+			anchors[nanchors++] = e;
+		} else {
+			pending[npending++] = e;
+		}
+	}
+	if (npending == 0 && nanchors > 0) {
+		memcpy(pending, anchors, sizeof(int) * (size_t)nanchors);
+		npending = nanchors;
+		nanchors = 0;
+	}
+	/* Greedy: start a group with the anchors, add events one at a time,
+	 * keeping each that still lets the group open and run.  O(n^2) opens,
+	 * with n <= 16: a few milliseconds, once per run. */
+	while (npending > 0 && c->ngroups < PMB_MAX_GROUPS) {
+		int members[PMB_MAX_EVENTS], nm = 0, rest[PMB_MAX_EVENTS], nrest = 0;
+		struct pmb_group *g = NULL;
+
+		for (int i = 0; i < nanchors; i++)
+			members[nm++] = anchors[i];
+		for (int i = 0; i < npending; i++) {
+			struct pmb_group *t;
+			int failed, err;
+
+			members[nm] = pending[i];
+			err = try_group(&t, attrs, members, nm + 1, &failed);
+			if (err == 0) {
+				pmb_group_close(t);
+				nm++;
+			} else if (nm == nanchors) {
+				/* Fails even with only the anchors beside it: does
+				 * it open alone? */
+				struct pmb_group *alone;
+				int f2, e2 = try_group(&alone, attrs, &pending[i], 1, &f2);
+
+				if (e2 == 0) {
+					pmb_group_close(alone);
+					rest[nrest++] = pending[i];
+				} else {
+					c->open_errno[pending[i]] = -e2;
+					if (!first_err)
+						first_err = e2;
+				}
+			} else {
+				rest[nrest++] = pending[i];
+			}
+		}
+		if (nm == nanchors && nrest > 0 && nanchors > 0) {
+			/* Not even one more event fits beside the anchors:
+			 * measure the rest without them rather than not at all. */
+			nanchors = 0;
+			memcpy(pending, rest, sizeof(int) * (size_t)nrest);
+			npending = nrest;
+			continue;
+		}
+		if (nm > 0) {
+			int failed, err = try_group(&g, attrs, members, nm, &failed);
+
+			if (err == 0) {
+				c->group[c->ngroups] = g;
+				c->nmembers[c->ngroups] = nm;
+				memcpy(c->member[c->ngroups], members, sizeof(int) * (size_t)nm);
+				c->ngroups++;
+			} else if (!first_err) {
+				first_err = err;
+			}
+		}
+		memcpy(pending, rest, sizeof(int) * (size_t)nrest);
+		npending = nrest;
+	}
+	if (c->ngroups == 0 && nanchors > 0) {
+		struct pmb_group *g;
+		int failed;
+
+		if (try_group(&g, attrs, anchors, nanchors, &failed) == 0) {
+			c->group[0] = g;
+			c->nmembers[0] = nanchors;
+			memcpy(c->member[0], anchors, sizeof(int) * (size_t)nanchors);
+			c->ngroups = 1;
+		}
+	}
+	if (c->ngroups == 0)
+		return first_err ? first_err : -ENOENT;
+	return 0;
+}
+
+void pmb_counters_close(struct pmb_counters *c)
+{
+	for (int i = 0; i < c->ngroups; i++)
+		pmb_group_close(c->group[i]);
+	c->ngroups = 0;
+}
+
+int pmb_counters_read_path(struct pmb_counters *c, enum pmb_read_mode mode, char *why, size_t n)
+{
+	int first = 0;
+
+	why[0] = 0;
+	if (mode == PMB_READ_SYSCALL)
+		return 0;
+	for (int i = 0; i < c->ngroups; i++) {
+		char w[PMB_READ_WHY];
+		int err = pmb_group_self(&c->group[i], w, sizeof(w));
+
+		if (err && !first) {
+			first = err;
+			snprintf(why, n, "%s", w);
+		}
+		/* One group stays enabled from sample to sample: no system
+		 * call at all.  Groups taking turns are enabled for their own
+		 * samples only, outside the timed window, or they would
+		 * multiplex each other (the next one's check included). */
+		if (!err)
+			pmb_group_keep(c->group[i], c->ngroups == 1);
+	}
+	int most = 0;
+
+	for (int i = 0; i < c->ngroups; i++)
+		if (pmb_group_is_self(c->group[i]) && pmb_group_size(c->group[i]) > most)
+			most = pmb_group_size(c->group[i]);
+	for (int i = 0; i < c->ngroups; i++)
+		pmb_group_pad(c->group[i], most);
+	return mode == PMB_READ_SELF ? first : 0;
+}
+
+const char *pmb_counters_path(const struct pmb_counters *c)
+{
+	int self = 0;
+
+	for (int i = 0; i < c->ngroups; i++)
+		self += pmb_group_is_self(c->group[i]);
+	if (c->ngroups == 0)
+		return NULL;
+	return self == c->ngroups ? "self" : self ? "mixed" : "syscall";
+}
+
+/* ---- the fallback policy: what to open, what to say about the rest ---- */
+
+/* The kernel has no such event, no PMU, or no perf_event_open at all
+ * (ENOSYS: a kernel without perf events, or an emulator such as qemu-user). */
+static bool pmu_refused(int err)
+{
+	return err == ENOENT || err == EOPNOTSUPP || err == ENODEV || err == EINVAL || err == ENOSYS;
+}
+
+static bool denied(int err)
+{
+	return err == EACCES || err == EPERM;
+}
+
+/* Does the kernel have a PMU that counts user-mode instructions?  The
+ * generic event opens wherever a core PMU driver is loaded, whatever the
+ * plan asked for.  Returns 1 yes, 0 no, -1 cannot tell (not permitted). */
+static int pmu_present(void)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS,
+		.disabled = 1,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+	struct pmb_group *g;
+	int failed, err = pmb_group_open(&g, &a, 1, &failed);
+
+	if (err == 0) {
+		pmb_group_close(g);
+		return 1;
+	}
+	return denied(-err) ? -1 : 0;
+}
+
+static void say(struct pmb_counters_outcome *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void say(struct pmb_counters_outcome *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o->nwarnings == (int)(sizeof(o->warning) / sizeof(o->warning[0])))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(o->warning[o->nwarnings++], sizeof(o->warning[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* "'a', 'b' and 'c'": the names of the plan's events idx[0..n). */
+static void name_list(char *out, size_t size, const struct pmb_event_plan *p, const int *idx, int n)
+{
+	size_t len = 0;
+
+	out[0] = 0;
+	for (int i = 0; i < n && len < size; i++) {
+		const char *sep = i == 0 ? "" : i == n - 1 ? " and " : ", ";
+		int w = snprintf(out + len, size - len, "%s'%s'", sep, p->ev[idx[i]].name);
+
+		len += w > 0 ? (size_t)w : 0;
+	}
+}
+
+/* The kernel refused events by permission: name the setting, its value,
+ * and the command that allows what was asked. */
+static void permission_warning(struct pmb_counters_outcome *o, const struct pmb_event_plan *p,
+			       const int *idx, int n, const struct pmb_counters_env *env)
+{
+	char names[320];
+
+	name_list(names, sizeof(names), p, idx, n);
+	if (env->paranoid >= 3)
+		say(o, "not allowed to count %s: perf_event_paranoid is %d, which lets no unprivileged "
+		    "user open perf events; `sudo sysctl kernel.perf_event_paranoid=2` allows counting "
+		    "user space (or run as root)", names, env->paranoid);
+	else if (p->kernel && env->paranoid >= 2)
+		say(o, "not allowed to count %s in kernel mode (--kernel): perf_event_paranoid is %d, "
+		    "which allows user space only; `sudo sysctl kernel.perf_event_paranoid=1` allows "
+		    "the kernel too, or leave out --kernel", names, env->paranoid);
+	else
+		say(o, "not allowed to count %s (%s): perf_event_paranoid is %d; run as root or with "
+		    "CAP_PERFMON, or lower it with `sudo sysctl kernel.perf_event_paranoid=%d`", names,
+		    strerror(EACCES), env->paranoid, p->kernel ? 1 : 2);
+}
+
+static void open_once(struct pmb_counters *c, const struct pmb_event_plan *p)
+{
+	struct perf_event_attr attrs[PMB_MAX_EVENTS];
+	bool anchor[PMB_MAX_EVENTS], skip[PMB_MAX_EVENTS];
+
+	bool have_cycles = false, have_ins = false;
+
+	/* One cycles and one instructions event anchor every group: the
+	 * first of each meaning the plan marks; the others are members. */
+	for (int e = 0; e < p->nev; e++) {
+		bool cyc = p->ev[e].means == PMB_MEANS_CYCLES;
+		bool *have = cyc ? &have_cycles : &have_ins;
+
+		attrs[e] = p->ev[e].attr;
+		skip[e] = p->ev[e].unsupported[0] != 0;
+		anchor[e] = p->ev[e].anchor && !skip[e] && !*have;
+		*have |= anchor[e];
+	}
+	pmb_counters_open_some(c, attrs, anchor, skip, p->nev);
+}
+
+/* Which plan events count: groups, and the hardware summary. */
+static void tally(const struct pmb_counters *c, const struct pmb_event_plan *p,
+		  struct pmb_counters_outcome *o)
+{
+	o->hw_asked = o->hw_counts = o->cycles = false;
+	for (int e = 0; e < PMB_MAX_EVENTS; e++)
+		o->event_group[e] = -1;
+	for (int g = 0; g < c->ngroups; g++)
+		for (int k = 0; k < c->nmembers[g]; k++)
+			o->event_group[c->member[g][k]] = g;
+	for (int e = 0; e < p->nev; e++) {
+		bool hw = p->ev[e].kind == PMB_EV_HW, on = o->event_group[e] >= 0;
+
+		o->hw_asked |= hw;
+		o->hw_counts |= hw && on;
+		o->cycles |= on && p->ev[e].means == PMB_MEANS_CYCLES;
+	}
+}
+
+/* No PMU at all: say so once, naming every hardware event, and add the
+ * software counters so that the run still counts something real. */
+static void no_pmu(struct pmb_counters *c, struct pmb_event_plan *p, const struct pmb_event_plan *sw,
+		   const struct pmb_counters_env *env, struct pmb_counters_outcome *o)
+{
+	int idx[PMB_MAX_EVENTS], n = 0, err = 0;
+	char names[320];
+
+	for (int e = 0; e < p->nev; e++)
+		if (p->ev[e].kind == PMB_EV_HW) {
+			idx[n++] = e;
+			err = err ? err : c->open_errno[e];
+		}
+	name_list(names, sizeof(names), p, idx, n);
+	say(o, "hardware counters are not available: opening %s failed (%s). This is likely a virtual "
+	    "machine without a virtual PMU, or a kernel without perf support for this CPU. The run "
+	    "still gives time, software counters and cycles estimated from the measured frequency%s.",
+	    names, strerror(err ? err : ENOENT),
+	    env->sim_hint ? "; --backend=sim gives simulated instruction, branch and cache counts" : "");
+	snprintf(o->fallback, sizeof(o->fallback), "no PMU: time, software counters, est. cycles at %.2f GHz",
+		 env->ghz);
+	if (!sw)
+		return;
+	pmb_counters_close(c);
+	for (int k = 0; k < sw->nev && p->nev < PMB_MAX_EVENTS; k++) {
+		bool have = false;
+
+		for (int e = 0; e < p->nev; e++)
+			have |= !strcmp(p->ev[e].name, sw->ev[k].name);
+		if (!have)
+			p->ev[p->nev++] = sw->ev[k];
+	}
+	o->software_added = true;
+	open_once(c, p);
+}
+
+/* Why each event that does not count does not, and one warning per kind
+ * of absence (this PMU lacks them; not implemented; not permitted). */
+static void explain(const struct pmb_counters *c, const struct pmb_event_plan *p, bool no_pmu_said,
+		    const struct pmb_counters_env *env, struct pmb_counters_outcome *o)
+{
+	int lack[PMB_MAX_EVENTS], nlack = 0, deny[PMB_MAX_EVENTS], ndeny = 0, lack_err = 0;
+	int fail[PMB_MAX_EVENTS], nfail = 0;
+	const char *pmu = p->pmu_name[0] ? p->pmu_name : "this machine's PMU";
+	char names[320];
+
+	for (int e = 0; e < p->nev; e++) {
+		int err = c->open_errno[e];
+		char *why = o->why[e];
+
+		if (o->event_group[e] >= 0)
+			continue;
+		if (p->ev[e].unsupported[0]) {
+			snprintf(why, sizeof(o->why[e]), "%s", p->ev[e].unsupported);
+			say(o, "%s: '%s' shows n/a rather than a count of 0 it did not make", p->ev[e].unsupported,
+			    p->ev[e].name);
+		} else if (denied(err)) {
+			snprintf(why, sizeof(o->why[e]), "not permitted (perf_event_paranoid %d)", env->paranoid);
+			deny[ndeny++] = e;
+		} else if (no_pmu_said && p->ev[e].kind == PMB_EV_HW) {
+			snprintf(why, sizeof(o->why[e]), "no hardware counters here (%s)",
+				 strerror(err ? err : ENOENT));
+		} else if (pmu_refused(err) && p->ev[e].kind == PMB_EV_HW) {
+			snprintf(why, sizeof(o->why[e]), "%s has no %s: the kernel refused it (%s)", pmu,
+				 p->ev[e].name, strerror(err));
+			lack[nlack++] = e;
+			lack_err = lack_err ? lack_err : err;
+		} else if (err == ENOSPC) {
+			snprintf(why, sizeof(o->why[e]), "the PMU could not schedule it beside the others");
+			say(o, "'%s' could not be scheduled on the PMU's counters: it is left out", p->ev[e].name);
+		} else {
+			snprintf(why, sizeof(o->why[e]), "could not be opened (%s)", strerror(err ? err : ENOENT));
+			fail[nfail++] = e;
+		}
+	}
+	/* The rest, one warning per reason: a kernel without perf_event_open
+	 * refuses every event alike, and says so once. */
+	for (int i = 0; i < nfail; i++) {
+		int same[PMB_MAX_EVENTS], nsame = 0, err = c->open_errno[fail[i]];
+		bool said_before = false;
+
+		for (int k = 0; k < nfail; k++) {
+			bool alike = c->open_errno[fail[k]] == err;
+
+			said_before |= alike && k < i;
+			if (alike && k >= i)
+				same[nsame++] = fail[k];
+		}
+		if (said_before)
+			continue;
+		name_list(names, sizeof(names), p, same, nsame);
+		say(o, "%s could not be opened (%s): %s out", names, strerror(err ? err : ENOENT),
+		    nsame == 1 ? "it is left" : "they are left");
+	}
+	if (nlack) {
+		name_list(names, sizeof(names), p, lack, nlack);
+		say(o, "%s has no %s: the kernel refused %s (%s); %s n/a, %s", pmu, names,
+		    nlack == 1 ? "it" : "them", strerror(lack_err), nlack == 1 ? "it shows" : "they show",
+		    o->hw_counts ? "the other counters count"
+				 : "and no other hardware event was asked for: add cycles or instructions "
+				   "to --counters to count them");
+	}
+	if (ndeny) {
+		permission_warning(o, p, deny, ndeny, env);
+		if (!o->hw_counts && c->ngroups == 0)
+			snprintf(o->fallback, sizeof(o->fallback), "not permitted: time only");
+	}
+}
+
+/* Read from user space where the kernel allows it (and --read does not
+ * say otherwise); where it does not, read() per group, and the reason said
+ * once where hardware counters count (without a PMU the no-PMU warning
+ * has said what matters). */
+static void choose_read_path(struct pmb_counters *c, const struct pmb_counters_env *env,
+			     struct pmb_counters_outcome *o)
+{
+	const char *path;
+
+	if (c->ngroups == 0)
+		return;
+	o->read_err = pmb_counters_read_path(c, env->read, o->read_why, sizeof(o->read_why));
+	path = pmb_counters_path(c);
+	snprintf(o->read_path, sizeof(o->read_path), "%s", path ? path : "");
+	if (env->read == PMB_READ_AUTO && o->read_why[0] && o->hw_counts)
+		say(o, "counters are read with system calls around each sample (read() and two ioctl()s)%s, "
+		    "not from user space: %s", strcmp(o->read_path, "mixed") ? "" : " in some groups",
+		    o->read_why);
+}
+
+int pmb_counters_open_plan(struct pmb_counters *c, struct pmb_event_plan *plan,
+			   const struct pmb_event_plan *software, const struct pmb_counters_env *env,
+			   struct pmb_counters_outcome *out)
+{
+	bool said = false;
+
+	memset(out, 0, sizeof(*out));
+	open_once(c, plan);
+	tally(c, plan, out);
+	if (out->hw_asked && !out->hw_counts) {
+		bool all_refused = true;
+
+		for (int e = 0; e < plan->nev; e++)
+			if (plan->ev[e].kind == PMB_EV_HW && !plan->ev[e].unsupported[0])
+				all_refused &= pmu_refused(c->open_errno[e]);
+		/* Only when the machine has no PMU at all: a PMU that lacks
+		 * the events asked for is said to lack them, by name. */
+		if (all_refused && pmu_present() == 0) {
+			no_pmu(c, plan, software, env, out);
+			tally(c, plan, out);
+			said = true;
+		}
+	}
+	explain(c, plan, said, env, out);
+	choose_read_path(c, env, out);
+	return c->ngroups > 0 ? 0 : -ENOENT;
+}

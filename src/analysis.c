@@ -153,7 +153,7 @@ static void figure(struct pmb_figure *f, const double *p, const double *v, size_
 	}
 	for (size_t i = 0; i < n; i++) {
 		cost[i] = v[i] - ov_sample - ov_pass * p[i];
-		per_item[i] = cost[i] / (p[i] * items);
+		per_item[i] = pmb_per_item(v[i], ov_sample, ov_pass, p[i], items);
 	}
 	if (pmb_summarize(per_item, n, STAT_SEED, &f->s) != 0) {
 		free(cost);
@@ -239,7 +239,7 @@ static void analyze_one(struct pmb_context *ctx, struct pmb_result *r)
 	}
 	figure(&r->time, p, v, n, o->ns_per_pass, o->ns_per_sample, o->ns_noise_per_pass,
 	       ctx->clock.resolution_ns, items, true, pi);
-	if (strcmp(ctx->backend, "sim") == 0)
+	if (pmb_context_sim(ctx))
 		r->time.valid = false; /* valgrind's clock says nothing */
 	for (int e = 0; e < ctx->plan.nev; e++) {
 		size_t m = 0, read = 0;
@@ -326,10 +326,10 @@ static size_t per_item_samples(const struct pmb_context *ctx, const struct pmb_r
 		int sc = 0;
 
 		if (e < 0)
-			out[m++] = ((double)s->ns - o->ns_per_sample - o->ns_per_pass * P) / (P * items);
+			out[m++] = pmb_per_item((double)s->ns, o->ns_per_sample, o->ns_per_pass, P, items);
 		else if (sample_event(s, e, &v, &sc))
-			out[m++] = (v - (o->ev_valid[e] ? o->ev_per_sample[e] + o->ev_per_pass[e] * P : 0)) /
-				   (P * items);
+			out[m++] = pmb_per_item(v, o->ev_valid[e] ? o->ev_per_sample[e] : 0,
+						o->ev_valid[e] ? o->ev_per_pass[e] : 0, P, items);
 	}
 	return m;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "compare.h"
 #include "pmubench.h"
 #include "results_io.h"
@@ -93,7 +94,7 @@ static int per_item(struct report *r, const char *bname, const char *field,
 		p = i < passes->n ? passes->v[i] : NAN;
 		if (isnan(x) || isnan(p) || !(p * ipp > 0))
 			continue;
-		y = (x - ps - pp * p) / (p * ipp);
+		y = pmb_per_item(x, ps, pp, p, ipp);
 		if (!isfinite(y)) {
 			snprintf(r->err, sizeof(r->err), "benchmark \"%.60s\": "
 				 "raw_samples.%.40s[%zu] less the harness "

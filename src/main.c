@@ -647,7 +647,7 @@ static int run_main(int argc, char **argv)
 		rc = err < 0 ? 2 : err;
 		goto out;
 	}
-	snprintf(ctx->backend, sizeof(ctx->backend), "%s", sim_child ? "sim" : "perf");
+	ctx->backend = sim_child ? PMB_BACKEND_SIM : PMB_BACKEND_PERF;
 	err = pmb_events_init(NULL);
 	if (err) {
 		bad("%s", *pmb_events_error() ? pmb_events_error() : pmb_strerror(err));

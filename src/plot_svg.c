@@ -139,7 +139,7 @@ static double legend(FILE *f, double x, double y, const char *colour, const char
 
 static bool is_sim(const struct pmb_context *c)
 {
-	return !strcmp(c->backend, "sim");
+	return pmb_context_sim(c);
 }
 
 /* Under simulation, the event the panels being drawn show (set per kind of
@@ -530,7 +530,7 @@ int pmb_plot_svg(FILE *f, const struct pmb_context *c, const struct pmb_result *
 	fputs("<title>pmubench plots</title>\n", f);
 	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", WIDTH, h);
 	text(f, 20, 22, "font-size=\"12\" fill=\"#555\"", "pmubench %s  %s  core %d  backend %s%s  %s",
-	     PMB_VERSION_STRING, c->host, c->cpu, c->backend,
+	     PMB_VERSION_STRING, c->host, c->cpu, pmb_backend_name(c->backend),
 	     p.sim ? " (counts SIMULATED by valgrind)" : "", c->date);
 	for (int kind = 1; kind <= 2; kind++) {
 		plot_event = kind_ev[kind];

@@ -95,7 +95,7 @@ void pmb_probe_environment(struct pmb_context *ctx)
 	if (ctx->turbo == 1)
 		pmb_context_warn(ctx, "turbo is on: the frequency depends on temperature and load; "
 				 "turn it off for stable figures (echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo)");
-	double busy = strcmp(ctx->backend, "sim") ? cpu_busy(ctx->cpu) : 0;
+	double busy = !pmb_context_sim(ctx) ? cpu_busy(ctx->cpu) : 0;
 	if (busy > 0.2)
 		pmb_context_warn(ctx, "core %d was %.0f %% busy with other work before the run: "
 				 "its samples will be disturbed; pick an idle core with --cpu",

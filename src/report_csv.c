@@ -72,9 +72,9 @@ static void labels(FILE *f, const struct pmb_context *c, const struct pmb_result
 
 #define ADD(...) (len += (size_t)snprintf(buf + len, len < sizeof(buf) ? sizeof(buf) - len : 0, __VA_ARGS__))
 	if (r->status == 0) {
-		if (!strcmp(c->backend, "sim"))
+		if (pmb_context_sim(c))
 			ADD("%ssimulated", len ? ";" : "");
-		if (r->time.valid && r->time.below_resolution && strcmp(c->backend, "sim"))
+		if (r->time.valid && r->time.below_resolution && !pmb_context_sim(c))
 			ADD("%sns:below_resolution", len ? ";" : "");
 		for (int e = 0; e < c->plan.nev; e++) {
 			const struct pmb_figure *g = &r->ev[e];
@@ -104,7 +104,7 @@ static void write_row(FILE *f, const struct pmb_context *c,
 {
 	const struct pmb_instance *in = r->inst;
 	bool ok = r->status == 0;
-	bool t = ok && r->time.valid && strcmp(c->backend, "sim");
+	bool t = ok && r->time.valid && !pmb_context_sim(c);
 	uint64_t passes = 0;
 	size_t i;
 	int e;

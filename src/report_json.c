@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "report.h"
 
 #define JW_MAX_DEPTH 16
@@ -200,7 +201,7 @@ static const char *kind_name(enum pmb_event_kind k)
 
 static bool is_sim(const struct pmb_context *c)
 {
-	return !strcmp(c->backend, "sim");
+	return pmb_context_sim(c);
 }
 
 static void write_caches_gb(struct jw *w, const struct pmb_context *c)
@@ -283,7 +284,7 @@ static void write_context(struct jw *w, const struct pmb_context *c)
 	jw_int(w, "json_schema_version", 1);
 
 	jw_str(w, "pmubench_version", PMB_VERSION_STRING);
-	jw_str(w, "backend", c->backend);
+	jw_str(w, "backend", pmb_backend_name(c->backend));
 	jw_int(w, "pinned_cpu", c->cpu);
 	jw_open(w, "clock", '{', true);
 	jw_str_or_null(w, "source", c->clock.source);
@@ -502,12 +503,9 @@ static void write_raw(struct jw *w, const struct pmb_context *c,
 		jw_open(w, "ns_per_item_samples", '[', true);
 		for (i = 0; i < r->nsamples; i++) {
 			const struct pmb_sample *s = &r->samples[i];
-			double items = (double)s->passes *
-				       (double)r->items_per_pass;
 
-			jw_num(w, NULL, ((double)s->ns - ov->ns_per_sample -
-					 ov->ns_per_pass * (double)s->passes) /
-						items);
+			jw_num(w, NULL, pmb_per_item((double)s->ns, ov->ns_per_sample, ov->ns_per_pass,
+						     (double)s->passes, (double)r->items_per_pass));
 		}
 		jw_close(w, ']');
 	}

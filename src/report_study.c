@@ -22,7 +22,7 @@ static int level_event(const struct pmb_context *c, int k)
 {
 	int e;
 
-	if (strcmp(c->backend, "sim"))
+	if (!pmb_context_sim(c))
 		return -2;
 	if (k != 0 && k != c->topo.ncaches - 1)
 		return -1;
@@ -124,7 +124,7 @@ static void compare_boundaries(FILE *f, const struct pmb_context *c, const struc
  * steps, compared with the boundaries hwloc reported. */
 void pmb__report_sweeps(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
 {
-	bool sim = !strcmp(c->backend, "sim");
+	bool sim = pmb_context_sim(c);
 
 	for (size_t i = 0; i < n; i++) {
 		bool first = true;
@@ -300,7 +300,7 @@ static void verdict(FILE *f, const int *w, char (*arg)[64], int n, bool ordered)
  * mispredictions, and no winner is named. */
 void pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
 {
-	bool sim = !strcmp(c->backend, "sim");
+	bool sim = pmb_context_sim(c);
 	int bm = pmb_context_event(c, "branch-misses|cond-branch-misses");
 	int cyc = pmb_context_event(c, "cycles");
 	int ins = pmb_context_event(c, "instructions");

@@ -179,8 +179,8 @@ static void read_path_line(FILE *f, const struct pmb_context *c)
 static void header(FILE *f, const struct pmb_context *c)
 {
 	fprintf(f, "pmubench %s  %s  core %d  backend %s\n", PMB_VERSION_STRING, c->host, c->cpu,
-		c->backend);
-	if (!strcmp(c->backend, "sim")) {
+		pmb_backend_name(c->backend));
+	if (pmb_context_sim(c)) {
 		fprintf(f, "counts SIMULATED by valgrind/callgrind (%s); time is not measured under "
 			"simulation\n", c->sim_geometry);
 	} else {
@@ -193,7 +193,7 @@ static void header(FILE *f, const struct pmb_context *c)
 		fprintf(f, "%d counter group%s\n", c->ngroups, c->ngroups == 1 ? "" : "s");
 		read_path_line(f, c);
 	}
-	if (!strcmp(c->backend, "sim")) {
+	if (pmb_context_sim(c)) {
 		fprintf(f, "harness overhead (the empty loop, simulated the same way) subtracted from "
 			"every event; figures are per item\n\n");
 	} else {
@@ -221,7 +221,7 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 {
 	struct table t = { 0 };
 	bool norm = any_link(r, n, false), ref = any_link(r, n, true);
-	bool tiers = false, sim = !strcmp(c->backend, "sim");
+	bool tiers = false, sim = pmb_context_sim(c);
 	int col_ev[PMB_MAX_EVENTS];
 	char ehead[PMB_MAX_EVENTS][48];
 

@@ -98,11 +98,14 @@ struct pmb_result {
 };
 
 /* Facts about the whole run: the JSON context. */
+/* Where the counts come from: perf_event counters, or valgrind's simulation. */
+enum pmb_backend { PMB_BACKEND_PERF, PMB_BACKEND_SIM };
+
 struct pmb_context {
 	char date[40];
 	char host[64];
 	char executable[256];
-	char backend[8];           /* "perf" or "sim" */
+	enum pmb_backend backend;
 	int cpu;                   /* pinned */
 	int ncpus;
 	struct pmb_clock_probe clock;
@@ -132,6 +135,19 @@ struct pmb_context {
 	char *warnings[PMB_MAX_WARNINGS]; /* each once; owned */
 	int nwarnings;
 };
+
+/* Whether the counts are simulated (--backend=sim): the one test of the
+ * backend that the analysis and the reports make. */
+static inline bool pmb_context_sim(const struct pmb_context *c)
+{
+	return c->backend == PMB_BACKEND_SIM;
+}
+
+/* The backend's name, as the reports print it: "perf" or "sim". */
+static inline const char *pmb_backend_name(enum pmb_backend b)
+{
+	return b == PMB_BACKEND_SIM ? "sim" : "perf";
+}
 
 /* The overhead a result's figures are corrected with. */
 static inline const struct pmb_overhead *pmb_result_overhead(const struct pmb_context *c,

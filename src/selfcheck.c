@@ -173,8 +173,8 @@ int pmb_selfcheck_run(struct pmb_context *ctx, const struct pmb_runner_opts *o,
 	if (pmb_runner_run(&ro, m, inst, NCHECKS, res) != 0)
 		return 1;
 	pmb_analyze(ctx, res, NCHECKS, 1);
-	fprintf(out, "self-check on core %d (%s backend)%s\n", ctx->cpu, ctx->backend,
-		!strcmp(ctx->backend, "sim") ? ": counts SIMULATED by valgrind; no time, so no cycles" :
+	fprintf(out, "self-check on core %d (%s backend)%s\n", ctx->cpu, pmb_backend_name(ctx->backend),
+		pmb_context_sim(ctx) ? ": counts SIMULATED by valgrind; no time, so no cycles" :
 		ctx->pmu_ok ? "" : ": no hardware counters, cycles ESTIMATED from time");
 	fprintf(out, "%-22s %-22s %-32s %s\n", "check", "expected", "measured", "verdict");
 	for (size_t i = 0; i < NCHECKS; i++) {
@@ -220,7 +220,7 @@ int pmb_selfcheck_run(struct pmb_context *ctx, const struct pmb_runner_opts *o,
 	if (unchecked)
 		fprintf(out, "%d check%s could not run here (no counter for them)%s\n",
 			unchecked, unchecked == 1 ? "" : "s", failed ? "" : "; the others passed");
-	if (ctx->pmu_ok == false && !strcmp(ctx->backend, "perf"))
+	if (ctx->pmu_ok == false && !pmb_context_sim(ctx))
 		fprintf(out, "note: the add chain defines the frequency estimate, so its "
 			"est. cycles check only shows the harness is consistent\n");
 	return failed ? 1 : 0;

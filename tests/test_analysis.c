@@ -59,7 +59,7 @@ int main(void)
 	struct pmb_result r[6];
 
 	memset(&ctx, 0, sizeof(ctx));
-	strcpy(ctx.backend, "perf");
+	ctx.backend = PMB_BACKEND_PERF;
 	ctx.clock.resolution_ns = 1;
 	ctx.plan.nev = 1;
 	strcpy(ctx.plan.ev[0].name, "instructions");

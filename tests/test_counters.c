@@ -199,7 +199,7 @@ int main(void)
 	struct pmb_counters cs;
 	struct pmb_meter m;
 	memset(&ctx, 0, sizeof(ctx));
-	strcpy(ctx.backend, "perf");
+	ctx.backend = PMB_BACKEND_PERF;
 	ctx.plan.nev = 3;
 	strcpy(ctx.plan.ev[0].name, "task-clock");
 	strcpy(ctx.plan.ev[1].name, "page-faults");

@@ -58,7 +58,7 @@ int main(void)
 	struct pmb_result res[4];
 
 	memset(&ctx, 0, sizeof(ctx));
-	strcpy(ctx.backend, "perf");
+	ctx.backend = PMB_BACKEND_PERF;
 	pmb_clock_probe(&ctx.clock);
 	struct pmb_runner_opts o = {
 		.min_sample_ns = fmax(1e6, 1000 * ctx.clock.resolution_ns),

@@ -132,7 +132,7 @@ struct pmb_benchmark_def {
 	                          the overhead shared with this one; its per-item
 	                          cost is subtracted ("normalized" column) */
 	const char *reference; /* multiplicative baseline: name of the benchmark
-	                          this one is divided by ("scaled" column) */
+	                          this one is divided by ("ratio" column) */
 	uint64_t seed;         /* pmb_seed() unless --seed is given; 0: default */
 	bool empty;            /* calibration of the harness itself: expected
 	                          to cost nothing, so "too fast to be true" is

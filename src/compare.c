@@ -8,6 +8,7 @@
 
 #include "analysis.h"
 #include "compare.h"
+#include "options.h"
 #include "pmubench.h"
 #include "results_io.h"
 #include "stats.h"
@@ -491,54 +492,53 @@ static int load(struct report *r, const char *path)
 	return ret;
 }
 
+struct compare_options {
+	double threshold;  /* a fraction */
+	bool help;
+};
+
+static const struct pmb_optdef compare_options[] = {
+	{ .name = "--threshold", .kind = PMB_OPT_PERCENT,
+	  .value = PMB_OPT_AT(struct compare_options, threshold), .meta = "=PCT",
+	  .help = "improved or regressed only where the 95% interval\nlies beyond PCT percent (default 1)" },
+	{ .name = "--help", .short_name = 'h', .kind = PMB_OPT_STOP,
+	  .given = PMB_OPT_AT(struct compare_options, help), .help = "print this help and exit" },
+};
+#define NCOMPARE_OPTIONS (sizeof(compare_options) / sizeof(compare_options[0]))
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: pmubench compare [--threshold=PCT] OLD.json "
 		   "NEW.json\n");
 }
 
+/* The options and the two files.  Returns 0, 1 after --help, or -EINVAL
+ * with the error said. */
 static int parse_args(int argc, char **argv, double *thr, const char **files)
 {
-	int i, nf = 0;
+	struct compare_options o = { .threshold = *thr };
+	char err[512];
+	int first, ret;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		char *end;
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-			return 1;
-		if (!strncmp(a, "--threshold=", 12))
-			val = a + 12;
-		else if (!strcmp(a, "--threshold") && i + 1 < argc)
-			val = argv[++i];
-		else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "pmubench compare: unknown option "
-				"'%s'\n", a);
-			return -EINVAL;
-		} else if (nf < 2) {
-			files[nf++] = a;
-			continue;
-		} else {
-			fprintf(stderr, "pmubench compare: more than two "
-				"files\n");
-			return -EINVAL;
-		}
-		errno = 0;
-		*thr = strtod(val, &end);
-		if (*end == '%')
-			end++;
-		if (end == val || *end || errno || !(*thr >= 0) ||
-		    !(*thr < 100)) {
-			fprintf(stderr, "pmubench compare: bad threshold "
-				"'%s' (a percentage, 0 to 100)\n", val);
-			return -EINVAL;
-		}
-		*thr /= 100;
+	ret = pmb_options_parse(compare_options, NCOMPARE_OPTIONS, argc, argv, &o, &first, err,
+				sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "pmubench compare: %s\n", err);
+		return ret;
 	}
-	if (nf != 2) {
-		fprintf(stderr, "pmubench compare: need two files\n");
+	if (ret > 0) {
+		usage(stdout);
+		pmb_options_help(compare_options, NCOMPARE_OPTIONS, stdout);
+		return 1;
+	}
+	if (argc - first != 2) {
+		fprintf(stderr, "pmubench compare: %s\n", argc - first > 2 ? "more than two files" :
+			"need two files");
 		return -EINVAL;
 	}
+	files[0] = argv[first];
+	files[1] = argv[first + 1];
+	*thr = o.threshold;
 	return 0;
 }
 
@@ -590,7 +590,8 @@ int pmb_compare_main(int argc, char **argv)
 
 	ret = parse_args(argc, argv, &thr, files);
 	if (ret) {
-		usage(ret > 0 ? stdout : stderr);
+		if (ret < 0)
+			usage(stderr);
 		return ret > 0 ? 0 : 2;
 	}
 	if (load(&ro, files[0]) || load(&rn, files[1])) {

@@ -119,6 +119,8 @@ struct pmb_event_plan;
 struct pmb_counters_outcome {
 	bool hw_asked;           /* the plan had hardware events */
 	bool hw_counts;          /* at least one of them counts */
+	bool pmu_works;          /* the PMU counts (generic instructions open),
+	                            though none of the events asked may */
 	bool cycles;             /* an event that means core cycles counts */
 	bool software_added;     /* no PMU: the software fallback was added */
 	int event_group[PMB_MAX_EVENTS];  /* group of each plan event; -1 none */

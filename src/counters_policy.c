@@ -457,6 +457,20 @@ static void choose_read_path(struct pmb_counters *c, const struct pmb_counters_e
 {
 	const char *path;
 
+	if (env->read == PMB_READ_SELF && !o->hw_counts) {
+		/* --read=self asks for hardware counters read from user space:
+		 * with none counting there is nothing to read, and the reason
+		 * is why none counts, not a property of the read path. */
+		int e = 0;
+
+		while (e < PMB_MAX_EVENTS - 1 && !o->why[e][0])
+			e++;
+		o->read_err = -ENOENT;
+		snprintf(o->read_path, sizeof(o->read_path), "none");
+		snprintf(o->read_why, sizeof(o->read_why), "no hardware event counts here (%s)",
+			 o->why[e][0] ? o->why[e] : "only software events were asked for");
+		return;
+	}
 	if (c->ngroups == 0)
 		return;
 	o->read_err = pmb_counters_read_path(c, env->read, o->read_why, sizeof(o->read_why));
@@ -492,6 +506,9 @@ int pmb_counters_open_plan(struct pmb_counters *c, struct pmb_event_plan *plan,
 		}
 	}
 	explain(c, plan, said, env, out);
+	/* Whether the machine's PMU works, whatever was asked of it: a PMU
+	 * that lacks the one event asked for still counts. */
+	out->pmu_works = out->hw_counts || pmu_present() == 1;
 	choose_read_path(c, env, out);
 	return c->ngroups > 0 ? 0 : -ENOENT;
 }

@@ -63,48 +63,47 @@ static double cpu_busy(int cpu)
 	return all ? (double)busy / (double)all : -1;
 }
 
-void pmb_probe_environment(struct pmb_context *ctx)
+void pmb_env_probe(struct pmb_env *env, int cpu, bool sim, struct pmb_warnings *w)
 {
 	char buf[128], path[128];
 	FILE *f;
 
-	pmb_clock_probe(&ctx->clock);
-	if (pmb_clock_estimate_ghz(&ctx->ghz))
-		ctx->ghz = 0;
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", ctx->cpu);
-	read_line(path, ctx->governor, sizeof(ctx->governor));
-	ctx->turbo = -1;
+	memset(env, 0, sizeof(*env));
+	pmb_clock_probe(&env->clock);
+	if (pmb_clock_estimate_ghz(&env->ghz))
+		env->ghz = 0;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", cpu);
+	read_line(path, env->governor, sizeof(env->governor));
+	env->turbo = -1;
 	read_line("/sys/devices/system/cpu/intel_pstate/no_turbo", buf, sizeof(buf));
 	if (buf[0])
-		ctx->turbo = buf[0] == '0';
+		env->turbo = buf[0] == '0';
 	read_line("/sys/devices/system/cpu/cpufreq/boost", buf, sizeof(buf));
 	if (buf[0])
-		ctx->turbo = buf[0] == '1';
+		env->turbo = buf[0] == '1';
 	read_line("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf));
-	ctx->paranoid = buf[0] ? atoi(buf) : -100;
+	env->paranoid = buf[0] ? atoi(buf) : -100;
 	f = fopen("/proc/loadavg", "r");
 	if (f) {
-		if (fscanf(f, "%lf %lf %lf", &ctx->loadavg[0], &ctx->loadavg[1], &ctx->loadavg[2]) != 3)
-			ctx->loadavg[0] = ctx->loadavg[1] = ctx->loadavg[2] = -1;
+		if (fscanf(f, "%lf %lf %lf", &env->loadavg[0], &env->loadavg[1], &env->loadavg[2]) != 3)
+			env->loadavg[0] = env->loadavg[1] = env->loadavg[2] = -1;
 		fclose(f);
 	}
-	if (ctx->governor[0] && strcmp(ctx->governor, "performance"))
-		pmb_context_warn(ctx, "CPU governor is '%s', not 'performance': the frequency may change "
-				 "during the run; run `sudo cpupower frequency-set -g performance`",
-				 ctx->governor);
-	if (ctx->turbo == 1)
-		pmb_context_warn(ctx, "turbo is on: the frequency depends on temperature and load; "
-				 "turn it off for stable figures (echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo)");
-	double busy = !pmb_context_sim(ctx) ? cpu_busy(ctx->cpu) : 0;
+	if (env->governor[0] && strcmp(env->governor, "performance"))
+		pmb_warn(w, "CPU governor is '%s', not 'performance': the frequency may change "
+			 "during the run; run `sudo cpupower frequency-set -g performance`", env->governor);
+	if (env->turbo == 1)
+		pmb_warn(w, "turbo is on: the frequency depends on temperature and load; "
+			 "turn it off for stable figures (echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo)");
+	double busy = !sim ? cpu_busy(cpu) : 0;
 	if (busy > 0.2)
-		pmb_context_warn(ctx, "core %d was %.0f %% busy with other work before the run: "
-				 "its samples will be disturbed; pick an idle core with --cpu",
-				 ctx->cpu, busy * 100);
-	gethostname(ctx->host, sizeof(ctx->host) - 1);
-	ssize_t len = readlink("/proc/self/exe", ctx->executable, sizeof(ctx->executable) - 1);
-	ctx->executable[len > 0 ? len : 0] = 0;
+		pmb_warn(w, "core %d was %.0f %% busy with other work before the run: "
+			 "its samples will be disturbed; pick an idle core with --cpu", cpu, busy * 100);
+	gethostname(env->host, sizeof(env->host) - 1);
+	ssize_t len = readlink("/proc/self/exe", env->executable, sizeof(env->executable) - 1);
+	env->executable[len > 0 ? len : 0] = 0;
 	time_t now = time(NULL);
-	strftime(ctx->date, sizeof(ctx->date), "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
+	strftime(env->date, sizeof(env->date), "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
 }
 
 /* Cost of what the runner does to a counter group per sample, on the

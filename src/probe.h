@@ -2,14 +2,32 @@
 #ifndef PMB_PROBE_H
 #define PMB_PROBE_H
 
+#include <stdbool.h>
+
+#include "clock.h"
 #include "counters.h"
 #include "result.h"
 
-/* Clock resolution and read cost, core frequency estimate, CPU governor,
- * turbo, load average, perf_event_paranoid, host, date, executable, and
- * whether another process keeps the pinned core (ctx->cpu) busy; the
- * warnings a user must see about them go into ctx. */
-void pmb_probe_environment(struct pmb_context *ctx);
+/* The machine as the run found it: made once, before measuring, and only
+ * read after that (the counters' fallback policy, the reports). */
+struct pmb_env {
+	char date[40];             /* ISO 8601, local time */
+	char host[64];
+	char executable[256];
+	struct pmb_clock_probe clock;
+	double ghz;                /* core frequency estimate; 0 unknown */
+	char governor[32];         /* "" unknown */
+	int turbo;                 /* 1 on, 0 off, -1 unknown */
+	double loadavg[3];         /* 0 unknown, -1 unreadable */
+	int paranoid;              /* perf_event_paranoid; -100 unknown */
+};
+
+/* Probe clock resolution and read cost, core frequency estimate, CPU
+ * governor of core cpu, turbo, load average, perf_event_paranoid, host,
+ * date, executable, and (unless sim: valgrind's slowness would make it
+ * look busy) whether another process keeps core cpu busy.  The warnings a
+ * user must see about them go into w. */
+void pmb_env_probe(struct pmb_env *env, int cpu, bool sim, struct pmb_warnings *w);
 
 /* Cost of what the runner does to a counter group per sample on its read
  * path (read(): reset, enable, disable, one read; self-read: two user-space

@@ -235,7 +235,7 @@ int pmb_registry_expand(const regex_t *filter, const struct pmb_tier_point *tier
 		keep[i] = !filter || regexec(filter, all[i].name, 0, NULL, 0) == 0;
 	}
 	/* What a kept benchmark is measured against is measured too, so its
-	 * normalized and scaled columns exist; follow chains of links. */
+	 * normalized and ratio columns exist; follow chains of links. */
 	for (bool changed = true; changed;) {
 		changed = false;
 		for (size_t i = 0; i < n; i++) {

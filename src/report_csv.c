@@ -63,7 +63,7 @@ static void event_column(FILE *f, const char *name)
 }
 
 /* How each figure of the row was obtained, so a CSV reader sees what the
- * console and JSON say: "cycles:scaled;l1d_misses:never_ran;
+ * console and JSON say: "cycles:multiplexed;l1d_misses:never_ran;
  * est_cycles:estimated;ns:below_resolution;simulated". */
 static void labels(FILE *f, const struct pmb_context *c, const struct pmb_result *r)
 {
@@ -78,7 +78,7 @@ static void labels(FILE *f, const struct pmb_context *c, const struct pmb_result
 			ADD("%sns:below_resolution", len ? ";" : "");
 		for (int e = 0; e < c->plan.nev; e++) {
 			const struct pmb_figure *g = &r->ev[e];
-			const char *what = g->scaled == -1 ? "never_ran" : g->scaled == 1 ? "scaled" :
+			const char *what = g->multiplexed == -1 ? "never_ran" : g->multiplexed == 1 ? "multiplexed" :
 					   g->valid && g->below_resolution ? "below_resolution" :
 					   c->event_group[e] < 0 ? "not_counted" : NULL;
 
@@ -142,7 +142,7 @@ static void write_row(FILE *f, const struct pmb_context *c,
 	num(f, r->bytes_per_second, t && r->bytes_per_pass);
 	for (e = 0; e < c->plan.nev; e++)
 		num(f, fmax(r->ev[e].s.median, r->ev[e].below_resolution ? 0 : -INFINITY),
-		    ok && r->ev[e].valid && r->ev[e].scaled != -1);
+		    ok && r->ev[e].valid && r->ev[e].multiplexed != -1);
 	num(f, fmax(r->est_cycles.s.median, r->est_cycles.below_resolution ? 0 : -INFINITY),
 	    ok && r->est_cycles.valid);
 	for (e = 0; e < c->plan.nder; e++)

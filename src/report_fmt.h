@@ -1,42 +1,56 @@
-/* report_fmt.h - the console report's table and units, shared by report_text.c and report_study.c. */
+/* report_fmt.h - the one text-table printer and the console's units, shared by the console report's parts. */
 #ifndef PMB_REPORT_FMT_H
 #define PMB_REPORT_FMT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "result.h"
 
-#define MAXCOL 24
+#define PMB_TABLE_MAXCOL 24
 
-/* An aligned text table: cells of up to 39 characters, columns sized to
- * their widest cell. */
-struct table {
+/* An aligned text table: each column as wide as its widest cell or header,
+ * two spaces between columns, text columns (left[c]) flush left and the
+ * others flush right; a flush-left last column is not padded, so no line
+ * ends in spaces.  Cells live in one growing text buffer: a row costs its
+ * text, not ncol fixed-size cells, and a cell has no length limit.  Set
+ * ncol, head and left before the first row; cells never set print empty. */
+struct pmb__table {
 	int ncol;
-	const char *head[MAXCOL];
-	bool left[MAXCOL];
-	int width[MAXCOL];
-	char (*cell)[MAXCOL][40];
+	const char *head[PMB_TABLE_MAXCOL]; /* head[0] NULL: no header, no rule */
+	bool left[PMB_TABLE_MAXCOL];
 	size_t nrow, cap;
+	size_t *off;  /* nrow * ncol offsets into text; offset 0 is "" */
+	char *text;
+	size_t len, tcap;
+	int err;      /* -ENOMEM once a row or a cell could not be stored */
 };
 
-void pmb__t_add_row(struct table *t);
-void pmb__t_set(struct table *t, int col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Print with a rule under the header, then free the cells. */
-void pmb__t_print(FILE *f, struct table *t);
+/* Start a row; later pmb__table_set() calls fill it.  Returns 0, or
+ * -ENOMEM (kept in t->err: the table then takes no more rows or cells). */
+int pmb__table_add_row(struct pmb__table *t);
+/* Set cell col of the last row (it may be set again); does nothing
+ * without a row, for a column out of range, or after an error. */
+void pmb__table_set(struct pmb__table *t, int col, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Print the header with a rule of dashes under it (where there is one),
+ * then the rows; then free the rows, as pmb__table_free().  Returns t->err
+ * from before the free: 0, or -ENOMEM when rows or cells are missing. */
+int pmb__table_print(FILE *f, struct pmb__table *t);
+/* Free the rows and cells, keeping ncol, head and left: t can be reused.
+ * Safe on a table that has none. */
+void pmb__table_free(struct pmb__table *t);
 
-/* Time in ns with an auto-scaled unit (ps .. s), 3-4 significant digits. */
+/* Time in ns with an auto-scaled unit (ps .. s), 3-4 significant digits;
+ * "-" where not finite. */
 void pmb__fmt_time(char *b, size_t n, double ns);
-/* A count with k/M/G above 10^4. */
+/* A count with k/M/G above 10^4; "-" where not finite. */
 void pmb__fmt_num(char *b, size_t n, double v);
-/* A figure's median, "< resolution", "never ran" or "-"; time or count. */
+/* A figure's median, "< resolution", "never ran" or "-"; time or count;
+ * " (multiplexed)" after a multiplexed count. */
 void pmb__fmt_figure(char *b, size_t n, const struct pmb_figure *f, bool time);
-/* A ratio with its interval, or alone where there is none. */
+/* A ratio to a reference with its interval, or alone where there is none. */
 void pmb__fmt_ratio(char *b, size_t n, double ratio, double lo, double hi);
-
-/* The studies after the main table (report_study.c). */
-void pmb__report_sweeps(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n);
-void pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const struct pmb_result *r,
-				size_t n);
 
 #endif

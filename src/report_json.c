@@ -459,7 +459,7 @@ static void write_events(struct jw *w, const struct pmb_context *c,
 		const struct pmb_figure *fg = &r->ev[e];
 
 		sanitize(name, sizeof(name), pl->ev[e].name);
-		if (fg->scaled == -1) {
+		if (fg->multiplexed == -1) {
 			keyf(k, sizeof(k), name, "_never_ran");
 			jw_bool(w, k, true);
 			continue;
@@ -467,8 +467,8 @@ static void write_events(struct jw *w, const struct pmb_context *c,
 		if (!fg->valid)
 			continue;
 		write_figure(w, name, fg, is_sim(c));
-		keyf(k, sizeof(k), name, "_scaled");
-		jw_bool(w, k, fg->scaled == 1);
+		keyf(k, sizeof(k), name, "_multiplexed");
+		jw_bool(w, k, fg->multiplexed == 1);
 	}
 	if (!c->has_cycles && r->est_cycles.valid) {
 		write_figure(w, "est_cycles", &r->est_cycles, false);

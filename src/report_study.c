@@ -5,6 +5,7 @@
 
 #include "registry.h"
 #include "report_fmt.h"
+#include "report_study.h"
 
 /* The figure a sweep is summarised by under simulation: a miss event
  * (what tells the tiers apart), else the first event. */
@@ -298,8 +299,9 @@ static void verdict(FILE *f, const int *w, char (*arg)[64], int n, bool ordered)
 /* Branch study: per pair K (branch/K/branchy, branch/K/branchless, branch/K/sol).
  * Under simulation there is no time: the table shows instructions and
  * mispredictions, and no winner is named. */
-void pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+int pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
 {
+	int err = 0;
 	bool sim = pmb_context_sim(c);
 	int bm = pmb_context_event(c, "branch-misses|cond-branch-misses");
 	int cyc = pmb_context_event(c, "cycles");
@@ -321,7 +323,7 @@ void pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const stru
 		fprintf(f, "\nbranch study %s: branchless / branchy%s; inputs seeded with %llu\n", prefix,
 			sim ? " (SIMULATED counts: no time, so no winner)" : "",
 			(unsigned long long)r[i].seed);
-		struct table t = { 0 };
+		struct pmb__table t = { 0 };
 		t.head[t.ncol] = "input", t.left[t.ncol++] = true;
 		t.head[t.ncol++] = sim ? "branchy instr" : "branchy";
 		t.head[t.ncol++] = sim ? "branchless instr" : "branchless";
@@ -346,10 +348,10 @@ void pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const stru
 				continue;
 			l = pmb_result_in_study(r, n, prefix, PMB_ROLE_BRANCHLESS, y->inst->args);
 			s = pmb_result_in_study(r, n, prefix, PMB_ROLE_SOL, y->inst->args);
-			pmb__t_add_row(&t);
-			pmb__t_set(&t, k++, "%s", y->inst->args[0] ? y->inst->args : "-");
+			pmb__table_add_row(&t);
+			pmb__table_set(&t, k++, "%s", y->inst->args[0] ? y->inst->args : "-");
 			if (y->status || !l || l->status) {
-				pmb__t_set(&t, k, "%s", y->status ? "skipped" : l ? "branchless skipped" : "no branchless form");
+				pmb__table_set(&t, k, "%s", y->status ? "skipped" : l ? "branchless skipped" : "no branchless form");
 				continue;
 			}
 			const struct pmb_figure *fy = sim ? (ins >= 0 ? &y->ev[ins] : NULL) : &y->time;
@@ -360,19 +362,19 @@ void pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const stru
 				if (!col[q] || !col[q]->valid)
 					continue;
 				pmb__fmt_figure(b, sizeof(b), col[q], !sim);
-				pmb__t_set(&t, k, "%s", b);
+				pmb__table_set(&t, k, "%s", b);
 			}
 			const struct pmb_figure *cy = cyc >= 0 ? &y->ev[cyc] : &y->est_cycles;
 			const struct pmb_figure *cl = cyc >= 0 ? &l->ev[cyc] : &l->est_cycles;
 			if (!sim) {
 				if (cy->valid && cl->valid)
-					pmb__t_set(&t, k, "%.2f / %.2f", cy->s.median, cl->s.median);
+					pmb__table_set(&t, k, "%.2f / %.2f", cy->s.median, cl->s.median);
 				k++;
 			}
 			if (bm >= 0 && y->ev[bm].valid && l->ev[bm].valid)
-				pmb__t_set(&t, k, "%.3f / %.3f", fmax(y->ev[bm].s.median, 0), fmax(l->ev[bm].s.median, 0));
+				pmb__table_set(&t, k, "%.3f / %.3f", fmax(y->ev[bm].s.median, 0), fmax(l->ev[bm].s.median, 0));
 			else
-				pmb__t_set(&t, k, "n/a");
+				pmb__table_set(&t, k, "n/a");
 			k++;
 			if (!strcmp(y->inst->args, "p0") && cy->valid && bm >= 0 && y->ev[bm].valid)
 				c0 = cy->s.median, m0 = y->ev[bm].s.median;
@@ -382,7 +384,7 @@ void pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const stru
 				continue;
 			if (isfinite(fl->ratio)) {
 				pmb__fmt_ratio(b, sizeof(b), fl->ratio, fl->ratio_lo, fl->ratio_hi);
-				pmb__t_set(&t, k, "%s", b);
+				pmb__table_set(&t, k, "%s", b);
 			}
 			k++;
 			int win = 0; /* a win is a ratio interval that excludes 1 */
@@ -390,14 +392,17 @@ void pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const stru
 				win = 1;
 			else if (isfinite(fl->ratio_lo) && fl->ratio_lo > 1)
 				win = -1;
-			pmb__t_set(&t, k, "%s", win > 0 ? "branchless" : win < 0 ? "branchy" : "tie");
+			pmb__table_set(&t, k, "%s", win > 0 ? "branchless" : win < 0 ? "branchy" : "tie");
 			snprintf(args[nw], sizeof(args[nw]), "%s", y->inst->args);
 			/* p-inputs and tier sizes are ordered; a mix is not. */
 			if (!strcmp(y->inst->args, "mix"))
 				ordered = false;
 			w[nw++] = win;
 		}
-		pmb__t_print(f, &t);
+		int terr = pmb__table_print(f, &t);
+
+		if (!err)
+			err = terr;
 		if (!sim)
 			verdict(f, w, args, nw, ordered);
 		if (isfinite(c0) && isfinite(c50) && m50 - m0 > 0.01 && cyc >= 0)
@@ -405,5 +410,6 @@ void pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const stru
 				"(delta cycles / delta mispredicts between p0 and p50)\n",
 				(c50 - c0) / (m50 - m0));
 	}
+	return err;
 }
 

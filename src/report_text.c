@@ -1,154 +1,13 @@
-/* report_text.c - the console report: header, aligned table with auto-scaled units, shared table and unit helpers. */
+/* report_text.c - the console report: header, main table, notes under it; then the studies (report_study.c). */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "registry.h"
 #include "report.h"
 #include "report_fmt.h"
-
-
-void pmb__t_add_row(struct table *t)
-{
-	if (t->nrow == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		void *p = realloc(t->cell, cap * sizeof(*t->cell));
-
-		if (!p)
-			return;
-		t->cell = p;
-		t->cap = cap;
-	}
-	memset(t->cell[t->nrow], 0, sizeof(*t->cell));
-	t->nrow++;
-}
-
-void pmb__t_set(struct table *t, int col, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!t->nrow)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(t->cell[t->nrow - 1][col], 40, fmt, ap);
-	va_end(ap);
-}
-
-void pmb__t_print(FILE *f, struct table *t)
-{
-	for (int c = 0; c < t->ncol; c++) {
-		t->width[c] = (int)strlen(t->head[c]);
-		for (size_t r = 0; r < t->nrow; r++) {
-			int w = (int)strlen(t->cell[r][c]);
-
-			if (w > t->width[c])
-				t->width[c] = w;
-		}
-	}
-	for (int pass = -1; pass < (int)t->nrow; pass++) {
-		for (int c = 0; c < t->ncol; c++) {
-			const char *s = pass < 0 ? t->head[c] : t->cell[pass][c];
-
-			fprintf(f, t->left[c] ? "%-*s" : "%*s", t->width[c], s);
-			fputs(c + 1 < t->ncol ? "  " : "\n", f);
-		}
-		if (pass < 0) {
-			int total = 0;
-
-			for (int c = 0; c < t->ncol; c++)
-				total += t->width[c] + (c + 1 < t->ncol ? 2 : 0);
-			for (int k = 0; k < total; k++)
-				fputc('-', f);
-			fputc('\n', f);
-		}
-	}
-	free(t->cell);
-	t->cell = NULL;
-	t->nrow = t->cap = 0;
-}
-
-/* Time in ns with an auto-scaled unit and 3-4 significant digits. */
-void pmb__fmt_time(char *b, size_t n, double ns)
-{
-	static const struct { double div; const char *u; } units[] = {
-		{ 1e-3, "ps" }, { 1, "ns" }, { 1e3, "us" }, { 1e6, "ms" }, { 1e9, "s" },
-	};
-	int k = 1;
-	double a = fabs(ns);
-
-	if (!isfinite(ns)) {
-		snprintf(b, n, "-");
-		return;
-	}
-	if (a < 0.1)
-		k = 0;
-	else
-		while (k < 4 && a >= units[k + 1].div)
-			k++;
-	double v = ns / units[k].div;
-	snprintf(b, n, "%.*f %s", fabs(v) >= 100 ? 1 : fabs(v) >= 10 ? 2 : 3, v, units[k].u);
-}
-
-void pmb__fmt_num(char *b, size_t n, double v)
-{
-	double a = fabs(v);
-
-	if (!isfinite(v))
-		snprintf(b, n, "-");
-	else if (a >= 1e9)
-		snprintf(b, n, "%.3gG", v / 1e9);
-	else if (a >= 1e6)
-		snprintf(b, n, "%.3gM", v / 1e6);
-	else if (a >= 1e4)
-		snprintf(b, n, "%.3gk", v / 1e3);
-	else if (a >= 100)
-		snprintf(b, n, "%.1f", v);
-	else if (a >= 1 || a == 0)
-		snprintf(b, n, "%.3f", v);
-	else
-		snprintf(b, n, "%.4f", v);
-}
-
-void pmb__fmt_figure(char *b, size_t n, const struct pmb_figure *f, bool time)
-{
-	char v[32];
-
-	if (f->scaled == -1) {
-		snprintf(b, n, "never ran");
-		return;
-	}
-	if (!f->valid) {
-		snprintf(b, n, "-");
-		return;
-	}
-	if (f->below_resolution) {
-		/* Zero within what the measurement resolves: say so, never
-		 * print the negative or tiny number the subtraction left. */
-		if (time)
-			pmb__fmt_time(v, sizeof(v), f->resolution);
-		else
-			snprintf(v, sizeof(v), "%.1g", f->resolution);
-		snprintf(b, n, "< %s", v);
-		return;
-	}
-	if (time)
-		pmb__fmt_time(v, sizeof(v), f->s.median);
-	else
-		pmb__fmt_num(v, sizeof(v), f->s.median);
-	snprintf(b, n, "%.20s%s", v, f->scaled == 1 ? " (scaled)" : "");
-}
-
-/* A ratio with its interval, or alone where there is none. */
-void pmb__fmt_ratio(char *b, size_t n, double ratio, double lo, double hi)
-{
-	if (isfinite(lo) && isfinite(hi))
-		snprintf(b, n, "%.2f [%.2f, %.2f]", ratio, lo, hi);
-	else
-		snprintf(b, n, "%.2f", ratio);
-}
+#include "report_study.h"
 
 static bool any_link(const struct pmb_result *r, size_t n, bool ref)
 {
@@ -217,9 +76,9 @@ static bool shown_absent(const struct pmb_context *c, int e)
 	return c->event_why[e][0] && (c->pmu_ok || c->plan.ev[e].kind != PMB_EV_HW);
 }
 
-static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+static int main_table(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
 {
-	struct table t = { 0 };
+	struct pmb__table t = { 0 };
 	bool norm = any_link(r, n, false), ref = any_link(r, n, true);
 	bool tiers = false, sim = pmb_context_sim(c);
 	int col_ev[PMB_MAX_EVENTS];
@@ -238,12 +97,12 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 		if (norm)
 			t.head[t.ncol++] = "normalized";
 		if (ref)
-			t.head[t.ncol++] = "scaled [95% CI]";
+			t.head[t.ncol++] = "ratio [95% CI]";
 		if (!c->has_cycles)
 			t.head[t.ncol++] = "est.cycles";
 	}
 	bool na_note = false;
-	for (int e = 0; e < c->plan.nev && t.ncol < MAXCOL - 3; e++) {
+	for (int e = 0; e < c->plan.nev && t.ncol < PMB_TABLE_MAXCOL - 3; e++) {
 		if (c->event_group[e] < 0 && !shown_absent(c, e)) {
 			col_ev[e] = -1;
 			continue;
@@ -263,14 +122,14 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 
 		for (size_t i = 0; i < n; i++)
 			any |= !r[i].status && isfinite(r[i].derived[k]);
-		col_der[k] = any && t.ncol < MAXCOL - 4 ? t.ncol : -1;
+		col_der[k] = any && t.ncol < PMB_TABLE_MAXCOL - 4 ? t.ncol : -1;
 		if (col_der[k] >= 0) {
 			snprintf(dhead[k], sizeof(dhead[k]), "%s%s", c->plan.der[k].name, sim ? " (sim)" : "");
 			t.head[t.ncol++] = dhead[k];
 		}
 	}
 	if (sim && ref)
-		t.head[t.ncol++] = "scaled [95% CI]";
+		t.head[t.ncol++] = "ratio [95% CI]";
 	bool bytes = false;
 	for (size_t i = 0; i < n; i++)
 		bytes |= r[i].bytes_per_pass > 0;
@@ -293,97 +152,97 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 		char b[40];
 		int k = 0;
 
-		pmb__t_add_row(&t);
+		pmb__table_add_row(&t);
 		if (x->repetition)
-			pmb__t_set(&t, k++, "%s #%d", x->inst->name, x->repetition + 1);
+			pmb__table_set(&t, k++, "%s #%d", x->inst->name, x->repetition + 1);
 		else
-			pmb__t_set(&t, k++, "%s", x->inst->name);
+			pmb__table_set(&t, k++, "%s", x->inst->name);
 		if (tiers)
-			pmb__t_set(&t, k++, "%s", x->inst->tier);
+			pmb__table_set(&t, k++, "%s", x->inst->tier);
 		if (x->status) {
 			/* The reason goes under the table: a long one would widen
 			 * a column for every row, or be cut. */
-			pmb__t_set(&t, k, "%s", x->status == PMB_ESKIPPED ? "skipped *" : "FAILED *");
+			pmb__table_set(&t, k, "%s", x->status == PMB_ESKIPPED ? "skipped *" : "FAILED *");
 			continue;
 		}
 		if (!sim) {
 			pmb__fmt_figure(b, sizeof(b), &x->time, true);
-			pmb__t_set(&t, k++, "%s", b);
+			pmb__table_set(&t, k++, "%s", b);
 			double m = x->time.s.median;
 			if (x->time.valid && !x->time.below_resolution && m > 0 && isfinite(x->time.s.ci_lo))
-				pmb__t_set(&t, k, "%.1f%%", (x->time.s.ci_hi - x->time.s.ci_lo) / 2 / m * 100);
+				pmb__table_set(&t, k, "%.1f%%", (x->time.s.ci_hi - x->time.s.ci_lo) / 2 / m * 100);
 			k++;
 			if (x->time.below_resolution)
 				snprintf(b, sizeof(b), "~0");
 			else
 				pmb__fmt_time(b, sizeof(b), x->time.s.mean);
-			pmb__t_set(&t, k++, "%s", b);
+			pmb__table_set(&t, k++, "%s", b);
 			if (x->time.s.min < x->time.resolution)
 				snprintf(b, sizeof(b), "< res");
 			else
 				pmb__fmt_time(b, sizeof(b), x->time.s.min);
-			pmb__t_set(&t, k++, "%s", b);
+			pmb__table_set(&t, k++, "%s", b);
 			if (norm) {
 				pmb__fmt_time(b, sizeof(b), x->time.normalized);
-				pmb__t_set(&t, k++, "%s", b);
+				pmb__table_set(&t, k++, "%s", b);
 			}
 			if (ref) {
 				if (isfinite(x->time.ratio)) {
 					pmb__fmt_ratio(b, sizeof(b), x->time.ratio, x->time.ratio_lo, x->time.ratio_hi);
-					pmb__t_set(&t, k, "%s", b);
+					pmb__table_set(&t, k, "%s", b);
 				}
 				k++;
 			}
 			if (!c->has_cycles) {
 				pmb__fmt_figure(b, sizeof(b), &x->est_cycles, false);
-				pmb__t_set(&t, k++, "%s", b);
+				pmb__table_set(&t, k++, "%s", b);
 			}
 		}
 		for (int e = 0; e < c->plan.nev; e++) {
 			if (col_ev[e] < 0)
 				continue;
 			if (c->event_group[e] < 0) {
-				pmb__t_set(&t, col_ev[e], "n/a +");
+				pmb__table_set(&t, col_ev[e], "n/a +");
 				k = col_ev[e] + 1;
 				na_note = true;
 				continue;
 			}
 			pmb__fmt_figure(b, sizeof(b), &x->ev[e], false);
-			pmb__t_set(&t, col_ev[e], "%s", b);
+			pmb__table_set(&t, col_ev[e], "%s", b);
 			k = col_ev[e] + 1;
 		}
 		for (int d = 0; d < c->plan.nder; d++) {
 			if (col_der[d] < 0)
 				continue;
 			pmb__fmt_num(b, sizeof(b), x->derived[d]);
-			pmb__t_set(&t, col_der[d], "%s", b);
+			pmb__table_set(&t, col_der[d], "%s", b);
 			k = col_der[d] + 1;
 		}
 		if (sim && ref) {
 			/* Under simulation the first event stands for the cost. */
 			if (c->plan.nev && isfinite(x->ev[0].ratio)) {
 				pmb__fmt_ratio(b, sizeof(b), x->ev[0].ratio, x->ev[0].ratio_lo, x->ev[0].ratio_hi);
-				pmb__t_set(&t, k, "%s", b);
+				pmb__table_set(&t, k, "%s", b);
 			}
 			k++;
 		}
 		if (!sim) {
 			pmb__fmt_num(b, sizeof(b), x->items_per_second);
-			pmb__t_set(&t, k++, "%s", b);
+			pmb__table_set(&t, k++, "%s", b);
 		}
 		if (col_bytes >= 0) {
 			if (x->bytes_per_pass && isfinite(x->bytes_per_second)) {
 				pmb__fmt_num(b, sizeof(b), x->bytes_per_second);
-				pmb__t_set(&t, col_bytes, "%sB", b);
+				pmb__table_set(&t, col_bytes, "%sB", b);
 			}
 			k = col_bytes + 1;
 		}
 		if (col_rep >= 0) {
 			if (isfinite(x->rep_spread))
-				pmb__t_set(&t, col_rep, "%.1f%%", x->rep_spread * 100);
+				pmb__table_set(&t, col_rep, "%.1f%%", x->rep_spread * 100);
 			k = col_rep + 1;
 		}
-		pmb__t_set(&t, k++, "%zu", x->nsamples);
+		pmb__table_set(&t, k++, "%zu", x->nsamples);
 		uint64_t passes = 0;
 		for (size_t q = 0; q < x->nsamples; q++)
 			passes += x->samples[q].passes;
@@ -391,9 +250,10 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 			snprintf(b, sizeof(b), "%llu", (unsigned long long)passes);
 		else
 			pmb__fmt_num(b, sizeof(b), (double)passes);
-		pmb__t_set(&t, k++, "%s", b);
+		pmb__table_set(&t, k++, "%s", b);
 	}
-	pmb__t_print(f, &t);
+	int err = pmb__table_print(f, &t);
+
 	for (size_t i = 0; i < n; i++) {
 		if (r[i].status) {
 			char rep[16] = "";
@@ -409,13 +269,20 @@ static void main_table(FILE *f, const struct pmb_context *c, const struct pmb_re
 			fprintf(f, "+ %s n/a: %s\n", c->plan.ev[e].name, c->event_why[e]);
 	if (!sim && !c->has_cycles)
 		fprintf(f, "est.cycles: ESTIMATED as ns/item x %.2f GHz (no cycles counter)\n", c->ghz);
+	return err;
 }
 
 int pmb_report_text(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
 {
+	int err, study_err;
+
+	/* A table that lost rows to memory still prints what it has, and
+	 * the rest of the report follows; the error is returned at the end. */
 	header(f, c);
-	main_table(f, c, r, n);
+	err = main_table(f, c, r, n);
 	pmb__report_sweeps(f, c, r, n);
-	pmb__report_branch_studies(f, c, r, n);
-	return ferror(f) ? -EIO : 0;
+	study_err = pmb__report_branch_studies(f, c, r, n);
+	if (!err)
+		err = study_err;
+	return err ? err : ferror(f) ? -EIO : 0;
 }

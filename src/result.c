@@ -7,23 +7,48 @@
 
 #include "result.h"
 
-void pmb_context_warn(struct pmb_context *c, const char *fmt, ...)
+/* Append text to list[0..*n) unless it is there: a user must see a
+ * warning, not read it fifty times. */
+static void add_once(char **list, int *n, const char *fmt, va_list ap)
 {
 	char buf[512];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	for (int i = 0; i < *n; i++)
+		if (strcmp(list[i], buf) == 0)
+			return;
+	if (*n == PMB_MAX_WARNINGS)
+		return;
+	list[*n] = strdup(buf);
+	if (list[*n])
+		(*n)++;
+}
+
+void pmb_warn(struct pmb_warnings *w, const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	add_once(w->text, &w->n, fmt, ap);
 	va_end(ap);
-	/* Each warning once: a user must see it, not read it fifty times. */
-	for (int i = 0; i < c->nwarnings; i++)
-		if (strcmp(c->warnings[i], buf) == 0)
-			return;
-	if (c->nwarnings == PMB_MAX_WARNINGS)
+}
+
+void pmb_warnings_free(struct pmb_warnings *w)
+{
+	if (!w)
 		return;
-	c->warnings[c->nwarnings] = strdup(buf);
-	if (c->warnings[c->nwarnings])
-		c->nwarnings++;
+	for (int i = 0; i < w->n; i++)
+		free(w->text[i]);
+	w->n = 0;
+}
+
+void pmb_context_warn(struct pmb_context *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add_once(c->warnings, &c->nwarnings, fmt, ap);
+	va_end(ap);
 }
 
 void pmb_context_free(struct pmb_context *c)

@@ -39,7 +39,7 @@ struct pmb_sample {
 /* One per-item figure of one benchmark (time, an event, est. cycles). */
 struct pmb_figure {
 	bool valid;          /* false: not measured (never ran, not opened) */
-	int scaled;          /* 0 exact, 1 some samples were scaled, -1 never ran */
+	int multiplexed;     /* 0 exact, 1 multiplexed (scaled by time running), -1 never ran */
 	bool estimated;      /* derived from time and the frequency estimate */
 	bool simulated;      /* from the valgrind backend */
 	bool below_resolution; /* median under the resolution: not a number */
@@ -67,6 +67,13 @@ struct pmb_overhead {
 };
 
 #define PMB_MAX_WARNINGS 32
+
+/* What a user must be told, each once, in the order it was found: each
+ * stage of a run adds to the run's list (run.c); nothing prints here. */
+struct pmb_warnings {
+	char *text[PMB_MAX_WARNINGS]; /* owned */
+	int n;
+};
 
 struct pmb_result {
 	struct pmb_instance *inst;
@@ -97,7 +104,10 @@ struct pmb_result {
 	double items_per_second, bytes_per_second;
 };
 
-/* Facts about the whole run: the JSON context. */
+/* Facts about the whole run: the JSON context.  run.c assembles it from
+ * what the stages returned (plan, opened counters, environment probe,
+ * measured overhead, warnings) right before the analysis; the analysis adds
+ * its warnings, and the reports only read it. */
 /* Where the counts come from: perf_event counters, or valgrind's simulation. */
 enum pmb_backend { PMB_BACKEND_PERF, PMB_BACKEND_SIM };
 
@@ -175,7 +185,13 @@ bool pmb_result_study(const struct pmb_result *r, char *buf, size_t size);
 const struct pmb_result *pmb_result_in_study(const struct pmb_result *r, size_t n, const char *study,
 					     enum pmb_role role, const char *args);
 
-/* Add a warning once (same text twice is kept once).  printf-like. */
+/* Add a warning once (same text twice is kept once; past
+ * PMB_MAX_WARNINGS, dropped).  printf-like. */
+void pmb_warn(struct pmb_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Free the texts; the list is then empty.  NULL does nothing. */
+void pmb_warnings_free(struct pmb_warnings *w);
+
+/* pmb_warn() for the context's own list (the analysis's warnings). */
 void pmb_context_warn(struct pmb_context *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void pmb_context_free(struct pmb_context *c);

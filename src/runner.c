@@ -10,6 +10,7 @@
 #include "analysis.h"
 #include "clock.h"
 #include "counters.h"
+#include "rng.h"
 #include "runner.h"
 
 enum phase { PH_CALIB, PH_SAMPLES, PH_DONE };
@@ -37,7 +38,7 @@ struct pmb__run {
 	uint64_t base;      /* calibrated passes per sample */
 	int target;         /* samples to take */
 	int taken;
-	uint64_t rng;       /* stretch of the ladder */
+	uint64_t rng;       /* splitmix64 state: stretch of the ladder */
 	bool overhead;      /* the harness-overhead run: schedule N, 2N */
 	uint64_t preset;    /* non-zero: no calibration, base = preset */
 	uint64_t best_ns;   /* calibration: fastest long-enough sample at
@@ -65,17 +66,6 @@ static struct {
 	char pad[64 - sizeof(struct pmb_state)];
 } state_slots[MAX_SLOTS] __attribute__((aligned(4096)));
 
-static uint64_t next_rand(uint64_t *x)
-{
-	/* splitmix64: the stretch only needs to be unpredictable to the
-	 * machine's periodic noise, not good randomness. */
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static void yield_turn(struct pmb__run *r)
 {
 	if (r->coroutine) {
@@ -102,7 +92,9 @@ static uint64_t schedule_passes(struct pmb__run *r, int k)
 	}
 	if (r->m->deterministic)
 		return r->base * (uint64_t)(1 + (k & 1));
-	double stretch = 1.0 + 0.1 * (double)(next_rand(&r->rng) >> 11) * 0x1p-53;
+	/* splitmix64 alone: the stretch only needs to be unpredictable to
+	 * the machine's periodic noise, not good randomness. */
+	double stretch = 1.0 + 0.1 * (double)(pmb_rng_splitmix64(&r->rng) >> 11) * 0x1p-53;
 	/* Each round of LADDER_LEN samples starts one step further along
 	 * the ladder: the first sample after an interleaving turn (the one
 	 * most disturbed) must not always be the smallest, or the
@@ -380,7 +372,7 @@ static void harness_empty(struct pmb_state *s)
 }
 
 int pmb_runner_overhead(const struct pmb_runner_opts *o, const struct pmb_meter *m,
-			struct pmb_context *ctx)
+			struct pmb_overhead *out)
 {
 	struct pmb_result res;
 	struct pmb__run run;
@@ -395,7 +387,7 @@ int pmb_runner_overhead(const struct pmb_runner_opts *o, const struct pmb_meter 
 	run.overhead = true;
 	harness_empty(run.state);
 	finish_run(&run);
-	err = pmb_analysis_overhead(ctx, res.samples, res.nsamples);
+	err = pmb_overhead_fit(res.samples, res.nsamples, out);
 	free(res.samples);
 	return err;
 }

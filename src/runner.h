@@ -44,9 +44,9 @@ struct pmb_runner_opts {
 };
 
 /* Measure the harness overhead (the empty loop at N and 2N passes, same
- * meter) into ctx->overhead.  Returns 0 or -errno. */
+ * meter) into *out.  Returns 0 or -errno. */
 int pmb_runner_overhead(const struct pmb_runner_opts *o, const struct pmb_meter *m,
-			struct pmb_context *ctx);
+			struct pmb_overhead *out);
 
 /* Run instances[0..n): one call of each benchmark function per repetition;
  * instances of one cohort run interleaved, round by round.  Fills

@@ -1,13 +1,12 @@
 /* selfcheck.c - calibration kernels with known answers: does this machine's clock and PMU tell the truth? */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
 #include "clock.h"
 #include "selfcheck.h"
-
 
 static void sc_add(struct pmb_state *s)
 {
@@ -108,23 +107,44 @@ static void sc_nops(struct pmb_state *s)
 	}
 }
 
+/* A check: a calibration kernel as a benchmark (an empty one: a nop loop
+ * at a fraction of a ns per item is the point, not a sign of removed
+ * work), the figure it checks and the range accepted. */
 struct check {
-	const char *name;
-	void (*fn)(struct pmb_state *);
+	struct pmb_benchmark_def def;
 	const char *what;   /* event name, or "cycles" */
 	double lo, hi;      /* accepted range */
 	const char *expect;
 };
 
+#define CHECK(fn, nm) .def = { .func = fn, .name = nm, .empty = true }
 static const struct check checks[] = {
-	{ "selfcheck/add_chain", sc_add, "cycles", 0.9, 1.1, "1 cycle/item" },
-	{ "selfcheck/imul_chain", sc_imul, "cycles", 2.7, 3.3, "3 cycles/item" },
-	{ "selfcheck/l1_chase", sc_chase, "cycles", 3.5, 5.5, "4-5 cycles/item" },
-	{ "selfcheck/coin_flip", sc_coin, "branch-misses|cond-branch-misses", 0.45, 0.55,
+	{ CHECK(sc_add, "selfcheck/add_chain"), "cycles", 0.9, 1.1, "1 cycle/item" },
+	{ CHECK(sc_imul, "selfcheck/imul_chain"), "cycles", 2.7, 3.3, "3 cycles/item" },
+	{ CHECK(sc_chase, "selfcheck/l1_chase"), "cycles", 3.5, 5.5, "4-5 cycles/item" },
+	{ CHECK(sc_coin, "selfcheck/coin_flip"), "branch-misses|cond-branch-misses", 0.45, 0.55,
 	  "0.5 mispredicts/item" },
-	{ "selfcheck/nop_loop", sc_nops, "instructions", 0.99, 1.01, "1 instruction/item" },
+	{ CHECK(sc_nops, "selfcheck/nop_loop"), "instructions", 0.99, 1.01, "1 instruction/item" },
 };
 #define NCHECKS (sizeof(checks) / sizeof(checks[0]))
+
+int pmb_selfcheck_plan(struct pmb_instance **inst, size_t *n)
+{
+	struct pmb_instance *in = calloc(NCHECKS, sizeof(*in));
+
+	*inst = in;
+	*n = in ? NCHECKS : 0;
+	if (!in)
+		return -ENOMEM;
+	for (size_t i = 0; i < NCHECKS; i++) {
+		in[i].def = &checks[i].def;
+		snprintf(in[i].name, sizeof(in[i].name), "%s", checks[i].def.name);
+		snprintf(in[i].family, sizeof(in[i].family), "%s", checks[i].def.name);
+		in[i].baseline = in[i].reference = -1;
+		in[i].cohort = (int)i;
+	}
+	return 0;
+}
 
 /* A cycle check that failed where cycles equal instructions exactly: the
  * PMU counts one cycle per instruction, as an emulator without a timing
@@ -145,73 +165,53 @@ static void timeless(const struct pmb_context *ctx, const struct pmb_result *r, 
 			 "cache and memory latency cannot show here", name, c);
 }
 
-int pmb_selfcheck_run(struct pmb_context *ctx, const struct pmb_runner_opts *o,
-		      const struct pmb_meter *m, FILE *out)
+enum verdict { V_OK, V_WRONG, V_UNCHECKED };
+
+/* One check's line: expected, measured, verdict. */
+static enum verdict check_line(const struct pmb_context *ctx, const struct check *c,
+			       const struct pmb_result *r, FILE *out)
 {
-	struct pmb_benchmark_def defs[NCHECKS];
-	struct pmb_instance inst[NCHECKS];
-	struct pmb_result res[NCHECKS];
-	struct pmb_runner_opts ro = *o;
-	int failed = 0, unchecked = 0;
+	static const char *const word[] = { "ok", "WRONG", "NOT CHECKED" };
+	const struct pmb_figure *f = NULL;
+	int e = pmb_context_event(ctx, c->what);
+	char meas[64] = "-";
+	enum verdict v = V_UNCHECKED;
+
+	if (e >= 0)
+		f = &r->ev[e];
+	else if (!strcmp(c->what, "cycles") && r->est_cycles.valid)
+		f = &r->est_cycles;
+	if (r->status) {
+		snprintf(meas, sizeof(meas), "%s", r->reason);
+	} else if (!f || !f->valid) {
+		snprintf(meas, sizeof(meas), "no %.*s counter here", (int)strcspn(c->what, "|"), c->what);
+	} else {
+		snprintf(meas, sizeof(meas), "%.3f %s/item%s", f->s.median, e >= 0 ? ctx->plan.ev[e].name : "cycles",
+			 f->estimated ? " (est.)" : f->simulated ? " (sim.)" : "");
+		v = f->s.median >= c->lo && f->s.median <= c->hi ? V_OK : V_WRONG;
+	}
+	fprintf(out, "%-22s %-22s %-32s %s\n", c->def.name, c->expect, meas, word[v]);
+	return v;
+}
+
+int pmb_selfcheck_report(const struct pmb_context *ctx, const struct pmb_result *res, size_t n,
+			 FILE *out)
+{
+	int count[3] = { 0 };
 	char emulated[256] = "";
 
-	ro.repetitions = 1;
-	memset(defs, 0, sizeof(defs));
-	memset(inst, 0, sizeof(inst));
-	for (size_t i = 0; i < NCHECKS; i++) {
-		defs[i].func = checks[i].fn;
-		defs[i].name = checks[i].name;
-		/* Calibrations: a nop loop at a fraction of a ns per item is
-		 * the point, not a sign of removed work. */
-		defs[i].empty = true;
-		inst[i].def = &defs[i];
-		snprintf(inst[i].name, sizeof(inst[i].name), "%s", checks[i].name);
-		snprintf(inst[i].family, sizeof(inst[i].family), "%s", checks[i].name);
-		inst[i].baseline = inst[i].reference = -1;
-		inst[i].cohort = (int)i;
-	}
-	if (pmb_runner_run(&ro, m, inst, NCHECKS, res) != 0)
-		return 1;
-	pmb_analyze(ctx, res, NCHECKS, 1);
 	fprintf(out, "self-check on core %d (%s backend)%s\n", ctx->cpu, pmb_backend_name(ctx->backend),
 		pmb_context_sim(ctx) ? ": counts SIMULATED by valgrind; no time, so no cycles" :
 		ctx->pmu_ok ? "" : ": no hardware counters, cycles ESTIMATED from time");
 	fprintf(out, "%-22s %-22s %-32s %s\n", "check", "expected", "measured", "verdict");
-	for (size_t i = 0; i < NCHECKS; i++) {
-		const struct check *c = &checks[i];
-		const struct pmb_figure *f = NULL;
-		int e = pmb_context_event(ctx, c->what);
-		char meas[64] = "-";
-		const char *verdict;
+	for (size_t i = 0; i < NCHECKS && i < n; i++) {
+		enum verdict v = check_line(ctx, &checks[i], &res[i], out);
 
-		if (e >= 0)
-			f = &res[i].ev[e];
-		else if (!strcmp(c->what, "cycles") && res[i].est_cycles.valid)
-			f = &res[i].est_cycles;
-		if (res[i].status) {
-			verdict = "NOT CHECKED";
-			snprintf(meas, sizeof(meas), "%s", res[i].reason);
-			unchecked++;
-		} else if (!f || !f->valid) {
-			char first[40];
-
-			snprintf(first, sizeof(first), "%.*s", (int)strcspn(c->what, "|"), c->what);
-			verdict = "NOT CHECKED";
-			snprintf(meas, sizeof(meas), "no %s counter here", first);
-			unchecked++;
-		} else {
-			bool ok = f->s.median >= c->lo && f->s.median <= c->hi;
-
-			snprintf(meas, sizeof(meas), "%.3f %s/item%s", f->s.median, e >= 0 ? ctx->plan.ev[e].name : "cycles",
-				 f->estimated ? " (est.)" : f->simulated ? " (sim.)" : "");
-			verdict = ok ? "ok" : "WRONG";
-			failed += !ok;
-			if (!ok && !emulated[0])
-				timeless(ctx, &res[i], c->name, emulated, sizeof(emulated));
-		}
-		fprintf(out, "%-22s %-22s %-32s %s\n", c->name, c->expect, meas, verdict);
-		free(res[i].samples);
+		count[v]++;
+		if (v == V_WRONG && !emulated[0])
+			timeless(ctx, &res[i], checks[i].def.name, emulated, sizeof(emulated));
 	}
+	int failed = count[V_WRONG], unchecked = count[V_UNCHECKED];
 	if (failed)
 		fprintf(out, "%d check%s WRONG: this machine's figures cannot be trusted as they are\n",
 			failed, failed == 1 ? "" : "s");

@@ -6,16 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Deterministic generator (xoshiro256** seeded by splitmix64): the same
- * seed gives the same stream on every platform. */
-struct pmb_rng {
-	uint64_t s[4];
-};
-void pmb_rng_seed(struct pmb_rng *r, uint64_t seed);
-uint64_t pmb_rng_next(struct pmb_rng *r);
-double pmb_rng_uniform(struct pmb_rng *r);             /* [0, 1), 53 bits */
-/* [0, n), unbiased (Lemire's multiply and reject); 0 when n == 0. */
-uint64_t pmb_rng_below(struct pmb_rng *r, uint64_t n);
+#include "rng.h" /* the generator the bootstrap draws from */
 
 /* Inputs are finite (no NaN).  Functions returning a double return 0 for
  * n == 0 rather than NaN.  Sort a copy elsewhere; these take sorted input

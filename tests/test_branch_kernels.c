@@ -18,18 +18,18 @@ static const size_t sizes[] = { 0, 1, 7, 64, 1001, PMB_GEN_PASS_ITEMS };
 
 static void test_rng(void)
 {
-	struct pmb_gen a, b, c;
+	struct pmb_rng a, b, c;
 	uint32_t perm[1000], seen[1000];
 	int same = 1, differ = 0, ok = 1;
 
-	pmb_gen_seed(&a, 7);
-	pmb_gen_seed(&b, 7);
-	pmb_gen_seed(&c, 8);
+	pmb_rng_seed(&a, 7);
+	pmb_rng_seed(&b, 7);
+	pmb_rng_seed(&c, 8);
 	for (int i = 0; i < 1000; i++) {
-		uint64_t x = pmb_gen_next(&a);
+		uint64_t x = pmb_rng_next(&a);
 
-		same &= x == pmb_gen_next(&b);
-		differ |= x != pmb_gen_next(&c);
+		same &= x == pmb_rng_next(&b);
+		differ |= x != pmb_rng_next(&c);
 	}
 	tap_ok(same, "rng: same seed, same stream");
 	tap_ok(differ, "rng: another seed, another stream");
@@ -232,7 +232,7 @@ static void test_varint_roundtrip(int pext)
 	static const size_t edge_len[] = { 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 5, 5 };
 	uint8_t buf[PMB_VARINT_MAX + PMB_VARINT_PAD];
 	int lens = 1, by = 1, bl = 1, sol = 1;
-	struct pmb_gen g;
+	struct pmb_rng g;
 
 	for (size_t i = 0; i < NELEM(edges); i++) {
 		size_t len;
@@ -246,7 +246,7 @@ static void test_varint_roundtrip(int pext)
 		if (pext)
 			bl &= decodes_to(pmb_varint_branchless, buf, len, edges[i]);
 	}
-	pmb_gen_seed(&g, 11);
+	pmb_rng_seed(&g, 11);
 	for (int i = 0; i < 100000; i++) {
 		uint32_t v = pmb_gen_varint_value(&g, 0);
 		size_t len;
@@ -309,11 +309,11 @@ static void test_varint_streams(int pext)
 	/* The mix: bit length uniform in 1..32, so 7/32 per width 1..4 and
 	 * 4/32 for width 5. */
 	{
-		struct pmb_gen g;
+		struct pmb_rng g;
 		size_t count[PMB_VARINT_MAX + 1] = { 0 };
 		int ok = 1;
 
-		pmb_gen_seed(&g, 4);
+		pmb_rng_seed(&g, 4);
 		for (size_t i = 0; i < nmax; i++)
 			count[pmb_varint_len(pmb_gen_varint_value(&g, 0))]++;
 		for (int w = 1; w <= PMB_VARINT_MAX; w++) {
@@ -350,9 +350,9 @@ static void test_bsearch(void)
 	static const size_t ns[] = { 1, 2, 3, 5, 16, 1000, 4099, 1u << 16 };
 	uint32_t *a = malloc((1u << 16) * 4), *b = malloc((1u << 16) * 4);
 	int sorted = 1, lb = 1, cases = 0;
-	struct pmb_gen g;
+	struct pmb_rng g;
 
-	pmb_gen_seed(&g, 99);
+	pmb_rng_seed(&g, 99);
 	for (size_t k = 0; k < NELEM(ns); k++)
 		for (size_t j = 0; j < NELEM(seeds); j++) {
 			size_t n = ns[k];
@@ -375,7 +375,7 @@ static void test_bsearch(void)
 
 					key = a[at] + (uint32_t)((int)pmb_gen_below(&g, 3) - 1);
 				} else {
-					key = (uint32_t)pmb_gen_next(&g);
+					key = (uint32_t)pmb_rng_next(&g);
 				}
 				if (t == 0)
 					key = 0;

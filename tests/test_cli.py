@@ -72,6 +72,44 @@ r = run("--help")
 ok(r.returncode == 0 and "--counters" in r.stdout and "--filter" in r.stdout, "--help lists the options")
 r = run("--version")
 ok(r.returncode == 0 and r.stdout.startswith("pmubench "), "--version")
+
+
+# Each option is declared once, in a table (src/main.c; compare's in
+# src/compare.c): --help lists exactly the table's options, hidden ones
+# aside, in its order, and man/pmubench.1 documents every one of them.
+ROOT = os.environ.get("PMB_SOURCE_ROOT", os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+
+def option_table(path, name):
+    """[(option, hidden)] of the pmb_optdef table `name` in src/path."""
+    src = open(os.path.join(ROOT, "src", path)).read()
+    body = src[src.index("struct pmb_optdef %s[] = {" % name):]
+    body = body[:body.index("\n};")]
+    return [(n, ".hidden = 1" in rest)
+            for n, rest in re.findall(r'\{\s*\.name = "(--[a-z0-9-]+)"([^{}]*)\}', body)]
+
+
+def help_options(text):
+    return re.findall(r"^  (--[a-z0-9-]+)", text, re.M)
+
+
+def in_man(man, opt):
+    return re.search(r"\\-\\-" + re.escape(opt[2:]) + r"(?![a-z0-9-])", man) is not None
+
+
+man = open(os.path.join(ROOT, "man", "pmubench.1")).read()
+for path, name, args in [("main.c", "options", ["--help"]),
+                         ("compare.c", "compare_options", ["compare", "--help"])]:
+    table = option_table(path, name)
+    r = run(*args)
+    ok(len(table) >= 2 and r.returncode == 0 and
+       help_options(r.stdout) == [o for o, hidden in table if not hidden],
+       "%s lists exactly the options of %s's table, in order (%r against %r)"
+       % (" ".join(args), path, help_options(r.stdout), table))
+    missing = [o for o, _ in table if not in_man(man, o)]
+    ok(not missing, "man/pmubench.1 documents every option of %s's table (missing: %r)" % (path, missing))
+ok(any(hidden for _, hidden in option_table("main.c", "options")),
+   "the table marks the options for tests only (--topology-source) hidden")
 r = run("--list", "--filter=^calib/")
 ok(r.returncode == 0 and r.stdout.split() == ["calib/add_chain", "calib/add_chain4", "calib/empty"], "--list with --filter: %r" % r.stdout)
 r = run("--list")

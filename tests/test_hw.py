@@ -284,9 +284,9 @@ else:
     d = json.loads(r.stdout) if r.returncode == 0 else {}
     b = bench(d, "calib/add_chain")
     ins = b.get("instructions_per_item")
-    ok(b.get("instructions_scaled") is True and num(ins) and abs(ins - 1) <= 0.1,
-       MUX[0] + " (scaled %r, %r instructions per item)" % (b.get("instructions_scaled"), ins))
-    ok(any("multiplexing" in w for w in (d or {}).get("context", {}).get("warnings", [])),
+    ok(b.get("instructions_multiplexed") is True and num(ins) and abs(ins - 1) <= 0.1,
+       MUX[0] + " (multiplexed %r, %r instructions per item)" % (b.get("instructions_multiplexed"), ins))
+    ok(any("multiplexed" in w for w in (d or {}).get("context", {}).get("warnings", [])),
        MUX[1] + " (%s)" % r.stderr.strip()[-300:])
 
 # ---- events this PMU lacks, or does not implement ---------------------------
@@ -588,9 +588,9 @@ else:
                 d = json.loads(r.stdout) if r.returncode == 0 else {}
                 b = bench(d, "calib/add_chain")
                 ins = b.get("instructions_per_item")
-                ok(d.get("context", {}).get("read_path") == "self" and b.get("instructions_scaled") is True
-                   and num(ins) and abs(ins - 1) <= 0.1, SELF[8] + " (scaled %r, %r per item)"
-                   % (b.get("instructions_scaled"), ins))
+                ok(d.get("context", {}).get("read_path") == "self" and b.get("instructions_multiplexed") is True
+                   and num(ins) and abs(ins - 1) <= 0.1, SELF[8] + " (multiplexed %r, %r per item)"
+                   % (b.get("instructions_multiplexed"), ins))
             else:
                 skip(SELF[8], "forcing multiplexing needs root and the guest's hw_hog (tests/aarch64)")
             r = run("--read=self", "--counters=instructions,cycles", "--filter=^calib/add_chain$", *FAST, env=env)

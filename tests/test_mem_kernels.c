@@ -135,7 +135,7 @@ static void test_read(void)
 	size_t i, k;
 
 	for (i = 0; i < 100003; i++)
-		v[i] = pmb_mem_rand(&st);
+		v[i] = pmb_rng_splitmix64(&st);
 	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 		uint64_t ref = 0;
 
@@ -160,7 +160,7 @@ static void test_random_read(void)
 		uint64_t *v = malloc((n + 64) * sizeof(*v)), st = n;
 
 		for (i = 0; i < n; i++)
-			v[i] = pmb_mem_rand(&st);
+			v[i] = pmb_rng_splitmix64(&st);
 		for (i = n; i < n + 64; i++)
 			v[i] = (uint64_t)1 << 40;
 		for (l = 0; l < sizeof(loads) / sizeof(loads[0]); l++)

@@ -3,44 +3,7 @@
 
 #include <string.h>
 
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-void pmb_gen_seed(struct pmb_gen *g, uint64_t seed)
-{
-	/* splitmix64 never yields four zero words, the one state xoshiro
-	 * cannot leave. */
-	for (int i = 0; i < 4; i++)
-		g->s[i] = splitmix64(&seed);
-}
-
-uint64_t pmb_gen_next(struct pmb_gen *g)
-{
-	uint64_t *s = g->s;
-	uint64_t r = rotl(s[1] * 5, 7) * 9;
-	uint64_t t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return r;
-}
-
-uint64_t pmb_gen_below(struct pmb_gen *g, uint64_t n)
+uint64_t pmb_gen_below(struct pmb_rng *g, uint64_t n)
 {
 	uint64_t mask, x;
 
@@ -56,7 +19,7 @@ uint64_t pmb_gen_below(struct pmb_gen *g, uint64_t n)
 	mask |= mask >> 16;
 	mask |= mask >> 32;
 	do
-		x = pmb_gen_next(g) & mask;
+		x = pmb_rng_next(g) & mask;
 	while (x >= n);
 	return x;
 }
@@ -70,12 +33,12 @@ static int chance_bits(uint64_t x, unsigned pct)
 	return (x >> 11) * 100 < (uint64_t)pct << 53;
 }
 
-int pmb_gen_chance(struct pmb_gen *g, unsigned pct)
+int pmb_gen_chance(struct pmb_rng *g, unsigned pct)
 {
-	return chance_bits(pmb_gen_next(g), pct);
+	return chance_bits(pmb_rng_next(g), pct);
 }
 
-void pmb_gen_shuffle_u32(struct pmb_gen *g, uint32_t *v, size_t n)
+void pmb_gen_shuffle_u32(struct pmb_rng *g, uint32_t *v, size_t n)
 {
 	for (size_t i = n; i > 1; i--) {
 		size_t j = (size_t)pmb_gen_below(g, i);
@@ -86,7 +49,7 @@ void pmb_gen_shuffle_u32(struct pmb_gen *g, uint32_t *v, size_t n)
 	}
 }
 
-void pmb_gen_cycle_u32(struct pmb_gen *g, uint32_t *v, size_t n)
+void pmb_gen_cycle_u32(struct pmb_rng *g, uint32_t *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		v[i] = (uint32_t)i;
@@ -102,11 +65,11 @@ void pmb_gen_cycle_u32(struct pmb_gen *g, uint32_t *v, size_t n)
 
 void pmb_gen_bytes_p(uint8_t *v, size_t n, unsigned pct, uint64_t seed)
 {
-	struct pmb_gen g;
+	struct pmb_rng g;
 
-	pmb_gen_seed(&g, seed);
+	pmb_rng_seed(&g, seed);
 	for (size_t i = 0; i < n; i++) {
-		uint64_t x = pmb_gen_next(&g);
+		uint64_t x = pmb_rng_next(&g);
 		uint8_t low = (uint8_t)(x & PMB_GEN_BYTE_T);
 
 		v[i] = chance_bits(x, pct) ? (uint8_t)(PMB_GEN_BYTE_T + 1 + low) : low;
@@ -115,12 +78,12 @@ void pmb_gen_bytes_p(uint8_t *v, size_t n, unsigned pct, uint64_t seed)
 
 void pmb_gen_u32_p(uint32_t *v, size_t n, unsigned pct, uint64_t seed)
 {
-	struct pmb_gen g;
+	struct pmb_rng g;
 
-	pmb_gen_seed(&g, seed);
+	pmb_rng_seed(&g, seed);
 	for (size_t i = 0; i < n; i++) {
-		int pass = chance_bits(pmb_gen_next(&g), pct);
-		uint32_t low = (uint32_t)pmb_gen_next(&g) & PMB_GEN_U32_T;
+		int pass = chance_bits(pmb_rng_next(&g), pct);
+		uint32_t low = (uint32_t)pmb_rng_next(&g) & PMB_GEN_U32_T;
 
 		v[i] = pass ? PMB_GEN_U32_T + 1 + low : low;
 	}
@@ -149,7 +112,7 @@ size_t pmb_varint_len(uint32_t v)
 	return n;
 }
 
-uint32_t pmb_gen_varint_value(struct pmb_gen *g, int width)
+uint32_t pmb_gen_varint_value(struct pmb_rng *g, int width)
 {
 	uint64_t lo, hi;
 
@@ -169,11 +132,11 @@ uint32_t pmb_gen_varint_value(struct pmb_gen *g, int width)
 size_t pmb_gen_varints(uint8_t *buf, size_t n, int width, uint64_t seed,
 		       uint64_t *sum)
 {
-	struct pmb_gen g;
+	struct pmb_rng g;
 	uint64_t total = 0;
 	size_t len = 0;
 
-	pmb_gen_seed(&g, seed);
+	pmb_rng_seed(&g, seed);
 	for (size_t i = 0; i < n; i++) {
 		uint32_t v = pmb_gen_varint_value(&g, width);
 
@@ -190,11 +153,11 @@ void pmb_gen_sorted_u32(uint32_t *a, size_t n, uint64_t seed)
 {
 	const uint64_t range = 1ull << 32;
 	uint64_t q, r, lo = 0, rem = 0;
-	struct pmb_gen g;
+	struct pmb_rng g;
 
 	if (n == 0)
 		return;
-	pmb_gen_seed(&g, seed);
+	pmb_rng_seed(&g, seed);
 	/* Slice i starts at floor(i * 2^32 / n); stepping it with a running
 	 * remainder avoids a 64-bit division per element, which matters for
 	 * the DRAM tier's hundreds of millions of elements. */

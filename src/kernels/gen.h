@@ -5,27 +5,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A xoshiro256** generator seeded through splitmix64: the same seed gives
- * the same stream on every machine.  Kernels use it instead of stats.c's
- * generator because they may reach only the public API and their own code. */
-struct pmb_gen {
-	uint64_t s[4];
-};
+#include "rng.h"
 
-/** Seed g; any seed (0 included) gives a valid, distinct stream. */
-void pmb_gen_seed(struct pmb_gen *g, uint64_t seed);
-/** Next 64 random bits. */
-uint64_t pmb_gen_next(struct pmb_gen *g);
-/** Uniform in [0, n), unbiased; 0 when n is 0. */
-uint64_t pmb_gen_below(struct pmb_gen *g, uint64_t n);
+/* Kernels draw from the library's one generator (struct pmb_rng, rng.h:
+ * header-only, so kernels, which reach only the public API, compile it into
+ * their own code): pmb_rng_seed() and pmb_rng_next(); the same seed gives
+ * the same stream on every machine. */
+
+/** Uniform in [0, n), unbiased; 0 when n is 0.  Rejection under the
+ * covering power of two, not rng.h's pmb_rng_below(): every kernel input is
+ * defined by this mapping of the generator's bits. */
+uint64_t pmb_gen_below(struct pmb_rng *g, uint64_t n);
 /** True with probability pct / 100 (pct 0..100; above 100 acts as 100). */
-int pmb_gen_chance(struct pmb_gen *g, unsigned pct);
+int pmb_gen_chance(struct pmb_rng *g, unsigned pct);
 
 /** Fisher-Yates shuffle of v[0..n). */
-void pmb_gen_shuffle_u32(struct pmb_gen *g, uint32_t *v, size_t n);
+void pmb_gen_shuffle_u32(struct pmb_rng *g, uint32_t *v, size_t n);
 /** A random cyclic permutation (Sattolo): following next = v[i] from any i
  * visits all n slots before returning (for pointer chasing). */
-void pmb_gen_cycle_u32(struct pmb_gen *g, uint32_t *v, size_t n);
+void pmb_gen_cycle_u32(struct pmb_rng *g, uint32_t *v, size_t n);
 
 /* One xorshift64 (13, 7, 17) step: the in-loop key source of kernels that
  * draw a fresh key per item without a key array in the working set; a few
@@ -75,7 +73,7 @@ size_t pmb_varint_len(uint32_t v);
 /** A value whose varint is `width` bytes (1..5), uniform among those; width 0
  * draws from the log-uniform mix: bit length uniform in 1..32, so widths
  * 1..4 come 7/32 of the time each and width 5 4/32. */
-uint32_t pmb_gen_varint_value(struct pmb_gen *g, int width);
+uint32_t pmb_gen_varint_value(struct pmb_rng *g, int width);
 /** Encode n values of pmb_gen_varint_value(width) end to end into buf, which
  * must hold n * PMB_VARINT_MAX + PMB_VARINT_PAD bytes; the bytes after the
  * stream are zeroed up to PMB_VARINT_PAD.  Returns the stream length; *sum

@@ -14,20 +14,11 @@
  * loop's own cost, short enough that a DRAM pass lasts milliseconds. */
 #define MIN_PASS_ITEMS 16384
 
-uint64_t pmb_mem_rand(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* Uniform in [0, n): multiply-shift on the high half (Lemire), exact
  * enough for shuffling and free of the division a modulo costs. */
 static uint64_t rand_below(uint64_t *state, uint64_t n)
 {
-	uint64_t r = pmb_mem_rand(state);
+	uint64_t r = pmb_rng_splitmix64(state);
 
 	if (n <= UINT32_MAX)
 		return ((r >> 32) * n) >> 32;
@@ -125,7 +116,7 @@ static uint64_t random_start(uint64_t seed, int k)
 {
 	uint64_t st = seed + (uint64_t)k;
 
-	return pmb_mem_rand(&st);
+	return pmb_rng_splitmix64(&st);
 }
 
 /* Index in [0, n) from the high half of an LCG state (its low bits are
@@ -198,7 +189,7 @@ static void fill_random(uint64_t *v, size_t n, uint64_t seed)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		v[i] = pmb_mem_rand(&st);
+		v[i] = pmb_rng_splitmix64(&st);
 }
 
 /* Load-to-use latency: one item is one dependent load of a line picked at

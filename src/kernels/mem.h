@@ -5,11 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rng.h" /* pmb_rng_splitmix64(): fills, chase cycles, stream starts */
+
 /* Bytes per chase link and per mem/read item: one x86 cache line. */
 #define PMB_MEM_LINE 64
-
-/* splitmix64: the next value of the generator whose state is *state. */
-uint64_t pmb_mem_rand(uint64_t *state);
 
 /* Link the bytes / line lines of buf (line >= sizeof(void *), a multiple of
  * it) into one random cycle: the first word of each line points to the next

@@ -1,0 +1,224 @@
+/* report_fmt.c - the one text-table printer and the console's units (time, counts, figures, ratios). */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_fmt.h"
+
+/* ---- the table ----------------------------------------------------------- */
+
+/* Room for `need` more bytes of text; text[0] is the empty cell every
+ * offset starts at. */
+static int text_reserve(struct pmb__table *t, size_t need)
+{
+	size_t cap;
+	char *p;
+
+	if (!t->tcap)
+		need++;
+	if (t->tcap - t->len >= need)
+		return 0;
+	cap = t->tcap ? t->tcap : 4096;
+	while (cap - t->len < need) {
+		if (cap > SIZE_MAX / 2)
+			return -ENOMEM;
+		cap *= 2;
+	}
+	p = realloc(t->text, cap);
+	if (!p)
+		return -ENOMEM;
+	if (!t->tcap)
+		p[t->len++] = 0;
+	t->text = p;
+	t->tcap = cap;
+	return 0;
+}
+
+int pmb__table_add_row(struct pmb__table *t)
+{
+	size_t ncol = t->ncol > 0 ? (size_t)t->ncol : 1;
+
+	if (t->err)
+		return t->err;
+	if (t->nrow == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		size_t *p = cap <= SIZE_MAX / sizeof(*p) / ncol ? realloc(t->off, cap * ncol * sizeof(*p)) : NULL;
+
+		if (!p)
+			return t->err = -ENOMEM;
+		t->off = p;
+		t->cap = cap;
+	}
+	if (text_reserve(t, 0))
+		return t->err = -ENOMEM;
+	memset(t->off + t->nrow * ncol, 0, ncol * sizeof(*t->off));
+	t->nrow++;
+	return 0;
+}
+
+void pmb__table_set(struct pmb__table *t, int col, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (t->err || !t->nrow || col < 0 || col >= t->ncol)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (k < 0)
+		return;
+	if (text_reserve(t, (size_t)k + 1)) {
+		t->err = -ENOMEM;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(t->text + t->len, (size_t)k + 1, fmt, ap);
+	va_end(ap);
+	t->off[(t->nrow - 1) * (size_t)t->ncol + (size_t)col] = t->len;
+	t->len += (size_t)k + 1;
+}
+
+static const char *cell(const struct pmb__table *t, size_t row, int col)
+{
+	return t->text + t->off[row * (size_t)t->ncol + (size_t)col];
+}
+
+/* One line: row `row`, or the header where row is SIZE_MAX. */
+static void print_line(FILE *f, const struct pmb__table *t, const size_t *w, size_t row)
+{
+	for (int c = 0; c < t->ncol; c++) {
+		const char *s = row == SIZE_MAX ? t->head[c] : cell(t, row, c);
+
+		if (c + 1 == t->ncol && t->left[c])
+			fputs(s, f);
+		else
+			fprintf(f, t->left[c] ? "%-*s" : "%*s", (int)w[c], s);
+		fputs(c + 1 < t->ncol ? "  " : "\n", f);
+	}
+}
+
+int pmb__table_print(FILE *f, struct pmb__table *t)
+{
+	size_t w[PMB_TABLE_MAXCOL] = { 0 };
+	bool head = t->ncol > 0 && t->head[0];
+	int err = t->err;
+
+	for (int c = 0; c < t->ncol; c++) {
+		if (head)
+			w[c] = strlen(t->head[c]);
+		for (size_t r = 0; r < t->nrow; r++) {
+			size_t k = strlen(cell(t, r, c));
+
+			if (k > w[c])
+				w[c] = k;
+		}
+	}
+	if (head) {
+		size_t total = 0;
+
+		print_line(f, t, w, SIZE_MAX);
+		for (int c = 0; c < t->ncol; c++)
+			total += w[c] + (c + 1 < t->ncol ? 2 : 0);
+		for (size_t k = 0; k < total; k++)
+			fputc('-', f);
+		fputc('\n', f);
+	}
+	for (size_t r = 0; r < t->nrow; r++)
+		print_line(f, t, w, r);
+	pmb__table_free(t);
+	return err;
+}
+
+void pmb__table_free(struct pmb__table *t)
+{
+	free(t->off);
+	free(t->text);
+	t->off = NULL;
+	t->text = NULL;
+	t->nrow = t->cap = t->len = t->tcap = 0;
+	t->err = 0;
+}
+
+/* ---- units --------------------------------------------------------------- */
+
+void pmb__fmt_time(char *b, size_t n, double ns)
+{
+	static const struct { double div; const char *u; } units[] = {
+		{ 1e-3, "ps" }, { 1, "ns" }, { 1e3, "us" }, { 1e6, "ms" }, { 1e9, "s" },
+	};
+	int k = 1;
+	double a = fabs(ns);
+
+	if (!isfinite(ns)) {
+		snprintf(b, n, "-");
+		return;
+	}
+	if (a < 0.1)
+		k = 0;
+	else
+		while (k < 4 && a >= units[k + 1].div)
+			k++;
+	double v = ns / units[k].div;
+	snprintf(b, n, "%.*f %s", fabs(v) >= 100 ? 1 : fabs(v) >= 10 ? 2 : 3, v, units[k].u);
+}
+
+void pmb__fmt_num(char *b, size_t n, double v)
+{
+	double a = fabs(v);
+
+	if (!isfinite(v))
+		snprintf(b, n, "-");
+	else if (a >= 1e9)
+		snprintf(b, n, "%.3gG", v / 1e9);
+	else if (a >= 1e6)
+		snprintf(b, n, "%.3gM", v / 1e6);
+	else if (a >= 1e4)
+		snprintf(b, n, "%.3gk", v / 1e3);
+	else if (a >= 100)
+		snprintf(b, n, "%.1f", v);
+	else if (a >= 1 || a == 0)
+		snprintf(b, n, "%.3f", v);
+	else
+		snprintf(b, n, "%.4f", v);
+}
+
+void pmb__fmt_figure(char *b, size_t n, const struct pmb_figure *f, bool time)
+{
+	char v[32];
+
+	if (f->multiplexed == -1) {
+		snprintf(b, n, "never ran");
+		return;
+	}
+	if (!f->valid) {
+		snprintf(b, n, "-");
+		return;
+	}
+	if (f->below_resolution) {
+		/* Zero within what the measurement resolves: say so, never
+		 * print the negative or tiny number the subtraction left. */
+		if (time)
+			pmb__fmt_time(v, sizeof(v), f->resolution);
+		else
+			snprintf(v, sizeof(v), "%.1g", f->resolution);
+		snprintf(b, n, "< %s", v);
+		return;
+	}
+	if (time)
+		pmb__fmt_time(v, sizeof(v), f->s.median);
+	else
+		pmb__fmt_num(v, sizeof(v), f->s.median);
+	snprintf(b, n, "%.20s%s", v, f->multiplexed == 1 ? " (multiplexed)" : "");
+}
+
+void pmb__fmt_ratio(char *b, size_t n, double ratio, double lo, double hi)
+{
+	if (isfinite(lo) && isfinite(hi))
+		snprintf(b, n, "%.2f [%.2f, %.2f]", ratio, lo, hi);
+	else
+		snprintf(b, n, "%.2f", ratio);
+}

@@ -1,0 +1,18 @@
+/* report_study.h - the console report's studies after the main table (report_study.c). */
+#ifndef PMB_REPORT_STUDY_H
+#define PMB_REPORT_STUDY_H
+
+#include <stdio.h>
+
+#include "result.h"
+
+/* Per family of PMB_TIERS points: median per tier, where the data step,
+ * and whether that matches the cache boundaries hwloc reports. */
+void pmb__report_sweeps(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n);
+/* Per branch study: branchy, branchless and speed of light per input, the
+ * ratio with its interval and the verdict.  Returns 0, or -ENOMEM where a
+ * table lost rows. */
+int pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const struct pmb_result *r,
+			       size_t n);
+
+#endif

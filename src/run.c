@@ -1,0 +1,536 @@
+/* run.c - the path of one run, top to bottom: plan, counters opened, samples measured, figures analysed, report written. */
+#include <math.h>
+#include <regex.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "events.h"
+#include "probe.h"
+#include "registry.h"
+#include "report_out.h"
+#include "result.h"
+#include "run.h"
+#include "runner.h"
+#include "selfcheck.h"
+#include "sim.h"
+#include "topology.h"
+
+/* pmb_run(), at the bottom, is the path; the stages come above it in its
+ * order.  Each takes what the stages before it returned and returns its
+ * own struct; the analysis and the report see them together, as the
+ * context that context_of() assembles from them.  Stages return 0 to go on
+ * or an exit status (2, the error said).  Warnings go into the run's list,
+ * printed once the counters are open (before the long part) and again
+ * after the analysis. */
+
+/* plan: what will be measured, on which core, with which events. */
+struct pmb_plan {
+	regex_t filter;                /* --filter, compiled */
+	bool have_filter;
+	bool sim;                      /* this process runs under valgrind */
+	struct pmb_topology *topo;     /* for pinning and buffers */
+	struct pmb_topology_info info; /* the core's caches and NUMA node */
+	bool info_ok;
+	int cpu, ncpus;
+	struct pmb_tier_point tier[PMB_MAX_TIER_POINTS]; /* PMB_TIERS sizes */
+	size_t ntiers;
+	struct pmb_instance *inst;     /* malloc'ed */
+	size_t ninst;
+	size_t reps;                   /* calls of each instance */
+	struct pmb_event_plan events;  /* resolved by name, not opened yet */
+};
+
+/* counters opened: the environment, and what reads a sample. */
+struct pmb_opened {
+	struct pmb_env env;
+	struct pmb_event_plan events;    /* the plan's, with the software events
+	                                    the fallback added */
+	struct pmb_counters counters;    /* the perf backend's groups */
+	struct pmb_meter meter;          /* what the runner calls around a sample */
+	struct pmb_counters_outcome got; /* per event: group or why not;
+	                                    fallback; read path */
+	int ngroups;
+	double group_read_ns;            /* a group's reads per sample; -1 none */
+	double read_inside_ns;           /* of which inside the timed window; -1 */
+	char sim_geometry[160];          /* sim: the simulated caches */
+};
+
+/* measured: raw samples and the harness overhead; no statistics yet. */
+struct pmb_samples {
+	struct pmb_runner_opts ro;       /* how they were taken */
+	struct pmb_result *res;          /* instance i, repetition r at i*reps + r */
+	size_t n;
+	struct pmb_overhead overhead;    /* the empty loop before and after, merged */
+};
+
+/* ---- plan ---------------------------------------------------------------- */
+
+static int plan_filter(const struct pmb_options *o, struct pmb_plan *p)
+{
+	char msg[128];
+	int err;
+
+	if (!o->filter)
+		return 0;
+	err = regcomp(&p->filter, o->filter, REG_EXTENDED | REG_NOSUB);
+	if (!err) {
+		p->have_filter = true;
+		return 0;
+	}
+	regerror(err, &p->filter, msg, sizeof(msg));
+	return pmb_out_error("--filter=%s: not a valid regular expression (%s)", o->filter, msg);
+}
+
+/* Under simulation every instruction of a benchmark's setup is simulated
+ * too: DRAM points far past the last level only cost minutes and show
+ * nothing 2x the last level does not. */
+static void plan_sim_tiers(struct pmb_plan *p)
+{
+	uint64_t cap = 2 * p->info.cache[p->info.ncaches - 1].size;
+	size_t k = 0;
+
+	for (size_t i = 0; i < p->ntiers; i++)
+		if (p->tier[i].bytes <= cap ||
+		    (k > 0 && strcmp(p->tier[k - 1].tier, "DRAM") && !strcmp(p->tier[i].tier, "DRAM")))
+			p->tier[k++] = p->tier[i];
+	p->ntiers = k;
+}
+
+/* The machine: topology, the core to pin to, the working-set sizes. */
+static int plan_machine(const struct pmb_options *o, struct pmb_plan *p)
+{
+	int err = pmb_topology_load(&p->topo, o->topology_src);
+
+	if (err)
+		return pmb_out_error("cannot read the machine's topology: %s", pmb_strerror(err));
+	p->sim = pmb_sim_active();
+	p->ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	p->cpu = o->cpu >= 0 ? o->cpu : sched_getcpu();
+	if (p->cpu < 0)
+		p->cpu = 0;
+	if (!pmb_topology_cpu_valid(p->topo, p->cpu))
+		return pmb_out_error("--cpu=%d: no such core here; expected one of 0-%d that this process may use",
+				     p->cpu, p->ncpus - 1);
+	p->info_ok = pmb_topology_info(p->topo, p->cpu, &p->info) == 0;
+	if (p->info_ok && pmb_topology_tiers(&p->info, p->tier, PMB_MAX_TIER_POINTS, &p->ntiers))
+		p->ntiers = 0;
+	if (p->sim && p->ntiers && p->info.ncaches)
+		plan_sim_tiers(p);
+	return 0;
+}
+
+static int plan_expand(struct pmb_plan *p)
+{
+	return pmb_registry_expand(p->have_filter ? &p->filter : NULL, p->ntiers ? p->tier : NULL,
+				   p->ntiers, &p->inst, &p->ninst);
+}
+
+/* What the plan cannot do as its definitions ask, said once each. */
+static void plan_warn_links(const struct pmb_plan *p, struct pmb_warnings *w)
+{
+	for (size_t i = 0; i < p->ninst && p->info.caches_assumed; i++)
+		if (p->inst[i].tier[0]) {
+			pmb_warn(w, "%s: the tier labels and sweep boundaries rest on these sizes, not the "
+				 "machine's", p->info.fallback);
+			break;
+		}
+	for (size_t i = 0; i < p->ninst; i++) {
+		const struct pmb_benchmark_def *d = p->inst[i].def;
+
+		if (d->reference && p->inst[i].reference < 0)
+			pmb_warn(w, "%s names .reference = \"%s\", which is no benchmark here (with the same "
+				 "arguments): it has no ratio column", p->inst[i].family, d->reference);
+		if (d->baseline && p->inst[i].baseline < 0)
+			pmb_warn(w, "%s names .baseline = \"%s\", which is no benchmark here (with the same "
+				 "arguments): it has no normalized column", p->inst[i].family, d->baseline);
+	}
+}
+
+/* The instances: the registry's (filtered, tiers expanded, links
+ * resolved), or under --self-check the calibration kernels. */
+static int plan_benchmarks(const struct pmb_options *o, struct pmb_plan *p, struct pmb_warnings *w)
+{
+	int err;
+
+	if (o->self_check) {
+		p->reps = 1;
+		return pmb_selfcheck_plan(&p->inst, &p->ninst) ? pmb_out_error("out of memory") : 0;
+	}
+	p->reps = (size_t)o->repetitions;
+	err = plan_expand(p);
+	if (err == PMB_ENOCACHE)
+		return pmb_out_error("the topology reports no data caches, so PMB_TIERS has no sizes; %s",
+				     p->info.fallback[0] ? p->info.fallback : "filter out the sweep benchmarks");
+	if (err)
+		return pmb_out_error("%s", pmb_strerror(err));
+	plan_warn_links(p, w);
+	if (p->ninst == 0 && !o->topology)
+		return pmb_out_error("--filter=%s matches no benchmark; see --list", o->filter ? o->filter : "");
+	return 0;
+}
+
+/* The events, by name: the simulator's, or libpfm4's and the tables'. */
+static int plan_events(const struct pmb_options *o, struct pmb_plan *p)
+{
+	bool sweep = false;
+	int err = -1;
+
+	if (p->sim)
+		return pmb_sim_resolve(o->counters, &p->events) ? pmb_out_error("%s", pmb_sim_error()) : 0;
+	for (size_t i = 0; i < p->ninst; i++)
+		sweep |= p->inst[i].tier[0] != 0;
+	/* A working-set sweep is about which level served the loads: by
+	 * default it also counts the @cache set, where this PMU has it (a PMU
+	 * the tables do not know keeps the plain default). */
+	if (!o->counters && sweep)
+		err = pmb_events_resolve(PMB_DEFAULT_COUNTERS ",@cache", p->cpu, o->kernel, &p->events);
+	if (err)
+		err = pmb_events_resolve(o->counters ? o->counters : PMB_DEFAULT_COUNTERS, p->cpu, o->kernel,
+					 &p->events);
+	if (err)
+		return pmb_out_error("--counters: %s", *pmb_events_error() ? pmb_events_error() : pmb_strerror(err));
+	return 0;
+}
+
+/* ---- early exits: listings, and --backend=sim's parent ------------------ */
+
+static int list_benchmarks(struct pmb_plan *p)
+{
+	int err = plan_expand(p);
+
+	if (err)
+		return pmb_out_error("cannot list benchmarks: %s", pmb_strerror(err));
+	for (size_t i = 0; i < p->ninst; i++)
+		printf("%s\n", p->inst[i].name);
+	return 0;
+}
+
+static int list_events(const char *pattern)
+{
+	if (pmb_events_list(pattern, pmb_out_event, NULL) > 0)
+		return 0;
+	/* As grep: nothing found is status 1, not an error. */
+	fprintf(stderr, "pmubench: no event of this machine matches '%s'\n", pattern ? pattern : "");
+	return 1;
+}
+
+/* --backend=sim: the same command again under valgrind, whose exit status
+ * is this one's. */
+static int run_under_valgrind(const struct pmb_options *o, const struct pmb_plan *p)
+{
+	int err = pmb_sim_exec(o->argc, o->argv, p->info_ok ? &p->info : NULL);
+
+	if (err == PMB_ENOVALGRIND)
+		return pmb_out_error("--backend=sim needs valgrind, which is not installed: apt-get install valgrind");
+	if (err < 0)
+		return pmb_out_error("--backend=sim: %s", *pmb_sim_error() ? pmb_sim_error() : pmb_strerror(err));
+	if (err != 0 && *pmb_sim_error())
+		fprintf(stderr, "pmubench: valgrind said: %s\n", pmb_sim_error());
+	return err;
+}
+
+static int load_events(void)
+{
+	int err = pmb_events_init(NULL);
+
+	return err ? pmb_out_error("%s", *pmb_events_error() ? pmb_events_error() : pmb_strerror(err)) : 0;
+}
+
+/* ---- open: pin, probe, counters ------------------------------------------ */
+
+static int open_sim(const struct pmb_plan *p, struct pmb_opened *m)
+{
+	pmb_sim_geometry(p->info_ok ? &p->info : NULL, m->sim_geometry, sizeof(m->sim_geometry));
+	if (pmb_sim_meter(&m->meter, &m->events))
+		return pmb_out_error("--backend=sim: %s", pmb_sim_error());
+	m->ngroups = m->meter.ngroups;
+	snprintf(m->got.fallback, sizeof(m->got.fallback), "simulated by valgrind callgrind: time is not measured");
+	return 0;
+}
+
+/* The plan's events under the fallback policy of counters_policy.c. */
+static int open_perf(const struct pmb_options *o, const struct pmb_plan *p, struct pmb_opened *m,
+		     struct pmb_warnings *w)
+{
+	struct pmb_event_plan sw;
+	struct pmb_counters_env env = { .paranoid = m->env.paranoid, .ghz = m->env.ghz, .sim_hint = true,
+					.read = o->read };
+	bool have_sw = pmb_events_resolve("task-clock,page-faults,context-switches", p->cpu,
+					  m->events.kernel, &sw) == 0;
+	int err = pmb_counters_open_plan(&m->counters, &m->events, have_sw ? &sw : NULL, &env, &m->got);
+
+	for (int i = 0; i < m->got.nwarnings; i++)
+		pmb_warn(w, "%s", m->got.warning[i]);
+	m->ngroups = m->counters.ngroups;
+	/* --read=self where some group cannot: nothing measured.  (No
+	 * counters at all is no such case: nothing is read either way.) */
+	if ((m->got.read_err || err) && o->read == PMB_READ_SELF && m->got.read_path[0] &&
+	    strcmp(m->got.read_path, "self"))
+		return pmb_out_error("--read=self: the counters cannot be read from user space here: %s",
+				     m->got.read_why);
+	m->group_read_ns = pmb_probe_group_read(&m->counters, &m->read_inside_ns);
+	pmb_runner_perf_meter(&m->meter, &m->counters);
+	return 0;
+}
+
+static int open_meter(const struct pmb_options *o, const struct pmb_plan *p, struct pmb_opened *m,
+		      struct pmb_warnings *w)
+{
+	int err = pmb_topology_pin(p->topo, p->cpu);
+
+	if (err)
+		pmb_warn(w, "could not pin to core %d (%s): samples may migrate", p->cpu, pmb_strerror(err));
+	pmb_env_probe(&m->env, p->cpu, p->sim, w);
+	m->events = p->events;
+	m->read_inside_ns = -1;
+	return p->sim ? open_sim(p, m) : open_perf(o, p, m, w);
+}
+
+/* ---- measure ------------------------------------------------------------- */
+
+/* --min-sample-time, raised to its floors: the clock's resolution, and the
+ * counter reads that lie inside the timed window (from user space: tens to
+ * hundreds of ns; read()'s system calls lie outside it). */
+static double min_sample_ns(const struct pmb_options *o, const struct pmb_plan *p,
+			    const struct pmb_opened *m, struct pmb_warnings *w)
+{
+	double clock_floor = 1000 * m->env.clock.resolution_ns, read_floor = 100 * m->read_inside_ns;
+	double floor = fmax(clock_floor, read_floor);
+
+	if (p->sim || o->min_sample_ns >= floor)
+		return o->min_sample_ns;
+	if (clock_floor >= read_floor)
+		pmb_warn(w, "--min-sample-time raised to %.0f us: a sample must last at least 1000 times the "
+			 "clock's resolution (%.0f ns)", floor / 1e3, m->env.clock.resolution_ns);
+	else
+		pmb_warn(w, "--min-sample-time raised to %.0f us: a sample must last at least 100 times what "
+			 "reading its counters inside it costs (%.0f ns from user space)", floor / 1e3,
+			 m->read_inside_ns);
+	return floor;
+}
+
+static struct pmb_runner_opts runner_opts(const struct pmb_options *o, const struct pmb_plan *p,
+					  const struct pmb_opened *m, struct pmb_warnings *w)
+{
+	struct pmb_runner_opts ro = {
+		.cpu = p->cpu,
+		.min_sample_ns = min_sample_ns(o, p, m, w),
+		.samples = o->samples,
+		.samples_given = o->samples_given,
+		.warmup_ns = 20e6,
+		.budget_ns = 250e6,
+		.repetitions = (int)p->reps,
+		.seed = o->seed,
+		.hugepages = o->hugepages,
+		.topo = p->topo,
+		.progress = isatty(2) ? pmb_out_progress : NULL,
+	};
+
+	if (p->sim && (o->kernel || o->min_sample_ns != 1e6))
+		pmb_warn(w, "--kernel and --min-sample-time mean nothing under --backend=sim: valgrind counts "
+			 "user-space instructions and does not time samples");
+	if (o->samples_given && o->samples < 3)
+		pmb_warn(w, "--samples=%d: with fewer than 3 samples there is no confidence interval and no fit "
+			 "of a fixed cost; figures are single measurements", o->samples);
+	return ro;
+}
+
+/* The harness overhead, the instances' samples, the overhead again. */
+static int measure(const struct pmb_options *o, const struct pmb_plan *p, const struct pmb_opened *m,
+		   struct pmb_samples *s, struct pmb_warnings *w)
+{
+	struct pmb_overhead after;
+	int err;
+
+	s->ro = runner_opts(o, p, m, w);
+	err = pmb_runner_overhead(&s->ro, &m->meter, &s->overhead);
+	if (err)
+		return pmb_out_error("measuring the harness overhead failed: %s", pmb_strerror(err));
+	s->ro.overhead_passes = s->overhead.passes;
+	s->n = p->ninst * p->reps;
+	s->res = calloc(s->n + 1, sizeof(*s->res));
+	if (!s->res)
+		return pmb_out_error("out of memory");
+	err = pmb_runner_run(&s->ro, &m->meter, p->inst, p->ninst, s->res);
+	if (err)
+		return pmb_out_error("running the benchmarks failed: %s", pmb_strerror(err));
+	/* Counts that depend on timing: the overhead again now, merged. */
+	if (!m->meter.deterministic && pmb_runner_overhead(&s->ro, &m->meter, &after) == 0) {
+		pmb_overhead_merge(&after, &s->overhead);
+		s->overhead = after;
+	}
+	return 0;
+}
+
+/* ---- analyse and report -------------------------------------------------- */
+
+/* The reports' one input, read-only from here on (the analysis adds its
+ * warnings): what each stage returned.  s NULL: nothing measured
+ * (--topology).  Returns it calloc'ed, or NULL. */
+static struct pmb_context *context_of(const struct pmb_options *o, const struct pmb_plan *p,
+				      const struct pmb_opened *m, const struct pmb_samples *s,
+				      const struct pmb_warnings *w)
+{
+	struct pmb_context *c = calloc(1, sizeof(*c));
+	const struct pmb_env *env = &m->env;
+
+	_Static_assert(sizeof(c->event_why) == sizeof(m->got.why), "event_why");
+	if (!c)
+		return NULL;
+	snprintf(c->date, sizeof(c->date), "%s", env->date);
+	snprintf(c->host, sizeof(c->host), "%s", env->host);
+	snprintf(c->executable, sizeof(c->executable), "%s", env->executable);
+	snprintf(c->governor, sizeof(c->governor), "%s", env->governor);
+	c->clock = env->clock;
+	c->ghz = env->ghz;
+	c->turbo = env->turbo;
+	memcpy(c->loadavg, env->loadavg, sizeof(c->loadavg));
+	c->paranoid = env->paranoid;
+	c->backend = p->sim ? PMB_BACKEND_SIM : PMB_BACKEND_PERF;
+	c->cpu = p->cpu;
+	c->ncpus = p->ncpus;
+	c->topo = p->info;
+	c->topo_ok = p->info_ok;
+	c->plan = m->events;
+	c->ngroups = m->ngroups;
+	memcpy(c->event_group, m->got.event_group, sizeof(c->event_group));
+	memcpy(c->event_why, m->got.why, sizeof(c->event_why));
+	snprintf(c->fallback, sizeof(c->fallback), "%s", m->got.fallback);
+	snprintf(c->read_path, sizeof(c->read_path), "%s", m->got.read_path);
+	snprintf(c->read_why, sizeof(c->read_why), "%s", m->got.read_why);
+	c->pmu_ok = m->got.pmu_works;
+	c->has_cycles = m->got.cycles;
+	c->group_read_ns = m->group_read_ns;
+	snprintf(c->sim_geometry, sizeof(c->sim_geometry), "%s", m->sim_geometry);
+	c->hugepages = o->hugepages;
+	c->seed = o->seed;
+	c->samples = o->samples;
+	c->repetitions = o->repetitions;
+	if (s) {
+		c->overhead = s->overhead;
+		c->min_sample_ns = s->ro.min_sample_ns;
+	}
+	for (int i = 0; i < w->n; i++)
+		pmb_context_warn(c, "%s", w->text[i]);
+	return c;
+}
+
+static int report(const struct pmb_options *o, const struct pmb_context *ctx, const struct pmb_samples *s)
+{
+	int rc;
+
+	if (o->self_check)
+		return pmb_selfcheck_report(ctx, s->res, s->n, stdout);
+	rc = pmb_out_report(o->format, o->out, o->plot, ctx, s->res, s->n);
+	for (size_t i = 0; i < s->n; i++)
+		if (s->res[i].status == PMB_EVERIFY) {
+			fprintf(stderr, "pmubench: %s failed: %s\n", s->res[i].inst->name, s->res[i].reason);
+			rc = 1;
+		}
+	return rc;
+}
+
+/* ---- the path ------------------------------------------------------------- */
+
+/* --topology: the plan and the opened counters, reported; nothing measured. */
+static int show_topology(const struct pmb_options *o, const struct pmb_plan *p, const struct pmb_opened *m,
+			 const struct pmb_warnings *w)
+{
+	struct pmb_context *ctx = context_of(o, p, m, NULL, w);
+	int rc = ctx ? pmb_out_topology(ctx) : pmb_out_error("out of memory");
+
+	pmb_context_free(ctx);
+	free(ctx);
+	return rc;
+}
+
+/* Counters opened, samples measured, figures analysed, report written. */
+static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, struct pmb_warnings *warn)
+{
+	struct pmb_opened opened;
+	struct pmb_samples samples;
+	struct pmb_context *ctx = NULL;
+	int rc, printed = 0;
+
+	memset(&opened, 0, sizeof(opened));
+	memset(&samples, 0, sizeof(samples));
+	rc = open_meter(o, plan, &opened, warn);
+	if (rc)
+		goto out;
+	pmb_out_warnings(warn->text, warn->n, &printed);
+	if (o->topology) {
+		rc = show_topology(o, plan, &opened, warn);
+		goto out;
+	}
+	rc = measure(o, plan, &opened, &samples, warn);
+	if (rc)
+		goto out;
+	ctx = context_of(o, plan, &opened, &samples, warn);
+	if (!ctx) {
+		rc = pmb_out_error("out of memory");
+		goto out;
+	}
+	pmb_analyze(ctx, samples.res, samples.n, plan->reps);
+	pmb_out_warnings(ctx->warnings, ctx->nwarnings, &printed);
+	rc = report(o, ctx, &samples);
+out:
+	for (size_t i = 0; samples.res && i < samples.n; i++)
+		free(samples.res[i].samples);
+	free(samples.res);
+	if (plan->sim && opened.meter.ctx)
+		pmb_sim_meter_close(&opened.meter);
+	pmb_counters_close(&opened.counters);
+	pmb_context_free(ctx);
+	free(ctx);
+	return rc;
+}
+
+int pmb_run(const struct pmb_options *o)
+{
+	struct pmb_plan plan;
+	struct pmb_warnings warn = { 0 };
+	int rc;
+
+	memset(&plan, 0, sizeof(plan));
+	rc = plan_filter(o, &plan);
+	if (!rc && o->out)
+		rc = pmb_out_check("--out", o->out);
+	if (!rc && o->plot)
+		rc = pmb_out_check("--plot", o->plot);
+	if (!rc)
+		rc = plan_machine(o, &plan);
+	if (rc)
+		goto out;
+	if (o->list) {
+		rc = list_benchmarks(&plan);
+		goto out;
+	}
+	if (o->backend == PMB_WANT_SIM && !plan.sim) {
+		rc = run_under_valgrind(o, &plan);
+		goto out;
+	}
+	rc = load_events();
+	if (rc)
+		goto out;
+	if (o->list_events) {
+		rc = list_events(o->list_pattern);
+		goto out;
+	}
+	rc = plan_benchmarks(o, &plan, &warn);
+	if (!rc)
+		rc = plan_events(o, &plan);
+	if (!rc)
+		rc = run_plan(o, &plan, &warn);
+out:
+	free(plan.inst);
+	if (plan.have_filter)
+		regfree(&plan.filter);
+	pmb_topology_free(plan.topo);
+	pmb_events_fini();
+	pmb_warnings_free(&warn);
+	return rc;
+}

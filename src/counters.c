@@ -351,10 +351,53 @@ int pmb_group_read(struct pmb_group *g, struct pmb_count *out)
 
 /* The pages mapped and checked: every member on a counter user space may
  * read, a first read that does not fault, and a count read() agrees with. */
+/* Every counter of the group has a counter index the kernel lets user
+ * space read, and reading it does not fault. */
+static int check_pmcs(struct pmb_group *g, char *why, size_t n)
+{
+	for (int i = 0; i < g->n; i++) {
+		uint32_t idx = g->page[i]->index;
+		uint64_t v;
+
+		if (idx == 0 || !g->page[i]->cap_user_rdpmc) {
+			snprintf(why, n, "the kernel gives user space no counter to read (%s)",
+				 g->page[i]->cap_user_rdpmc ? "the group got no counter in 20 ms"
+							    : "cap_user_rdpmc is 0");
+			return -EPERM;
+		}
+		if (pmb_selfread_try_pmc(idx - 1, &v)) {
+			snprintf(why, n, "the kernel allows %s but it faulted (a hypervisor that does not "
+				 "pass it through?)", PMB_SELFREAD_INSN);
+			return -EFAULT;
+		}
+	}
+	return 0;
+}
+
+/* A snapshot, then read(): the same counts, read() a little later. */
+static int check_against_read(struct pmb_group *g, char *why, size_t n)
+{
+	struct snap s;
+
+	pmb_group_pad(g, g->n);
+	pmb_group_mark(g, 0);
+	snap_values(g, &g->snap[0]);
+	if (g->fallbacks || read_totals(g, s.value, &s.enabled, &s.running)) {
+		snprintf(why, n, "the group's pages would not read");
+		return -EIO;
+	}
+	for (int i = 0; i < g->n; i++)
+		if (s.value[i] < g->snap[0].value[i] || s.value[i] - g->snap[0].value[i] > (1u << 30)) {
+			snprintf(why, n, "%s read %llu where read() gave %llu", PMB_SELFREAD_INSN,
+				 (unsigned long long)g->snap[0].value[i], (unsigned long long)s.value[i]);
+			return -EIO;
+		}
+	return 0;
+}
+
 static int map_pages(struct pmb_group *g, char *why, size_t n)
 {
 	long psz = sysconf(_SC_PAGESIZE);
-	struct snap s;
 
 	for (int i = 0; i < g->n; i++) {
 		/* One page: the control page alone, no ring buffer. */
@@ -382,37 +425,8 @@ static int map_pages(struct pmb_group *g, char *why, size_t n)
 		return -EPERM;
 	for (uint64_t t0 = now_ns(); !g->page[g->n - 1]->index && now_ns() - t0 < 20000000;)
 		sched_yield();
-	for (int i = 0; i < g->n; i++) {
-		uint32_t idx = g->page[i]->index;
-		uint64_t v;
-
-		if (idx == 0 || !g->page[i]->cap_user_rdpmc) {
-			snprintf(why, n, "the kernel gives user space no counter to read (%s)",
-				 g->page[i]->cap_user_rdpmc ? "the group got no counter in 20 ms"
-							    : "cap_user_rdpmc is 0");
-			return -EPERM;
-		}
-		if (pmb_selfread_try_pmc(idx - 1, &v)) {
-			snprintf(why, n, "the kernel allows %s but it faulted (a hypervisor that does not "
-				 "pass it through?)", PMB_SELFREAD_INSN);
-			return -EFAULT;
-		}
-	}
-	/* A snapshot, then read(): the same counts, read() a little later. */
-	pmb_group_pad(g, g->n);
-	pmb_group_mark(g, 0);
-	snap_values(g, &g->snap[0]);
-	if (g->fallbacks || read_totals(g, s.value, &s.enabled, &s.running)) {
-		snprintf(why, n, "the group's pages would not read");
-		return -EIO;
-	}
-	for (int i = 0; i < g->n; i++)
-		if (s.value[i] < g->snap[0].value[i] || s.value[i] - g->snap[0].value[i] > (1u << 30)) {
-			snprintf(why, n, "%s read %llu where read() gave %llu", PMB_SELFREAD_INSN,
-				 (unsigned long long)g->snap[0].value[i], (unsigned long long)s.value[i]);
-			return -EIO;
-		}
-	return 0;
+	err = check_pmcs(g, why, n);
+	return err ? err : check_against_read(g, why, n);
 }
 
 static void unmap_pages(struct pmb_group *g)

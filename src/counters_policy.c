@@ -54,17 +54,28 @@ int pmb_counters_open(struct pmb_counters *c, const struct perf_event_attr *attr
 	return pmb_counters_open_some(c, attrs, anchor, NULL, n);
 }
 
-int pmb_counters_open_some(struct pmb_counters *c, const struct perf_event_attr *attrs,
-			   const bool *anchor, const bool *skip, int n)
-{
-	int pending[PMB_MAX_EVENTS], npending = 0;
-	int anchors[PMB_MAX_EVENTS], nanchors = 0;
-	int first_err = 0;
+/* Events being grouped: the anchors go into every group, the pending
+ * wait for one; the first error met is what an empty result returns. */
+struct grouping {
+	int pending[PMB_MAX_EVENTS], npending;
+	int anchors[PMB_MAX_EVENTS], nanchors;
+	int first_err;
+};
 
-	memset(c, 0, sizeof(*c));
-	c->nevents = n;
-	/* Anchors that cannot be opened alone are dropped (with their errno)
-	 * before grouping, so one missing PMU does not sink every group. */
+static void grouping_error(struct grouping *gr, int err)
+{
+	if (!gr->first_err)
+		gr->first_err = err;
+}
+
+/* Sort the events into anchors and pending.  Anchors that cannot be
+ * opened alone are dropped (with their errno) before grouping, so one
+ * missing PMU does not sink every group. */
+static void grouping_init(struct grouping *gr, struct pmb_counters *c,
+			  const struct perf_event_attr *attrs, const bool *anchor,
+			  const bool *skip, int n)
+{
+	memset(gr, 0, sizeof(*gr));
 	for (int e = 0; e < n; e++) {
 		if (skip && skip[e])
 			continue;
@@ -74,93 +85,113 @@ int pmb_counters_open_some(struct pmb_counters *c, const struct perf_event_attr 
 
 			if (err) {
 				c->open_errno[e] = -err;
-				if (!first_err)
-					first_err = err;
+				grouping_error(gr, err);
 				continue;
 			}
 			pmb_group_close(g);
-			anchors[nanchors++] = e;
+			gr->anchors[gr->nanchors++] = e;
 		} else {
-			pending[npending++] = e;
+			gr->pending[gr->npending++] = e;
 		}
 	}
-	if (npending == 0 && nanchors > 0) {
-		memcpy(pending, anchors, sizeof(int) * (size_t)nanchors);
-		npending = nanchors;
-		nanchors = 0;
+	if (gr->npending == 0 && gr->nanchors > 0) {
+		memcpy(gr->pending, gr->anchors, sizeof(int) * (size_t)gr->nanchors);
+		gr->npending = gr->nanchors;
+		gr->nanchors = 0;
 	}
-	/* Greedy: start a group with the anchors, add events one at a time,
-	 * keeping each that still lets the group open and run.  O(n^2) opens,
-	 * with n <= 16: a few milliseconds, once per run. */
-	while (npending > 0 && c->ngroups < PMB_MAX_GROUPS) {
-		int members[PMB_MAX_EVENTS], nm = 0, rest[PMB_MAX_EVENTS], nrest = 0;
-		struct pmb_group *g = NULL;
+}
 
-		for (int i = 0; i < nanchors; i++)
-			members[nm++] = anchors[i];
-		for (int i = 0; i < npending; i++) {
-			struct pmb_group *t;
-			int failed, err;
+/* Pending event e would not join even the anchors alone: if it opens by
+ * itself it waits for a later group, else it is dropped with its errno. */
+static void pending_alone(struct grouping *gr, struct pmb_counters *c,
+			  const struct perf_event_attr *attrs, int e, int *rest, int *nrest)
+{
+	struct pmb_group *alone;
+	int f2, e2 = try_group(&alone, attrs, &e, 1, &f2);
 
-			members[nm] = pending[i];
-			err = try_group(&t, attrs, members, nm + 1, &failed);
-			if (err == 0) {
-				pmb_group_close(t);
-				nm++;
-			} else if (nm == nanchors) {
-				/* Fails even with only the anchors beside it: does
-				 * it open alone? */
-				struct pmb_group *alone;
-				int f2, e2 = try_group(&alone, attrs, &pending[i], 1, &f2);
+	if (e2 == 0) {
+		pmb_group_close(alone);
+		rest[(*nrest)++] = e;
+	} else {
+		c->open_errno[e] = -e2;
+		grouping_error(gr, e2);
+	}
+}
 
-				if (e2 == 0) {
-					pmb_group_close(alone);
-					rest[nrest++] = pending[i];
-				} else {
-					c->open_errno[pending[i]] = -e2;
-					if (!first_err)
-						first_err = e2;
-				}
-			} else {
-				rest[nrest++] = pending[i];
-			}
+/* Greedy: the anchors, then each pending event that still lets the group
+ * open and run, into members; the others into rest.  Returns the number
+ * of members. */
+static int group_fill(struct grouping *gr, struct pmb_counters *c,
+		      const struct perf_event_attr *attrs, int *members, int *rest, int *nrest)
+{
+	int nm = 0;
+
+	for (int i = 0; i < gr->nanchors; i++)
+		members[nm++] = gr->anchors[i];
+	for (int i = 0; i < gr->npending; i++) {
+		struct pmb_group *t;
+		int failed, err;
+
+		members[nm] = gr->pending[i];
+		err = try_group(&t, attrs, members, nm + 1, &failed);
+		if (err == 0) {
+			pmb_group_close(t);
+			nm++;
+		} else if (nm == gr->nanchors) {
+			pending_alone(gr, c, attrs, gr->pending[i], rest, nrest);
+		} else {
+			rest[(*nrest)++] = gr->pending[i];
 		}
-		if (nm == nanchors && nrest > 0 && nanchors > 0) {
+	}
+	return nm;
+}
+
+/* Group g, opened over members[0..nm), becomes c's next group. */
+static void counters_add_group(struct pmb_counters *c, struct pmb_group *g,
+			       const int *members, int nm)
+{
+	c->group[c->ngroups] = g;
+	c->nmembers[c->ngroups] = nm;
+	memcpy(c->member[c->ngroups], members, sizeof(int) * (size_t)nm);
+	c->ngroups++;
+}
+
+int pmb_counters_open_some(struct pmb_counters *c, const struct perf_event_attr *attrs,
+			   const bool *anchor, const bool *skip, int n)
+{
+	struct grouping gr;
+	struct pmb_group *g;
+	int failed;
+
+	memset(c, 0, sizeof(*c));
+	c->nevents = n;
+	grouping_init(&gr, c, attrs, anchor, skip, n);
+	/* Group by group, O(n^2) opens, with n <= 16: a few milliseconds,
+	 * once per run. */
+	while (gr.npending > 0 && c->ngroups < PMB_MAX_GROUPS) {
+		int members[PMB_MAX_EVENTS], rest[PMB_MAX_EVENTS], nrest = 0;
+		int nm = group_fill(&gr, c, attrs, members, rest, &nrest);
+
+		if (nm == gr.nanchors && nrest > 0 && gr.nanchors > 0) {
 			/* Not even one more event fits beside the anchors:
 			 * measure the rest without them rather than not at all. */
-			nanchors = 0;
-			memcpy(pending, rest, sizeof(int) * (size_t)nrest);
-			npending = nrest;
-			continue;
-		}
-		if (nm > 0) {
-			int failed, err = try_group(&g, attrs, members, nm, &failed);
+			gr.nanchors = 0;
+		} else if (nm > 0) {
+			int err = try_group(&g, attrs, members, nm, &failed);
 
-			if (err == 0) {
-				c->group[c->ngroups] = g;
-				c->nmembers[c->ngroups] = nm;
-				memcpy(c->member[c->ngroups], members, sizeof(int) * (size_t)nm);
-				c->ngroups++;
-			} else if (!first_err) {
-				first_err = err;
-			}
+			if (err == 0)
+				counters_add_group(c, g, members, nm);
+			else
+				grouping_error(&gr, err);
 		}
-		memcpy(pending, rest, sizeof(int) * (size_t)nrest);
-		npending = nrest;
+		memcpy(gr.pending, rest, sizeof(int) * (size_t)nrest);
+		gr.npending = nrest;
 	}
-	if (c->ngroups == 0 && nanchors > 0) {
-		struct pmb_group *g;
-		int failed;
-
-		if (try_group(&g, attrs, anchors, nanchors, &failed) == 0) {
-			c->group[0] = g;
-			c->nmembers[0] = nanchors;
-			memcpy(c->member[0], anchors, sizeof(int) * (size_t)nanchors);
-			c->ngroups = 1;
-		}
-	}
+	if (c->ngroups == 0 && gr.nanchors > 0 &&
+	    try_group(&g, attrs, gr.anchors, gr.nanchors, &failed) == 0)
+		counters_add_group(c, g, gr.anchors, gr.nanchors);
 	if (c->ngroups == 0)
-		return first_err ? first_err : -ENOENT;
+		return gr.first_err ? gr.first_err : -ENOENT;
 	return 0;
 }
 
@@ -375,57 +406,64 @@ static void no_pmu(struct pmb_counters *c, struct pmb_event_plan *p, const struc
 	open_once(c, p);
 }
 
-/* Why each event that does not count does not, and one warning per kind
- * of absence (this PMU lacks them; not implemented; not permitted). */
-static void explain(const struct pmb_counters *c, const struct pmb_event_plan *p, bool no_pmu_said,
-		    const struct pmb_counters_env *env, struct pmb_counters_outcome *o)
+/* The events that do not count, by the warning they share. */
+struct absent {
+	int lack[PMB_MAX_EVENTS], nlack, lack_err; /* this PMU lacks them */
+	int deny[PMB_MAX_EVENTS], ndeny;           /* not permitted */
+	int fail[PMB_MAX_EVENTS], nfail;           /* any other error */
+};
+
+/* Why event e does not count, into o->why[e]; a warning of its own where
+ * it has one, else it joins its kind in ab. */
+static void explain_event(const struct pmb_counters *c, const struct pmb_event_plan *p, int e,
+			  bool no_pmu_said, const struct pmb_counters_env *env,
+			  struct pmb_counters_outcome *o, struct absent *ab)
 {
-	int lack[PMB_MAX_EVENTS], nlack = 0, deny[PMB_MAX_EVENTS], ndeny = 0, lack_err = 0;
-	int fail[PMB_MAX_EVENTS], nfail = 0;
 	const char *pmu = p->pmu_name[0] ? p->pmu_name : "this machine's PMU";
+	int err = c->open_errno[e];
+	char *why = o->why[e];
+
+	if (p->ev[e].unsupported[0]) {
+		snprintf(why, sizeof(o->why[e]), "%s", p->ev[e].unsupported);
+		say(o, "%s: '%s' shows n/a rather than a count of 0 it did not make", p->ev[e].unsupported,
+		    p->ev[e].name);
+	} else if (denied(err)) {
+		snprintf(why, sizeof(o->why[e]), "not permitted (perf_event_paranoid %d)", env->paranoid);
+		ab->deny[ab->ndeny++] = e;
+	} else if (no_pmu_said && p->ev[e].kind == PMB_EV_HW) {
+		snprintf(why, sizeof(o->why[e]), "no hardware counters here (%s)",
+			 strerror(err ? err : ENOENT));
+	} else if (pmu_refused(err) && p->ev[e].kind == PMB_EV_HW) {
+		snprintf(why, sizeof(o->why[e]), "%s has no %s: the kernel refused it (%s)", pmu,
+			 p->ev[e].name, strerror(err));
+		ab->lack[ab->nlack++] = e;
+		ab->lack_err = ab->lack_err ? ab->lack_err : err;
+	} else if (err == ENOSPC) {
+		snprintf(why, sizeof(o->why[e]), "the PMU could not schedule it beside the others");
+		say(o, "'%s' could not be scheduled on the PMU's counters: it is left out", p->ev[e].name);
+	} else {
+		snprintf(why, sizeof(o->why[e]), "could not be opened (%s)", strerror(err ? err : ENOENT));
+		ab->fail[ab->nfail++] = e;
+	}
+}
+
+/* The events that failed otherwise, one warning per reason: a kernel
+ * without perf_event_open refuses every event alike, and says so once. */
+static void warn_failed(const struct pmb_counters *c, const struct pmb_event_plan *p,
+			const struct absent *ab, struct pmb_counters_outcome *o)
+{
 	char names[320];
 
-	for (int e = 0; e < p->nev; e++) {
-		int err = c->open_errno[e];
-		char *why = o->why[e];
-
-		if (o->event_group[e] >= 0)
-			continue;
-		if (p->ev[e].unsupported[0]) {
-			snprintf(why, sizeof(o->why[e]), "%s", p->ev[e].unsupported);
-			say(o, "%s: '%s' shows n/a rather than a count of 0 it did not make", p->ev[e].unsupported,
-			    p->ev[e].name);
-		} else if (denied(err)) {
-			snprintf(why, sizeof(o->why[e]), "not permitted (perf_event_paranoid %d)", env->paranoid);
-			deny[ndeny++] = e;
-		} else if (no_pmu_said && p->ev[e].kind == PMB_EV_HW) {
-			snprintf(why, sizeof(o->why[e]), "no hardware counters here (%s)",
-				 strerror(err ? err : ENOENT));
-		} else if (pmu_refused(err) && p->ev[e].kind == PMB_EV_HW) {
-			snprintf(why, sizeof(o->why[e]), "%s has no %s: the kernel refused it (%s)", pmu,
-				 p->ev[e].name, strerror(err));
-			lack[nlack++] = e;
-			lack_err = lack_err ? lack_err : err;
-		} else if (err == ENOSPC) {
-			snprintf(why, sizeof(o->why[e]), "the PMU could not schedule it beside the others");
-			say(o, "'%s' could not be scheduled on the PMU's counters: it is left out", p->ev[e].name);
-		} else {
-			snprintf(why, sizeof(o->why[e]), "could not be opened (%s)", strerror(err ? err : ENOENT));
-			fail[nfail++] = e;
-		}
-	}
-	/* The rest, one warning per reason: a kernel without perf_event_open
-	 * refuses every event alike, and says so once. */
-	for (int i = 0; i < nfail; i++) {
-		int same[PMB_MAX_EVENTS], nsame = 0, err = c->open_errno[fail[i]];
+	for (int i = 0; i < ab->nfail; i++) {
+		int same[PMB_MAX_EVENTS], nsame = 0, err = c->open_errno[ab->fail[i]];
 		bool said_before = false;
 
-		for (int k = 0; k < nfail; k++) {
-			bool alike = c->open_errno[fail[k]] == err;
+		for (int k = 0; k < ab->nfail; k++) {
+			bool alike = c->open_errno[ab->fail[k]] == err;
 
 			said_before |= alike && k < i;
 			if (alike && k >= i)
-				same[nsame++] = fail[k];
+				same[nsame++] = ab->fail[k];
 		}
 		if (said_before)
 			continue;
@@ -433,16 +471,32 @@ static void explain(const struct pmb_counters *c, const struct pmb_event_plan *p
 		say(o, "%s could not be opened (%s): %s out", names, strerror(err ? err : ENOENT),
 		    nsame == 1 ? "it is left" : "they are left");
 	}
-	if (nlack) {
-		name_list(names, sizeof(names), p, lack, nlack);
+}
+
+/* Why each event that does not count does not, and one warning per kind
+ * of absence (this PMU lacks them; not implemented; not permitted). */
+static void explain(const struct pmb_counters *c, const struct pmb_event_plan *p, bool no_pmu_said,
+		    const struct pmb_counters_env *env, struct pmb_counters_outcome *o)
+{
+	struct absent ab = { 0 };
+	const char *pmu = p->pmu_name[0] ? p->pmu_name : "this machine's PMU";
+	char names[320];
+
+	for (int e = 0; e < p->nev; e++)
+		if (o->event_group[e] < 0)
+			explain_event(c, p, e, no_pmu_said, env, o, &ab);
+	warn_failed(c, p, &ab, o);
+	if (ab.nlack) {
+		name_list(names, sizeof(names), p, ab.lack, ab.nlack);
 		say(o, "%s has no %s: the kernel refused %s (%s); %s n/a, %s", pmu, names,
-		    nlack == 1 ? "it" : "them", strerror(lack_err), nlack == 1 ? "it shows" : "they show",
+		    ab.nlack == 1 ? "it" : "them", strerror(ab.lack_err),
+		    ab.nlack == 1 ? "it shows" : "they show",
 		    o->hw_counts ? "the other counters count"
 				 : "and no other hardware event was asked for: add cycles or instructions "
 				   "to --counters to count them");
 	}
-	if (ndeny) {
-		permission_warning(o, p, deny, ndeny, env);
+	if (ab.ndeny) {
+		permission_warning(o, p, ab.deny, ab.ndeny, env);
 		if (!o->hw_counts && c->ngroups == 0)
 			snprintf(o->fallback, sizeof(o->fallback), "not permitted: time only");
 	}

@@ -164,78 +164,83 @@ static int find_root(int *parent, int i)
 	return i;
 }
 
-int pmb_registry_expand(const regex_t *filter, const struct pmb_tier_point *tiers,
-			size_t ntiers, struct pmb_instance **out, size_t *nout)
+/* The instances of every definition, in registration order. */
+struct inst_list {
+	struct pmb_instance *v;
+	size_t n, cap;
+};
+
+/* A new zeroed instance at the end of l; NULL when out of memory. */
+static struct pmb_instance *inst_list_add(struct inst_list *l)
 {
-	struct pmb_instance *all = NULL, *sel = NULL;
-	size_t n = 0, cap = 0, nsel = 0;
-	bool *keep = NULL;
-	int *map = NULL, *parent = NULL;
+	struct pmb_instance *x;
+
+	if (l->n == l->cap) {
+		size_t c2 = l->cap ? l->cap * 2 : 128;
+		struct pmb_instance *q = realloc(l->v, c2 * sizeof(*q));
+
+		if (!q)
+			return NULL;
+		l->v = q;
+		l->cap = c2;
+	}
+	x = &l->v[l->n++];
+	memset(x, 0, sizeof(*x));
+	return x;
+}
+
+/* Instance x of def d in family fam at the points a (first axis) and b. */
+static void instance_fill(struct pmb_instance *x, const struct pmb_benchmark_def *d,
+			  const char *fam, const struct axis_point *a,
+			  const struct axis_point *b)
+{
+	x->def = d;
+	snprintf(x->family, sizeof(x->family), "%s", fam);
+	x->arg[0] = a->v;
+	x->arg[1] = b->v;
+	snprintf(x->args, sizeof(x->args), "%s%s%s", a->label,
+		 a->label[0] && b->label[0] ? "/" : "", b->label);
+	snprintf(x->name, sizeof(x->name), "%.120s%s%.64s", fam,
+		 x->args[0] ? "/" : "", x->args);
+	if (a->tier[0] || b->tier[0]) {
+		const struct axis_point *t = a->tier[0] ? a : b;
+
+		snprintf(x->tier, sizeof(x->tier), "%s", t->tier);
+		x->working_set = (uint64_t)t->v;
+	}
+}
+
+/* Every instance of def d: the product of its two axes, appended to l.
+ * Returns 0 or a negative error. */
+static int def_expand(const struct pmb_benchmark_def *d, const struct pmb_tier_point *tiers,
+		      size_t ntiers, struct inst_list *l)
+{
+	struct axis_point p0[PMB_MAX_TIER_POINTS * 2], p1[PMB_MAX_TIER_POINTS * 2];
+	size_t n0, n1;
+	char fam[160];
 	int err = 0;
 
-	*out = NULL;
-	*nout = 0;
-	for (size_t d = 0; d < ndefs; d++) {
-		struct axis_point p0[PMB_MAX_TIER_POINTS * 2], p1[PMB_MAX_TIER_POINTS * 2];
-		size_t n0, n1;
-		char fam[160];
+	n0 = axis_points(&d->args, tiers, ntiers, p0, 128, &err);
+	n1 = axis_points(&d->args2, tiers, ntiers, p1, 128, &err);
+	if (err)
+		return err;
+	family_name(d, fam, sizeof(fam));
+	for (size_t i = 0; i < n0; i++) {
+		for (size_t j = 0; j < n1; j++) {
+			struct pmb_instance *x = inst_list_add(l);
 
-		if (!defs[d]->func)
-			continue;
-		n0 = axis_points(&defs[d]->args, tiers, ntiers, p0, 128, &err);
-		n1 = axis_points(&defs[d]->args2, tiers, ntiers, p1, 128, &err);
-		if (err)
-			goto fail;
-		family_name(defs[d], fam, sizeof(fam));
-		for (size_t i = 0; i < n0; i++) {
-			for (size_t j = 0; j < n1; j++) {
-				struct pmb_instance *x;
-
-				if (n == cap) {
-					size_t c2 = cap ? cap * 2 : 128;
-					struct pmb_instance *q = realloc(all, c2 * sizeof(*q));
-
-					if (!q) {
-						err = -ENOMEM;
-						goto fail;
-					}
-					all = q;
-					cap = c2;
-				}
-				x = &all[n++];
-				memset(x, 0, sizeof(*x));
-				x->def = defs[d];
-				snprintf(x->family, sizeof(x->family), "%s", fam);
-				x->arg[0] = p0[i].v;
-				x->arg[1] = p1[j].v;
-				snprintf(x->args, sizeof(x->args), "%s%s%s", p0[i].label,
-					 p0[i].label[0] && p1[j].label[0] ? "/" : "",
-					 p1[j].label);
-				snprintf(x->name, sizeof(x->name), "%.120s%s%.64s", fam,
-					 x->args[0] ? "/" : "", x->args);
-				if (p0[i].tier[0] || p1[j].tier[0]) {
-					const struct axis_point *t = p0[i].tier[0] ? &p0[i] : &p1[j];
-
-					snprintf(x->tier, sizeof(x->tier), "%s", t->tier);
-					x->working_set = (uint64_t)t->v;
-				}
-			}
+			if (!x)
+				return -ENOMEM;
+			instance_fill(x, d, fam, &p0[i], &p1[j]);
 		}
 	}
-	keep = calloc(n + 1, sizeof(*keep));
-	map = malloc((n + 1) * sizeof(*map));
-	parent = malloc((n + 1) * sizeof(*parent));
-	if (!keep || !map || !parent) {
-		err = -ENOMEM;
-		goto fail;
-	}
-	for (size_t i = 0; i < n; i++) {
-		all[i].baseline = find_link(all, n, i, all[i].def->baseline);
-		all[i].reference = find_link(all, n, i, all[i].def->reference);
-		keep[i] = !filter || regexec(filter, all[i].name, 0, NULL, 0) == 0;
-	}
-	/* What a kept benchmark is measured against is measured too, so its
-	 * normalized and ratio columns exist; follow chains of links. */
+	return 0;
+}
+
+/* What a kept benchmark is measured against is measured too, so its
+ * normalized and ratio columns exist; follow chains of links. */
+static void keep_linked(const struct pmb_instance *all, size_t n, bool *keep)
+{
 	for (bool changed = true; changed;) {
 		changed = false;
 		for (size_t i = 0; i < n; i++) {
@@ -248,18 +253,15 @@ int pmb_registry_expand(const regex_t *filter, const struct pmb_tier_point *tier
 				}
 		}
 	}
-	sel = malloc((n + 1) * sizeof(*sel));
-	if (!sel) {
-		err = -ENOMEM;
-		goto fail;
-	}
-	for (size_t i = 0; i < n; i++) {
-		map[i] = keep[i] ? (int)nsel : -1;
-		if (keep[i])
-			sel[nsel++] = all[i];
-	}
-	/* Cohorts: benchmarks linked to each other run interleaved, so drift
-	 * of the machine affects both sides of a comparison alike. */
+}
+
+/* Cohorts: benchmarks linked to each other run interleaved, so drift of
+ * the machine affects both sides of a comparison alike.  Links are
+ * renumbered through map (index in all -> index in sel) on the way;
+ * parent is scratch for nsel entries. */
+static void cohorts_assign(struct pmb_instance *sel, size_t nsel, const int *map,
+			   int *parent)
+{
 	for (size_t i = 0; i < nsel; i++)
 		parent[i] = (int)i;
 	for (size_t i = 0; i < nsel; i++) {
@@ -274,11 +276,51 @@ int pmb_registry_expand(const regex_t *filter, const struct pmb_tier_point *tier
 	}
 	for (size_t i = 0; i < nsel; i++)
 		sel[i].cohort = find_root(parent, (int)i);
+}
+
+int pmb_registry_expand(const regex_t *filter, const struct pmb_tier_point *tiers,
+			size_t ntiers, struct pmb_instance **out, size_t *nout)
+{
+	struct inst_list all = { 0 };
+	struct pmb_instance *sel = NULL;
+	size_t n, nsel = 0;
+	bool *keep = NULL;
+	int *map = NULL, *parent = NULL;
+	int err = 0;
+
+	*out = NULL;
+	*nout = 0;
+	for (size_t d = 0; d < ndefs && !err; d++)
+		if (defs[d]->func)
+			err = def_expand(defs[d], tiers, ntiers, &all);
+	if (err)
+		goto fail;
+	n = all.n;
+	keep = calloc(n + 1, sizeof(*keep));
+	map = malloc((n + 1) * sizeof(*map));
+	parent = malloc((n + 1) * sizeof(*parent));
+	sel = malloc((n + 1) * sizeof(*sel));
+	if (!keep || !map || !parent || !sel) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	for (size_t i = 0; i < n; i++) {
+		all.v[i].baseline = find_link(all.v, n, i, all.v[i].def->baseline);
+		all.v[i].reference = find_link(all.v, n, i, all.v[i].def->reference);
+		keep[i] = !filter || regexec(filter, all.v[i].name, 0, NULL, 0) == 0;
+	}
+	keep_linked(all.v, n, keep);
+	for (size_t i = 0; i < n; i++) {
+		map[i] = keep[i] ? (int)nsel : -1;
+		if (keep[i])
+			sel[nsel++] = all.v[i];
+	}
+	cohorts_assign(sel, nsel, map, parent);
 	*out = sel;
 	*nout = nsel;
 	sel = NULL;
 fail:
-	free(all);
+	free(all.v);
 	free(sel);
 	free(keep);
 	free(map);

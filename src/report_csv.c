@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,61 +63,90 @@ static void event_column(FILE *f, const char *name)
 	fputs("_per_item,", f);
 }
 
+/* The labels of one row, built up to a field's worth (longer is cut). */
+struct label_buf {
+	char s[512];
+	size_t len; /* as if nothing were cut: past sizeof(s) once full */
+};
+
+static void __attribute__((format(printf, 2, 3)))
+label_add(struct label_buf *b, const char *fmt, ...)
+{
+	bool room = b->len < sizeof(b->s);
+	va_list ap;
+
+	va_start(ap, fmt);
+	b->len += (size_t)vsnprintf(room ? b->s + b->len : NULL,
+				    room ? sizeof(b->s) - b->len : 0, fmt, ap);
+	va_end(ap);
+}
+
+/* Why event e's figure of r is flagged, or NULL. */
+static const char *event_label(const struct pmb_context *c,
+			       const struct pmb_result *r, int e)
+{
+	const struct pmb_figure *g = &r->ev[e];
+
+	if (g->multiplexed == -1)
+		return "never_ran";
+	if (g->multiplexed == 1)
+		return "multiplexed";
+	if (g->valid && g->below_resolution)
+		return "below_resolution";
+	if (c->event_group[e] < 0)
+		return "not_counted";
+	return NULL;
+}
+
+/* "name:what", the name keyed as in the column header. */
+static void label_event(struct label_buf *b, const char *name, const char *what)
+{
+	const char *p;
+
+	label_add(b, "%s", b->len ? ";" : "");
+	for (p = name; *p && b->len < sizeof(b->s); p++)
+		label_add(b, "%c", (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+				   (*p >= '0' && *p <= '9') ? *p : '_');
+	label_add(b, ":%s", what);
+}
+
+static void labels_of_run(struct label_buf *b, const struct pmb_context *c,
+			  const struct pmb_result *r)
+{
+	bool sim = pmb_context_sim(c);
+	int e;
+
+	if (sim)
+		label_add(b, "%ssimulated", b->len ? ";" : "");
+	if (r->time.valid && r->time.below_resolution && !sim)
+		label_add(b, "%sns:below_resolution", b->len ? ";" : "");
+	for (e = 0; e < c->plan.nev; e++) {
+		const char *what = event_label(c, r, e);
+
+		if (what)
+			label_event(b, c->plan.ev[e].name, what);
+	}
+	if (r->est_cycles.valid && r->est_cycles.estimated)
+		label_add(b, "%sest_cycles:estimated", b->len ? ";" : "");
+}
+
 /* How each figure of the row was obtained, so a CSV reader sees what the
  * console and JSON say: "cycles:multiplexed;l1d_misses:never_ran;
  * est_cycles:estimated;ns:below_resolution;simulated". */
 static void labels(FILE *f, const struct pmb_context *c, const struct pmb_result *r)
 {
-	char buf[512] = "";
-	size_t len = 0;
+	struct label_buf b = { .len = 0 };
 
-#define ADD(...) (len += (size_t)snprintf(buf + len, len < sizeof(buf) ? sizeof(buf) - len : 0, __VA_ARGS__))
-	if (r->status == 0) {
-		if (pmb_context_sim(c))
-			ADD("%ssimulated", len ? ";" : "");
-		if (r->time.valid && r->time.below_resolution && !pmb_context_sim(c))
-			ADD("%sns:below_resolution", len ? ";" : "");
-		for (int e = 0; e < c->plan.nev; e++) {
-			const struct pmb_figure *g = &r->ev[e];
-			const char *what = g->multiplexed == -1 ? "never_ran" : g->multiplexed == 1 ? "multiplexed" :
-					   g->valid && g->below_resolution ? "below_resolution" :
-					   c->event_group[e] < 0 ? "not_counted" : NULL;
-
-			if (what) {
-				ADD("%s", len ? ";" : "");
-				for (const char *p = c->plan.ev[e].name; *p && len < sizeof(buf); p++)
-					ADD("%c", (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-							   (*p >= '0' && *p <= '9') ? *p : '_');
-				ADD(":%s", what);
-			}
-		}
-		if (r->est_cycles.valid && r->est_cycles.estimated)
-			ADD("%sest_cycles:estimated", len ? ";" : "");
-	}
-#undef ADD
-	if (len >= sizeof(buf))
-		buf[sizeof(buf) - 1] = 0;
-	field(f, buf, false);
+	if (r->status == 0)
+		labels_of_run(&b, c, r);
+	if (b.len >= sizeof(b.s))
+		b.s[sizeof(b.s) - 1] = 0;
+	field(f, b.s, false);
 }
 
-static void write_row(FILE *f, const struct pmb_context *c,
-		      const struct pmb_result *r)
+/* The time columns; empty where time was not measured (t false). */
+static void time_columns(FILE *f, const struct pmb_result *r, bool t)
 {
-	const struct pmb_instance *in = r->inst;
-	bool ok = r->status == 0;
-	bool t = ok && r->time.valid && !pmb_context_sim(c);
-	uint64_t passes = 0;
-	size_t i;
-	int e;
-
-	for (i = 0; i < r->nsamples; i++)
-		passes += r->samples[i].passes;
-	field(f, in->name, false);
-	field(f, in->tier, false);
-	unum(f, in->working_set, in->tier[0]);
-	unum(f, r->nsamples, ok);
-	unum(f, passes, ok);
-	unum(f, r->items_per_pass, ok);
 	/* Below resolution: zero within what was resolved, never negative. */
 	double z = r->time.below_resolution ? 0 : -INFINITY;
 
@@ -134,12 +164,14 @@ static void write_row(FILE *f, const struct pmb_context *c,
 	num(f, r->time.ratio, t && isfinite(r->time.ratio));
 	num(f, r->time.ratio_lo, t && isfinite(r->time.ratio));
 	num(f, r->time.ratio_hi, t && isfinite(r->time.ratio));
-	unum(f, (uint64_t)r->repetition, r->repetition >= 0);
-	/* Spread of the repetitions' time medians: no time, no spread. */
-	num(f, r->rep_spread, t);
-	unum(f, r->seed, true); /* a skipped run's inputs had a seed too */
-	num(f, r->items_per_second, t);
-	num(f, r->bytes_per_second, t && r->bytes_per_pass);
+}
+
+/* Per item counts of each event, estimated cycles, and derived figures. */
+static void count_columns(FILE *f, const struct pmb_context *c,
+			  const struct pmb_result *r, bool ok)
+{
+	int e;
+
 	for (e = 0; e < c->plan.nev; e++)
 		num(f, fmax(r->ev[e].s.median, r->ev[e].below_resolution ? 0 : -INFINITY),
 		    ok && r->ev[e].valid && r->ev[e].multiplexed != -1);
@@ -147,6 +179,33 @@ static void write_row(FILE *f, const struct pmb_context *c,
 	    ok && r->est_cycles.valid);
 	for (e = 0; e < c->plan.nder; e++)
 		num(f, r->derived[e], ok && isfinite(r->derived[e]) && r->derived[e] >= 0);
+}
+
+static void write_row(FILE *f, const struct pmb_context *c,
+		      const struct pmb_result *r)
+{
+	const struct pmb_instance *in = r->inst;
+	bool ok = r->status == 0;
+	bool t = ok && r->time.valid && !pmb_context_sim(c);
+	uint64_t passes = 0;
+	size_t i;
+
+	for (i = 0; i < r->nsamples; i++)
+		passes += r->samples[i].passes;
+	field(f, in->name, false);
+	field(f, in->tier, false);
+	unum(f, in->working_set, in->tier[0]);
+	unum(f, r->nsamples, ok);
+	unum(f, passes, ok);
+	unum(f, r->items_per_pass, ok);
+	time_columns(f, r, t);
+	unum(f, (uint64_t)r->repetition, r->repetition >= 0);
+	/* Spread of the repetitions' time medians: no time, no spread. */
+	num(f, r->rep_spread, t);
+	unum(f, r->seed, true); /* a skipped run's inputs had a seed too */
+	num(f, r->items_per_second, t);
+	num(f, r->bytes_per_second, t && r->bytes_per_pass);
+	count_columns(f, c, r, ok);
 	labels(f, c, r);
 	field(f, ok ? "" : r->reason, false);
 	field(f, r->status == 0 ? "ok" :

@@ -1,4 +1,4 @@
-/* report_study.h - the console report's studies after the main table (report_study.c). */
+/* report_study.h - the console report's studies after the main table: sweeps (report_study.c), branch studies (report_branch.c). */
 #ifndef PMB_REPORT_STUDY_H
 #define PMB_REPORT_STUDY_H
 
@@ -6,8 +6,13 @@
 
 #include "result.h"
 
+/* Whether r[i] is the first of r[0..i] in its family: a study is reported
+ * once, at its first result. */
+bool pmb__first_of_family(const struct pmb_result *r, size_t i);
+
 /* Per family of PMB_TIERS points: median per tier, where the data step,
- * and whether that matches the cache boundaries hwloc reports. */
+ * and whether that matches the cache boundaries hwloc reports (assumed
+ * ones where it reports none). */
 void pmb__report_sweeps(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n);
 /* Per branch study: branchy, branchless and speed of light per input, the
  * ratio with its interval and the verdict.  Returns 0, or -ENOMEM where a

@@ -35,6 +35,28 @@ static void read_path_line(FILE *f, const struct pmb_context *c)
 			c->read_why[0] ? ": " : "", c->read_why);
 }
 
+/* What the harness costs, subtracted from every figure.  Counters read
+ * from user space are read inside the timed sample, so their reads are
+ * part of the per-sample overhead; read()'s system calls fall outside it. */
+static void overhead_line(FILE *f, const struct pmb_context *c)
+{
+	int ins = pmb_context_event(c, "instructions");
+	char per[48] = "";
+
+	if (pmb_context_sim(c)) {
+		fprintf(f, "harness overhead (the empty loop, simulated the same way) subtracted from "
+			"every event; figures are per item\n\n");
+		return;
+	}
+	if (ins >= 0 && c->overhead.ev_valid[ins])
+		snprintf(per, sizeof(per), " (%.0f instructions)", c->overhead.ev_per_sample[ins]);
+	fprintf(f, "harness overhead subtracted: %.3f ns per pass, %.0f ns per sample%s%s; "
+		"figures are per item: medians of each benchmark's samples\n\n",
+		c->overhead.ns_per_pass, c->overhead.ns_per_sample, per,
+		strcmp(c->read_path, "self") ? "" : ", counter reads included (from user space they lie "
+		"inside the timed sample)");
+}
+
 static void header(FILE *f, const struct pmb_context *c)
 {
 	fprintf(f, "pmubench %s  %s  core %d  backend %s\n", PMB_VERSION_STRING, c->host, c->cpu,
@@ -52,19 +74,7 @@ static void header(FILE *f, const struct pmb_context *c)
 		fprintf(f, "%d counter group%s\n", c->ngroups, c->ngroups == 1 ? "" : "s");
 		read_path_line(f, c);
 	}
-	if (pmb_context_sim(c)) {
-		fprintf(f, "harness overhead (the empty loop, simulated the same way) subtracted from "
-			"every event; figures are per item\n\n");
-	} else {
-		int ins = pmb_context_event(c, "instructions");
-		char per[48] = "";
-
-		if (ins >= 0 && c->overhead.ev_valid[ins])
-			snprintf(per, sizeof(per), " (%.0f instructions)", c->overhead.ev_per_sample[ins]);
-		fprintf(f, "harness overhead subtracted: %.3f ns per pass, %.0f ns per sample%s; "
-			"figures are per item: medians of each benchmark's samples\n\n",
-			c->overhead.ns_per_pass, c->overhead.ns_per_sample, per);
-	}
+	overhead_line(f, c);
 }
 
 /* An event that does not count gets a column of n/a, with its reason under
@@ -76,199 +86,273 @@ static bool shown_absent(const struct pmb_context *c, int e)
 	return c->event_why[e][0] && (c->pmu_ok || c->plan.ev[e].kind != PMB_EV_HW);
 }
 
-static int main_table(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
-{
-	struct pmb__table t = { 0 };
-	bool norm = any_link(r, n, false), ref = any_link(r, n, true);
-	bool tiers = false, sim = pmb_context_sim(c);
+/* Where the main table's columns sit: the flags that choose them, and the
+ * per-event, derived, bytes and repetition columns (-1: not shown).  The
+ * headers of event and derived columns live here, so it must outlive the
+ * table's print. */
+struct main_layout {
+	bool sim, tiers, norm, ref, reps, bytes;
+	bool na_note;                /* a row showed an n/a event column */
 	int col_ev[PMB_MAX_EVENTS];
-	char ehead[PMB_MAX_EVENTS][48];
-
-	for (size_t i = 0; i < n; i++)
-		tiers |= r[i].inst->tier[0] != 0;
-	t.head[t.ncol] = "benchmark", t.left[t.ncol++] = true;
-	if (tiers)
-		t.head[t.ncol] = "tier", t.left[t.ncol++] = true;
-	if (!sim) {
-		t.head[t.ncol++] = "ns/item";
-		t.head[t.ncol++] = "+/-95%";
-		t.head[t.ncol++] = "mean";
-		t.head[t.ncol++] = "min";
-		if (norm)
-			t.head[t.ncol++] = "normalized";
-		if (ref)
-			t.head[t.ncol++] = "ratio [95% CI]";
-		if (!c->has_cycles)
-			t.head[t.ncol++] = "est.cycles";
-	}
-	bool na_note = false;
-	for (int e = 0; e < c->plan.nev && t.ncol < PMB_TABLE_MAXCOL - 3; e++) {
-		if (c->event_group[e] < 0 && !shown_absent(c, e)) {
-			col_ev[e] = -1;
-			continue;
-		}
-		snprintf(ehead[e], sizeof(ehead[e]), "%s%s", c->plan.ev[e].name,
-			 sim ? " (sim)" : "");
-		col_ev[e] = t.ncol;
-		t.head[t.ncol++] = ehead[e];
-	}
 	int col_der[PMB_MAX_DERIVED];
+	int col_bytes, col_rep;
+	char ehead[PMB_MAX_EVENTS][48];
 	char dhead[PMB_MAX_DERIVED][48];
-	bool reps = false;
-	for (size_t i = 0; i < n; i++)
-		reps |= r[i].repetition > 0;
+};
+
+static void layout_scan(struct main_layout *m, const struct pmb_context *c, const struct pmb_result *r,
+			size_t n)
+{
+	m->sim = pmb_context_sim(c);
+	m->norm = any_link(r, n, false);
+	m->ref = any_link(r, n, true);
+	for (size_t i = 0; i < n; i++) {
+		m->tiers |= r[i].inst->tier[0] != 0;
+		m->reps |= r[i].repetition > 0;
+		m->bytes |= r[i].bytes_per_pass > 0;
+	}
+}
+
+/* The measured-time columns: none under simulation, where nothing is timed. */
+static void time_columns(struct pmb__table *t, const struct pmb_context *c, const struct main_layout *m)
+{
+	if (m->sim)
+		return;
+	t->head[t->ncol++] = "ns/item";
+	t->head[t->ncol++] = "+/-95%";
+	t->head[t->ncol++] = "mean";
+	t->head[t->ncol++] = "min";
+	if (m->norm)
+		t->head[t->ncol++] = "normalized";
+	if (m->ref)
+		t->head[t->ncol++] = "ratio [95% CI]";
+	if (!c->has_cycles)
+		t->head[t->ncol++] = "est.cycles";
+}
+
+/* A column per event that counts or is shown absent, and per derived
+ * metric that has a figure in some row, while the table has room for them
+ * and the columns after them. */
+static void count_columns(struct pmb__table *t, const struct pmb_context *c, struct main_layout *m,
+			  const struct pmb_result *r, size_t n)
+{
+	const char *sim = m->sim ? " (sim)" : "";
+
+	for (int e = 0; e < c->plan.nev; e++) {
+		m->col_ev[e] = -1;
+		if (t->ncol >= PMB_TABLE_MAXCOL - 3 || (c->event_group[e] < 0 && !shown_absent(c, e)))
+			continue;
+		snprintf(m->ehead[e], sizeof(m->ehead[e]), "%s%s", c->plan.ev[e].name, sim);
+		m->col_ev[e] = t->ncol;
+		t->head[t->ncol++] = m->ehead[e];
+	}
 	for (int k = 0; k < c->plan.nder; k++) {
 		bool any = false;
 
 		for (size_t i = 0; i < n; i++)
 			any |= !r[i].status && isfinite(r[i].derived[k]);
-		col_der[k] = any && t.ncol < PMB_TABLE_MAXCOL - 4 ? t.ncol : -1;
-		if (col_der[k] >= 0) {
-			snprintf(dhead[k], sizeof(dhead[k]), "%s%s", c->plan.der[k].name, sim ? " (sim)" : "");
-			t.head[t.ncol++] = dhead[k];
+		m->col_der[k] = any && t->ncol < PMB_TABLE_MAXCOL - 4 ? t->ncol : -1;
+		if (m->col_der[k] >= 0) {
+			snprintf(m->dhead[k], sizeof(m->dhead[k]), "%s%s", c->plan.der[k].name, sim);
+			t->head[t->ncol++] = m->dhead[k];
 		}
 	}
-	if (sim && ref)
-		t.head[t.ncol++] = "ratio [95% CI]";
-	bool bytes = false;
-	for (size_t i = 0; i < n; i++)
-		bytes |= r[i].bytes_per_pass > 0;
-	if (!sim)
-		t.head[t.ncol++] = "items/s";
-	int col_bytes = -1;
-	if (!sim && bytes) {
-		col_bytes = t.ncol;
-		t.head[t.ncol++] = "bytes/s";
-	}
-	int col_rep = -1;
-	if (reps) {
-		col_rep = t.ncol;
-		t.head[t.ncol++] = "rep.spread";
-	}
-	t.head[t.ncol++] = "samples";
-	t.head[t.ncol++] = "passes";
-	for (size_t i = 0; i < n; i++) {
-		const struct pmb_result *x = &r[i];
-		char b[40];
-		int k = 0;
+}
 
-		pmb__table_add_row(&t);
-		if (x->repetition)
-			pmb__table_set(&t, k++, "%s #%d", x->inst->name, x->repetition + 1);
-		else
-			pmb__table_set(&t, k++, "%s", x->inst->name);
-		if (tiers)
-			pmb__table_set(&t, k++, "%s", x->inst->tier);
-		if (x->status) {
-			/* The reason goes under the table: a long one would widen
-			 * a column for every row, or be cut. */
-			pmb__table_set(&t, k, "%s", x->status == PMB_ESKIPPED ? "skipped *" : "FAILED *");
+static void main_columns(struct pmb__table *t, const struct pmb_context *c, struct main_layout *m,
+			 const struct pmb_result *r, size_t n)
+{
+	layout_scan(m, c, r, n);
+	t->head[t->ncol] = "benchmark", t->left[t->ncol++] = true;
+	if (m->tiers)
+		t->head[t->ncol] = "tier", t->left[t->ncol++] = true;
+	time_columns(t, c, m);
+	count_columns(t, c, m, r, n);
+	if (m->sim && m->ref)
+		t->head[t->ncol++] = "ratio [95% CI]";
+	if (!m->sim)
+		t->head[t->ncol++] = "items/s";
+	m->col_bytes = -1;
+	if (!m->sim && m->bytes) {
+		m->col_bytes = t->ncol;
+		t->head[t->ncol++] = "bytes/s";
+	}
+	m->col_rep = -1;
+	if (m->reps) {
+		m->col_rep = t->ncol;
+		t->head[t->ncol++] = "rep.spread";
+	}
+	t->head[t->ncol++] = "samples";
+	t->head[t->ncol++] = "passes";
+}
+
+/* A row's time cells from column k on; returns the column after them. */
+static int time_cells(struct pmb__table *t, const struct pmb_context *c, const struct main_layout *m,
+		      const struct pmb_result *x, int k)
+{
+	const struct pmb_figure *tm = &x->time;
+	double med = tm->s.median;
+	char b[40];
+
+	pmb__fmt_figure(b, sizeof(b), tm, true);
+	pmb__table_set(t, k++, "%s", b);
+	if (tm->valid && !tm->below_resolution && med > 0 && isfinite(tm->s.ci_lo))
+		pmb__table_set(t, k, "%.1f%%", (tm->s.ci_hi - tm->s.ci_lo) / 2 / med * 100);
+	k++;
+	if (tm->below_resolution)
+		snprintf(b, sizeof(b), "~0");
+	else
+		pmb__fmt_time(b, sizeof(b), tm->s.mean);
+	pmb__table_set(t, k++, "%s", b);
+	if (tm->s.min < tm->resolution)
+		snprintf(b, sizeof(b), "< res");
+	else
+		pmb__fmt_time(b, sizeof(b), tm->s.min);
+	pmb__table_set(t, k++, "%s", b);
+	if (m->norm) {
+		pmb__fmt_time(b, sizeof(b), tm->normalized);
+		pmb__table_set(t, k++, "%s", b);
+	}
+	if (m->ref) {
+		if (isfinite(tm->ratio)) {
+			pmb__fmt_ratio(b, sizeof(b), tm->ratio, tm->ratio_lo, tm->ratio_hi);
+			pmb__table_set(t, k, "%s", b);
+		}
+		k++;
+	}
+	if (!c->has_cycles) {
+		pmb__fmt_figure(b, sizeof(b), &x->est_cycles, false);
+		pmb__table_set(t, k++, "%s", b);
+	}
+	return k;
+}
+
+/* A row's event and derived cells, and under simulation its ratio; returns
+ * the column after them. */
+static int count_cells(struct pmb__table *t, const struct pmb_context *c, struct main_layout *m,
+		       const struct pmb_result *x, int k)
+{
+	char b[40];
+
+	for (int e = 0; e < c->plan.nev; e++) {
+		if (m->col_ev[e] < 0)
+			continue;
+		k = m->col_ev[e] + 1;
+		if (c->event_group[e] < 0) {
+			pmb__table_set(t, m->col_ev[e], "n/a +");
+			m->na_note = true;
 			continue;
 		}
-		if (!sim) {
-			pmb__fmt_figure(b, sizeof(b), &x->time, true);
-			pmb__table_set(&t, k++, "%s", b);
-			double m = x->time.s.median;
-			if (x->time.valid && !x->time.below_resolution && m > 0 && isfinite(x->time.s.ci_lo))
-				pmb__table_set(&t, k, "%.1f%%", (x->time.s.ci_hi - x->time.s.ci_lo) / 2 / m * 100);
-			k++;
-			if (x->time.below_resolution)
-				snprintf(b, sizeof(b), "~0");
-			else
-				pmb__fmt_time(b, sizeof(b), x->time.s.mean);
-			pmb__table_set(&t, k++, "%s", b);
-			if (x->time.s.min < x->time.resolution)
-				snprintf(b, sizeof(b), "< res");
-			else
-				pmb__fmt_time(b, sizeof(b), x->time.s.min);
-			pmb__table_set(&t, k++, "%s", b);
-			if (norm) {
-				pmb__fmt_time(b, sizeof(b), x->time.normalized);
-				pmb__table_set(&t, k++, "%s", b);
-			}
-			if (ref) {
-				if (isfinite(x->time.ratio)) {
-					pmb__fmt_ratio(b, sizeof(b), x->time.ratio, x->time.ratio_lo, x->time.ratio_hi);
-					pmb__table_set(&t, k, "%s", b);
-				}
-				k++;
-			}
-			if (!c->has_cycles) {
-				pmb__fmt_figure(b, sizeof(b), &x->est_cycles, false);
-				pmb__table_set(&t, k++, "%s", b);
-			}
-		}
-		for (int e = 0; e < c->plan.nev; e++) {
-			if (col_ev[e] < 0)
-				continue;
-			if (c->event_group[e] < 0) {
-				pmb__table_set(&t, col_ev[e], "n/a +");
-				k = col_ev[e] + 1;
-				na_note = true;
-				continue;
-			}
-			pmb__fmt_figure(b, sizeof(b), &x->ev[e], false);
-			pmb__table_set(&t, col_ev[e], "%s", b);
-			k = col_ev[e] + 1;
-		}
-		for (int d = 0; d < c->plan.nder; d++) {
-			if (col_der[d] < 0)
-				continue;
-			pmb__fmt_num(b, sizeof(b), x->derived[d]);
-			pmb__table_set(&t, col_der[d], "%s", b);
-			k = col_der[d] + 1;
-		}
-		if (sim && ref) {
-			/* Under simulation the first event stands for the cost. */
-			if (c->plan.nev && isfinite(x->ev[0].ratio)) {
-				pmb__fmt_ratio(b, sizeof(b), x->ev[0].ratio, x->ev[0].ratio_lo, x->ev[0].ratio_hi);
-				pmb__table_set(&t, k, "%s", b);
-			}
-			k++;
-		}
-		if (!sim) {
-			pmb__fmt_num(b, sizeof(b), x->items_per_second);
-			pmb__table_set(&t, k++, "%s", b);
-		}
-		if (col_bytes >= 0) {
-			if (x->bytes_per_pass && isfinite(x->bytes_per_second)) {
-				pmb__fmt_num(b, sizeof(b), x->bytes_per_second);
-				pmb__table_set(&t, col_bytes, "%sB", b);
-			}
-			k = col_bytes + 1;
-		}
-		if (col_rep >= 0) {
-			if (isfinite(x->rep_spread))
-				pmb__table_set(&t, col_rep, "%.1f%%", x->rep_spread * 100);
-			k = col_rep + 1;
-		}
-		pmb__table_set(&t, k++, "%zu", x->nsamples);
-		uint64_t passes = 0;
-		for (size_t q = 0; q < x->nsamples; q++)
-			passes += x->samples[q].passes;
-		if (passes < 10000)
-			snprintf(b, sizeof(b), "%llu", (unsigned long long)passes);
-		else
-			pmb__fmt_num(b, sizeof(b), (double)passes);
-		pmb__table_set(&t, k++, "%s", b);
+		pmb__fmt_figure(b, sizeof(b), &x->ev[e], false);
+		pmb__table_set(t, m->col_ev[e], "%s", b);
 	}
-	int err = pmb__table_print(f, &t);
+	for (int d = 0; d < c->plan.nder; d++) {
+		if (m->col_der[d] < 0)
+			continue;
+		pmb__fmt_num(b, sizeof(b), x->derived[d]);
+		pmb__table_set(t, m->col_der[d], "%s", b);
+		k = m->col_der[d] + 1;
+	}
+	if (m->sim && m->ref) {
+		/* Under simulation the first event stands for the cost. */
+		if (c->plan.nev && isfinite(x->ev[0].ratio)) {
+			pmb__fmt_ratio(b, sizeof(b), x->ev[0].ratio, x->ev[0].ratio_lo, x->ev[0].ratio_hi);
+			pmb__table_set(t, k, "%s", b);
+		}
+		k++;
+	}
+	return k;
+}
 
+/* A row's rates, repetition spread, samples and passes from column k on. */
+static void tail_cells(struct pmb__table *t, const struct main_layout *m, const struct pmb_result *x, int k)
+{
+	uint64_t passes = 0;
+	char b[40];
+
+	if (!m->sim) {
+		pmb__fmt_num(b, sizeof(b), x->items_per_second);
+		pmb__table_set(t, k++, "%s", b);
+	}
+	if (m->col_bytes >= 0) {
+		if (x->bytes_per_pass && isfinite(x->bytes_per_second)) {
+			pmb__fmt_num(b, sizeof(b), x->bytes_per_second);
+			pmb__table_set(t, m->col_bytes, "%sB", b);
+		}
+		k = m->col_bytes + 1;
+	}
+	if (m->col_rep >= 0) {
+		if (isfinite(x->rep_spread))
+			pmb__table_set(t, m->col_rep, "%.1f%%", x->rep_spread * 100);
+		k = m->col_rep + 1;
+	}
+	pmb__table_set(t, k++, "%zu", x->nsamples);
+	for (size_t q = 0; q < x->nsamples; q++)
+		passes += x->samples[q].passes;
+	if (passes < 10000)
+		snprintf(b, sizeof(b), "%llu", (unsigned long long)passes);
+	else
+		pmb__fmt_num(b, sizeof(b), (double)passes);
+	pmb__table_set(t, k, "%s", b);
+}
+
+static void main_row(struct pmb__table *t, const struct pmb_context *c, struct main_layout *m,
+		     const struct pmb_result *x)
+{
+	int k = 0;
+
+	pmb__table_add_row(t);
+	if (x->repetition)
+		pmb__table_set(t, k++, "%s #%d", x->inst->name, x->repetition + 1);
+	else
+		pmb__table_set(t, k++, "%s", x->inst->name);
+	if (m->tiers)
+		pmb__table_set(t, k++, "%s", x->inst->tier);
+	if (x->status) {
+		/* The reason goes under the table: a long one would widen a
+		 * column for every row, or be cut. */
+		pmb__table_set(t, k, "%s", x->status == PMB_ESKIPPED ? "skipped *" : "FAILED *");
+		return;
+	}
+	if (!m->sim)
+		k = time_cells(t, c, m, x, k);
+	k = count_cells(t, c, m, x, k);
+	tail_cells(t, m, x, k);
+}
+
+/* Under the table: why rows failed or were skipped, why events show n/a,
+ * and how cycles were estimated. */
+static void main_notes(FILE *f, const struct pmb_context *c, const struct main_layout *m,
+		       const struct pmb_result *r, size_t n)
+{
 	for (size_t i = 0; i < n; i++) {
-		if (r[i].status) {
-			char rep[16] = "";
+		char rep[16] = "";
 
-			if (r[i].repetition)
-				snprintf(rep, sizeof(rep), " #%d", r[i].repetition + 1);
-			fprintf(f, "* %s%s %s: %s\n", r[i].inst->name, rep,
-				r[i].status == PMB_ESKIPPED ? "skipped" : "FAILED", r[i].reason);
-		}
+		if (!r[i].status)
+			continue;
+		if (r[i].repetition)
+			snprintf(rep, sizeof(rep), " #%d", r[i].repetition + 1);
+		fprintf(f, "* %s%s %s: %s\n", r[i].inst->name, rep,
+			r[i].status == PMB_ESKIPPED ? "skipped" : "FAILED", r[i].reason);
 	}
-	for (int e = 0; na_note && e < c->plan.nev; e++)
-		if (col_ev[e] >= 0 && c->event_group[e] < 0)
+	for (int e = 0; m->na_note && e < c->plan.nev; e++)
+		if (m->col_ev[e] >= 0 && c->event_group[e] < 0)
 			fprintf(f, "+ %s n/a: %s\n", c->plan.ev[e].name, c->event_why[e]);
-	if (!sim && !c->has_cycles)
+	if (!m->sim && !c->has_cycles)
 		fprintf(f, "est.cycles: ESTIMATED as ns/item x %.2f GHz (no cycles counter)\n", c->ghz);
+}
+
+static int main_table(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+{
+	struct pmb__table t = { 0 };
+	struct main_layout m = { 0 };
+	int err;
+
+	main_columns(&t, c, &m, r, n);
+	for (size_t i = 0; i < n; i++)
+		main_row(&t, c, &m, &r[i]);
+	err = pmb__table_print(f, &t);
+	main_notes(f, c, &m, r, n);
 	return err;
 }
 

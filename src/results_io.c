@@ -1,19 +1,16 @@
-/* results_io.c - reads result files into results_io.h's structs: the only user of jansson. */
+/* results_io.c - reads result files into results_io.h's structs: jansson's tree to plain structs. */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
 #include "pmubench.h"
 #include "results_io.h"
+#include "results_io_internal.h"
 
 /* ---- memory ------------------------------------------------------------ */
 
@@ -81,135 +78,9 @@ struct ctx {
 	size_t errlen;
 };
 
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
-
 static int nomem(struct ctx *c)
 {
-	return fail(c->err, c->errlen, -ENOMEM, "%s", strerror(ENOMEM));
-}
-
-/* ---- the file ------------------------------------------------------------ */
-
-static const char *file_kind(mode_t mode)
-{
-	if (S_ISFIFO(mode))
-		return "a FIFO";
-	if (S_ISCHR(mode))
-		return "a character device";
-	if (S_ISBLK(mode))
-		return "a block device";
-	if (S_ISSOCK(mode))
-		return "a socket";
-	return "not a regular file";
-}
-
-/* Open path for reading if it is a regular file within the size cap: a
- * directory, a FIFO or a device (/dev/zero never ends) is refused before
- * anything is read.  O_NONBLOCK: opening a FIFO would wait for a writer. */
-static int open_checked(const char *path, int *fd, char *err, size_t errlen)
-{
-	struct stat st;
-	int ret;
-
-	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (*fd < 0)
-		return fail(err, errlen, -errno, "%s", strerror(errno));
-	if (fstat(*fd, &st)) {
-		ret = fail(err, errlen, -errno, "%s", strerror(errno));
-		goto fail_stat;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		ret = fail(err, errlen, -EISDIR, "a directory, not a result "
-			   "file");
-		goto fail_stat;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		ret = fail(err, errlen, -EINVAL, "%s, not a regular file",
-			   file_kind(st.st_mode));
-		goto fail_stat;
-	}
-	if ((uint64_t)st.st_size > PMB_RESULTS_MAX_BYTES) {
-		ret = fail(err, errlen, -EFBIG, "%jd bytes, over the 1 GiB "
-			   "limit for a result file", (intmax_t)st.st_size);
-		goto fail_stat;
-	}
-	return 0;
-
-fail_stat:
-	close(*fd);
-	*fd = -1;
-	return ret;
-}
-
-struct reader {
-	int fd;
-	uint64_t total;  /* bytes read */
-	int err;         /* -errno of a failed read; -EFBIG past the cap */
-};
-
-/* jansson's input: read(2) with the cap held while reading too, for a
- * file that grows (or a /proc file, which says it has 0 bytes). */
-static size_t read_some(void *buf, size_t len, void *data)
-{
-	struct reader *rd = data;
-	bool first = rd->total == 0;
-	ssize_t got;
-
-	do
-		got = read(rd->fd, buf, len);
-	while (got < 0 && errno == EINTR);
-	if (got < 0) {
-		rd->err = -errno;
-		return (size_t)-1;
-	}
-	rd->total += (uint64_t)got;
-	if (rd->total > PMB_RESULTS_MAX_BYTES) {
-		rd->err = -EFBIG;
-		return (size_t)-1;
-	}
-	/* A UTF-8 byte order mark is not JSON, but editors write one.
-	 * jansson asks for 1 KiB at a time: the mark is in the first read. */
-	if (first && got >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) {
-		memmove(buf, (char *)buf + 3, (size_t)got - 3);
-		got -= 3;
-	}
-	return (size_t)got;
-}
-
-/* Parse the whole file: one pass, a tree linear in the input.  Duplicate
- * keys are refused, as a figure given twice is not one figure; every
- * number is a double (uint64 counts included, as they are written). */
-static int parse(int fd, json_t **root, char *err, size_t errlen)
-{
-	struct reader rd = { .fd = fd };
-	json_error_t e;
-
-	*root = json_load_callback(read_some, &rd, JSON_REJECT_DUPLICATES |
-				   JSON_DECODE_INT_AS_REAL, &e);
-	if (*root)
-		return 0;
-	if (rd.err == -EFBIG)
-		return fail(err, errlen, -EFBIG, "grew over the 1 GiB limit "
-			    "for a result file while being read");
-	if (rd.err)
-		return fail(err, errlen, rd.err, "%s", strerror(-rd.err));
-	if (json_error_code(&e) == json_error_out_of_memory)
-		return fail(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
-	return fail(err, errlen, PMB_EBADJSON, "line %d, column %d: %s",
-		    e.line, e.column, e.text);
+	return pmb__results_fail(c->err, c->errlen, -ENOMEM, "%s", strerror(ENOMEM));
 }
 
 /* ---- values ------------------------------------------------------------ */
@@ -340,13 +211,13 @@ static int read_times(struct ctx *c, json_t *o, const char *name,
 	if (isnan(run->real_ns) && isnan(run->cpu_ns))
 		return 0;
 	if (isnan(scale))
-		return fail(c->err, c->errlen, PMB_EBADJSON, "benchmark "
+		return pmb__results_fail(c->err, c->errlen, PMB_EBADJSON, "benchmark "
 			    "\"%.60s\": unknown time_unit \"%.20s\" (ns, us, "
 			    "ms or s)", name, u);
 	run->real_ns *= scale;
 	run->cpu_ns *= scale;
 	if (isinf(run->real_ns) || isinf(run->cpu_ns))
-		return fail(c->err, c->errlen, PMB_EBADJSON, "benchmark "
+		return pmb__results_fail(c->err, c->errlen, PMB_EBADJSON, "benchmark "
 			    "\"%.60s\": %s is not a finite number of ns",
 			    name, isinf(run->real_ns) ? "real_time" :
 			    "cpu_time");
@@ -481,7 +352,7 @@ static int group(struct ctx *c, struct pmb_results *r,
 		type = json_string_value(json_object_get(o, "run_type"));
 		which[i] = SIZE_MAX;
 		if (!name)
-			return fail(c->err, c->errlen, PMB_EBADJSON,
+			return pmb__results_fail(c->err, c->errlen, PMB_EBADJSON,
 				    "benchmark %zu has no \"name\"", i);
 		if (type && !strcmp(type, "aggregate"))
 			continue;
@@ -557,7 +428,7 @@ static int read_root(struct ctx *c, struct pmb_results *r, json_t *root)
 	int ret;
 
 	if (!json_is_array(arr))
-		return fail(c->err, c->errlen, PMB_EBADJSON,
+		return pmb__results_fail(c->err, c->errlen, PMB_EBADJSON,
 			    "no \"benchmarks\" array");
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		s = json_string_value(json_object_get(ctx, keys[i]));
@@ -579,14 +450,10 @@ int pmb_results_read(const char *path, struct pmb_results **out, char *err,
 	struct ctx c = { .err = err, .errlen = errlen };
 	struct pmb_results *r;
 	json_t *root;
-	int fd, ret;
+	int ret;
 
 	*out = NULL;
-	ret = open_checked(path, &fd, err, errlen);
-	if (ret)
-		return ret;
-	ret = parse(fd, &root, err, errlen);
-	close(fd);
+	ret = pmb__results_load(path, &root, err, errlen);
 	if (ret)
 		return ret;
 	c.m = calloc(1, sizeof(*c.m));

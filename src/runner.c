@@ -12,8 +12,7 @@
 #include "counters.h"
 #include "rng.h"
 #include "runner.h"
-
-enum phase { PH_CALIB, PH_SAMPLES, PH_DONE };
+#include "runner_internal.h"
 
 /* Samples ladder: multiples of the calibrated pass count, so cost = a +
  * b*passes can be fitted; the order is interleaved so a slow drift does
@@ -23,35 +22,6 @@ static const double ladder[] = { 1, 3, 2, 4 };
 #define ROUND_SAMPLES 4 /* samples per turn when a cohort is interleaved */
 #define STACK_BYTES (8u << 20)
 
-struct pmb__run {
-	const struct pmb_runner_opts *o;
-	const struct pmb_meter *m;
-	struct pmb_instance *inst;
-	struct pmb_result *r;
-	enum phase phase;
-	bool running;       /* a sample is being measured */
-	bool called;        /* the loop was entered */
-	int group;          /* counter group of the running sample */
-	uint64_t passes;    /* of the running sample */
-	uint64_t t0;        /* clock at its start */
-	uint64_t first_ns;  /* clock at the first pass: warm-up start */
-	uint64_t base;      /* calibrated passes per sample */
-	int target;         /* samples to take */
-	int taken;
-	uint64_t rng;       /* splitmix64 state: stretch of the ladder */
-	bool overhead;      /* the harness-overhead run: schedule N, 2N */
-	uint64_t preset;    /* non-zero: no calibration, base = preset */
-	uint64_t best_ns;   /* calibration: fastest long-enough sample at
-	                       the current pass count, 0 none yet */
-	/* cohort scheduling */
-	bool coroutine;
-	ucontext_t self, *sched;
-	bool finished;
-	int slice_samples;  /* samples taken in this turn */
-	bool rewarm;        /* the running sample only re-warms caches and
-	                       predictors after another benchmark's turn */
-	struct pmb_state *state; /* its slot in state_slots */
-};
 
 /* Where the loop counter lives.  The counter is stored and reloaded on
  * every pass (the slow path is a call inside the loop, so the compiler
@@ -148,6 +118,81 @@ static void start_sample(struct pmb__run *r, uint64_t passes, int group)
 		r->m->mark[group][0](r->m->mark_group[group]);
 }
 
+/* The loop's first call: the warm-up starts now; a preset pass count skips
+ * calibration.  This and calib_step are kept out of line on purpose: GCC
+ * -O3 inlining them into pmb__loop_next shuffled its registers and cost
+ * the per-sample path 2 instructions (harness overhead, --backend=sim). */
+static __attribute__((noinline))
+bool loop_begin(struct pmb__run *r, uint64_t items, uint64_t t1)
+{
+	r->called = true;
+	r->r->items_per_pass = items ? items : 1;
+	r->first_ns = t1;
+	if (r->preset) {
+		r->base = r->preset;
+		r->target = r->o->samples;
+		r->phase = PH_SAMPLES;
+		start_sample(r, schedule_passes(r, 0), 0);
+		return true;
+	}
+	r->phase = PH_CALIB;
+	start_sample(r, 1, 0);
+	return true;
+}
+
+/* The next calibration sample after one of ns: grow towards min_sample_ns,
+ * doubling while far below, then aiming straight at it. */
+static void calib_grow(struct pmb__run *r, uint64_t ns)
+{
+	uint64_t p = r->passes;
+
+	r->best_ns = 0;
+	if (ns == 0 || (double)ns < r->o->min_sample_ns / 2)
+		p *= 2;
+	else if ((double)ns < r->o->min_sample_ns)
+		p = (uint64_t)ceil((double)p * r->o->min_sample_ns /
+				   (double)ns * 1.05);
+	start_sample(r, p, 0);
+}
+
+/* One calibration sample of ns ended at t1.  Returns true where it started
+ * another calibration sample; false where calibration is over and the
+ * samples phase begins. */
+static __attribute__((noinline))
+bool calib_step(struct pmb__run *r, uint64_t ns, uint64_t t1)
+{
+	/* Deterministic meters need only the one warm-up pass. */
+	bool warm = r->m->deterministic ||
+		    (double)(t1 - r->first_ns) >= r->o->warmup_ns;
+	bool long_enough = r->m->deterministic ||
+			   (double)ns >= r->o->min_sample_ns;
+
+	/* A preempted sample looks long enough with too few passes:
+	 * calibrate on the faster of two long-enough samples at the
+	 * same pass count. */
+	if (warm && long_enough && !r->m->deterministic && r->best_ns == 0) {
+		r->best_ns = ns;
+		start_sample(r, r->passes, 0);
+		return true;
+	}
+	if (r->best_ns && ns > r->best_ns)
+		ns = r->best_ns;
+	if (!warm || !long_enough) {
+		calib_grow(r, ns);
+		return true;
+	}
+	calibrated(r, r->passes, ns);
+	r->r->calib_passes = r->base;
+	r->r->warmup_ns = t1 - r->first_ns;
+	r->phase = PH_SAMPLES;
+	r->slice_samples = 0;
+	yield_turn(r); /* let the cohort's others calibrate too */
+	return false;
+}
+
+/* The slow path of pmb_loop, once per sample: what the samples phase runs
+ * here is the harness overhead per sample, so the first call and the
+ * calibration are out of its way. */
 PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 {
 	struct pmb__run *r = s->pmb__r;
@@ -176,58 +221,11 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 			r->slice_samples++;
 		}
 	}
-	if (!r->called) {
-		r->called = true;
-		r->r->items_per_pass = items ? items : 1;
-		r->first_ns = t1;
-		if (r->preset) {
-			r->base = r->preset;
-			r->target = r->o->samples;
-			r->phase = PH_SAMPLES;
-			start_sample(r, schedule_passes(r, 0), 0);
-			return true;
-		}
-		r->phase = PH_CALIB;
-		start_sample(r, 1, 0);
-		return true;
-	}
+	if (!r->called)
+		return loop_begin(r, items, t1);
 	if (r->phase == PH_CALIB) {
-		/* Deterministic meters need only the one warm-up pass. */
-		bool warm = r->m->deterministic ||
-			    (double)(t1 - r->first_ns) >= r->o->warmup_ns;
-		bool long_enough = r->m->deterministic ||
-				   (double)ns >= r->o->min_sample_ns;
-
-		/* A preempted sample looks long enough with too few passes:
-		 * calibrate on the faster of two long-enough samples at the
-		 * same pass count. */
-		if (warm && long_enough && !r->m->deterministic && r->best_ns == 0) {
-			r->best_ns = ns;
-			start_sample(r, r->passes, 0);
+		if (calib_step(r, ns, t1))
 			return true;
-		}
-		if (r->best_ns && ns > r->best_ns)
-			ns = r->best_ns;
-		if (!warm || !long_enough) {
-			/* Grow towards min_sample_ns: double while far below,
-			 * then aim straight at it. */
-			uint64_t p = r->passes;
-
-			r->best_ns = 0;
-			if (ns == 0 || (double)ns < r->o->min_sample_ns / 2)
-				p *= 2;
-			else if ((double)ns < r->o->min_sample_ns)
-				p = (uint64_t)ceil((double)p * r->o->min_sample_ns /
-						   (double)ns * 1.05);
-			start_sample(r, p, 0);
-			return true;
-		}
-		calibrated(r, r->passes, ns);
-		r->r->calib_passes = r->base;
-		r->r->warmup_ns = t1 - r->first_ns;
-		r->phase = PH_SAMPLES;
-		r->slice_samples = 0;
-		yield_turn(r); /* let the cohort's others calibrate too */
 	} else if (r->phase == PH_SAMPLES && r->taken >= r->target) {
 		r->phase = PH_DONE;
 	} else if (r->phase == PH_SAMPLES && r->slice_samples >= ROUND_SAMPLES) {
@@ -243,72 +241,6 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 	int g = r->m->ngroups > 0 ? r->taken % r->m->ngroups : 0;
 	start_sample(r, schedule_passes(r, r->taken), g);
 	return true;
-}
-
-PMB_API int64_t pmb_arg(const struct pmb_state *s, int i)
-{
-	if (i < 0 || i > 1 || !s->pmb__r->inst)
-		return 0;
-	return s->pmb__r->inst->arg[i];
-}
-
-PMB_API uint64_t pmb_seed(const struct pmb_state *s)
-{
-	return s->pmb__r->r->seed;
-}
-
-PMB_API void pmb_set_bytes(struct pmb_state *s, uint64_t bytes_per_pass)
-{
-	s->pmb__r->r->bytes_per_pass = bytes_per_pass;
-}
-
-PMB_API const char *pmb_tier(const struct pmb_state *s)
-{
-	const struct pmb_instance *in = s->pmb__r->inst;
-
-	return in && in->tier[0] ? in->tier : NULL;
-}
-
-PMB_API bool pmb_hugepages(const struct pmb_state *s)
-{
-	return s->pmb__r->o->hugepages;
-}
-
-PMB_API void *pmb_buffer_alloc(struct pmb_state *s, size_t bytes)
-{
-	struct pmb_result *r = s->pmb__r->r;
-	void *p = pmb_buffer_map(bytes, s->pmb__r->o->hugepages);
-	double f;
-
-	if (!p)
-		return NULL;
-	f = pmb_buffer_huge_fraction(p, bytes);
-	/* The smallest share of any buffer: the one that limits the claim. */
-	if (f >= 0 && (r->huge_fraction < 0 || f < r->huge_fraction))
-		r->huge_fraction = f;
-	return p;
-}
-
-PMB_API void pmb_buffer_free(void *buf, size_t bytes)
-{
-	if (buf)
-		pmb_buffer_unmap(buf, bytes);
-}
-
-static void set_reason(struct pmb_result *r, int status, const char *reason)
-{
-	r->status = status;
-	snprintf(r->reason, sizeof(r->reason), "%s", reason ? reason : "");
-}
-
-PMB_API void pmb_skip(struct pmb_state *s, const char *reason)
-{
-	set_reason(s->pmb__r->r, PMB_ESKIPPED, reason);
-}
-
-PMB_API void pmb_fail(struct pmb_state *s, const char *reason)
-{
-	set_reason(s->pmb__r->r, PMB_EVERIFY, reason);
 }
 
 static void init_run(struct pmb__run *run, const struct pmb_runner_opts *o,
@@ -331,9 +263,9 @@ static void finish_run(struct pmb__run *run)
 	struct pmb_result *r = run->r;
 
 	if (r->status == 0 && !run->called)
-		set_reason(r, PMB_EVERIFY, "the benchmark never entered pmb_loop");
+		pmb__result_set_reason(r, PMB_EVERIFY, "the benchmark never entered pmb_loop");
 	else if (r->status == 0 && r->nsamples == 0)
-		set_reason(r, PMB_EVERIFY, "the benchmark left its loop before any sample");
+		pmb__result_set_reason(r, PMB_EVERIFY, "the benchmark left its loop before any sample");
 	if (run->running && run->m->stop) {
 		/* The loop was left by break: close the meter's sample. */
 		struct pmb_sample smp;
@@ -493,6 +425,82 @@ fail_stack:
 	return err;
 }
 
+/* Every result of every repetition, empty, with its instance and seed. */
+static void results_init(const struct pmb_runner_opts *o, struct pmb_instance *inst,
+			 size_t n, int reps, struct pmb_result *results)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (int k = 0; k < reps; k++) {
+			struct pmb_result *r = &results[i * (size_t)reps + (size_t)k];
+
+			memset(r, 0, sizeof(*r));
+			r->inst = &inst[i];
+			r->repetition = k;
+			r->huge_fraction = -1;
+			r->seed = o->seed ? o->seed : inst[i].def->seed ? inst[i].def->seed : 42;
+		}
+	}
+}
+
+/* The members of instance i's cohort not run yet, i first, into mem (and
+ * marked done).  Returns how many. */
+static int cohort_gather(struct pmb_instance *inst, size_t n, size_t i, bool *done,
+			 struct pmb_instance **mem)
+{
+	int nm = 0;
+
+	for (size_t j = i; j < n; j++)
+		if (!done[j] && inst[j].cohort == inst[i].cohort) {
+			mem[nm++] = &inst[j];
+			done[j] = true;
+		}
+	return nm;
+}
+
+/* One repetition of a cohort of nm members: alone, a plain call; more,
+ * interleaved. */
+static int run_members(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+		       struct pmb_instance **mem, struct pmb_result **res, int nm)
+{
+	struct pmb__run run;
+
+	if (nm > 1)
+		return run_cohort(o, m, mem, res, nm);
+	init_run(&run, o, m, mem[0], res[0], 0);
+	mem[0]->def->func(run.state);
+	finish_run(&run);
+	return 0;
+}
+
+/* run_members, with the harness overhead measured again before and after
+ * where the options ask for it, its fit given to every member's result. */
+static int run_repetition(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+			  struct pmb_instance **mem, struct pmb_result **res, int nm)
+{
+	struct pmb_result ov;
+	struct pmb_overhead fit;
+	bool local = o->overhead_passes && !m->deterministic;
+	int err;
+
+	memset(&ov, 0, sizeof(ov));
+	if (local)
+		local_overhead(o, m, &ov);
+	err = run_members(o, m, mem, res, nm);
+	if (err)
+		goto out;
+	if (local) {
+		local_overhead(o, m, &ov);
+		if (ov.nsamples >= 4 && pmb_overhead_fit(ov.samples, ov.nsamples, &fit) == 0)
+			for (int q = 0; q < nm; q++) {
+				res[q]->overhead = fit;
+				res[q]->local_overhead = true;
+			}
+	}
+out:
+	free(ov.samples);
+	return err;
+}
+
 int pmb_runner_run(const struct pmb_runner_opts *o, const struct pmb_meter *m,
 		   struct pmb_instance *inst, size_t n, struct pmb_result *results)
 {
@@ -507,60 +515,19 @@ int pmb_runner_run(const struct pmb_runner_opts *o, const struct pmb_meter *m,
 		err = -ENOMEM;
 		goto out;
 	}
+	results_init(o, inst, n, reps, results);
 	for (size_t i = 0; i < n; i++) {
-		for (int k = 0; k < reps; k++) {
-			struct pmb_result *r = &results[i * (size_t)reps + (size_t)k];
-
-			memset(r, 0, sizeof(*r));
-			r->inst = &inst[i];
-			r->repetition = k;
-			r->huge_fraction = -1;
-			r->seed = o->seed ? o->seed : inst[i].def->seed ? inst[i].def->seed : 42;
-		}
-	}
-	for (size_t i = 0; i < n; i++) {
-		int nm = 0;
+		int nm;
 
 		if (done[i])
 			continue;
-		for (size_t j = i; j < n; j++)
-			if (!done[j] && inst[j].cohort == inst[i].cohort) {
-				mem[nm++] = &inst[j];
-				done[j] = true;
-			}
+		nm = cohort_gather(inst, n, i, done, mem);
 		for (int k = 0; k < reps; k++) {
-			struct pmb_result ov;
-			bool local = o->overhead_passes && !m->deterministic;
-
-			memset(&ov, 0, sizeof(ov));
 			for (int q = 0; q < nm; q++)
 				res[q] = &results[(size_t)(mem[q] - inst) * (size_t)reps + (size_t)k];
-			if (local)
-				local_overhead(o, m, &ov);
-			if (nm == 1) {
-				struct pmb__run run;
-
-				init_run(&run, o, m, mem[0], res[0], 0);
-				mem[0]->def->func(run.state);
-				finish_run(&run);
-			} else {
-				err = run_cohort(o, m, mem, res, nm);
-				if (err) {
-					free(ov.samples);
-					goto out;
-				}
-			}
-			if (local) {
-				struct pmb_overhead fit;
-
-				local_overhead(o, m, &ov);
-				if (ov.nsamples >= 4 && pmb_overhead_fit(ov.samples, ov.nsamples, &fit) == 0)
-					for (int q = 0; q < nm; q++) {
-						res[q]->overhead = fit;
-						res[q]->local_overhead = true;
-					}
-			}
-			free(ov.samples);
+			err = run_repetition(o, m, mem, res, nm);
+			if (err)
+				goto out;
 		}
 		for (int q = 0; q < nm; q++) {
 			ndone++;
@@ -573,50 +540,4 @@ out:
 	free(res);
 	free(done);
 	return err;
-}
-
-/* The perf meter: counters.c groups, one per sample in turn. */
-static int perf_start(void *ctx, int group)
-{
-	struct pmb_counters *c = ctx;
-
-	return pmb_group_start(c->group[group]);
-}
-
-static int perf_stop(void *ctx, int group, struct pmb_sample *s)
-{
-	struct pmb_counters *c = ctx;
-	struct pmb_count v[PMB_MAX_EVENTS];
-	int err = pmb_group_stop(c->group[group]);
-
-	if (err == 0)
-		err = pmb_group_read(c->group[group], v);
-	if (err)
-		return err;
-	for (int k = 0; k < c->nmembers[group]; k++) {
-		int e = c->member[group][k];
-
-		s->count[e] = v[k];
-		s->mask |= 1u << e;
-	}
-	return 0;
-}
-
-int pmb_runner_perf_meter(struct pmb_meter *m, struct pmb_counters *c)
-{
-	memset(m, 0, sizeof(*m));
-	m->ctx = c;
-	m->ngroups = c->ngroups;
-	if (c->ngroups > 0) {
-		m->start = perf_start;
-		m->stop = perf_stop;
-	}
-	/* A group read by read() has no marks: its system calls stay outside
-	 * the timed window. */
-	for (int g = 0; g < c->ngroups; g++) {
-		m->mark[g][0] = pmb_group_marker(c->group[g], 0);
-		m->mark[g][1] = pmb_group_marker(c->group[g], 1);
-		m->mark_group[g] = c->group[g];
-	}
-	return 0;
 }

@@ -336,45 +336,50 @@ void pmb_topology_usable(const struct pmb_topology_info *info, uint64_t *usable)
 	}
 }
 
-int pmb_topology_tiers(const struct pmb_topology_info *info,
-		       struct pmb_tier_point *out, size_t max, size_t *n)
+/* The largest line of any level, at least 64. */
+static uint64_t widest_line(const struct pmb_topology_info *info, int nc)
 {
-	uint64_t usable[PMB_MAX_CACHES], lo[PMB_MAX_CACHES + 1];
-	uint64_t hi[PMB_MAX_CACHES + 1];
-	uint64_t cand[PMB_MAX_TIER_POINTS];
-	int ncand = 0, level[PMB_MAX_TIER_POINTS];
-	uint64_t line = 64, last, cap;
-	int nc, i, j;
-	size_t count = 0;
+	uint64_t line = 64;
 
-	*n = 0;
-	nc = info->ncaches < PMB_MAX_CACHES ? info->ncaches : PMB_MAX_CACHES;
-	if (nc <= 0)
-		return PMB_ENOCACHE;
-	for (i = 0; i < nc; i++)
+	for (int i = 0; i < nc; i++)
 		if (info->cache[i].line > line)
 			line = info->cache[i].line;
-	pmb_topology_usable(info, usable);
+	return line;
+}
 
-	/* Zone of level i: [1.5 * size of level i-1, usable size of i];
-	 * DRAM: [1.5 * size of the last level, cap].  Zones never overlap,
-	 * and the gaps between them (near a boundary, or in the part of a
-	 * shared cache other cores compete for) get no points. */
-	last = info->cache[nc - 1].size;
-	cap = 8 * last;
+/* Zone of level i: [1.5 * size of level i-1, usable size of i]; DRAM
+ * (zone nc): [1.5 * size of the last level, cap].  Zones never overlap,
+ * and the gaps between them (near a boundary, or in the part of a shared
+ * cache other cores compete for) get no points. */
+static void tier_zones(const struct pmb_topology_info *info, int nc, uint64_t line,
+		       const uint64_t *usable, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t last = info->cache[nc - 1].size;
+	uint64_t cap = 8 * last;
+
 	if (info->avail_memory && cap > info->avail_memory / 4)
 		cap = info->avail_memory / 4;
-	for (i = 0; i <= nc; i++) {
+	for (int i = 0; i <= nc; i++) {
 		lo[i] = i ? info->cache[i - 1].size + info->cache[i - 1].size / 2
 			  : line;
 		hi[i] = i < nc ? usable[i] : cap;
 	}
+}
 
-	/* Candidates: well inside (1/8, 1/4, 1/2 of usable, rounded down),
-	 * just past the level below (rounded up); DRAM: 1.5, 2, 4 x LLC
-	 * (rounded up) and the cap, 8 x LLC or avail / 4 (rounded down). */
-	for (i = 0; i < nc; i++) {
-		for (j = 3; j >= 1; j--) {
+/* Candidates: well inside (1/8, 1/4, 1/2 of usable, rounded down), just
+ * past the level below (rounded up); DRAM: 1.5, 2, 4 x LLC (rounded up)
+ * and the cap, 8 x LLC or avail / 4 (rounded down).  level[k] is the
+ * zone candidate k is meant for.  Returns the count. */
+static int tier_candidates(const struct pmb_topology_info *info, int nc,
+			   const uint64_t *usable, const uint64_t *lo, uint64_t cap,
+			   uint64_t *cand, int *level)
+{
+	static const uint64_t halves[] = { 3, 4, 8 };
+	uint64_t last = info->cache[nc - 1].size;
+	int ncand = 0;
+
+	for (int i = 0; i < nc; i++) {
+		for (int j = 3; j >= 1; j--) {
 			level[ncand] = i;
 			cand[ncand++] = nice_down(usable[i] >> j);
 		}
@@ -383,18 +388,21 @@ int pmb_topology_tiers(const struct pmb_topology_info *info,
 			cand[ncand++] = nice_up(lo[i]);
 		}
 	}
-	for (j = 0; j < 3; j++) {
-		static const uint64_t halves[] = { 3, 4, 8 };
-
+	for (int j = 0; j < 3; j++) {
 		level[ncand] = nc;
 		cand[ncand++] = nice_up(last * halves[j] / 2);
 	}
 	/* The largest rounded down, so that it stays under the cap. */
 	level[ncand] = nc;
 	cand[ncand++] = nice_down(cap);
+	return ncand;
+}
 
-	/* Keep the candidates whose line-rounded size stays in their zone. */
-	for (i = 0; i < ncand; i++) {
+/* Round each candidate up to a line; one that leaves its zone becomes 0. */
+static void tier_keep_in_zone(uint64_t *cand, const int *level, int ncand, uint64_t line,
+			      const uint64_t *lo, const uint64_t *hi)
+{
+	for (int i = 0; i < ncand; i++) {
 		uint64_t x = round_up(cand[i], line);
 
 		if (x < lo[level[i]] || x > hi[level[i]] || x == 0)
@@ -402,8 +410,30 @@ int pmb_topology_tiers(const struct pmb_topology_info *info,
 		else
 			cand[i] = x;
 	}
+}
+
+int pmb_topology_tiers(const struct pmb_topology_info *info,
+		       struct pmb_tier_point *out, size_t max, size_t *n)
+{
+	uint64_t usable[PMB_MAX_CACHES], lo[PMB_MAX_CACHES + 1];
+	uint64_t hi[PMB_MAX_CACHES + 1];
+	uint64_t cand[PMB_MAX_TIER_POINTS];
+	int ncand, level[PMB_MAX_TIER_POINTS];
+	uint64_t line;
+	int nc;
+	size_t count = 0;
+
+	*n = 0;
+	nc = info->ncaches < PMB_MAX_CACHES ? info->ncaches : PMB_MAX_CACHES;
+	if (nc <= 0)
+		return PMB_ENOCACHE;
+	line = widest_line(info, nc);
+	pmb_topology_usable(info, usable);
+	tier_zones(info, nc, line, usable, lo, hi);
+	ncand = tier_candidates(info, nc, usable, lo, hi[nc], cand, level);
+	tier_keep_in_zone(cand, level, ncand, line, lo, hi);
 	qsort(cand, (size_t)ncand, sizeof(cand[0]), cmp_u64);
-	for (i = 0; i < ncand; i++) {
+	for (int i = 0; i < ncand; i++) {
 		uint64_t x = cand[i];
 
 		if (!x || (count && out[count - 1].bytes == x))

@@ -1,0 +1,252 @@
+/* report_branch.c - the console report's branch studies: branchy against branchless per input, the ratio, the verdict. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report_fmt.h"
+#include "report_study.h"
+
+/* Where branchy wins, in a verdict's tail: "; branchy wins at p0, p1". */
+static void branchy_wins(FILE *f, const int *w, char (*arg)[64], int n)
+{
+	const char *sep = "; branchy wins at ";
+
+	for (int k = 0; k < n; k++)
+		if (w[k] < 0) {
+			fprintf(f, "%s%s", sep, arg[k]);
+			sep = ", ";
+		}
+}
+
+/* Where the winner changes from one input to the next (ordered inputs). */
+static void crossings(FILE *f, const int *w, char (*arg)[64], int n)
+{
+	int prev = 0;
+
+	for (int k = 0; k < n; k++) {
+		if (w[k] && prev && w[k] != prev)
+			fprintf(f, "; they cross between %s and %s", arg[k - 1], arg[k]);
+		if (w[k])
+			prev = w[k];
+	}
+}
+
+/* The verdict over a pair's inputs, in their order: w[k] is +1 where
+ * branchless wins (ratio interval below 1), -1 where branchy wins, 0 tie. */
+static void verdict(FILE *f, const int *w, char (*arg)[64], int n, bool ordered)
+{
+	int from = n, wins = 0, losses = 0;
+
+	for (int k = 0; k < n; k++) {
+		wins += w[k] > 0;
+		losses += w[k] < 0;
+	}
+	/* The first input from which branchless wins at every later one. */
+	while (from > 0 && w[from - 1] > 0)
+		from--;
+	fprintf(f, "  verdict: ");
+	if (!wins && !losses) {
+		fprintf(f, "no significant difference at any input\n");
+		return;
+	}
+	if (ordered && from < n && from > 0)
+		fprintf(f, "branchless wins from %s on", arg[from]);
+	else if (ordered && from == 0)
+		fprintf(f, "branchless wins at every input");
+	else if (wins)
+		fprintf(f, "branchless wins at %d of %d inputs", wins, n);
+	else
+		fprintf(f, "branchless never wins");
+	if (losses)
+		branchy_wins(f, w, arg, n);
+	if (ordered)
+		crossings(f, w, arg, n);
+	fputc('\n', f);
+}
+
+/* The events a branch study shows; under simulation there is no time and
+ * instructions stand for the cost. */
+struct study_events {
+	bool sim;
+	int bm, cyc, ins; /* branch misses, cycles, instructions; -1 none */
+};
+
+/* One study's rows so far: per input the winner and its name (for the
+ * verdict), and cycles and mispredictions at p0 and p50 (for the penalty). */
+struct study_acc {
+	int w[64], nw;
+	char args[64][64];
+	bool ordered;
+	double c0, c50, m0, m50;
+};
+
+/* A result's cost figure: time, or under simulation instructions (NULL
+ * where there are none). */
+static const struct pmb_figure *cost_figure(const struct study_events *ev, const struct pmb_result *x)
+{
+	if (!ev->sim)
+		return &x->time;
+	return ev->ins >= 0 ? &x->ev[ev->ins] : NULL;
+}
+
+static const struct pmb_figure *cycles_figure(const struct study_events *ev, const struct pmb_result *x)
+{
+	return ev->cyc >= 0 ? &x->ev[ev->cyc] : &x->est_cycles;
+}
+
+static void study_columns(struct pmb__table *t, const struct pmb_context *c, bool sim)
+{
+	t->head[t->ncol] = "input", t->left[t->ncol++] = true;
+	t->head[t->ncol++] = sim ? "branchy instr" : "branchy";
+	t->head[t->ncol++] = sim ? "branchless instr" : "branchless";
+	t->head[t->ncol++] = sim ? "sol instr" : "sol";
+	if (!sim)
+		t->head[t->ncol++] = c->has_cycles ? "cycles (y/l)" : "est.cycles (y/l)";
+	t->head[t->ncol++] = sim ? "misp/item (y/l, sim)" : "misp/item (y/l)";
+	if (!sim) {
+		t->head[t->ncol++] = "ratio [95% CI]";
+		t->head[t->ncol++] = "winner";
+	}
+}
+
+/* Cost of branchy y, branchless l and speed of light s (NULL: none),
+ * cycles and mispredictions, from column k on; returns the column after. */
+static int cost_cells(struct pmb__table *t, const struct study_events *ev, const struct pmb_result *y,
+		      const struct pmb_result *l, const struct pmb_result *s, int k)
+{
+	const struct pmb_figure *col[3] = { cost_figure(ev, y), cost_figure(ev, l),
+					    s && !s->status ? cost_figure(ev, s) : NULL };
+	const struct pmb_figure *cy = cycles_figure(ev, y), *cl = cycles_figure(ev, l);
+	int bm = ev->bm;
+	char b[32];
+
+	for (int q = 0; q < 3; q++, k++) {
+		if (!col[q] || !col[q]->valid)
+			continue;
+		pmb__fmt_figure(b, sizeof(b), col[q], !ev->sim);
+		pmb__table_set(t, k, "%s", b);
+	}
+	if (!ev->sim) {
+		if (cy->valid && cl->valid)
+			pmb__table_set(t, k, "%.2f / %.2f", cy->s.median, cl->s.median);
+		k++;
+	}
+	if (bm >= 0 && y->ev[bm].valid && l->ev[bm].valid)
+		pmb__table_set(t, k, "%.3f / %.3f", fmax(y->ev[bm].s.median, 0), fmax(l->ev[bm].s.median, 0));
+	else
+		pmb__table_set(t, k, "n/a");
+	return k + 1;
+}
+
+/* Branchy's cycles and mispredictions at p0 and p50, for the penalty. */
+static void penalty_points(const struct study_events *ev, const struct pmb_result *y, struct study_acc *a)
+{
+	const struct pmb_figure *cy = cycles_figure(ev, y);
+
+	if (!cy->valid || ev->bm < 0 || !y->ev[ev->bm].valid)
+		return;
+	if (!strcmp(y->inst->args, "p0"))
+		a->c0 = cy->s.median, a->m0 = y->ev[ev->bm].s.median;
+	if (!strcmp(y->inst->args, "p50"))
+		a->c50 = cy->s.median, a->m50 = y->ev[ev->bm].s.median;
+}
+
+/* The ratio branchless / branchy and the winner, from column k on; a win
+ * is a ratio interval that excludes 1. */
+static void winner_cells(struct pmb__table *t, const struct pmb_result *y, const struct pmb_result *l, int k,
+			 struct study_acc *a)
+{
+	const struct pmb_figure *fl = &l->time;
+	int win = 0;
+	char b[32];
+
+	if (isfinite(fl->ratio)) {
+		pmb__fmt_ratio(b, sizeof(b), fl->ratio, fl->ratio_lo, fl->ratio_hi);
+		pmb__table_set(t, k, "%s", b);
+	}
+	k++;
+	if (isfinite(fl->ratio_hi) && fl->ratio_hi < 1)
+		win = 1;
+	else if (isfinite(fl->ratio_lo) && fl->ratio_lo > 1)
+		win = -1;
+	pmb__table_set(t, k, "%s", win > 0 ? "branchless" : win < 0 ? "branchy" : "tie");
+	snprintf(a->args[a->nw], sizeof(a->args[a->nw]), "%s", y->inst->args);
+	/* p-inputs and tier sizes are ordered; a mix is not. */
+	if (!strcmp(y->inst->args, "mix"))
+		a->ordered = false;
+	a->w[a->nw++] = win;
+}
+
+/* One input's row: branchy y against its branchless and sol forms. */
+static void study_row(struct pmb__table *t, const struct study_events *ev, const struct pmb_result *r, size_t n,
+		      const char *prefix, const struct pmb_result *y, struct study_acc *a)
+{
+	const struct pmb_result *l = pmb_result_in_study(r, n, prefix, PMB_ROLE_BRANCHLESS, y->inst->args);
+	const struct pmb_result *s = pmb_result_in_study(r, n, prefix, PMB_ROLE_SOL, y->inst->args);
+	int k;
+
+	pmb__table_add_row(t);
+	pmb__table_set(t, 0, "%s", y->inst->args[0] ? y->inst->args : "-");
+	if (y->status || !l || l->status) {
+		pmb__table_set(t, 1, "%s", y->status ? "skipped" : l ? "branchless skipped" : "no branchless form");
+		return;
+	}
+	k = cost_cells(t, ev, y, l, s, 1);
+	penalty_points(ev, y, a);
+	if (ev->sim || a->nw == 64)
+		return;
+	winner_cells(t, y, l, k, a);
+}
+
+/* One branch study, from its first branchy result r[first]. */
+static int branch_study(FILE *f, const struct pmb_context *c, const struct study_events *ev,
+			const struct pmb_result *r, size_t n, size_t first, const char *prefix)
+{
+	const char *fam = r[first].inst->family;
+	struct pmb__table t = { 0 };
+	struct study_acc a = { .ordered = true, .c0 = NAN, .c50 = NAN, .m0 = NAN, .m50 = NAN };
+	int err;
+
+	fprintf(f, "\nbranch study %s: branchless / branchy%s; inputs seeded with %llu\n", prefix,
+		ev->sim ? " (SIMULATED counts: no time, so no winner)" : "",
+		(unsigned long long)r[first].seed);
+	study_columns(&t, c, ev->sim);
+	for (size_t j = 0; j < n; j++)
+		if (!strcmp(r[j].inst->family, fam) && !r[j].repetition)
+			study_row(&t, ev, r, n, prefix, &r[j], &a);
+	err = pmb__table_print(f, &t);
+	if (!ev->sim)
+		verdict(f, a.w, a.args, a.nw, a.ordered);
+	if (isfinite(a.c0) && isfinite(a.c50) && a.m50 - a.m0 > 0.01 && ev->cyc >= 0)
+		fprintf(f, "  misprediction penalty, ESTIMATED: %.1f cycles "
+			"(delta cycles / delta mispredicts between p0 and p50)\n",
+			(a.c50 - a.c0) / (a.m50 - a.m0));
+	return err;
+}
+
+/* Branch study: per pair K (branch/K/branchy, branch/K/branchless, branch/K/sol).
+ * Under simulation there is no time: the table shows instructions and
+ * mispredictions, and no winner is named. */
+int pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+{
+	const struct study_events ev = {
+		.sim = pmb_context_sim(c),
+		.bm = pmb_context_event(c, "branch-misses|cond-branch-misses"),
+		.cyc = pmb_context_event(c, "cycles"),
+		.ins = pmb_context_event(c, "instructions"),
+	};
+	int err = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char prefix[200];
+		int terr;
+
+		if (r[i].inst->def->role != PMB_ROLE_BRANCHY || r[i].repetition ||
+		    !pmb_result_study(&r[i], prefix, sizeof(prefix)) || !pmb__first_of_family(r, i))
+			continue;
+		terr = branch_study(f, c, &ev, r, n, i, prefix);
+		if (!err)
+			err = terr;
+	}
+	return err;
+}

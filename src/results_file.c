@@ -1,0 +1,150 @@
+/* results_file.c - opening a result file safely and parsing it into jansson's tree. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "pmubench.h"
+#include "results_io.h"
+#include "results_io_internal.h"
+
+int pmb__results_fail(char *err, size_t errlen, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return ret;
+}
+
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+/* Open path for reading if it is a regular file within the size cap: a
+ * directory, a FIFO or a device (/dev/zero never ends) is refused before
+ * anything is read.  O_NONBLOCK: opening a FIFO would wait for a writer. */
+static int open_checked(const char *path, int *fd, char *err, size_t errlen)
+{
+	struct stat st;
+	int ret;
+
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (*fd < 0)
+		return pmb__results_fail(err, errlen, -errno, "%s", strerror(errno));
+	if (fstat(*fd, &st)) {
+		ret = pmb__results_fail(err, errlen, -errno, "%s", strerror(errno));
+		goto fail_stat;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		ret = pmb__results_fail(err, errlen, -EISDIR, "a directory, not a result "
+			   "file");
+		goto fail_stat;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = pmb__results_fail(err, errlen, -EINVAL, "%s, not a regular file",
+			   file_kind(st.st_mode));
+		goto fail_stat;
+	}
+	if ((uint64_t)st.st_size > PMB_RESULTS_MAX_BYTES) {
+		ret = pmb__results_fail(err, errlen, -EFBIG, "%jd bytes, over the 1 GiB "
+			   "limit for a result file", (intmax_t)st.st_size);
+		goto fail_stat;
+	}
+	return 0;
+
+fail_stat:
+	close(*fd);
+	*fd = -1;
+	return ret;
+}
+
+struct reader {
+	int fd;
+	uint64_t total;  /* bytes read */
+	int err;         /* -errno of a failed read; -EFBIG past the cap */
+};
+
+/* jansson's input: read(2) with the cap held while reading too, for a
+ * file that grows (or a /proc file, which says it has 0 bytes). */
+static size_t read_some(void *buf, size_t len, void *data)
+{
+	struct reader *rd = data;
+	bool first = rd->total == 0;
+	ssize_t got;
+
+	do
+		got = read(rd->fd, buf, len);
+	while (got < 0 && errno == EINTR);
+	if (got < 0) {
+		rd->err = -errno;
+		return (size_t)-1;
+	}
+	rd->total += (uint64_t)got;
+	if (rd->total > PMB_RESULTS_MAX_BYTES) {
+		rd->err = -EFBIG;
+		return (size_t)-1;
+	}
+	/* A UTF-8 byte order mark is not JSON, but editors write one.
+	 * jansson asks for 1 KiB at a time: the mark is in the first read. */
+	if (first && got >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) {
+		memmove(buf, (char *)buf + 3, (size_t)got - 3);
+		got -= 3;
+	}
+	return (size_t)got;
+}
+
+/* Parse the whole file: one pass, a tree linear in the input.  Duplicate
+ * keys are refused, as a figure given twice is not one figure; every
+ * number is a double (uint64 counts included, as they are written). */
+static int parse(int fd, json_t **root, char *err, size_t errlen)
+{
+	struct reader rd = { .fd = fd };
+	json_error_t e;
+
+	*root = json_load_callback(read_some, &rd, JSON_REJECT_DUPLICATES |
+				   JSON_DECODE_INT_AS_REAL, &e);
+	if (*root)
+		return 0;
+	if (rd.err == -EFBIG)
+		return pmb__results_fail(err, errlen, -EFBIG, "grew over the 1 GiB limit "
+			    "for a result file while being read");
+	if (rd.err)
+		return pmb__results_fail(err, errlen, rd.err, "%s", strerror(-rd.err));
+	if (json_error_code(&e) == json_error_out_of_memory)
+		return pmb__results_fail(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
+	return pmb__results_fail(err, errlen, PMB_EBADJSON, "line %d, column %d: %s",
+		    e.line, e.column, e.text);
+}
+
+int pmb__results_load(const char *path, json_t **root, char *err,
+		      size_t errlen)
+{
+	int fd, ret;
+
+	ret = open_checked(path, &fd, err, errlen);
+	if (ret)
+		return ret;
+	ret = parse(fd, root, err, errlen);
+	close(fd);
+	return ret;
+}

@@ -1,0 +1,25 @@
+/* results_io_internal.h - private declarations of the result-file reader, shared by results_io.c and results_file.c only. */
+#ifndef PMB_RESULTS_IO_INTERNAL_H
+#define PMB_RESULTS_IO_INTERNAL_H
+
+/* results_file.c opens and parses the file; results_io.c turns the tree
+ * into results_io.h's structs.  The two are the only users of jansson. */
+#include <stddef.h>
+
+#include <jansson.h>
+
+/* Write the detail (printf-style) into err, errlen bytes, when err is
+ * given.  Returns ret, for `return pmb__results_fail(...)`. */
+int pmb__results_fail(char *err, size_t errlen, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* The JSON tree of the file at path: a regular file of at most
+ * PMB_RESULTS_MAX_BYTES (a directory, a FIFO or a device is refused
+ * before anything is read), a UTF-8 byte order mark skipped, duplicate
+ * keys refused, every number a double.  Returns 0 (*root: json_decref()
+ * it), -errno, -EFBIG, -EINVAL, -EISDIR, -ENOMEM or PMB_EBADJSON, with
+ * the detail in err. */
+int pmb__results_load(const char *path, json_t **root, char *err,
+		      size_t errlen);
+
+#endif

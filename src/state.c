@@ -1,0 +1,73 @@
+/* state.c - what a running benchmark asks of the runner: its arguments,
+ * seed, tier, buffers, and the skip or failure it reports. */
+#include <stdio.h>
+
+#include "runner.h"
+#include "runner_internal.h"
+#include "topology.h"
+
+PMB_API int64_t pmb_arg(const struct pmb_state *s, int i)
+{
+	if (i < 0 || i > 1 || !s->pmb__r->inst)
+		return 0;
+	return s->pmb__r->inst->arg[i];
+}
+
+PMB_API uint64_t pmb_seed(const struct pmb_state *s)
+{
+	return s->pmb__r->r->seed;
+}
+
+PMB_API void pmb_set_bytes(struct pmb_state *s, uint64_t bytes_per_pass)
+{
+	s->pmb__r->r->bytes_per_pass = bytes_per_pass;
+}
+
+PMB_API const char *pmb_tier(const struct pmb_state *s)
+{
+	const struct pmb_instance *in = s->pmb__r->inst;
+
+	return in && in->tier[0] ? in->tier : NULL;
+}
+
+PMB_API bool pmb_hugepages(const struct pmb_state *s)
+{
+	return s->pmb__r->o->hugepages;
+}
+
+PMB_API void *pmb_buffer_alloc(struct pmb_state *s, size_t bytes)
+{
+	struct pmb_result *r = s->pmb__r->r;
+	void *p = pmb_buffer_map(bytes, s->pmb__r->o->hugepages);
+	double f;
+
+	if (!p)
+		return NULL;
+	f = pmb_buffer_huge_fraction(p, bytes);
+	/* The smallest share of any buffer: the one that limits the claim. */
+	if (f >= 0 && (r->huge_fraction < 0 || f < r->huge_fraction))
+		r->huge_fraction = f;
+	return p;
+}
+
+PMB_API void pmb_buffer_free(void *buf, size_t bytes)
+{
+	if (buf)
+		pmb_buffer_unmap(buf, bytes);
+}
+
+void pmb__result_set_reason(struct pmb_result *r, int status, const char *reason)
+{
+	r->status = status;
+	snprintf(r->reason, sizeof(r->reason), "%s", reason ? reason : "");
+}
+
+PMB_API void pmb_skip(struct pmb_state *s, const char *reason)
+{
+	pmb__result_set_reason(s->pmb__r->r, PMB_ESKIPPED, reason);
+}
+
+PMB_API void pmb_fail(struct pmb_state *s, const char *reason)
+{
+	pmb__result_set_reason(s->pmb__r->r, PMB_EVERIFY, reason);
+}

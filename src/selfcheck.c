@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "report_fmt.h"
 #include "selfcheck.h"
 
 static void sc_add(struct pmb_state *s)
@@ -167,9 +168,9 @@ static void timeless(const struct pmb_context *ctx, const struct pmb_result *r, 
 
 enum verdict { V_OK, V_WRONG, V_UNCHECKED };
 
-/* One check's line: expected, measured, verdict. */
+/* One check's row: expected, measured, verdict. */
 static enum verdict check_line(const struct pmb_context *ctx, const struct check *c,
-			       const struct pmb_result *r, FILE *out)
+			       const struct pmb_result *r, struct pmb__table *t)
 {
 	static const char *const word[] = { "ok", "WRONG", "NOT CHECKED" };
 	const struct pmb_figure *f = NULL;
@@ -190,27 +191,33 @@ static enum verdict check_line(const struct pmb_context *ctx, const struct check
 			 f->estimated ? " (est.)" : f->simulated ? " (sim.)" : "");
 		v = f->s.median >= c->lo && f->s.median <= c->hi ? V_OK : V_WRONG;
 	}
-	fprintf(out, "%-22s %-22s %-32s %s\n", c->def.name, c->expect, meas, word[v]);
+	pmb__table_add_row(t);
+	pmb__table_set(t, 0, "%s", c->def.name);
+	pmb__table_set(t, 1, "%s", c->expect);
+	pmb__table_set(t, 2, "%s", meas);
+	pmb__table_set(t, 3, "%s", word[v]);
 	return v;
 }
 
 int pmb_selfcheck_report(const struct pmb_context *ctx, const struct pmb_result *res, size_t n,
 			 FILE *out)
 {
+	struct pmb__table t = { .ncol = 4, .head = { "check", "expected", "measured", "verdict" },
+				.left = { true, true, true, true } };
 	int count[3] = { 0 };
 	char emulated[256] = "";
 
 	fprintf(out, "self-check on core %d (%s backend)%s\n", ctx->cpu, pmb_backend_name(ctx->backend),
 		pmb_context_sim(ctx) ? ": counts SIMULATED by valgrind; no time, so no cycles" :
 		ctx->pmu_ok ? "" : ": no hardware counters, cycles ESTIMATED from time");
-	fprintf(out, "%-22s %-22s %-32s %s\n", "check", "expected", "measured", "verdict");
 	for (size_t i = 0; i < NCHECKS && i < n; i++) {
-		enum verdict v = check_line(ctx, &checks[i], &res[i], out);
+		enum verdict v = check_line(ctx, &checks[i], &res[i], &t);
 
 		count[v]++;
 		if (v == V_WRONG && !emulated[0])
 			timeless(ctx, &res[i], checks[i].def.name, emulated, sizeof(emulated));
 	}
+	pmb__table_print(out, &t);
 	int failed = count[V_WRONG], unchecked = count[V_UNCHECKED];
 	if (failed)
 		fprintf(out, "%d check%s WRONG: this machine's figures cannot be trusted as they are\n",

@@ -70,6 +70,12 @@ struct pmb__events_ctx {
 void pmb__pmu_pick(struct pmb__events_ctx *c, int cpu);
 /* libpfm4's information on PMU p; false if it has none. */
 bool pmb__pmu_info(pfm_pmu_t p, pfm_pmu_info_t *pi);
+/* Call fn for every event of libpfm4's present PMUs that want accepts
+ * (want NULL: every present PMU), with the PMU, the event's index and its
+ * information.  Returns the sum of fn's returns (0 without libpfm4). */
+int pmb__pfm_for_events(bool (*want)(void *ctx, pfm_pmu_t p, const pfm_pmu_info_t *pi),
+			int (*fn)(void *ctx, const pfm_pmu_info_t *pi, int i, const pfm_event_info_t *ei),
+			void *ctx);
 /* The vendor of a core PMU by its libpfm4 or sysfs name and libpfm4
  * description (desc may be NULL). */
 enum pmb__vendor pmb__pmu_vendor(const char *name, const char *desc);

@@ -41,34 +41,37 @@ static int list_umasks(const pfm_pmu_info_t *pi, int i, const pfm_event_info_t *
 	return n;
 }
 
-static int list_pfm(const char *pattern, list_fn fn, void *ctx)
+struct list_ctx {
+	const char *pattern;
+	list_fn fn;
+	void *ctx;
+};
+
+/* perf's generic PMUs repeat the names listed above. */
+static bool not_generic(void *ctx, pfm_pmu_t p, const pfm_pmu_info_t *pi)
 {
-	pfm_pmu_t p;
+	(void)ctx;
+	(void)p;
+	return pi->type != PFM_PMU_TYPE_OS_GENERIC;
+}
+
+static int list_event(void *ctx, const pfm_pmu_info_t *pi, int i, const pfm_event_info_t *ei)
+{
+	const struct list_ctx *l = ctx;
 	int n = 0;
 
-	if (!pmb__events.pfm_ok)
-		return 0;
-	pfm_for_all_pmus(p) {
-		pfm_pmu_info_t pi;
-
-		/* perf's generic PMUs repeat the names listed above */
-		if (!pmb__pmu_info(p, &pi) || !pi.is_present || pi.type == PFM_PMU_TYPE_OS_GENERIC)
-			continue;
-		for (int i = pi.first_event; i != -1; i = pfm_get_event_next(i)) {
-			pfm_event_info_t ei;
-
-			memset(&ei, 0, sizeof(ei));
-			ei.size = sizeof(ei);
-			if (pfm_get_event_info(i, PFM_OS_PERF_EVENT_EXT, &ei) != PFM_SUCCESS)
-				continue;
-			if (matches(ei.name, pattern)) {
-				fn(ctx, pi.name, ei.name, ei.desc ? ei.desc : "");
-				n++;
-			}
-			n += list_umasks(&pi, i, &ei, pattern, fn, ctx);
-		}
+	if (matches(ei->name, l->pattern)) {
+		l->fn(l->ctx, pi->name, ei->name, ei->desc ? ei->desc : "");
+		n++;
 	}
-	return n;
+	return n + list_umasks(pi, i, ei, l->pattern, l->fn, l->ctx);
+}
+
+static int list_pfm(const char *pattern, list_fn fn, void *ctx)
+{
+	struct list_ctx l = { pattern, fn, ctx };
+
+	return pmb__pfm_for_events(not_generic, list_event, &l);
 }
 
 static int cmp_str(const void *a, const void *b)

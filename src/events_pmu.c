@@ -54,6 +54,32 @@ bool pmb__pmu_info(pfm_pmu_t p, pfm_pmu_info_t *pi)
 	return pfm_get_pmu_info(p, pi) == PFM_SUCCESS;
 }
 
+int pmb__pfm_for_events(bool (*want)(void *ctx, pfm_pmu_t p, const pfm_pmu_info_t *pi),
+			int (*fn)(void *ctx, const pfm_pmu_info_t *pi, int i, const pfm_event_info_t *ei),
+			void *ctx)
+{
+	pfm_pmu_t p;
+	int n = 0;
+
+	if (!pmb__events.pfm_ok)
+		return 0;
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t pi;
+
+		if (!pmb__pmu_info(p, &pi) || !pi.is_present || (want && !want(ctx, p, &pi)))
+			continue;
+		for (int i = pi.first_event; i != -1; i = pfm_get_event_next(i)) {
+			pfm_event_info_t ei;
+
+			memset(&ei, 0, sizeof(ei));
+			ei.size = sizeof(ei);
+			if (pfm_get_event_info(i, PFM_OS_PERF_EVENT_EXT, &ei) == PFM_SUCCESS)
+				n += fn(ctx, &pi, i, &ei);
+		}
+	}
+	return n;
+}
+
 /* The present core PMU whose description contains want (NULL: any,
  * preferring libpfm's default one).  Returns its id, or -1. */
 static int core_pmu(const char *want, pfm_pmu_info_t *out)

@@ -82,48 +82,54 @@ static void sugg_start(struct sugg *s, const char *bad)
 	s->max = len / 3 > 2 ? len / 3 : 2;
 }
 
+struct pmu_sugg {
+	struct sugg *s;
+	const struct pmb__events_ctx *c;
+	const char *base;
+};
+
+/* The plan's PMU, or every present core PMU if it has none. */
+static bool plan_pmu(void *ctx, pfm_pmu_t p, const pfm_pmu_info_t *pi)
+{
+	const struct pmu_sugg *u = ctx;
+
+	return u->c->pmu_id >= 0 ? (int)p == u->c->pmu_id : pi->type == PFM_PMU_TYPE_CORE;
+}
+
+/* Event i as a candidate, or, when base names it, its umasks as base:UMASK. */
+static int consider_event(void *ctx, const pfm_pmu_info_t *pi, int i, const pfm_event_info_t *ei)
+{
+	const struct pmu_sugg *u = ctx;
+
+	(void)pi;
+	if (!u->base) {
+		consider(u->s, ei->name);
+		return 0;
+	}
+	if (strcasecmp(ei->name, u->base))
+		return 0;
+	for (int a = 0; a < ei->nattrs; a++) {
+		pfm_event_attr_info_t ai;
+		char full[SUGG_LEN];
+
+		memset(&ai, 0, sizeof(ai));
+		ai.size = sizeof(ai);
+		if (pfm_get_event_attr_info(i, a, PFM_OS_PERF_EVENT_EXT, &ai) != PFM_SUCCESS ||
+		    ai.type != PFM_ATTR_UMASK)
+			continue;
+		snprintf(full, sizeof(full), "%s:%s", ei->name, ai.name);
+		consider(u->s, full);
+	}
+	return 0;
+}
+
 /* Candidates from the plan's PMU (every present core PMU if none): its
  * event names, or, when base names one of its events, base:UMASK. */
 static void consider_pmu_events(struct sugg *s, const struct pmb__events_ctx *c, const char *base)
 {
-	pfm_pmu_t p;
+	struct pmu_sugg u = { s, c, base };
 
-	if (!pmb__events.pfm_ok)
-		return;
-	pfm_for_all_pmus(p) {
-		pfm_pmu_info_t pi;
-
-		if (!pmb__pmu_info(p, &pi) || !pi.is_present)
-			continue;
-		if (c->pmu_id >= 0 ? (int)p != c->pmu_id : pi.type != PFM_PMU_TYPE_CORE)
-			continue;
-		for (int i = pi.first_event; i != -1; i = pfm_get_event_next(i)) {
-			pfm_event_info_t ei;
-
-			memset(&ei, 0, sizeof(ei));
-			ei.size = sizeof(ei);
-			if (pfm_get_event_info(i, PFM_OS_PERF_EVENT_EXT, &ei) != PFM_SUCCESS)
-				continue;
-			if (!base) {
-				consider(s, ei.name);
-				continue;
-			}
-			if (strcasecmp(ei.name, base))
-				continue;
-			for (int a = 0; a < ei.nattrs; a++) {
-				pfm_event_attr_info_t ai;
-				char full[SUGG_LEN];
-
-				memset(&ai, 0, sizeof(ai));
-				ai.size = sizeof(ai);
-				if (pfm_get_event_attr_info(i, a, PFM_OS_PERF_EVENT_EXT, &ai) != PFM_SUCCESS ||
-				    ai.type != PFM_ATTR_UMASK)
-					continue;
-				snprintf(full, sizeof(full), "%s:%s", ei.name, ai.name);
-				consider(s, full);
-			}
-		}
-	}
+	pmb__pfm_for_events(plan_pmu, consider_event, &u);
 }
 
 static void sugg_text(const struct sugg *s, char *out, size_t size)

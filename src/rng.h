@@ -27,6 +27,22 @@ static inline uint64_t pmb_rng_splitmix64(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
+/* One xorshift64 (13, 7, 17) step: the in-loop key source of kernels that
+ * draw a fresh key per item without a key array in the working set (a few
+ * cycles, no branch), and the self-check's coin flips.  *x must not be 0.
+ * (The only other generator is the MMIX LCG inside mem/random_read's loop:
+ * part of the measured work, one multiply-add per item by design.) */
+static inline uint64_t pmb_rng_xorshift64(uint64_t *x)
+{
+	uint64_t v = *x;
+
+	v ^= v << 13;
+	v ^= v >> 7;
+	v ^= v << 17;
+	*x = v;
+	return v;
+}
+
 static inline uint64_t pmb__rng_rotl(uint64_t x, int k)
 {
 	return (x << k) | (x >> (64 - k));

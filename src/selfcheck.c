@@ -7,6 +7,7 @@
 
 #include "clock.h"
 #include "report_fmt.h"
+#include "rng.h"
 #include "selfcheck.h"
 
 static void sc_add(struct pmb_state *s)
@@ -79,10 +80,8 @@ static void sc_coin(struct pmb_state *s)
 		pmb_skip(s, "out of memory");
 		return;
 	}
-	for (size_t i = 0; i < N; i++) {
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		v[i] = (uint8_t)(x >> 32);
-	}
+	for (size_t i = 0; i < N; i++)
+		v[i] = (uint8_t)(pmb_rng_xorshift64(&x) >> 32);
 	size_t pos = 0;
 	while (pmb_loop_batch(s, 4096)) {
 		for (int i = 0; i < 4096; i++, pos++) {

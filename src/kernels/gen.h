@@ -25,19 +25,9 @@ void pmb_gen_shuffle_u32(struct pmb_rng *g, uint32_t *v, size_t n);
  * visits all n slots before returning (for pointer chasing). */
 void pmb_gen_cycle_u32(struct pmb_rng *g, uint32_t *v, size_t n);
 
-/* One xorshift64 (13, 7, 17) step: the in-loop key source of kernels that
- * draw a fresh key per item without a key array in the working set; a few
- * cycles, no branch.  *x must not be 0. */
-static inline uint64_t pmb_gen_xorshift64(uint64_t *x)
-{
-	uint64_t v = *x;
-
-	v ^= v << 13;
-	v ^= v >> 7;
-	v ^= v << 17;
-	*x = v;
-	return v;
-}
+/* One xorshift64 step, the in-loop key source of kernels that draw a fresh
+ * key per item: rng.h's pmb_rng_xorshift64. */
+#define pmb_gen_xorshift64 pmb_rng_xorshift64
 
 /* ---- predicate inputs: p = share of items on the "pass" side ----------- */
 

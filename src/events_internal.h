@@ -76,6 +76,11 @@ bool pmb__pmu_info(pfm_pmu_t p, pfm_pmu_info_t *pi);
 int pmb__pfm_for_events(bool (*want)(void *ctx, pfm_pmu_t p, const pfm_pmu_info_t *pi),
 			int (*fn)(void *ctx, const pfm_pmu_info_t *pi, int i, const pfm_event_info_t *ei),
 			void *ctx);
+/* Call fn for every umask of libpfm4 event i (ei its information), with
+ * its full name "EVENT:UMASK" and description.  Returns the sum of fn's
+ * returns. */
+int pmb__pfm_for_umasks(int i, const pfm_event_info_t *ei,
+			int (*fn)(void *ctx, const char *full, const char *desc), void *ctx);
 /* The vendor of a core PMU by its libpfm4 or sysfs name and libpfm4
  * description (desc may be NULL). */
 enum pmb__vendor pmb__pmu_vendor(const char *name, const char *desc);

@@ -17,34 +17,11 @@ static bool matches(const char *name, const char *pattern)
 	return !pattern || !*pattern || strcasestr(name, pattern);
 }
 
-/* The umasks of libpfm4 event i, as "EVENT:UMASK" entries. */
-static int list_umasks(const pfm_pmu_info_t *pi, int i, const pfm_event_info_t *ei,
-		       const char *pattern, list_fn fn, void *ctx)
-{
-	int n = 0;
-
-	for (int a = 0; a < ei->nattrs; a++) {
-		pfm_event_attr_info_t ai;
-		char full[256];
-
-		memset(&ai, 0, sizeof(ai));
-		ai.size = sizeof(ai);
-		if (pfm_get_event_attr_info(i, a, PFM_OS_PERF_EVENT_EXT, &ai) != PFM_SUCCESS ||
-		    ai.type != PFM_ATTR_UMASK)
-			continue;
-		snprintf(full, sizeof(full), "%s:%s", ei->name, ai.name);
-		if (matches(full, pattern)) {
-			fn(ctx, pi->name, full, ai.desc ? ai.desc : "");
-			n++;
-		}
-	}
-	return n;
-}
-
 struct list_ctx {
 	const char *pattern;
 	list_fn fn;
 	void *ctx;
+	const char *pmu; /* of the event whose umasks are listed */
 };
 
 /* perf's generic PMUs repeat the names listed above. */
@@ -55,21 +32,35 @@ static bool not_generic(void *ctx, pfm_pmu_t p, const pfm_pmu_info_t *pi)
 	return pi->type != PFM_PMU_TYPE_OS_GENERIC;
 }
 
-static int list_event(void *ctx, const pfm_pmu_info_t *pi, int i, const pfm_event_info_t *ei)
+/* One entry, if it matches the pattern. */
+static int list_one(const struct list_ctx *l, const char *pmu, const char *name, const char *desc)
+{
+	if (!matches(name, l->pattern))
+		return 0;
+	l->fn(l->ctx, pmu, name, desc);
+	return 1;
+}
+
+/* A umask of the event being listed, as "EVENT:UMASK". */
+static int list_umask(void *ctx, const char *full, const char *desc)
 {
 	const struct list_ctx *l = ctx;
-	int n = 0;
 
-	if (matches(ei->name, l->pattern)) {
-		l->fn(l->ctx, pi->name, ei->name, ei->desc ? ei->desc : "");
-		n++;
-	}
-	return n + list_umasks(pi, i, ei, l->pattern, l->fn, l->ctx);
+	return list_one(l, l->pmu, full, desc);
+}
+
+static int list_event(void *ctx, const pfm_pmu_info_t *pi, int i, const pfm_event_info_t *ei)
+{
+	struct list_ctx *l = ctx;
+
+	l->pmu = pi->name;
+	return list_one(l, pi->name, ei->name, ei->desc ? ei->desc : "") +
+	       pmb__pfm_for_umasks(i, ei, list_umask, l);
 }
 
 static int list_pfm(const char *pattern, list_fn fn, void *ctx)
 {
-	struct list_ctx l = { pattern, fn, ctx };
+	struct list_ctx l = { pattern, fn, ctx, NULL };
 
 	return pmb__pfm_for_events(not_generic, list_event, &l);
 }

@@ -80,6 +80,26 @@ int pmb__pfm_for_events(bool (*want)(void *ctx, pfm_pmu_t p, const pfm_pmu_info_
 	return n;
 }
 
+int pmb__pfm_for_umasks(int i, const pfm_event_info_t *ei,
+			int (*fn)(void *ctx, const char *full, const char *desc), void *ctx)
+{
+	int n = 0;
+
+	for (int a = 0; a < ei->nattrs; a++) {
+		pfm_event_attr_info_t ai;
+		char full[256];
+
+		memset(&ai, 0, sizeof(ai));
+		ai.size = sizeof(ai);
+		if (pfm_get_event_attr_info(i, a, PFM_OS_PERF_EVENT_EXT, &ai) != PFM_SUCCESS ||
+		    ai.type != PFM_ATTR_UMASK)
+			continue;
+		snprintf(full, sizeof(full), "%s:%s", ei->name, ai.name);
+		n += fn(ctx, full, ai.desc ? ai.desc : "");
+	}
+	return n;
+}
+
 /* The present core PMU whose description contains want (NULL: any,
  * preferring libpfm's default one).  Returns its id, or -1. */
 static int core_pmu(const char *want, pfm_pmu_info_t *out)

@@ -96,6 +96,13 @@ static bool plan_pmu(void *ctx, pfm_pmu_t p, const pfm_pmu_info_t *pi)
 	return u->c->pmu_id >= 0 ? (int)p == u->c->pmu_id : pi->type == PFM_PMU_TYPE_CORE;
 }
 
+static int consider_umask(void *ctx, const char *full, const char *desc)
+{
+	(void)desc;
+	consider(ctx, full);
+	return 0;
+}
+
 /* Event i as a candidate, or, when base names it, its umasks as base:UMASK. */
 static int consider_event(void *ctx, const pfm_pmu_info_t *pi, int i, const pfm_event_info_t *ei)
 {
@@ -108,19 +115,7 @@ static int consider_event(void *ctx, const pfm_pmu_info_t *pi, int i, const pfm_
 	}
 	if (strcasecmp(ei->name, u->base))
 		return 0;
-	for (int a = 0; a < ei->nattrs; a++) {
-		pfm_event_attr_info_t ai;
-		char full[SUGG_LEN];
-
-		memset(&ai, 0, sizeof(ai));
-		ai.size = sizeof(ai);
-		if (pfm_get_event_attr_info(i, a, PFM_OS_PERF_EVENT_EXT, &ai) != PFM_SUCCESS ||
-		    ai.type != PFM_ATTR_UMASK)
-			continue;
-		snprintf(full, sizeof(full), "%s:%s", ei->name, ai.name);
-		consider(u->s, full);
-	}
-	return 0;
+	return pmb__pfm_for_umasks(i, ei, consider_umask, u->s);
 }
 
 /* Candidates from the plan's PMU (every present core PMU if none): its

@@ -82,7 +82,7 @@ int pmb_out_topology(const struct pmb_context *ctx)
 	printf("PMU %s (%s): hardware counters %s\n", ctx->plan.pmu_name[0] ? ctx->plan.pmu_name : "none",
 	       ctx->plan.pmu_desc, ctx->pmu_ok ? "work" : "do NOT work here");
 	for (int e = 0; e < ctx->plan.nev; e++)
-		if (ctx->event_why[e][0] && (ctx->pmu_ok || ctx->plan.ev[e].kind != PMB_EV_HW))
+		if (pmb_context_absent_shown(ctx, e))
 			printf("  not counted: %s: %s\n", ctx->plan.ev[e].name, ctx->event_why[e]);
 	printf("core frequency estimate: %.2f GHz (dependent add chain against the clock)\n", ctx->ghz);
 	printf("clock: %s, resolution %.0f ns, %.1f ns per read\n", ctx->clock.source,

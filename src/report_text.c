@@ -77,15 +77,6 @@ static void header(FILE *f, const struct pmb_context *c)
 	overhead_line(f, c);
 }
 
-/* An event that does not count gets a column of n/a, with its reason under
- * the table, where the PMU counts others: it was asked for and the reader
- * should see that it is missing, and why.  Without any PMU the hardware
- * events are left out: the warning has said so once. */
-static bool shown_absent(const struct pmb_context *c, int e)
-{
-	return c->event_why[e][0] && (c->pmu_ok || c->plan.ev[e].kind != PMB_EV_HW);
-}
-
 /* Where the main table's columns sit: the flags that choose them, and the
  * per-event, derived, bytes and repetition columns (-1: not shown).  The
  * headers of event and derived columns live here, so it must outlive the
@@ -140,7 +131,7 @@ static void count_columns(struct pmb__table *t, const struct pmb_context *c, str
 
 	for (int e = 0; e < c->plan.nev; e++) {
 		m->col_ev[e] = -1;
-		if (t->ncol >= PMB_TABLE_MAXCOL - 3 || (c->event_group[e] < 0 && !shown_absent(c, e)))
+		if (t->ncol >= PMB_TABLE_MAXCOL - 3 || (c->event_group[e] < 0 && !pmb_context_absent_shown(c, e)))
 			continue;
 		snprintf(m->ehead[e], sizeof(m->ehead[e]), "%s%s", c->plan.ev[e].name, sim);
 		m->col_ev[e] = t->ncol;

@@ -153,6 +153,15 @@ static inline bool pmb_context_sim(const struct pmb_context *c)
 	return c->backend == PMB_BACKEND_SIM;
 }
 
+/* Whether an event that does not count is shown (as n/a, with its reason)
+ * where the report lists events: yes where the PMU counts others, since it
+ * was asked for and the reader should see that it is missing and why; no
+ * for hardware events without any PMU, which the warning names once. */
+static inline bool pmb_context_absent_shown(const struct pmb_context *c, int e)
+{
+	return c->event_why[e][0] && (c->pmu_ok || c->plan.ev[e].kind != PMB_EV_HW);
+}
+
 /* The backend's name, as the reports print it: "perf" or "sim". */
 static inline const char *pmb_backend_name(enum pmb_backend b)
 {

@@ -561,8 +561,9 @@ int pmb_counters_open_plan(struct pmb_counters *c, struct pmb_event_plan *plan,
 	}
 	explain(c, plan, said, env, out);
 	/* Whether the machine's PMU works, whatever was asked of it: a PMU
-	 * that lacks the one event asked for still counts. */
-	out->pmu_works = out->hw_counts || pmu_present() == 1;
+	 * that lacks the one event asked for still counts.  (Where no_pmu()
+	 * spoke, the probe has already said there is none.) */
+	out->pmu_works = out->hw_counts || (!said && pmu_present() == 1);
 	choose_read_path(c, env, out);
 	return c->ngroups > 0 ? 0 : -ENOENT;
 }

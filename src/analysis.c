@@ -19,7 +19,7 @@ static bool sample_event(const struct pmb_sample *s, int e, double *v, int *scal
 
 	if (!(s->mask & (1u << e)))
 		return false;
-	k = pmb_count_scale(&s->count[e], v);
+	k = pmb__count_scale(&s->count[e], v);
 	if (k < 0)
 		return false;
 	if (k > 0)
@@ -57,17 +57,17 @@ static void fit_overhead(const double *x, const double *y, size_t n,
 	if (!(xmax > 1))
 		goto out;
 	if (none) {
-		double t1 = pmb_median(one, none);
+		double t1 = pmb__median(one, none);
 
 		for (size_t i = 0; i < n; i++)
 			if (x[i] > 1)
 				hi[nhi++] = (y[i] - t1) / (x[i] - 1);
-		pmb_sort(hi, nhi);
-		*per_pass = fmax(pmb_quantile_sorted(hi, nhi, 0.5), 0);
+		pmb__sort(hi, nhi);
+		*per_pass = fmax(pmb__quantile_sorted(hi, nhi, 0.5), 0);
 		*per_sample = fmax(t1 - *per_pass, 0);
 		/* What the subtraction cannot resolve: half the IQR of the
 		 * per-pass estimates. */
-		*noise = (pmb_quantile_sorted(hi, nhi, 0.75) - pmb_quantile_sorted(hi, nhi, 0.25)) / 2;
+		*noise = (pmb__quantile_sorted(hi, nhi, 0.75) - pmb__quantile_sorted(hi, nhi, 0.25)) / 2;
 		goto out;
 	}
 	if (!(xmax > xmin))
@@ -78,19 +78,19 @@ static void fit_overhead(const double *x, const double *y, size_t n,
 		else if (x[i] == xmax)
 			hi[nhi++] = y[i];
 	}
-	pmb_sort(lo, nlo);
-	pmb_sort(hi, nhi);
-	double qlo = pmb_quantile_sorted(lo, nlo, 0.5), qhi = pmb_quantile_sorted(hi, nhi, 0.5);
+	pmb__sort(lo, nlo);
+	pmb__sort(hi, nhi);
+	double qlo = pmb__quantile_sorted(lo, nlo, 0.5), qhi = pmb__quantile_sorted(hi, nhi, 0.5);
 	*per_pass = fmax((qhi - qlo) / (xmax - xmin), 0);
 	*per_sample = fmax(qlo - *per_pass * xmin, 0);
-	*noise = (pmb_quantile_sorted(hi, nhi, 0.75) - pmb_quantile_sorted(hi, nhi, 0.25)) / 2 / xmax;
+	*noise = (pmb__quantile_sorted(hi, nhi, 0.75) - pmb__quantile_sorted(hi, nhi, 0.25)) / 2 / xmax;
 out:
 	free(lo);
 	free(hi);
 	free(one);
 }
 
-int pmb_overhead_fit(const struct pmb_sample *s, size_t n, struct pmb_overhead *o)
+int pmb__overhead_fit(const struct pmb_sample *s, size_t n, struct pmb_overhead *o)
 {
 	double *x = malloc((n + 1) * sizeof(double)), *y = malloc((n + 1) * sizeof(double));
 
@@ -135,7 +135,7 @@ int pmb_overhead_fit(const struct pmb_sample *s, size_t n, struct pmb_overhead *
 /* Interference only ever adds time, so of two measurements of the empty
  * loop the smaller is what it costs, and the larger spread is what the
  * subtraction cannot resolve. */
-void pmb_overhead_merge(struct pmb_overhead *a, const struct pmb_overhead *b)
+void pmb__overhead_merge(struct pmb_overhead *a, const struct pmb_overhead *b)
 {
 	a->ns_per_pass = fmin(a->ns_per_pass, b->ns_per_pass);
 	a->ns_per_sample = fmin(a->ns_per_sample, b->ns_per_sample);
@@ -156,7 +156,7 @@ void pmb_overhead_merge(struct pmb_overhead *a, const struct pmb_overhead *b)
 static void resolve(struct pmb_figure *f, const double *p, size_t n, double ov_pass, double noise_pass,
 		    double res_sample, double items, bool timing)
 {
-	double pmed = pmb_median(p, n);
+	double pmed = pmb__median(p, n);
 	double r1 = res_sample / (pmed * items), r2 = noise_pass / items;
 	/* The same empty loop compiled at another address runs at another
 	 * speed (seen here: copies 2x apart, because the counter makes a
@@ -192,7 +192,7 @@ static double two_point(const double *p, const double *cost, size_t n)
 		if (p[i] > pmax / 1.15 && cost[i] / p[i] < tmax)
 			tmax = cost[i] / p[i];
 	}
-	return pmax > pmin * 1.5 && isfinite(tmin) && isfinite(tmax) ? pmb_setup_two_point(pmin, tmin, pmax, tmax)
+	return pmax > pmin * 1.5 && isfinite(tmin) && isfinite(tmax) ? pmb__setup_two_point(pmin, tmin, pmax, tmax)
 								      : NAN;
 }
 
@@ -202,9 +202,9 @@ static void fixed_cost(struct pmb_figure *f, const double *p, const double *cost
 {
 	struct pmb_fit fit;
 
-	if (n < 3 || pmb_fit_line(p, cost, n, &fit) != 0)
+	if (n < 3 || pmb__fit_line(p, cost, n, &fit) != 0)
 		return;
-	double typical = pmb_median(cost, n);
+	double typical = pmb__median(cost, n);
 
 	f->fixed = fit.a;
 	f->fixed_share = typical > 0 ? fit.a / typical : 0;
@@ -239,7 +239,7 @@ static void figure(struct pmb_figure *f, const double *p, const double *v, size_
 		cost[i] = v[i] - ov_sample - ov_pass * p[i];
 		per_item[i] = pmb_per_item(v[i], ov_sample, ov_pass, p[i], items);
 	}
-	if (pmb_summarize(per_item, n, STAT_SEED, &f->s) != 0) {
+	if (pmb__summarize(per_item, n, STAT_SEED, &f->s) != 0) {
 		free(cost);
 		return; /* out of memory: not measured rather than made up */
 	}
@@ -409,7 +409,7 @@ static void ratio_of(struct pmb_figure *f, const struct pmb_figure *g, double bm
 		num = 0;
 	f->ratio = num / den;
 	if (nx < 3 || ny < 3 ||
-	    pmb_bootstrap_ratio_ci(x, nx, y, ny, CONF, RESAMPLES, STAT_SEED, &f->ratio_lo, &f->ratio_hi) != 0)
+	    pmb__bootstrap_ratio_ci(x, nx, y, ny, CONF, RESAMPLES, STAT_SEED, &f->ratio_lo, &f->ratio_hi) != 0)
 		f->ratio_lo = f->ratio_hi = NAN;
 	else if (f->ratio_lo <= 0 && f->ratio > 0)
 		/* The resampled denominators reach zero: the ratio is not
@@ -471,7 +471,7 @@ static void apply_links(struct pmb_context *ctx, struct pmb_result *res, size_t 
 	(void)n;
 }
 
-int pmb_analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t reps)
+int pmb__analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t reps)
 {
 	if (reps == 0)
 		reps = 1;
@@ -492,7 +492,7 @@ int pmb_analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t 
 					med[m++] = r[i + k].time.s.median;
 			if (m < 2)
 				continue;
-			double lo = med[0], hi = med[0], c = pmb_median(med, m);
+			double lo = med[0], hi = med[0], c = pmb__median(med, m);
 			for (size_t k = 1; k < m; k++) {
 				lo = med[k] < lo ? med[k] : lo;
 				hi = med[k] > hi ? med[k] : hi;

@@ -17,14 +17,14 @@ static inline double pmb_per_item(double v, double ov_sample, double ov_pass, do
 
 /* Fit the harness overhead (time, and every event any sample read) from
  * the empty loop's samples into *o.  Returns 0 or -ENOMEM. */
-int pmb_overhead_fit(const struct pmb_sample *s, size_t n, struct pmb_overhead *o);
+int pmb__overhead_fit(const struct pmb_sample *s, size_t n, struct pmb_overhead *o);
 /* Merge b, the overhead measured at another time, into a: per figure the
  * smaller cost and the larger noise (a's N and event set are kept). */
-void pmb_overhead_merge(struct pmb_overhead *a, const struct pmb_overhead *b);
+void pmb__overhead_merge(struct pmb_overhead *a, const struct pmb_overhead *b);
 
 /* Per-item figures of every result, then baselines and references, then
  * the warnings a user must see (into ctx).  Returns 0 or -ENOMEM. */
-int pmb_analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n,
+int pmb__analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n,
 		size_t repetitions);
 
 /* For analysis.c (in analysis_warn.c): the warnings res[0..n)'s figures

@@ -103,7 +103,7 @@ static void find_in_counts(const struct pmb_context *ctx, const struct pmb_resul
 void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, size_t n)
 {
 	struct findings k = { .worst_two_point = NAN };
-	int ins = pmb_context_event(ctx, "instructions"), br = pmb_context_event(ctx, "branches");
+	int ins = pmb__context_event(ctx, "instructions"), br = pmb__context_event(ctx, "branches");
 
 	for (size_t i = 0; i < n; i++) {
 		if (res[i].status)
@@ -112,30 +112,30 @@ void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, s
 		find_in_counts(ctx, &res[i], ins, br, &k);
 	}
 	if (k.noisy.count)
-		pmb_context_warn(ctx, "error above 5 %% (up to +/-%.0f %%) for %s: the machine is noisy; "
+		pmb__context_warn(ctx, "error above 5 %% (up to +/-%.0f %%) for %s: the machine is noisy; "
 				 "close other programs, or raise --samples or --min-sample-time",
 				 k.worst_err * 100, names(&k.noisy));
 	if (k.fixed.count)
-		pmb_context_warn(ctx, "fixed cost of %.0f ns per sample inside the measured loop "
+		pmb__context_warn(ctx, "fixed cost of %.0f ns per sample inside the measured loop "
 				 "(%.0f %% of a sample; two-point check i*j*(t_i - t_j)/(j - i): %.0f ns) "
 				 "for %s: move setup out of it",
 				 k.worst_fixed_ns, k.worst_fixed * 100, k.worst_two_point, names(&k.fixed));
 	if (k.fast.count)
-		pmb_context_warn(ctx, "under 0.05 ns or 0.1 instruction per item for %s: cannot be true; "
+		pmb__context_warn(ctx, "under 0.05 ns or 0.1 instruction per item for %s: cannot be true; "
 				 "the compiler may have removed the work: use pmb_do_not_optimize",
 				 names(&k.fast));
 	if (k.multiplexed.count)
-		pmb_context_warn(ctx, "counters were multiplexed for %s: their values are estimates "
+		pmb__context_warn(ctx, "counters were multiplexed for %s: their values are estimates "
 				 "(scaled by time running); ask for fewer --counters", names(&k.multiplexed));
 	if (k.reps.count)
-		pmb_context_warn(ctx, "repetitions differ by up to %.0f %% for %s: each call with its own "
+		pmb__context_warn(ctx, "repetitions differ by up to %.0f %% for %s: each call with its own "
 				 "setup measured differently (alignment, page placement, a disturbed run); "
 				 "report the spread, not one repetition", k.worst_rep * 100, names(&k.reps));
 	if (k.modes.count)
-		pmb_context_warn(ctx, "samples fall in separate clusters for %s: something changed "
+		pmb__context_warn(ctx, "samples fall in separate clusters for %s: something changed "
 				 "during the run (frequency, migration, another process); rerun "
 				 "on a quiet machine", names(&k.modes));
 	if (k.nobranch.count)
-		pmb_context_warn(ctx, "a 'branchy' kernel with under 0.5 branches per item: %s: "
+		pmb__context_warn(ctx, "a 'branchy' kernel with under 0.5 branches per item: %s: "
 				 "the compiler removed its branch; read its disassembly", names(&k.nobranch));
 }

@@ -11,7 +11,7 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int pmb_clock_probe(struct pmb_clock_probe *p)
+int pmb__clock_probe(struct pmb_clock_probe *p)
 {
 	enum { N = 2048 };
 	uint64_t d[N];
@@ -44,7 +44,7 @@ int pmb_clock_probe(struct pmb_clock_probe *p)
 	return 0;
 }
 
-uint64_t pmb_clock_add_chain(uint64_t n, uint64_t x)
+uint64_t pmb__clock_add_chain(uint64_t n, uint64_t x)
 {
 #ifdef PMB__ADD64
 	for (uint64_t i = 0; i < n / 64; i++)
@@ -56,7 +56,7 @@ uint64_t pmb_clock_add_chain(uint64_t n, uint64_t x)
 #endif
 }
 
-int pmb_clock_estimate_ghz(double *ghz)
+int pmb__clock_estimate_ghz(double *ghz)
 {
 #ifdef PMB__ADD64
 	const uint64_t n = 1u << 20;
@@ -64,10 +64,10 @@ int pmb_clock_estimate_ghz(double *ghz)
 
 	/* Warm up: let the core leave any low-power state first.  Best of
 	 * several trials: interruptions only ever make a trial slower. */
-	(void)pmb_clock_add_chain(n * 8, 1);
+	(void)pmb__clock_add_chain(n * 8, 1);
 	for (int t = 0; t < 15; t++) {
 		uint64_t t0 = pmb_clock_ns();
-		uint64_t x = pmb_clock_add_chain(n, (uint64_t)t);
+		uint64_t x = pmb__clock_add_chain(n, (uint64_t)t);
 		uint64_t dt = pmb_clock_ns() - t0;
 		double g = dt ? (double)n / (double)dt : 0;
 

@@ -20,13 +20,13 @@ struct pmb_clock_probe {
 };
 
 /* Measure resolution and read cost.  Returns 0. */
-int pmb_clock_probe(struct pmb_clock_probe *p);
+int pmb__clock_probe(struct pmb_clock_probe *p);
 
 /* Core frequency in GHz, measured: a chain of dependent adds (one cycle
  * each on every x86-64 and Arm core of the last decade) timed against the
  * clock, best of several trials.  Returns 0 and stores GHz, or -ENOTSUP on an
  * architecture without the chain. */
-int pmb_clock_estimate_ghz(double *ghz);
+int pmb__clock_estimate_ghz(double *ghz);
 
 /* 64 dependent adds (and, on x86-64, 64 dependent imuls) as one asm
  * string, operands %0 (the chain, "+r") and %1 (the addend, "r"): one cycle
@@ -49,6 +49,6 @@ int pmb_clock_estimate_ghz(double *ghz);
 
 /* Run `n` dependent adds (n rounded down to a multiple of 64); the shared
  * chain used by the frequency estimate and calib/add_chain. */
-uint64_t pmb_clock_add_chain(uint64_t n, uint64_t x);
+uint64_t pmb__clock_add_chain(uint64_t n, uint64_t x);
 
 #endif

@@ -112,9 +112,9 @@ static int per_item(struct report *r, const char *bname, const char *field,
 static int time_samples(struct report *r, const char *bname,
 			const struct pmb_results_run *run, struct vec *out)
 {
-	const struct pmb_results_series *ns = pmb_results_series(run, "ns");
+	const struct pmb_results_series *ns = pmb__results_series(run, "ns");
 	const struct pmb_results_series *passes =
-		pmb_results_series(run, "passes");
+		pmb__results_series(run, "passes");
 	const struct pmb_results_overhead *own = run->overhead;
 	double pp = or0(r->res->overhead.ns_per_pass);
 	double ps = or0(r->res->overhead.ns_per_sample);
@@ -152,9 +152,9 @@ static int event_samples(struct report *r, const char *bname,
 			 const struct pmb_results_run *run, const char *ev,
 			 struct vec *out)
 {
-	const struct pmb_results_series *val = pmb_results_series(run, ev);
+	const struct pmb_results_series *val = pmb__results_series(run, ev);
 	const struct pmb_results_series *passes =
-		pmb_results_series(run, "passes");
+		pmb__results_series(run, "passes");
 	const struct pmb_results_event_ov *ov = event_ov(run->overhead, ev);
 
 	if (!val || !passes || isnan(run->items_per_pass))
@@ -197,7 +197,7 @@ static double run_value(const struct pmb_results_run *run, const char *key)
 		return run->real_ns;
 	if (!strcmp(key, "cpu_time"))
 		return run->cpu_ns;
-	f = pmb_results_figure(run, key);
+	f = pmb__results_figure(run, key);
 	return f ? f->value : NAN;
 }
 
@@ -217,7 +217,7 @@ static int figure_point(const struct pmb_results_bench *b, const char *key,
 			return -ENOMEM;
 		}
 	}
-	*out = v.n ? pmb_median(v.v, v.n) : NAN;
+	*out = v.n ? pmb__median(v.v, v.n) : NAN;
 	free(v.v);
 	return 0;
 }
@@ -302,7 +302,7 @@ static bool below_resolution(const struct pmb_results_bench *b, const char *key)
 {
 	for (size_t i = 0; i < b->nrun; i++) {
 		const struct pmb_results_figure *f =
-			pmb_results_figure(&b->run[i], key);
+			pmb__results_figure(&b->run[i], key);
 
 		if (!f || !f->below_resolution)
 			return false;
@@ -323,26 +323,26 @@ static enum verdict by_samples(const struct vec *x, const struct vec *y,
 			       uint64_t seed, double thr, double *po,
 			       double *pn, struct cells *c)
 {
-	double mx = pmb_median(x->v, x->n), my = pmb_median(y->v, y->n);
+	double mx = pmb__median(x->v, x->n), my = pmb__median(y->v, y->n);
 	double lo, hi, p;
 
 	if (!isfinite(*po))
 		*po = mx;
 	if (!isfinite(*pn))
 		*pn = my;
-	p = pmb_mann_whitney(x->v, x->n, y->v, y->n, NULL);
+	p = pmb__mann_whitney(x->v, x->n, y->v, y->n, NULL);
 	if (p < 1e-4)
 		snprintf(c->p, sizeof(c->p), "<0.0001");
 	else
 		snprintf(c->p, sizeof(c->p), "%.4f", p);
-	if (mx > 0 && !pmb_bootstrap_ratio_ci(y->v, y->n, x->v, x->n, CONF,
+	if (mx > 0 && !pmb__bootstrap_ratio_ci(y->v, y->n, x->v, x->n, CONF,
 					      RESAMPLES, seed, &lo, &hi)) {
 		snprintf(c->ratio, sizeof(c->ratio), "%.3f", my / mx);
 		snprintf(c->ci, sizeof(c->ci), "[%.3f, %.3f]", lo, hi);
 		return lo > 1 + thr ? V_REGRESSED :
 		       hi < 1 - thr ? V_IMPROVED : V_NOISE;
 	}
-	if (!pmb_bootstrap_diff_ci(y->v, y->n, x->v, x->n, CONF, RESAMPLES,
+	if (!pmb__bootstrap_diff_ci(y->v, y->n, x->v, x->n, CONF, RESAMPLES,
 				   seed, &lo, &hi)) {
 		/* No ratio to a median of zero or less: the difference says
 		 * whether anything moved. */
@@ -424,7 +424,7 @@ static int load(struct report *r, const char *path)
 	int ret;
 
 	r->path = path;
-	ret = pmb_results_read(path, &r->res, err, sizeof(err));
+	ret = pmb__results_read(path, &r->res, err, sizeof(err));
 	if (ret)
 		fprintf(stderr, "pmubench compare: %s: %s\n", path, err);
 	return ret;
@@ -458,7 +458,7 @@ static int parse_args(int argc, char **argv, double *thr, const char **files)
 	char err[512];
 	int first, ret;
 
-	ret = pmb_options_parse(compare_options, NCOMPARE_OPTIONS, argc, argv, &o, &first, err,
+	ret = pmb__options_parse(compare_options, NCOMPARE_OPTIONS, argc, argv, &o, &first, err,
 				sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "pmubench compare: %s\n", err);
@@ -466,7 +466,7 @@ static int parse_args(int argc, char **argv, double *thr, const char **files)
 	}
 	if (ret > 0) {
 		usage(stdout);
-		pmb_options_help(compare_options, NCOMPARE_OPTIONS, stdout);
+		pmb__options_help(compare_options, NCOMPARE_OPTIONS, stdout);
 		return 1;
 	}
 	if (argc - first != 2) {
@@ -513,7 +513,7 @@ static void list_missing(const struct pmb_results *a,
 			 const struct pmb_results *b, const char *what)
 {
 	for (size_t i = 0; i < a->nbench; i++)
-		if (!pmb_results_find(b, a->bench[i].name))
+		if (!pmb__results_find(b, a->bench[i].name))
 			printf("%s: %s\n", what, a->bench[i].name);
 }
 
@@ -533,7 +533,7 @@ static int compare_all(struct report *ro, struct report *rn,
 	for (size_t i = 0; i < ro->res->nbench && !ret; i++) {
 		const struct pmb_results_bench *bo = &ro->res->bench[i];
 		const struct pmb_results_bench *bn =
-			pmb_results_find(rn->res, bo->name);
+			pmb__results_find(rn->res, bo->name);
 
 		if (bn)
 			ret = compare_bench(ro, rn, bo, bn, thr, t, counts);
@@ -554,7 +554,7 @@ static void say_failed(int ret, const struct report *ro,
 			ro->err[0] ? ro->err : rn->err);
 }
 
-int pmb_compare_main(int argc, char **argv)
+int pmb__compare_main(int argc, char **argv)
 {
 	struct report ro = { 0 }, rn = { 0 };
 	const char *files[2] = { NULL, NULL };
@@ -592,7 +592,7 @@ int pmb_compare_main(int argc, char **argv)
 	ret = counts[V_REGRESSED] ? 1 : 0;
 out:
 	pmb__table_free(&t);
-	pmb_results_free(ro.res);
-	pmb_results_free(rn.res);
+	pmb__results_free(ro.res);
+	pmb__results_free(rn.res);
 	return ret;
 }

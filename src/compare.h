@@ -12,6 +12,6 @@
  * code (called from main.c): it prints, but it does not exit.
  * Returns the exit status: 0 nothing regressed, 1 something regressed,
  * 2 bad usage or an unreadable or malformed file. */
-int pmb_compare_main(int argc, char **argv);
+int pmb__compare_main(int argc, char **argv);
 
 #endif

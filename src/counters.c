@@ -35,14 +35,14 @@ struct pmb_group {
 	/* Self-read: the event pages mapped, the group left enabled (keep) or
 	 * enabled per sample (several groups take turns), two snapshots. */
 	const volatile struct perf_event_mmap_page *page[PMB_MAX_EVENTS]; /* NULL: read() */
-	int nread;   /* pages a snapshot reads: n, or more (pmb_group_pad) */
+	int nread;   /* pages a snapshot reads: n, or more (pmb__group_pad) */
 	bool on, keep;
 	void (*mark[2])(struct pmb_group *g); /* the snapshots for this size */
 	struct snap snap[2];
 	uint64_t retries, fallbacks;
 };
 
-int pmb_count_scale(const struct pmb_count *c, double *out)
+int pmb__count_scale(const struct pmb_count *c, double *out)
 {
 	if (c->running == 0) {
 		*out = 0;
@@ -64,7 +64,7 @@ static int perf_open(struct perf_event_attr *a, int group_fd)
 	return fd < 0 ? -errno : (int)fd;
 }
 
-int pmb_group_open(struct pmb_group **out, const struct perf_event_attr *attrs,
+int pmb__group_open(struct pmb_group **out, const struct perf_event_attr *attrs,
 		   int n, int *failed)
 {
 	struct pmb_group *g;
@@ -108,7 +108,7 @@ int pmb_group_open(struct pmb_group **out, const struct perf_event_attr *attrs,
 	return 0;
 
 fail_open:
-	pmb_group_close(g);
+	pmb__group_close(g);
 	return err;
 }
 
@@ -133,7 +133,7 @@ static int disable(struct pmb_group *g)
 	return 0;
 }
 
-int pmb_group_start(struct pmb_group *g)
+int pmb__group_start(struct pmb_group *g)
 {
 	if (g->page[0])
 		return g->on ? 0 : enable(g);
@@ -142,7 +142,7 @@ int pmb_group_start(struct pmb_group *g)
 	return enable(g);
 }
 
-int pmb_group_stop(struct pmb_group *g)
+int pmb__group_stop(struct pmb_group *g)
 {
 	if (g->page[0] && g->keep)
 		return 0;
@@ -275,13 +275,13 @@ static void (*const marks[5][2])(struct pmb_group *) = {
 	{ mark_begin_3, mark_end_3 }, { mark_begin_4, mark_end_4 },
 };
 
-void pmb_group_mark(struct pmb_group *g, int which)
+void pmb__group_mark(struct pmb_group *g, int which)
 {
 	if (g->mark[0])
 		g->mark[which != 0](g);
 }
 
-pmb_group_marker_fn pmb_group_marker(const struct pmb_group *g, int which)
+pmb_group_marker_fn pmb__group_marker(const struct pmb_group *g, int which)
 {
 	return g->mark[which != 0];
 }
@@ -328,7 +328,7 @@ static int snap_delta(struct pmb_group *g, struct pmb_count *out)
 	return 0;
 }
 
-int pmb_group_read(struct pmb_group *g, struct pmb_count *out)
+int pmb__group_read(struct pmb_group *g, struct pmb_count *out)
 {
 	uint64_t value[PMB_MAX_EVENTS], enabled, running;
 	int err;
@@ -365,7 +365,7 @@ static int check_pmcs(struct pmb_group *g, char *why, size_t n)
 							    : "cap_user_rdpmc is 0");
 			return -EPERM;
 		}
-		if (pmb_selfread_try_pmc(idx - 1, &v)) {
+		if (pmb__selfread_try_pmc(idx - 1, &v)) {
 			snprintf(why, n, "the kernel allows %s but it faulted (a hypervisor that does not "
 				 "pass it through?)", PMB_SELFREAD_INSN);
 			return -EFAULT;
@@ -379,8 +379,8 @@ static int check_against_read(struct pmb_group *g, char *why, size_t n)
 {
 	struct snap s;
 
-	pmb_group_pad(g, g->n);
-	pmb_group_mark(g, 0);
+	pmb__group_pad(g, g->n);
+	pmb__group_mark(g, 0);
 	snap_values(g, &g->snap[0]);
 	if (g->fallbacks || read_totals(g, s.value, &s.enabled, &s.running)) {
 		snprintf(why, n, "the group's pages would not read");
@@ -420,7 +420,7 @@ static int map_pages(struct pmb_group *g, char *why, size_t n)
 	/* A setting that forbids it, said by name; else another process's
 	 * events on this task may be taking turns with the group (a few ms
 	 * each): wait for its turn, as try_group() does. */
-	pmb_selfread_denied_why(why, n);
+	pmb__selfread_denied_why(why, n);
 	if (why[0])
 		return -EPERM;
 	for (uint64_t t0 = now_ns(); !g->page[g->n - 1]->index && now_ns() - t0 < 20000000;)
@@ -441,7 +441,7 @@ static void unmap_pages(struct pmb_group *g)
 	memset(g->mark, 0, sizeof(g->mark));
 }
 
-int pmb_group_self(struct pmb_group **gp, char *why, size_t n)
+int pmb__group_self(struct pmb_group **gp, char *why, size_t n)
 {
 	struct pmb_group *g = *gp, *ng = g;
 	struct perf_event_attr a[PMB_MAX_EVENTS];
@@ -459,7 +459,7 @@ int pmb_group_self(struct pmb_group **gp, char *why, size_t n)
 	bool reopen = false;
 
 	for (int i = 0; i < g->n; i++) {
-		int bit = pmb_selfread_config1_bit(g->attr[i].type);
+		int bit = pmb__selfread_config1_bit(g->attr[i].type);
 
 		a[i] = g->attr[i];
 		if (a[i].type == PERF_TYPE_SOFTWARE) {
@@ -472,7 +472,7 @@ int pmb_group_self(struct pmb_group **gp, char *why, size_t n)
 		}
 	}
 	if (reopen) {
-		err = pmb_group_open(&ng, a, g->n, &failed);
+		err = pmb__group_open(&ng, a, g->n, &failed);
 		if (err) {
 			snprintf(why, n, "the kernel refused user access to the counters (%s)", strerror(-err));
 			return err;
@@ -481,7 +481,7 @@ int pmb_group_self(struct pmb_group **gp, char *why, size_t n)
 	err = map_pages(ng, why, n);
 	if (err) {
 		if (ng != g) {
-			pmb_group_close(ng);
+			pmb__group_close(ng);
 		} else {
 			unmap_pages(g);
 			disable(g);
@@ -491,13 +491,13 @@ int pmb_group_self(struct pmb_group **gp, char *why, size_t n)
 	ng->fallbacks = ng->retries = 0;
 	ng->keep = true;
 	if (ng != g) {
-		pmb_group_close(g);
+		pmb__group_close(g);
 		*gp = ng;
 	}
 	return 0;
 }
 
-void pmb_group_pad(struct pmb_group *g, int nread)
+void pmb__group_pad(struct pmb_group *g, int nread)
 {
 	if (!g->page[0] || nread < g->n || nread > PMB_MAX_EVENTS)
 		return;
@@ -508,35 +508,35 @@ void pmb_group_pad(struct pmb_group *g, int nread)
 	memcpy(g->mark, marks[nread < 5 ? nread : 0], sizeof(g->mark));
 }
 
-void pmb_group_keep(struct pmb_group *g, bool keep)
+void pmb__group_keep(struct pmb_group *g, bool keep)
 {
 	g->keep = keep;
 	if (g->page[0] && !keep && g->on)
 		disable(g);
 }
 
-bool pmb_group_is_self(const struct pmb_group *g)
+bool pmb__group_is_self(const struct pmb_group *g)
 {
 	return g && g->page[0];
 }
 
-void pmb_group_read_stats(const struct pmb_group *g, uint64_t *retries, uint64_t *fallbacks)
+void pmb__group_read_stats(const struct pmb_group *g, uint64_t *retries, uint64_t *fallbacks)
 {
 	*retries = g->retries;
 	*fallbacks = g->fallbacks;
 }
 
-const volatile struct perf_event_mmap_page *pmb_group_page(const struct pmb_group *g, int i)
+const volatile struct perf_event_mmap_page *pmb__group_page(const struct pmb_group *g, int i)
 {
 	return i >= 0 && i < g->n ? g->page[i] : NULL;
 }
 
-int pmb_group_size(const struct pmb_group *g)
+int pmb__group_size(const struct pmb_group *g)
 {
 	return g ? g->n : 0;
 }
 
-void pmb_group_close(struct pmb_group *g)
+void pmb__group_close(struct pmb_group *g)
 {
 	if (!g)
 		return;

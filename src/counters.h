@@ -14,7 +14,7 @@ struct pmb_count {
 
 /* Scale a read to the full enabled time.  Returns -1 if it never ran (out
  * is set to 0 and must not be reported as a value), 1 if scaled, 0 exact. */
-int pmb_count_scale(const struct pmb_count *c, double *out);
+int pmb__count_scale(const struct pmb_count *c, double *out);
 
 /* One perf_event group: a leader and members, opened disabled. */
 struct pmb_group;
@@ -28,73 +28,73 @@ enum pmb_read_mode {
 
 /* Open attrs[0..n) as one group on the calling thread (pid 0, cpu -1),
  * with read_format GROUP|ID|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING, read by
- * read() until pmb_group_self().  On failure returns -errno and sets
+ * read() until pmb__group_self().  On failure returns -errno and sets
  * *failed to the index of the event that failed to open. */
-int pmb_group_open(struct pmb_group **g, const struct perf_event_attr *attrs,
+int pmb__group_open(struct pmb_group **g, const struct perf_event_attr *attrs,
 		   int n, int *failed);
 
 /* One sample, in this order:
- *   pmb_group_start()    before the clock starts
- *   pmb_group_mark(g, 0) right after it starts
+ *   pmb__group_start()    before the clock starts
+ *   pmb__group_mark(g, 0) right after it starts
  *   ... the measured passes ...
- *   pmb_group_mark(g, 1) right before the clock stops
- *   pmb_group_stop()     after it stops
- *   pmb_group_read()
+ *   pmb__group_mark(g, 1) right before the clock stops
+ *   pmb__group_stop()     after it stops
+ *   pmb__group_read()
  * read(): start resets and enables the group, stop disables it, read reads
  * it; the marks do nothing.  Self-read: the marks read the counters from
  * user space (the kernel's perf_event_mmap_page protocol: no system call),
  * the group stays enabled (start and stop enable and disable it only where
  * several groups take turns), and read gives the difference. */
 /* Reset and enable the whole group (self-read: enable it if it is not). */
-int pmb_group_start(struct pmb_group *g);
+int pmb__group_start(struct pmb_group *g);
 /* Self-read: the counts and times at the beginning (0) or end (1) of the
  * sample.  Where the group is off its counters at that moment
  * (multiplexed), that snapshot is taken by read() instead. */
-void pmb_group_mark(struct pmb_group *g, int which);
-/* The function pmb_group_mark(g, which) calls, for a caller that calls it
+void pmb__group_mark(struct pmb_group *g, int which);
+/* The function pmb__group_mark(g, which) calls, for a caller that calls it
  * directly as f(g) (the runner: nothing between the counters and the
  * benchmark's loop that need not be there); NULL where the group is read by
  * read(). */
 typedef void (*pmb_group_marker_fn)(struct pmb_group *g);
-pmb_group_marker_fn pmb_group_marker(const struct pmb_group *g, int which);
+pmb_group_marker_fn pmb__group_marker(const struct pmb_group *g, int which);
 /* Disable the whole group (self-read: only where groups take turns). */
-int pmb_group_stop(struct pmb_group *g);
+int pmb__group_stop(struct pmb_group *g);
 /* The sample into out[0..n), in the order opened: its counts, and the
  * times the group was enabled and running during it (a sample's own share,
  * so that a sample the PMU never ran reads running 0, not the run's
  * average).  read(): one read() of the whole group, counts since the last
  * start, times since the previous read.  Self-read: the difference of the
  * two marks.  Returns 0 or -errno. */
-int pmb_group_read(struct pmb_group *g, struct pmb_count *out);
+int pmb__group_read(struct pmb_group *g, struct pmb_count *out);
 /* Read the group from user space from now on, where the kernel allows it
  * (x86: rdpmc with cap_user_rdpmc; arm64: the PMU's rdpmc attribute bit,
  * which reopens the group, and kernel.perf_user_access 1).  Checks that
  * every member is on a counter user space may read, that a read does not
  * fault and that read() agrees with it.  Returns 0, or -errno with why[]
  * saying what the kernel does not allow (the group stays on read()). */
-int pmb_group_self(struct pmb_group **g, char *why, size_t n);
+int pmb__group_self(struct pmb_group **g, char *why, size_t n);
 /* Self-read: keep the group enabled from sample to sample (the default: no
  * system call per sample), or enable it for its own samples only (groups
  * that take turns, which would multiplex each other); disables it now if
  * it is enabled and not to be kept. */
-void pmb_group_keep(struct pmb_group *g, bool keep);
+void pmb__group_keep(struct pmb_group *g, bool keep);
 /* Self-read: read nread pages per snapshot (nread >= the group's size; the
  * extra ones are the leader's, read and not used), so that groups of
  * different sizes cost the same between their counters: the harness
  * overhead of an event read in several groups (cycles, instructions) is
  * one figure for all of them. */
-void pmb_group_pad(struct pmb_group *g, int nread);
+void pmb__group_pad(struct pmb_group *g, int nread);
 /* Whether the group is read from user space. */
-bool pmb_group_is_self(const struct pmb_group *g);
+bool pmb__group_is_self(const struct pmb_group *g);
 /* Self-read: page reads retried because the kernel moved the page
  * mid-read, and snapshots taken by read() instead. */
-void pmb_group_read_stats(const struct pmb_group *g, uint64_t *retries, uint64_t *fallbacks);
+void pmb__group_read_stats(const struct pmb_group *g, uint64_t *retries, uint64_t *fallbacks);
 /* Member i's mapped page (for tests: what the kernel wrote), NULL on read(). */
-const volatile struct perf_event_mmap_page *pmb_group_page(const struct pmb_group *g, int i);
+const volatile struct perf_event_mmap_page *pmb__group_page(const struct pmb_group *g, int i);
 /* Number of events in the group. */
-int pmb_group_size(const struct pmb_group *g);
+int pmb__group_size(const struct pmb_group *g);
 /* Close; NULL does nothing. */
-void pmb_group_close(struct pmb_group *g);
+void pmb__group_close(struct pmb_group *g);
 
 /* Events split over groups.  Event e of the plan is read in group
  * member_group[e] (-1: could not be opened at all). */
@@ -153,7 +153,7 @@ struct pmb_counters_env {
  * perf_event_paranoid and the command that changes it).  Returns 0 when
  * any event opened, else -errno of the first failure (the run still goes
  * on with time only). */
-int pmb_counters_open_plan(struct pmb_counters *c, struct pmb_event_plan *plan,
+int pmb__counters_open_plan(struct pmb_counters *c, struct pmb_event_plan *plan,
 			   const struct pmb_event_plan *software, const struct pmb_counters_env *env,
 			   struct pmb_counters_outcome *out);
 
@@ -163,21 +163,21 @@ int pmb_counters_open_plan(struct pmb_counters *c, struct pmb_event_plan *plan,
  * that opens in no group gets its errno in open_errno[] and
  * member_group = -1; the call still succeeds if any event opened.  Returns 0
  * or -errno of the first failure when nothing could be opened. */
-int pmb_counters_open(struct pmb_counters *c, const struct perf_event_attr *attrs,
+int pmb__counters_open(struct pmb_counters *c, const struct perf_event_attr *attrs,
 		      const bool *anchor, int n);
 /* The same, leaving out the events with skip[e] true (skip may be NULL):
  * they get member_group -1 and open_errno 0. */
-int pmb_counters_open_some(struct pmb_counters *c, const struct perf_event_attr *attrs,
+int pmb__counters_open_some(struct pmb_counters *c, const struct perf_event_attr *attrs,
 			   const bool *anchor, const bool *skip, int n);
 /* Read each group as `mode` says: PMB_READ_SYSCALL leaves every group on
  * read(); AUTO and SELF move each group the kernel allows to self-read
- * (pmb_group_self), and why[] gets the first reason one stays on read().
+ * (pmb__group_self), and why[] gets the first reason one stays on read().
  * Returns 0, or under SELF -errno where a group cannot self-read. */
-int pmb_counters_read_path(struct pmb_counters *c, enum pmb_read_mode mode, char *why, size_t n);
+int pmb__counters_read_path(struct pmb_counters *c, enum pmb_read_mode mode, char *why, size_t n);
 /* "self" (every group from user space), "syscall" (every group by read()),
  * "mixed", or NULL without groups. */
-const char *pmb_counters_path(const struct pmb_counters *c);
+const char *pmb__counters_path(const struct pmb_counters *c);
 /* Close all groups. */
-void pmb_counters_close(struct pmb_counters *c);
+void pmb__counters_close(struct pmb_counters *c);
 
 #endif

@@ -19,7 +19,7 @@ static int try_group(struct pmb_group **g, const struct perf_event_attr *attrs,
 
 	for (int i = 0; i < n; i++)
 		a[i] = attrs[idx[i]];
-	err = pmb_group_open(g, a, n, failed);
+	err = pmb__group_open(g, a, n, failed);
 	if (err)
 		return err;
 	/* A group that competes with other processes' events runs only in
@@ -27,31 +27,31 @@ static int try_group(struct pmb_group **g, const struct perf_event_attr *attrs,
 	 * or until it was enabled for several turns without ever running. */
 	uint64_t enabled = 0, running = 0;
 
-	if (pmb_group_start(*g) == 0) {
+	if (pmb__group_start(*g) == 0) {
 		do {
 			for (int i = 0; i < 100000; i++)
 				spin += (uint64_t)i;
-			err = pmb_group_read(*g, c);
+			err = pmb__group_read(*g, c);
 			enabled += c[0].enabled;
 			running += c[0].running;
 		} while (err == 0 && running == 0 && enabled < 20 * 1000 * 1000);
-		pmb_group_stop(*g);
+		pmb__group_stop(*g);
 	}
-	err = pmb_group_read(*g, c);
+	err = pmb__group_read(*g, c);
 	if (err == 0 && running + c[0].running == 0)
 		err = -ENOSPC;
 	if (err) {
-		pmb_group_close(*g);
+		pmb__group_close(*g);
 		*g = NULL;
 		*failed = -1;
 	}
 	return err;
 }
 
-int pmb_counters_open(struct pmb_counters *c, const struct perf_event_attr *attrs,
+int pmb__counters_open(struct pmb_counters *c, const struct perf_event_attr *attrs,
 		      const bool *anchor, int n)
 {
-	return pmb_counters_open_some(c, attrs, anchor, NULL, n);
+	return pmb__counters_open_some(c, attrs, anchor, NULL, n);
 }
 
 /* Events being grouped: the anchors go into every group, the pending
@@ -81,14 +81,14 @@ static void grouping_init(struct grouping *gr, struct pmb_counters *c,
 			continue;
 		if (anchor[e]) {
 			struct pmb_group *g;
-			int failed, err = pmb_group_open(&g, &attrs[e], 1, &failed);
+			int failed, err = pmb__group_open(&g, &attrs[e], 1, &failed);
 
 			if (err) {
 				c->open_errno[e] = -err;
 				grouping_error(gr, err);
 				continue;
 			}
-			pmb_group_close(g);
+			pmb__group_close(g);
 			gr->anchors[gr->nanchors++] = e;
 		} else {
 			gr->pending[gr->npending++] = e;
@@ -110,7 +110,7 @@ static void pending_alone(struct grouping *gr, struct pmb_counters *c,
 	int f2, e2 = try_group(&alone, attrs, &e, 1, &f2);
 
 	if (e2 == 0) {
-		pmb_group_close(alone);
+		pmb__group_close(alone);
 		rest[(*nrest)++] = e;
 	} else {
 		c->open_errno[e] = -e2;
@@ -135,7 +135,7 @@ static int group_fill(struct grouping *gr, struct pmb_counters *c,
 		members[nm] = gr->pending[i];
 		err = try_group(&t, attrs, members, nm + 1, &failed);
 		if (err == 0) {
-			pmb_group_close(t);
+			pmb__group_close(t);
 			nm++;
 		} else if (nm == gr->nanchors) {
 			pending_alone(gr, c, attrs, gr->pending[i], rest, nrest);
@@ -156,7 +156,7 @@ static void counters_add_group(struct pmb_counters *c, struct pmb_group *g,
 	c->ngroups++;
 }
 
-int pmb_counters_open_some(struct pmb_counters *c, const struct perf_event_attr *attrs,
+int pmb__counters_open_some(struct pmb_counters *c, const struct perf_event_attr *attrs,
 			   const bool *anchor, const bool *skip, int n)
 {
 	struct grouping gr;
@@ -195,14 +195,14 @@ int pmb_counters_open_some(struct pmb_counters *c, const struct perf_event_attr 
 	return 0;
 }
 
-void pmb_counters_close(struct pmb_counters *c)
+void pmb__counters_close(struct pmb_counters *c)
 {
 	for (int i = 0; i < c->ngroups; i++)
-		pmb_group_close(c->group[i]);
+		pmb__group_close(c->group[i]);
 	c->ngroups = 0;
 }
 
-int pmb_counters_read_path(struct pmb_counters *c, enum pmb_read_mode mode, char *why, size_t n)
+int pmb__counters_read_path(struct pmb_counters *c, enum pmb_read_mode mode, char *why, size_t n)
 {
 	int first = 0;
 
@@ -211,7 +211,7 @@ int pmb_counters_read_path(struct pmb_counters *c, enum pmb_read_mode mode, char
 		return 0;
 	for (int i = 0; i < c->ngroups; i++) {
 		char w[PMB_READ_WHY];
-		int err = pmb_group_self(&c->group[i], w, sizeof(w));
+		int err = pmb__group_self(&c->group[i], w, sizeof(w));
 
 		if (err && !first) {
 			first = err;
@@ -222,24 +222,24 @@ int pmb_counters_read_path(struct pmb_counters *c, enum pmb_read_mode mode, char
 		 * samples only, outside the timed window, or they would
 		 * multiplex each other (the next one's check included). */
 		if (!err)
-			pmb_group_keep(c->group[i], c->ngroups == 1);
+			pmb__group_keep(c->group[i], c->ngroups == 1);
 	}
 	int most = 0;
 
 	for (int i = 0; i < c->ngroups; i++)
-		if (pmb_group_is_self(c->group[i]) && pmb_group_size(c->group[i]) > most)
-			most = pmb_group_size(c->group[i]);
+		if (pmb__group_is_self(c->group[i]) && pmb__group_size(c->group[i]) > most)
+			most = pmb__group_size(c->group[i]);
 	for (int i = 0; i < c->ngroups; i++)
-		pmb_group_pad(c->group[i], most);
+		pmb__group_pad(c->group[i], most);
 	return mode == PMB_READ_SELF ? first : 0;
 }
 
-const char *pmb_counters_path(const struct pmb_counters *c)
+const char *pmb__counters_path(const struct pmb_counters *c)
 {
 	int self = 0;
 
 	for (int i = 0; i < c->ngroups; i++)
-		self += pmb_group_is_self(c->group[i]);
+		self += pmb__group_is_self(c->group[i]);
 	if (c->ngroups == 0)
 		return NULL;
 	return self == c->ngroups ? "self" : self ? "mixed" : "syscall";
@@ -272,10 +272,10 @@ static int pmu_present(void)
 		.exclude_hv = 1,
 	};
 	struct pmb_group *g;
-	int failed, err = pmb_group_open(&g, &a, 1, &failed);
+	int failed, err = pmb__group_open(&g, &a, 1, &failed);
 
 	if (err == 0) {
-		pmb_group_close(g);
+		pmb__group_close(g);
 		return 1;
 	}
 	return denied(-err) ? -1 : 0;
@@ -348,7 +348,7 @@ static void open_once(struct pmb_counters *c, const struct pmb_event_plan *p)
 		anchor[e] = p->ev[e].anchor && !skip[e] && !*have;
 		*have |= anchor[e];
 	}
-	pmb_counters_open_some(c, attrs, anchor, skip, p->nev);
+	pmb__counters_open_some(c, attrs, anchor, skip, p->nev);
 }
 
 /* Which plan events count: groups, and the hardware summary. */
@@ -393,7 +393,7 @@ static void no_pmu(struct pmb_counters *c, struct pmb_event_plan *p, const struc
 		 env->ghz);
 	if (!sw)
 		return;
-	pmb_counters_close(c);
+	pmb__counters_close(c);
 	for (int k = 0; k < sw->nev && p->nev < PMB_MAX_EVENTS; k++) {
 		bool have = false;
 
@@ -527,8 +527,8 @@ static void choose_read_path(struct pmb_counters *c, const struct pmb_counters_e
 	}
 	if (c->ngroups == 0)
 		return;
-	o->read_err = pmb_counters_read_path(c, env->read, o->read_why, sizeof(o->read_why));
-	path = pmb_counters_path(c);
+	o->read_err = pmb__counters_read_path(c, env->read, o->read_why, sizeof(o->read_why));
+	path = pmb__counters_path(c);
 	snprintf(o->read_path, sizeof(o->read_path), "%s", path ? path : "");
 	if (env->read == PMB_READ_AUTO && o->read_why[0] && o->hw_counts)
 		say(o, "counters are read with system calls around each sample (read() and two ioctl()s)%s, "
@@ -536,7 +536,7 @@ static void choose_read_path(struct pmb_counters *c, const struct pmb_counters_e
 		    o->read_why);
 }
 
-int pmb_counters_open_plan(struct pmb_counters *c, struct pmb_event_plan *plan,
+int pmb__counters_open_plan(struct pmb_counters *c, struct pmb_event_plan *plan,
 			   const struct pmb_event_plan *software, const struct pmb_counters_env *env,
 			   struct pmb_counters_outcome *out)
 {

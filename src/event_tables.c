@@ -40,7 +40,7 @@ void pmb__events_clear_error(void)
 }
 
 /* Here rather than in the events module's files: the buffer lives with its setter. */
-const char *pmb_events_error(void)
+const char *pmb__events_error(void)
 {
 	return err_buf;
 }

@@ -76,7 +76,7 @@ const struct pmb_set_def *pmb__tables_set(const struct pmb_tables *t,
 /* The about text of an alias or "@set"; "" if it has none. */
 const char *pmb__tables_about(const struct pmb_tables *t, const char *name);
 
-/* The module's one error detail, read through pmb_events_error(): set it
+/* The module's one error detail, read through pmb__events_error(): set it
  * (printf-style, truncated at 511 characters) or clear it. */
 __attribute__((format(printf, 1, 2)))
 void pmb__events_set_error(const char *fmt, ...);

@@ -26,16 +26,16 @@ static bool is_generic(const char *name)
 	return pmb__generic_find(name, true) != NULL;
 }
 
-int pmb_events_init(const char *dir)
+int pmb__events_init(const char *dir)
 {
-	pmb_events_fini();
+	pmb__events_fini();
 	pmb__events_clear_error();
 	pmb__events.init = true;
 	pmb__events.pfm_ok = pfm_initialize() == PFM_SUCCESS;
 	return pmb__tables_load(&pmb__events.tab, dir, is_generic);
 }
 
-void pmb_events_fini(void)
+void pmb__events_fini(void)
 {
 	if (pmb__events.pfm_ok)
 		pfm_terminate();
@@ -44,7 +44,7 @@ void pmb_events_fini(void)
 	pmb__tables_free(&pmb__events.tab);
 }
 
-const char *pmb_events_dir(void)
+const char *pmb__events_dir(void)
 {
 	return pmb__events.tab.dir;
 }
@@ -57,7 +57,7 @@ int pmb__events_lazy_init(void)
 
 	if (pmb__events.init)
 		return 0;
-	err = pmb_events_init(NULL);
+	err = pmb__events_init(NULL);
 	return err == PMB_ENOTABLE ? 0 : err;
 }
 
@@ -335,7 +335,7 @@ static void add_derived(struct pmb_event_plan *pl)
 	}
 }
 
-int pmb_events_resolve(const char *list, int cpu, bool kernel,
+int pmb__events_resolve(const char *list, int cpu, bool kernel,
 		       struct pmb_event_plan *plan)
 {
 	struct pmb__events_ctx c;

@@ -18,7 +18,7 @@ enum pmb_event_kind {
 
 /* What an event counts, whatever it is called: the generic "cycles", the
  * PMU's own CPU_CYCLES or cpu-cycles are all PMB_MEANS_CYCLES.  Set by
- * pmb_events_resolve() from the encoding, so that no consumer compares
+ * pmb__events_resolve() from the encoding, so that no consumer compares
  * names. */
 enum pmb_event_meaning {
 	PMB_MEANS_OTHER,
@@ -85,13 +85,13 @@ struct pmb_event_plan {
  * to search $PMUBENCH_EVENTS_DIR, the build tree, the install prefix and
  * ../share/pmubench/events beside the executable.  Calling it again reloads
  * the tables (libpfm4 keeps the PMUs it detected first, LIBPFM_FORCE_PMU
- * included: a process sees one forced PMU).  pmb_events_resolve() and
- * pmb_events_list() call it with NULL if nobody did; without tables they still
+ * included: a process sees one forced PMU).  pmb__events_resolve() and
+ * pmb__events_list() call it with NULL if nobody did; without tables they still
  * know generic, raw and libpfm4 names.
  * Returns 0, PMB_ENOTABLE, or PMB_EBADTABLE (detail names file:line). */
-int pmb_events_init(const char *dir);
+int pmb__events_init(const char *dir);
 /* Unload libpfm4 and the tables; safe to call when not loaded. */
-void pmb_events_fini(void);
+void pmb__events_fini(void);
 
 /* Resolve a comma-separated list (generic perf names, libpfm4 strings with
  * modifiers, raw rNNNN, aliases, @sets) for the core PMU of `cpu` (-1: any)
@@ -113,7 +113,7 @@ void pmb_events_fini(void);
  * pmb_derived).  Returns 0, PMB_EBADEVENT (detail: the bad name and up to
  * three close matches, or the PMU a qualified name names that this machine
  * lacks), PMB_EBADTABLE, or -E2BIG for more than PMB_MAX_EVENTS events. */
-int pmb_events_resolve(const char *list, int cpu, bool kernel,
+int pmb__events_resolve(const char *list, int cpu, bool kernel,
 		       struct pmb_event_plan *plan);
 
 /* Call fn for every event of this machine's PMUs (and the generic and
@@ -124,17 +124,17 @@ int pmb_events_resolve(const char *list, int cpu, bool kernel,
  * PMU events come with their umasks as separate "EVENT:UMASK" entries.
  * Returns the number of calls made (0: nothing matched), or a negative errno
  * or PMB_EBADTABLE. */
-int pmb_events_list(const char *pattern,
+int pmb__events_list(const char *pattern,
 		    void (*fn)(void *ctx, const char *pmu, const char *name,
 			       const char *desc),
 		    void *ctx);
 
 /* Human-readable detail of the last error of this module (file:line of a
  * bad table, the bad name and its close matches); "" if none. */
-const char *pmb_events_error(void);
+const char *pmb__events_error(void);
 
 /* Folder the tables were read from ("" before init). */
-const char *pmb_events_dir(void);
+const char *pmb__events_dir(void);
 
 /* Tests only: read the sysfs PMU folder (/sys/bus/event_source/devices)
  * from dir instead, to fake a hybrid CPU; NULL restores the real one. */

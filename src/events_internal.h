@@ -24,7 +24,7 @@
 /* ---- module state (events.c) ------------------------------------------------ */
 
 struct pmb__events_state {
-	bool init;              /* pmb_events_init() ran */
+	bool init;              /* pmb__events_init() ran */
 	bool pfm_ok;            /* and libpfm4 initialized */
 	struct pmb_tables tab;  /* of events/ (event_tables.c) */
 	char sysfs_root[256];   /* /sys/bus/event_source/devices, or a test's */
@@ -32,8 +32,8 @@ struct pmb__events_state {
 
 extern struct pmb__events_state pmb__events;
 
-/* pmb_events_init(NULL) unless done; no tables is no error here (aliases
- * and sets are then unknown).  Returns 0 or pmb_events_init()'s error. */
+/* pmb__events_init(NULL) unless done; no tables is no error here (aliases
+ * and sets are then unknown).  Returns 0 or pmb__events_init()'s error. */
 int pmb__events_lazy_init(void);
 
 /* ---- the core PMU (events_pmu.c) ---------------------------------------------- */

@@ -163,7 +163,7 @@ static int list_sets(const char *pattern, list_fn fn, void *ctx)
 	return n;
 }
 
-int pmb_events_list(const char *pattern, list_fn fn, void *ctx)
+int pmb__events_list(const char *pattern, list_fn fn, void *ctx)
 {
 	struct pmb_event_plan *plan;
 	struct pmb__events_ctx c;

@@ -89,7 +89,7 @@ static void usage(void)
 	      "       pmubench compare [--threshold=PCT] OLD.json NEW.json\n"
 	      "Measure what small pieces of code cost per item: time, cycles,\n"
 	      "instructions, branch mispredictions, cache misses.\n\n", stdout);
-	pmb_options_help(options, NOPTIONS, stdout);
+	pmb__options_help(options, NOPTIONS, stdout);
 }
 
 /* Whether two paths name one file: the same device and inode where both
@@ -157,7 +157,7 @@ static int parse_command_line(int argc, char **argv, struct pmb_options *o)
 	o->repetitions = 1;
 	o->argc = argc;
 	o->argv = argv;
-	rc = pmb_options_parse(options, NOPTIONS, argc, argv, o, &first, err, sizeof(err));
+	rc = pmb__options_parse(options, NOPTIONS, argc, argv, o, &first, err, sizeof(err));
 	if (rc < 0)
 		return bad(err);
 	if (o->help)
@@ -180,7 +180,7 @@ PMB_API int pmb_main(int argc, char **argv)
 	int rc;
 
 	if (argc > 1 && !strcmp(argv[1], "compare"))
-		return pmb_compare_main(argc - 1, argv + 1);
+		return pmb__compare_main(argc - 1, argv + 1);
 	rc = parse_command_line(argc, argv, &o);
-	return rc >= 0 ? rc : pmb_run(&o);
+	return rc >= 0 ? rc : pmb__run(&o);
 }

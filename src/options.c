@@ -235,7 +235,7 @@ static void getopt_view(const struct pmb_optdef *t, size_t n, struct option *lo,
 	shorts[ns] = 0;
 }
 
-int pmb_options_parse(const struct pmb_optdef *table, size_t n, int argc, char **argv,
+int pmb__options_parse(const struct pmb_optdef *table, size_t n, int argc, char **argv,
 		      void *dst, int *operand, char *err, size_t errsize)
 {
 	struct option lo[MAX_OPTIONS + 1];
@@ -262,7 +262,7 @@ int pmb_options_parse(const struct pmb_optdef *table, size_t n, int argc, char *
 	return rc;
 }
 
-void pmb_options_help(const struct pmb_optdef *table, size_t n, FILE *f)
+void pmb__options_help(const struct pmb_optdef *table, size_t n, FILE *f)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct pmb_optdef *d = &table[i];

@@ -56,11 +56,11 @@ struct pmb_optdef {
  * option ended parsing, -EINVAL with a one-line message in err (which
  * names the argument as given and what was expected), or -E2BIG for a
  * table of more than 48 options. */
-int pmb_options_parse(const struct pmb_optdef *table, size_t n, int argc, char **argv,
+int pmb__options_parse(const struct pmb_optdef *table, size_t n, int argc, char **argv,
 		      void *dst, int *operand, char *err, size_t errsize);
 
 /* Write table's --help lines (hidden options left out) to f: the option
  * and its meta in a column of 22, the text beside it. */
-void pmb_options_help(const struct pmb_optdef *table, size_t n, FILE *f);
+void pmb__options_help(const struct pmb_optdef *table, size_t n, FILE *f);
 
 #endif

@@ -12,6 +12,6 @@
  * branchless, sol), cost per item against its input.  Time per item, or
  * under the sim backend the first simulated event, labelled so.  Returns
  * 0, or -ENODATA when no result is a sweep point or a branch pair. */
-int pmb_plot_svg(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n);
+int pmb__plot_svg(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n);
 
 #endif

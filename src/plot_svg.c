@@ -143,7 +143,7 @@ static bool is_sim(const struct pmb_context *c)
 }
 
 /* Under simulation, the event the panels being drawn show (set per kind of
- * panel by pmb_plot_svg: a miss event for sweeps, mispredictions for branch
+ * panel by pmb__plot_svg: a miss event for sweeps, mispredictions for branch
  * studies, where the plan has them).  One plot at a time: the library draws
  * from one thread. */
 static int plot_event;
@@ -281,7 +281,7 @@ static void cache_lines(FILE *f, const struct panel *p, const struct axis *ax)
 
 		if (!(x >= PL && x <= PR))
 			continue;
-		pmb_format_bytes(sz, sizeof(sz), t->cache[k].size);
+		pmb__format_bytes(sz, sizeof(sz), t->cache[k].size);
 		snprintf(b, sizeof(b), "L%d%s %s", t->cache[k].level, t->cache[k].level == 1 ? "d" : "", sz);
 		line(f, x, p->y0 + PT - 4, x, p->y0 + PB, "stroke=\"#777\" stroke-dasharray=\"5,4\"");
 		w = CW11 * (double)strlen(b);
@@ -334,7 +334,7 @@ static void bytes_axis(FILE *f, const struct panel *p, const struct axis *ax)
 		line(f, x, p->y0 + PB, x, p->y0 + PB + (e % step ? 3 : 6), "stroke=\"#444\"");
 		if (e % step)
 			continue;
-		pmb_format_bytes(b, sizeof(b), (uint64_t)1 << e);
+		pmb__format_bytes(b, sizeof(b), (uint64_t)1 << e);
 		text(f, x, p->y0 + PB + 18, "text-anchor=\"middle\"", "%s", b);
 	}
 	text(f, (PL + PR) / 2, p->y0 + PB + 42, "text-anchor=\"middle\"", "working set (log2 scale)");
@@ -406,13 +406,13 @@ static size_t pair_collect(const struct pmb_context *c, const struct pmb_result 
 	size_t m = 0;
 
 	*npts = 0;
-	if (r[i].inst->def->role != PMB_ROLE_BRANCHY || !pmb_result_study(&r[i], prefix, 200))
+	if (r[i].inst->def->role != PMB_ROLE_BRANCHY || !pmb__result_study(&r[i], prefix, 200))
 		return 0;
 	for (size_t j = i; j < n && m < MAXPTS; j++) {
 		if (r[j].repetition || strcmp(r[j].inst->family, fam))
 			continue;
 		for (int k = 0; k < 3; k++) {
-			cat[m][k] = k ? pmb_result_in_study(r, n, prefix, role[k], r[j].inst->args) : &r[j];
+			cat[m][k] = k ? pmb__result_in_study(r, n, prefix, role[k], r[j].inst->args) : &r[j];
 			has[m][k] = cat[m][k] && value(c, cat[m][k], &v[m][k]);
 			*npts += has[m][k];
 		}
@@ -503,13 +503,13 @@ static bool opens_panel(const struct pmb_context *c, const struct pmb_result *r,
 	return npts > 0;
 }
 
-int pmb_plot_svg(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+int pmb__plot_svg(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
 {
 	struct panel p = { .c = c, .sim = is_sim(c), .y0 = HEAD_H };
 	int npanels = 0;
 
-	int sweep_ev = pmb_context_event(c, PMB_L1_MISS_EVENTS "|" PMB_LL_MISS_EVENTS);
-	int branch_ev = pmb_context_event(c, "cond-branch-misses|branch-misses");
+	int sweep_ev = pmb__context_event(c, PMB_L1_MISS_EVENTS "|" PMB_LL_MISS_EVENTS);
+	int branch_ev = pmb__context_event(c, "cond-branch-misses|branch-misses");
 	int kind_ev[3] = { 0, sweep_ev < 0 ? 0 : sweep_ev, branch_ev < 0 ? 0 : branch_ev };
 
 	for (int kind = 1; kind <= 2; kind++) {

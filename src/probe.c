@@ -63,14 +63,14 @@ static double cpu_busy(int cpu)
 	return all ? (double)busy / (double)all : -1;
 }
 
-void pmb_env_probe(struct pmb_env *env, int cpu, bool sim, struct pmb_warnings *w)
+void pmb__env_probe(struct pmb_env *env, int cpu, bool sim, struct pmb_warnings *w)
 {
 	char buf[128], path[128];
 	FILE *f;
 
 	memset(env, 0, sizeof(*env));
-	pmb_clock_probe(&env->clock);
-	if (pmb_clock_estimate_ghz(&env->ghz))
+	pmb__clock_probe(&env->clock);
+	if (pmb__clock_estimate_ghz(&env->ghz))
 		env->ghz = 0;
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", cpu);
 	read_line(path, env->governor, sizeof(env->governor));
@@ -90,14 +90,14 @@ void pmb_env_probe(struct pmb_env *env, int cpu, bool sim, struct pmb_warnings *
 		fclose(f);
 	}
 	if (env->governor[0] && strcmp(env->governor, "performance"))
-		pmb_warn(w, "CPU governor is '%s', not 'performance': the frequency may change "
+		pmb__warn(w, "CPU governor is '%s', not 'performance': the frequency may change "
 			 "during the run; run `sudo cpupower frequency-set -g performance`", env->governor);
 	if (env->turbo == 1)
-		pmb_warn(w, "turbo is on: the frequency depends on temperature and load; "
+		pmb__warn(w, "turbo is on: the frequency depends on temperature and load; "
 			 "turn it off for stable figures (echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo)");
 	double busy = !sim ? cpu_busy(cpu) : 0;
 	if (busy > 0.2)
-		pmb_warn(w, "core %d was %.0f %% busy with other work before the run: "
+		pmb__warn(w, "core %d was %.0f %% busy with other work before the run: "
 			 "its samples will be disturbed; pick an idle core with --cpu", cpu, busy * 100);
 	gethostname(env->host, sizeof(env->host) - 1);
 	ssize_t len = readlink("/proc/self/exe", env->executable, sizeof(env->executable) - 1);
@@ -112,7 +112,7 @@ void pmb_env_probe(struct pmb_env *env, int cpu, bool sim, struct pmb_warnings *
  * turns), measured: median of 201 rounds.  *inside_ns: the share that lies
  * inside the timed window (the snapshots; ~0 by read()), with the clock
  * read that brackets it.  -1: no group. */
-double pmb_probe_group_read(struct pmb_counters *c, double *inside_ns)
+double pmb__probe_group_read(struct pmb_counters *c, double *inside_ns)
 {
 	enum { N = 201 };
 	double d[N], in[N];
@@ -126,24 +126,24 @@ double pmb_probe_group_read(struct pmb_counters *c, double *inside_ns)
 	for (int i = 0; i < N; i++) {
 		uint64_t t0 = pmb_clock_ns();
 
-		pmb_group_start(g);
-		pmb_group_mark(g, 0);
-		pmb_group_mark(g, 1);
-		pmb_group_stop(g);
-		pmb_group_read(g, v);
+		pmb__group_start(g);
+		pmb__group_mark(g, 0);
+		pmb__group_mark(g, 1);
+		pmb__group_stop(g);
+		pmb__group_read(g, v);
 		d[i] = (double)(pmb_clock_ns() - t0);
 	}
 	for (int i = 0; i < N; i++) {
 		uint64_t t0;
 
-		pmb_group_start(g);
+		pmb__group_start(g);
 		t0 = pmb_clock_ns();
-		pmb_group_mark(g, 0);
-		pmb_group_mark(g, 1);
+		pmb__group_mark(g, 0);
+		pmb__group_mark(g, 1);
 		in[i] = (double)(pmb_clock_ns() - t0);
-		pmb_group_stop(g);
-		pmb_group_read(g, v);
+		pmb__group_stop(g);
+		pmb__group_read(g, v);
 	}
-	*inside_ns = pmb_median(in, N);
-	return pmb_median(d, N);
+	*inside_ns = pmb__median(in, N);
+	return pmb__median(d, N);
 }

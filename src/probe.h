@@ -27,13 +27,13 @@ struct pmb_env {
  * date, executable, and (unless sim: valgrind's slowness would make it
  * look busy) whether another process keeps core cpu busy.  The warnings a
  * user must see about them go into w. */
-void pmb_env_probe(struct pmb_env *env, int cpu, bool sim, struct pmb_warnings *w);
+void pmb__env_probe(struct pmb_env *env, int cpu, bool sim, struct pmb_warnings *w);
 
 /* Cost of what the runner does to a counter group per sample on its read
  * path (read(): reset, enable, disable, one read; self-read: two user-space
  * snapshots), in ns: median of 201 rounds; -1 without a group.  *inside_ns:
  * the share inside the timed window (the self-read snapshots; about one
  * clock read by read()), -1 without a group. */
-double pmb_probe_group_read(struct pmb_counters *c, double *inside_ns);
+double pmb__probe_group_read(struct pmb_counters *c, double *inside_ns);
 
 #endif

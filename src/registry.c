@@ -25,17 +25,17 @@ PMB_API int pmb_register(const struct pmb_benchmark_def *def)
 	return 0;
 }
 
-size_t pmb_registry_count(void)
+size_t pmb__registry_count(void)
 {
 	return ndefs;
 }
 
-const struct pmb_benchmark_def *pmb_registry_get(size_t i)
+const struct pmb_benchmark_def *pmb__registry_get(size_t i)
 {
 	return i < ndefs ? defs[i] : NULL;
 }
 
-void pmb_format_bytes(char *buf, size_t n, uint64_t b)
+void pmb__format_bytes(char *buf, size_t n, uint64_t b)
 {
 	static const char *unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 	int u = 0;
@@ -110,7 +110,7 @@ static size_t axis_points(const struct pmb_axis *a, const struct pmb_tier_point 
 		}
 		for (size_t i = 0; i < ntiers && n < max; i++, n++) {
 			out[n] = (struct axis_point){ .v = (int64_t)tiers[i].bytes };
-			pmb_format_bytes(out[n].label, sizeof(out[n].label), tiers[i].bytes);
+			pmb__format_bytes(out[n].label, sizeof(out[n].label), tiers[i].bytes);
 			snprintf(out[n].tier, sizeof(out[n].tier), "%s", tiers[i].tier);
 		}
 		return n;
@@ -278,7 +278,7 @@ static void cohorts_assign(struct pmb_instance *sel, size_t nsel, const int *map
 		sel[i].cohort = find_root(parent, (int)i);
 }
 
-int pmb_registry_expand(const regex_t *filter, const struct pmb_tier_point *tiers,
+int pmb__registry_expand(const regex_t *filter, const struct pmb_tier_point *tiers,
 			size_t ntiers, struct pmb_instance **out, size_t *nout)
 {
 	struct inst_list all = { 0 };

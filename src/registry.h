@@ -8,8 +8,8 @@
 #include "result.h"
 
 /* All registered definitions (order of registration). */
-size_t pmb_registry_count(void);
-const struct pmb_benchmark_def *pmb_registry_get(size_t i);
+size_t pmb__registry_count(void);
+const struct pmb_benchmark_def *pmb__registry_get(size_t i);
 
 /* Expand every definition into instances (tiers from `tiers`, which may be
  * NULL when no definition uses PMB_TIERS), keep those whose name matches
@@ -17,10 +17,10 @@ const struct pmb_benchmark_def *pmb_registry_get(size_t i);
  * those links and the interleaving cohorts.  Returns 0 and a malloc'ed
  * array in *out, or -ENOMEM, or PMB_ENOCACHE when PMB_TIERS is used and
  * tiers is NULL. */
-int pmb_registry_expand(const regex_t *filter, const struct pmb_tier_point *tiers,
+int pmb__registry_expand(const regex_t *filter, const struct pmb_tier_point *tiers,
 			size_t ntiers, struct pmb_instance **out, size_t *n);
 
 /* "32KiB", "1.5MiB": bytes in binary units, shortest exact form. */
-void pmb_format_bytes(char *buf, size_t n, uint64_t bytes);
+void pmb__format_bytes(char *buf, size_t n, uint64_t bytes);
 
 #endif

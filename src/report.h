@@ -6,11 +6,11 @@
 
 #include "result.h"
 
-int pmb_report_text(FILE *f, const struct pmb_context *c,
+int pmb__report_text(FILE *f, const struct pmb_context *c,
 		    const struct pmb_result *r, size_t n);
-int pmb_report_json(FILE *f, const struct pmb_context *c,
+int pmb__report_json(FILE *f, const struct pmb_context *c,
 		    const struct pmb_result *r, size_t n);
-int pmb_report_csv(FILE *f, const struct pmb_context *c,
+int pmb__report_csv(FILE *f, const struct pmb_context *c,
 		   const struct pmb_result *r, size_t n);
 
 #endif

@@ -181,8 +181,8 @@ static void winner_cells(struct pmb__table *t, const struct pmb_result *y, const
 static void study_row(struct pmb__table *t, const struct study_events *ev, const struct pmb_result *r, size_t n,
 		      const char *prefix, const struct pmb_result *y, struct study_acc *a)
 {
-	const struct pmb_result *l = pmb_result_in_study(r, n, prefix, PMB_ROLE_BRANCHLESS, y->inst->args);
-	const struct pmb_result *s = pmb_result_in_study(r, n, prefix, PMB_ROLE_SOL, y->inst->args);
+	const struct pmb_result *l = pmb__result_in_study(r, n, prefix, PMB_ROLE_BRANCHLESS, y->inst->args);
+	const struct pmb_result *s = pmb__result_in_study(r, n, prefix, PMB_ROLE_SOL, y->inst->args);
 	int k;
 
 	pmb__table_add_row(t);
@@ -231,9 +231,9 @@ int pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const struc
 {
 	const struct study_events ev = {
 		.sim = pmb_context_sim(c),
-		.bm = pmb_context_event(c, "branch-misses|cond-branch-misses"),
-		.cyc = pmb_context_event(c, "cycles"),
-		.ins = pmb_context_event(c, "instructions"),
+		.bm = pmb__context_event(c, "branch-misses|cond-branch-misses"),
+		.cyc = pmb__context_event(c, "cycles"),
+		.ins = pmb__context_event(c, "instructions"),
 	};
 	int err = 0;
 
@@ -242,7 +242,7 @@ int pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const struc
 		int terr;
 
 		if (r[i].inst->def->role != PMB_ROLE_BRANCHY || r[i].repetition ||
-		    !pmb_result_study(&r[i], prefix, sizeof(prefix)) || !pmb__first_of_family(r, i))
+		    !pmb__result_study(&r[i], prefix, sizeof(prefix)) || !pmb__first_of_family(r, i))
 			continue;
 		terr = branch_study(f, c, &ev, r, n, i, prefix);
 		if (!err)

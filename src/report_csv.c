@@ -212,7 +212,7 @@ static void write_row(FILE *f, const struct pmb_context *c,
 		 r->status == PMB_ESKIPPED ? "skipped" : "failed", true);
 }
 
-int pmb_report_csv(FILE *f, const struct pmb_context *c,
+int pmb__report_csv(FILE *f, const struct pmb_context *c,
 		   const struct pmb_result *r, size_t n)
 {
 	size_t i;

@@ -161,7 +161,7 @@ static void write_raw(struct pmb__jw *w, const struct pmb_context *c,
 			/* null: the event was not read in this sample (its
 			 * group's turn had not come) or never ran. */
 			if (!(s->mask & (1u << e)) ||
-			    pmb_count_scale(&s->count[e], &v) < 0)
+			    pmb__count_scale(&s->count[e], &v) < 0)
 				pmb__jw_null(w, NULL);
 			else
 				pmb__jw_num(w, NULL, v);
@@ -324,7 +324,7 @@ static void write_result(struct pmb__jw *w, const struct pmb_context *c,
 	pmb__jw_close(w, '}');
 }
 
-int pmb_report_json(FILE *f, const struct pmb_context *c,
+int pmb__report_json(FILE *f, const struct pmb_context *c,
 		    const struct pmb_result *r, size_t n)
 {
 	struct pmb__jw w = { .f = f, .depth = -1 };

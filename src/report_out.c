@@ -14,7 +14,7 @@
 #include "report.h"
 #include "report_out.h"
 
-int pmb_out_error(const char *fmt, ...)
+int pmb__out_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -26,13 +26,13 @@ int pmb_out_error(const char *fmt, ...)
 	return 2;
 }
 
-void pmb_out_warnings(char *const *text, int n, int *printed)
+void pmb__out_warnings(char *const *text, int n, int *printed)
 {
 	for (; *printed < n; (*printed)++)
 		fprintf(stderr, "pmubench: warning: %s\n", text[*printed]);
 }
 
-void pmb_out_progress(void *unused, const char *name, size_t done, size_t total)
+void pmb__out_progress(void *unused, const char *name, size_t done, size_t total)
 {
 	(void)unused;
 	fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, total, name);
@@ -41,7 +41,7 @@ void pmb_out_progress(void *unused, const char *name, size_t done, size_t total)
 	fflush(stderr);
 }
 
-void pmb_out_event(void *unused, const char *pmu, const char *name, const char *desc)
+void pmb__out_event(void *unused, const char *pmu, const char *name, const char *desc)
 {
 	(void)unused;
 	printf("%s::%s\n    %s\n", pmu, name, desc && *desc ? desc : "");
@@ -51,7 +51,7 @@ static void print_cache(const struct pmb_topology_info *t, const struct pmb_cach
 {
 	char size[32], ways[24], share[40];
 
-	pmb_format_bytes(size, sizeof(size), c->size);
+	pmb__format_bytes(size, sizeof(size), c->size);
 	if (c->assoc < 0)
 		snprintf(ways, sizeof(ways), "fully associative");
 	else if (c->assoc == 0)
@@ -67,7 +67,7 @@ static void print_cache(const struct pmb_topology_info *t, const struct pmb_cach
 	       c->line, ways, share, c->shared_with);
 }
 
-int pmb_out_topology(const struct pmb_context *ctx)
+int pmb__out_topology(const struct pmb_context *ctx)
 {
 	const struct pmb_topology_info *t = &ctx->topo;
 	char a[32];
@@ -77,7 +77,7 @@ int pmb_out_topology(const struct pmb_context *ctx)
 		print_cache(t, &t->cache[i]);
 	if (t->fallback[0])
 		printf("  note: %s\n", t->fallback);
-	pmb_format_bytes(a, sizeof(a), t->numa_memory);
+	pmb__format_bytes(a, sizeof(a), t->numa_memory);
 	printf("NUMA node %d, %s\n", t->numa_node, t->numa_memory ? a : "memory unknown");
 	printf("PMU %s (%s): hardware counters %s\n", ctx->plan.pmu_name[0] ? ctx->plan.pmu_name : "none",
 	       ctx->plan.pmu_desc, ctx->pmu_ok ? "work" : "do NOT work here");
@@ -90,18 +90,18 @@ int pmb_out_topology(const struct pmb_context *ctx)
 	return 0;
 }
 
-int pmb_out_check(const char *opt, const char *path)
+int pmb__out_check(const char *opt, const char *path)
 {
 	char probe[PATH_MAX];
 	struct stat st;
 	int fd;
 
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return pmb_out_error("%s=%s: is a directory; expected a file name", opt, path);
+		return pmb__out_error("%s=%s: is a directory; expected a file name", opt, path);
 	snprintf(probe, sizeof(probe), "%s.pmubench-XXXXXX", path);
 	fd = mkstemp(probe);
 	if (fd < 0)
-		return pmb_out_error("%s=%s: cannot write there (%s); expected a writable file name",
+		return pmb__out_error("%s=%s: cannot write there (%s); expected a writable file name",
 				     opt, path, strerror(errno));
 	close(fd);
 	unlink(probe);
@@ -165,18 +165,18 @@ static int write_atomic(const char *path, const char *opt, writer_fn fn,
 	return 0;
 }
 
-int pmb_out_report(enum pmb_format format, const char *out, const char *plot,
+int pmb__out_report(enum pmb_format format, const char *out, const char *plot,
 		   const struct pmb_context *ctx, const struct pmb_result *r, size_t n)
 {
 	static const writer_fn writers[] = {
-		[PMB_FORMAT_CONSOLE] = pmb_report_text,
-		[PMB_FORMAT_JSON] = pmb_report_json,
-		[PMB_FORMAT_CSV] = pmb_report_csv,
+		[PMB_FORMAT_CONSOLE] = pmb__report_text,
+		[PMB_FORMAT_JSON] = pmb__report_json,
+		[PMB_FORMAT_CSV] = pmb__report_csv,
 	};
 	int rc = write_atomic(out, "--out", writers[format], ctx, r, n);
 
 	if (rc == 0 && plot) {
-		int err = write_atomic(plot, "--plot", pmb_plot_svg, ctx, r, n);
+		int err = write_atomic(plot, "--plot", pmb__plot_svg, ctx, r, n);
 
 		if (err == -ENODATA)
 			fprintf(stderr, "pmubench: --plot=%s: nothing to plot: plots show working-set "

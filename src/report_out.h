@@ -10,34 +10,34 @@ enum pmb_format { PMB_FORMAT_CONSOLE, PMB_FORMAT_JSON, PMB_FORMAT_CSV };
 
 /* "pmubench: MESSAGE" on stderr, one line.  Returns 2, the exit status of
  * a run that measured nothing. */
-int pmb_out_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int pmb__out_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Print text[*printed..n) as "pmubench: warning: ..." lines on stderr and
  * advance *printed: warnings go out as soon as they are known (the no-PMU
  * one before the long run, not after it). */
-void pmb_out_warnings(char *const *text, int n, int *printed);
+void pmb__out_warnings(char *const *text, int n, int *printed);
 
 /* The runner's progress line on stderr ("[3/40] name"), erased at the end. */
-void pmb_out_progress(void *unused, const char *name, size_t done, size_t total);
+void pmb__out_progress(void *unused, const char *name, size_t done, size_t total);
 
-/* One --list-events entry on stdout (pmb_events_list's callback). */
-void pmb_out_event(void *unused, const char *pmu, const char *name, const char *desc);
+/* One --list-events entry on stdout (pmb__events_list's callback). */
+void pmb__out_event(void *unused, const char *pmu, const char *name, const char *desc);
 
 /* --topology on stdout: caches, NUMA node, PMU and what it cannot count,
  * frequency estimate, clock.  Returns 0. */
-int pmb_out_topology(const struct pmb_context *ctx);
+int pmb__out_topology(const struct pmb_context *ctx);
 
 /* Check that `path` (given as option opt, "--out") can be written, before
  * anything is measured: a report nobody can write is a run wasted.  Creates
  * and removes a probe file next to it.  Returns 0, or 2 with the error
  * said. */
-int pmb_out_check(const char *opt, const char *path);
+int pmb__out_check(const char *opt, const char *path);
 
 /* Write the report in `format` to out (NULL: standard output) and, with
  * plot, the SVG plot; files through a temporary file renamed into place,
  * never half written.  A run with nothing to plot says so and writes no
  * plot.  Returns 0 or 1 (a write failed: said on stderr). */
-int pmb_out_report(enum pmb_format format, const char *out, const char *plot,
+int pmb__out_report(enum pmb_format format, const char *out, const char *plot,
 		   const struct pmb_context *ctx, const struct pmb_result *r, size_t n);
 
 #endif

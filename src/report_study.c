@@ -11,7 +11,7 @@
  * (what tells the tiers apart), else the first event. */
 static int sweep_event(const struct pmb_context *c)
 {
-	int e = pmb_context_event(c, PMB_L1_MISS_EVENTS "|" PMB_LL_MISS_EVENTS);
+	int e = pmb__context_event(c, PMB_L1_MISS_EVENTS "|" PMB_LL_MISS_EVENTS);
 
 	return e < 0 ? 0 : e;
 }
@@ -27,7 +27,7 @@ static int level_event(const struct pmb_context *c, int k)
 		return -2;
 	if (k != 0 && k != c->topo.ncaches - 1)
 		return -1;
-	e = pmb_context_event(c, k == 0 ? PMB_L1_MISS_EVENTS : PMB_LL_MISS_EVENTS);
+	e = pmb__context_event(c, k == 0 ? PMB_L1_MISS_EVENTS : PMB_LL_MISS_EVENTS);
 	return e < 0 ? sweep_event(c) : e;
 }
 
@@ -110,8 +110,8 @@ static void fmt_span(char *buf, size_t n, double ratio, const struct pmb_result 
 {
 	char s1[24], s2[24], st[24];
 
-	pmb_format_bytes(s1, sizeof(s1), a->inst->working_set);
-	pmb_format_bytes(s2, sizeof(s2), b->inst->working_set);
+	pmb__format_bytes(s1, sizeof(s1), a->inst->working_set);
+	pmb__format_bytes(s2, sizeof(s2), b->inst->working_set);
 	fmt_step(st, sizeof(st), ratio);
 	snprintf(buf, n, "%s, %s to %s", st, s1, s2);
 }
@@ -128,7 +128,7 @@ static void compare_level(FILE *f, const struct pmb_context *c, const struct pmb
 	char sz[24], span[96];
 	double ratio;
 
-	pmb_format_bytes(sz, sizeof(sz), size);
+	pmb__format_bytes(sz, sizeof(sz), size);
 	fprintf(f, "  L%d %s: ", c->topo.cache[k].level, sz);
 	if (e == -1) {
 		fprintf(f, "not simulated (valgrind models L1 and the last level only)\n");
@@ -209,7 +209,7 @@ static size_t tier_medians(const struct pmb_result *r, size_t n, size_t first, c
 				v[m++] = fg->below_resolution ? fmax(fg->s.median, 0) : fg->s.median;
 		}
 		if (m)
-			med[q] = pmb_median(v, m);
+			med[q] = pmb__median(v, m);
 	}
 	return m;
 }
@@ -273,8 +273,8 @@ static int data_steps(FILE *f, const struct pmb_context *c, const struct pmb_res
 			continue;
 		ratio = prev ? step(fig(prev, e), fig(x, e)) : 0;
 		if (ratio > 1.3) {
-			pmb_format_bytes(s1, sizeof(s1), prev->inst->working_set);
-			pmb_format_bytes(s2, sizeof(s2), x->inst->working_set);
+			pmb__format_bytes(s1, sizeof(s1), prev->inst->working_set);
+			pmb__format_bytes(s2, sizeof(s2), x->inst->working_set);
 			fmt_step(st, sizeof(st), ratio);
 			fprintf(f, "%s between %s and %s (%s%s%s)", steps ? ";" : "", s1, s2,
 				e >= 0 ? c->plan.ev[e].name : "", e >= 0 ? " " : "", st);
@@ -296,7 +296,7 @@ static void boundaries_line(FILE *f, const struct pmb_context *c)
 	for (int k = 0; k < c->topo.ncaches; k++) {
 		char s[24];
 
-		pmb_format_bytes(s, sizeof(s), c->topo.cache[k].size);
+		pmb__format_bytes(s, sizeof(s), c->topo.cache[k].size);
 		fprintf(f, " L%d %s%s", c->topo.cache[k].level, s,
 			c->topo.cache[k].sharing_cores > 1 ? " (shared)" : "");
 	}

@@ -40,7 +40,7 @@ static void read_path_line(FILE *f, const struct pmb_context *c)
  * part of the per-sample overhead; read()'s system calls fall outside it. */
 static void overhead_line(FILE *f, const struct pmb_context *c)
 {
-	int ins = pmb_context_event(c, "instructions");
+	int ins = pmb__context_event(c, "instructions");
 	char per[48] = "";
 
 	if (pmb_context_sim(c)) {
@@ -347,7 +347,7 @@ static int main_table(FILE *f, const struct pmb_context *c, const struct pmb_res
 	return err;
 }
 
-int pmb_report_text(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+int pmb__report_text(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
 {
 	int err, study_err;
 

@@ -24,7 +24,7 @@ static void add_once(char **list, int *n, const char *fmt, va_list ap)
 		(*n)++;
 }
 
-void pmb_warn(struct pmb_warnings *w, const char *fmt, ...)
+void pmb__warn(struct pmb_warnings *w, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -33,7 +33,7 @@ void pmb_warn(struct pmb_warnings *w, const char *fmt, ...)
 	va_end(ap);
 }
 
-void pmb_warnings_free(struct pmb_warnings *w)
+void pmb__warnings_free(struct pmb_warnings *w)
 {
 	if (!w)
 		return;
@@ -42,7 +42,7 @@ void pmb_warnings_free(struct pmb_warnings *w)
 	w->n = 0;
 }
 
-void pmb_context_warn(struct pmb_context *c, const char *fmt, ...)
+void pmb__context_warn(struct pmb_context *c, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -51,7 +51,7 @@ void pmb_context_warn(struct pmb_context *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-void pmb_context_free(struct pmb_context *c)
+void pmb__context_free(struct pmb_context *c)
 {
 	if (!c)
 		return;
@@ -75,7 +75,7 @@ static enum pmb_event_meaning generic_meaning(const char *name, size_t len)
 	return PMB_MEANS_OTHER;
 }
 
-int pmb_context_event(const struct pmb_context *c, const char *names)
+int pmb__context_event(const struct pmb_context *c, const char *names)
 {
 	const char *p = names;
 
@@ -95,7 +95,7 @@ int pmb_context_event(const struct pmb_context *c, const char *names)
 	return -1;
 }
 
-bool pmb_result_study(const struct pmb_result *r, char *buf, size_t size)
+bool pmb__result_study(const struct pmb_result *r, char *buf, size_t size)
 {
 	const struct pmb_benchmark_def *d = r->inst->def;
 	const char *fam = r->inst->family, *slash = strrchr(fam, '/');
@@ -110,19 +110,19 @@ bool pmb_result_study(const struct pmb_result *r, char *buf, size_t size)
 	return true;
 }
 
-const struct pmb_result *pmb_result_in_study(const struct pmb_result *r, size_t n, const char *study,
+const struct pmb_result *pmb__result_in_study(const struct pmb_result *r, size_t n, const char *study,
 					     enum pmb_role role, const char *args)
 {
 	char s[200];
 
 	for (size_t i = 0; i < n; i++)
 		if (!r[i].repetition && r[i].inst->def->role == role && !strcmp(r[i].inst->args, args) &&
-		    pmb_result_study(&r[i], s, sizeof(s)) && !strcmp(s, study))
+		    pmb__result_study(&r[i], s, sizeof(s)) && !strcmp(s, study))
 			return &r[i];
 	return NULL;
 }
 
-int pmb_result_add_sample(struct pmb_result *r, const struct pmb_sample *s)
+int pmb__result_add_sample(struct pmb_result *r, const struct pmb_sample *s)
 {
 	if (r->nsamples == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 64;

@@ -177,10 +177,10 @@ static inline const struct pmb_overhead *pmb_result_overhead(const struct pmb_co
 
 /* The plan index of the first counted event among names ("a|b|c"), or -1:
  * the one name lookup the analysis, reports and self-check share. */
-int pmb_context_event(const struct pmb_context *c, const char *names);
+int pmb__context_event(const struct pmb_context *c, const char *names);
 
 /* The simulated miss events that show the first and the last cache level,
- * for pmb_context_event: what sweep reports and plots show under sim. */
+ * for pmb__context_event: what sweep reports and plots show under sim. */
 #define PMB_L1_MISS_EVENTS "l1d-read-misses|l1d-misses|l1d-write-misses"
 #define PMB_LL_MISS_EVENTS "llc-read-misses|llc-misses|llc-write-misses"
 
@@ -188,24 +188,24 @@ int pmb_context_event(const struct pmb_context *c, const char *names);
  * definition's .role and .study, never from its name.  Stores the study's
  * name ("branch/sum_if") and returns true, or false where the definition
  * gives no role. */
-bool pmb_result_study(const struct pmb_result *r, char *buf, size_t size);
+bool pmb__result_study(const struct pmb_result *r, char *buf, size_t size);
 /* The result in `role` of study `study` with the same arguments (first
  * repetition), or NULL: how the reports pair a study's forms. */
-const struct pmb_result *pmb_result_in_study(const struct pmb_result *r, size_t n, const char *study,
+const struct pmb_result *pmb__result_in_study(const struct pmb_result *r, size_t n, const char *study,
 					     enum pmb_role role, const char *args);
 
 /* Add a warning once (same text twice is kept once; past
  * PMB_MAX_WARNINGS, dropped).  printf-like. */
-void pmb_warn(struct pmb_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pmb__warn(struct pmb_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Free the texts; the list is then empty.  NULL does nothing. */
-void pmb_warnings_free(struct pmb_warnings *w);
+void pmb__warnings_free(struct pmb_warnings *w);
 
-/* pmb_warn() for the context's own list (the analysis's warnings). */
-void pmb_context_warn(struct pmb_context *c, const char *fmt, ...)
+/* pmb__warn() for the context's own list (the analysis's warnings). */
+void pmb__context_warn(struct pmb_context *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void pmb_context_free(struct pmb_context *c);
+void pmb__context_free(struct pmb_context *c);
 
 /* Append a sample (grows the array).  Returns 0 or -ENOMEM. */
-int pmb_result_add_sample(struct pmb_result *r, const struct pmb_sample *s);
+int pmb__result_add_sample(struct pmb_result *r, const struct pmb_sample *s);
 
 #endif

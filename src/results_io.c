@@ -319,7 +319,7 @@ static size_t *hash_slot(const struct pmb_results *r, const char *name)
 	return &slot[i];
 }
 
-const struct pmb_results_bench *pmb_results_find(const struct pmb_results *r,
+const struct pmb_results_bench *pmb__results_find(const struct pmb_results *r,
 						  const char *name)
 {
 	size_t *slot = hash_slot(r, name);
@@ -444,7 +444,7 @@ static int read_root(struct ctx *c, struct pmb_results *r, json_t *root)
 
 /* ---- the interface ---------------------------------------------------- */
 
-int pmb_results_read(const char *path, struct pmb_results **out, char *err,
+int pmb__results_read(const char *path, struct pmb_results **out, char *err,
 		     size_t errlen)
 {
 	struct ctx c = { .err = err, .errlen = errlen };
@@ -467,7 +467,7 @@ int pmb_results_read(const char *path, struct pmb_results **out, char *err,
 	r->mem = c.m;
 	ret = read_root(&c, r, root);
 	if (ret) {
-		pmb_results_free(r);
+		pmb__results_free(r);
 		goto fail_alloc;
 	}
 	*out = r;
@@ -477,7 +477,7 @@ fail_alloc:
 }
 
 const struct pmb_results_figure *
-pmb_results_figure(const struct pmb_results_run *run, const char *key)
+pmb__results_figure(const struct pmb_results_run *run, const char *key)
 {
 	for (size_t i = 0; i < run->nfig; i++)
 		if (!strcmp(run->fig[i].key, key))
@@ -486,7 +486,7 @@ pmb_results_figure(const struct pmb_results_run *run, const char *key)
 }
 
 const struct pmb_results_series *
-pmb_results_series(const struct pmb_results_run *run, const char *name)
+pmb__results_series(const struct pmb_results_run *run, const char *name)
 {
 	for (size_t i = 0; i < run->nraw; i++)
 		if (!strcmp(run->raw[i].name, name))
@@ -494,7 +494,7 @@ pmb_results_series(const struct pmb_results_run *run, const char *name)
 	return NULL;
 }
 
-void pmb_results_free(struct pmb_results *r)
+void pmb__results_free(struct pmb_results *r)
 {
 	struct pmb_results_mem *m;
 	struct chunk *c, *next;

@@ -68,7 +68,7 @@ struct pmb_results_bench {
 };
 
 /* One result file.  Everything hangs off it and lives until
- * pmb_results_free(). */
+ * pmb__results_free(). */
 struct pmb_results {
 	const char *host_name, *backend, *governor; /* context; NULL: absent */
 	struct pmb_results_overhead overhead;       /* context's */
@@ -79,7 +79,7 @@ struct pmb_results {
 
 /* Read the result file at path.  It must be a regular file of at most
  * PMB_RESULTS_MAX_BYTES; it is read once, in time and memory linear in its
- * size.  Returns 0 and *out (free with pmb_results_free), or an error with
+ * size.  Returns 0 and *out (free with pmb__results_free), or an error with
  * one line for a human in err:
  *   -errno          cannot open or read it (err: strerror);
  *   -EISDIR, -EINVAL a directory, a FIFO, a device: not a regular file;
@@ -88,22 +88,22 @@ struct pmb_results {
  *                   key, no "benchmarks" array, a benchmark without a name,
  *                   or a time that is not finite in ns (the field named);
  *   -ENOMEM. */
-int pmb_results_read(const char *path, struct pmb_results **out, char *err,
+int pmb__results_read(const char *path, struct pmb_results **out, char *err,
 		     size_t errlen);
 
 /* The benchmark called name, or NULL.  O(1): a hash table. */
-const struct pmb_results_bench *pmb_results_find(const struct pmb_results *r,
+const struct pmb_results_bench *pmb__results_find(const struct pmb_results *r,
 						  const char *name);
 
 /* The figure `key` of a run, or NULL.  O(figures of the run). */
 const struct pmb_results_figure *
-pmb_results_figure(const struct pmb_results_run *run, const char *key);
+pmb__results_figure(const struct pmb_results_run *run, const char *key);
 
 /* The raw series `name` of a run, or NULL. */
 const struct pmb_results_series *
-pmb_results_series(const struct pmb_results_run *run, const char *name);
+pmb__results_series(const struct pmb_results_run *run, const char *name);
 
 /* Free everything read; NULL does nothing. */
-void pmb_results_free(struct pmb_results *r);
+void pmb__results_free(struct pmb_results *r);
 
 #endif

@@ -19,7 +19,7 @@
 #include "sim.h"
 #include "topology.h"
 
-/* pmb_run(), at the bottom, is the path; the stages come above it in its
+/* pmb__run(), at the bottom, is the path; the stages come above it in its
  * order.  Each takes what the stages before it returned and returns its
  * own struct; the analysis and the report see them together, as the
  * context that context_of() assembles from them.  Stages return 0 to go on
@@ -82,7 +82,7 @@ static int plan_filter(const struct pmb_options *o, struct pmb_plan *p)
 		return 0;
 	}
 	regerror(err, &p->filter, msg, sizeof(msg));
-	return pmb_out_error("--filter=%s: not a valid regular expression (%s)", o->filter, msg);
+	return pmb__out_error("--filter=%s: not a valid regular expression (%s)", o->filter, msg);
 }
 
 /* Under simulation every instruction of a benchmark's setup is simulated
@@ -103,20 +103,20 @@ static void plan_sim_tiers(struct pmb_plan *p)
 /* The machine: topology, the core to pin to, the working-set sizes. */
 static int plan_machine(const struct pmb_options *o, struct pmb_plan *p)
 {
-	int err = pmb_topology_load(&p->topo, o->topology_src);
+	int err = pmb__topology_load(&p->topo, o->topology_src);
 
 	if (err)
-		return pmb_out_error("cannot read the machine's topology: %s", pmb_strerror(err));
-	p->sim = pmb_sim_active();
+		return pmb__out_error("cannot read the machine's topology: %s", pmb_strerror(err));
+	p->sim = pmb__sim_active();
 	p->ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	p->cpu = o->cpu >= 0 ? o->cpu : sched_getcpu();
 	if (p->cpu < 0)
 		p->cpu = 0;
-	if (!pmb_topology_cpu_valid(p->topo, p->cpu))
-		return pmb_out_error("--cpu=%d: no such core here; expected one of 0-%d that this process may use",
+	if (!pmb__topology_cpu_valid(p->topo, p->cpu))
+		return pmb__out_error("--cpu=%d: no such core here; expected one of 0-%d that this process may use",
 				     p->cpu, p->ncpus - 1);
-	p->info_ok = pmb_topology_info(p->topo, p->cpu, &p->info) == 0;
-	if (p->info_ok && pmb_topology_tiers(&p->info, p->tier, PMB_MAX_TIER_POINTS, &p->ntiers))
+	p->info_ok = pmb__topology_info(p->topo, p->cpu, &p->info) == 0;
+	if (p->info_ok && pmb__topology_tiers(&p->info, p->tier, PMB_MAX_TIER_POINTS, &p->ntiers))
 		p->ntiers = 0;
 	if (p->sim && p->ntiers && p->info.ncaches)
 		plan_sim_tiers(p);
@@ -125,7 +125,7 @@ static int plan_machine(const struct pmb_options *o, struct pmb_plan *p)
 
 static int plan_expand(struct pmb_plan *p)
 {
-	return pmb_registry_expand(p->have_filter ? &p->filter : NULL, p->ntiers ? p->tier : NULL,
+	return pmb__registry_expand(p->have_filter ? &p->filter : NULL, p->ntiers ? p->tier : NULL,
 				   p->ntiers, &p->inst, &p->ninst);
 }
 
@@ -134,7 +134,7 @@ static void plan_warn_links(const struct pmb_plan *p, struct pmb_warnings *w)
 {
 	for (size_t i = 0; i < p->ninst && p->info.caches_assumed; i++)
 		if (p->inst[i].tier[0]) {
-			pmb_warn(w, "%s: the tier labels and sweep boundaries rest on these sizes, not the "
+			pmb__warn(w, "%s: the tier labels and sweep boundaries rest on these sizes, not the "
 				 "machine's", p->info.fallback);
 			break;
 		}
@@ -142,10 +142,10 @@ static void plan_warn_links(const struct pmb_plan *p, struct pmb_warnings *w)
 		const struct pmb_benchmark_def *d = p->inst[i].def;
 
 		if (d->reference && p->inst[i].reference < 0)
-			pmb_warn(w, "%s names .reference = \"%s\", which is no benchmark here (with the same "
+			pmb__warn(w, "%s names .reference = \"%s\", which is no benchmark here (with the same "
 				 "arguments): it has no ratio column", p->inst[i].family, d->reference);
 		if (d->baseline && p->inst[i].baseline < 0)
-			pmb_warn(w, "%s names .baseline = \"%s\", which is no benchmark here (with the same "
+			pmb__warn(w, "%s names .baseline = \"%s\", which is no benchmark here (with the same "
 				 "arguments): it has no normalized column", p->inst[i].family, d->baseline);
 	}
 }
@@ -158,18 +158,18 @@ static int plan_benchmarks(const struct pmb_options *o, struct pmb_plan *p, stru
 
 	if (o->self_check) {
 		p->reps = 1;
-		return pmb_selfcheck_plan(&p->inst, &p->ninst) ? pmb_out_error("out of memory") : 0;
+		return pmb__selfcheck_plan(&p->inst, &p->ninst) ? pmb__out_error("out of memory") : 0;
 	}
 	p->reps = (size_t)o->repetitions;
 	err = plan_expand(p);
 	if (err == PMB_ENOCACHE)
-		return pmb_out_error("the topology reports no data caches, so PMB_TIERS has no sizes; %s",
+		return pmb__out_error("the topology reports no data caches, so PMB_TIERS has no sizes; %s",
 				     p->info.fallback[0] ? p->info.fallback : "filter out the sweep benchmarks");
 	if (err)
-		return pmb_out_error("%s", pmb_strerror(err));
+		return pmb__out_error("%s", pmb_strerror(err));
 	plan_warn_links(p, w);
 	if (p->ninst == 0 && !o->topology)
-		return pmb_out_error("--filter=%s matches no benchmark; see --list", o->filter ? o->filter : "");
+		return pmb__out_error("--filter=%s matches no benchmark; see --list", o->filter ? o->filter : "");
 	return 0;
 }
 
@@ -180,19 +180,19 @@ static int plan_events(const struct pmb_options *o, struct pmb_plan *p)
 	int err = -1;
 
 	if (p->sim)
-		return pmb_sim_resolve(o->counters, &p->events) ? pmb_out_error("%s", pmb_sim_error()) : 0;
+		return pmb__sim_resolve(o->counters, &p->events) ? pmb__out_error("%s", pmb__sim_error()) : 0;
 	for (size_t i = 0; i < p->ninst; i++)
 		sweep |= p->inst[i].tier[0] != 0;
 	/* A working-set sweep is about which level served the loads: by
 	 * default it also counts the @cache set, where this PMU has it (a PMU
 	 * the tables do not know keeps the plain default). */
 	if (!o->counters && sweep)
-		err = pmb_events_resolve(PMB_DEFAULT_COUNTERS ",@cache", p->cpu, o->kernel, &p->events);
+		err = pmb__events_resolve(PMB_DEFAULT_COUNTERS ",@cache", p->cpu, o->kernel, &p->events);
 	if (err)
-		err = pmb_events_resolve(o->counters ? o->counters : PMB_DEFAULT_COUNTERS, p->cpu, o->kernel,
+		err = pmb__events_resolve(o->counters ? o->counters : PMB_DEFAULT_COUNTERS, p->cpu, o->kernel,
 					 &p->events);
 	if (err)
-		return pmb_out_error("--counters: %s", *pmb_events_error() ? pmb_events_error() : pmb_strerror(err));
+		return pmb__out_error("--counters: %s", *pmb__events_error() ? pmb__events_error() : pmb_strerror(err));
 	return 0;
 }
 
@@ -203,7 +203,7 @@ static int list_benchmarks(struct pmb_plan *p)
 	int err = plan_expand(p);
 
 	if (err)
-		return pmb_out_error("cannot list benchmarks: %s", pmb_strerror(err));
+		return pmb__out_error("cannot list benchmarks: %s", pmb_strerror(err));
 	for (size_t i = 0; i < p->ninst; i++)
 		printf("%s\n", p->inst[i].name);
 	return 0;
@@ -211,7 +211,7 @@ static int list_benchmarks(struct pmb_plan *p)
 
 static int list_events(const char *pattern)
 {
-	if (pmb_events_list(pattern, pmb_out_event, NULL) > 0)
+	if (pmb__events_list(pattern, pmb__out_event, NULL) > 0)
 		return 0;
 	/* As grep: nothing found is status 1, not an error. */
 	fprintf(stderr, "pmubench: no event of this machine matches '%s'\n", pattern ? pattern : "");
@@ -222,31 +222,31 @@ static int list_events(const char *pattern)
  * is this one's. */
 static int run_under_valgrind(const struct pmb_options *o, const struct pmb_plan *p)
 {
-	int err = pmb_sim_exec(o->argc, o->argv, p->info_ok ? &p->info : NULL);
+	int err = pmb__sim_exec(o->argc, o->argv, p->info_ok ? &p->info : NULL);
 
 	if (err == PMB_ENOVALGRIND)
-		return pmb_out_error("--backend=sim needs valgrind, which is not installed: apt-get install valgrind");
+		return pmb__out_error("--backend=sim needs valgrind, which is not installed: apt-get install valgrind");
 	if (err < 0)
-		return pmb_out_error("--backend=sim: %s", *pmb_sim_error() ? pmb_sim_error() : pmb_strerror(err));
-	if (err != 0 && *pmb_sim_error())
-		fprintf(stderr, "pmubench: valgrind said: %s\n", pmb_sim_error());
+		return pmb__out_error("--backend=sim: %s", *pmb__sim_error() ? pmb__sim_error() : pmb_strerror(err));
+	if (err != 0 && *pmb__sim_error())
+		fprintf(stderr, "pmubench: valgrind said: %s\n", pmb__sim_error());
 	return err;
 }
 
 static int load_events(void)
 {
-	int err = pmb_events_init(NULL);
+	int err = pmb__events_init(NULL);
 
-	return err ? pmb_out_error("%s", *pmb_events_error() ? pmb_events_error() : pmb_strerror(err)) : 0;
+	return err ? pmb__out_error("%s", *pmb__events_error() ? pmb__events_error() : pmb_strerror(err)) : 0;
 }
 
 /* ---- open: pin, probe, counters ------------------------------------------ */
 
 static int open_sim(const struct pmb_plan *p, struct pmb_opened *m)
 {
-	pmb_sim_geometry(p->info_ok ? &p->info : NULL, m->sim_geometry, sizeof(m->sim_geometry));
-	if (pmb_sim_meter(&m->meter, &m->events))
-		return pmb_out_error("--backend=sim: %s", pmb_sim_error());
+	pmb__sim_geometry(p->info_ok ? &p->info : NULL, m->sim_geometry, sizeof(m->sim_geometry));
+	if (pmb__sim_meter(&m->meter, &m->events))
+		return pmb__out_error("--backend=sim: %s", pmb__sim_error());
 	m->ngroups = m->meter.ngroups;
 	snprintf(m->got.fallback, sizeof(m->got.fallback), "simulated by valgrind callgrind: time is not measured");
 	return 0;
@@ -259,32 +259,32 @@ static int open_perf(const struct pmb_options *o, const struct pmb_plan *p, stru
 	struct pmb_event_plan sw;
 	struct pmb_counters_env env = { .paranoid = m->env.paranoid, .ghz = m->env.ghz, .sim_hint = true,
 					.read = o->read };
-	bool have_sw = pmb_events_resolve("task-clock,page-faults,context-switches", p->cpu,
+	bool have_sw = pmb__events_resolve("task-clock,page-faults,context-switches", p->cpu,
 					  m->events.kernel, &sw) == 0;
-	int err = pmb_counters_open_plan(&m->counters, &m->events, have_sw ? &sw : NULL, &env, &m->got);
+	int err = pmb__counters_open_plan(&m->counters, &m->events, have_sw ? &sw : NULL, &env, &m->got);
 
 	for (int i = 0; i < m->got.nwarnings; i++)
-		pmb_warn(w, "%s", m->got.warning[i]);
+		pmb__warn(w, "%s", m->got.warning[i]);
 	m->ngroups = m->counters.ngroups;
 	/* --read=self where some group cannot: nothing measured.  (No
 	 * counters at all is no such case: nothing is read either way.) */
 	if ((m->got.read_err || err) && o->read == PMB_READ_SELF && m->got.read_path[0] &&
 	    strcmp(m->got.read_path, "self"))
-		return pmb_out_error("--read=self: the counters cannot be read from user space here: %s",
+		return pmb__out_error("--read=self: the counters cannot be read from user space here: %s",
 				     m->got.read_why);
-	m->group_read_ns = pmb_probe_group_read(&m->counters, &m->read_inside_ns);
-	pmb_runner_perf_meter(&m->meter, &m->counters);
+	m->group_read_ns = pmb__probe_group_read(&m->counters, &m->read_inside_ns);
+	pmb__runner_perf_meter(&m->meter, &m->counters);
 	return 0;
 }
 
 static int open_meter(const struct pmb_options *o, const struct pmb_plan *p, struct pmb_opened *m,
 		      struct pmb_warnings *w)
 {
-	int err = pmb_topology_pin(p->topo, p->cpu);
+	int err = pmb__topology_pin(p->topo, p->cpu);
 
 	if (err)
-		pmb_warn(w, "could not pin to core %d (%s): samples may migrate", p->cpu, pmb_strerror(err));
-	pmb_env_probe(&m->env, p->cpu, p->sim, w);
+		pmb__warn(w, "could not pin to core %d (%s): samples may migrate", p->cpu, pmb_strerror(err));
+	pmb__env_probe(&m->env, p->cpu, p->sim, w);
 	m->events = p->events;
 	m->read_inside_ns = -1;
 	return p->sim ? open_sim(p, m) : open_perf(o, p, m, w);
@@ -304,10 +304,10 @@ static double min_sample_ns(const struct pmb_options *o, const struct pmb_plan *
 	if (p->sim || o->min_sample_ns >= floor)
 		return o->min_sample_ns;
 	if (clock_floor >= read_floor)
-		pmb_warn(w, "--min-sample-time raised to %.0f us: a sample must last at least 1000 times the "
+		pmb__warn(w, "--min-sample-time raised to %.0f us: a sample must last at least 1000 times the "
 			 "clock's resolution (%.0f ns)", floor / 1e3, m->env.clock.resolution_ns);
 	else
-		pmb_warn(w, "--min-sample-time raised to %.0f us: a sample must last at least 100 times what "
+		pmb__warn(w, "--min-sample-time raised to %.0f us: a sample must last at least 100 times what "
 			 "reading its counters inside it costs (%.0f ns from user space)", floor / 1e3,
 			 m->read_inside_ns);
 	return floor;
@@ -327,14 +327,14 @@ static struct pmb_runner_opts runner_opts(const struct pmb_options *o, const str
 		.seed = o->seed,
 		.hugepages = o->hugepages,
 		.topo = p->topo,
-		.progress = isatty(2) ? pmb_out_progress : NULL,
+		.progress = isatty(2) ? pmb__out_progress : NULL,
 	};
 
 	if (p->sim && (o->kernel || o->min_sample_ns != 1e6))
-		pmb_warn(w, "--kernel and --min-sample-time mean nothing under --backend=sim: valgrind counts "
+		pmb__warn(w, "--kernel and --min-sample-time mean nothing under --backend=sim: valgrind counts "
 			 "user-space instructions and does not time samples");
 	if (o->samples_given && o->samples < 3)
-		pmb_warn(w, "--samples=%d: with fewer than 3 samples there is no confidence interval and no fit "
+		pmb__warn(w, "--samples=%d: with fewer than 3 samples there is no confidence interval and no fit "
 			 "of a fixed cost; figures are single measurements", o->samples);
 	return ro;
 }
@@ -347,20 +347,20 @@ static int measure(const struct pmb_options *o, const struct pmb_plan *p, const 
 	int err;
 
 	s->ro = runner_opts(o, p, m, w);
-	err = pmb_runner_overhead(&s->ro, &m->meter, &s->overhead);
+	err = pmb__runner_overhead(&s->ro, &m->meter, &s->overhead);
 	if (err)
-		return pmb_out_error("measuring the harness overhead failed: %s", pmb_strerror(err));
+		return pmb__out_error("measuring the harness overhead failed: %s", pmb_strerror(err));
 	s->ro.overhead_passes = s->overhead.passes;
 	s->n = p->ninst * p->reps;
 	s->res = calloc(s->n + 1, sizeof(*s->res));
 	if (!s->res)
-		return pmb_out_error("out of memory");
-	err = pmb_runner_run(&s->ro, &m->meter, p->inst, p->ninst, s->res);
+		return pmb__out_error("out of memory");
+	err = pmb__runner_run(&s->ro, &m->meter, p->inst, p->ninst, s->res);
 	if (err)
-		return pmb_out_error("running the benchmarks failed: %s", pmb_strerror(err));
+		return pmb__out_error("running the benchmarks failed: %s", pmb_strerror(err));
 	/* Counts that depend on timing: the overhead again now, merged. */
-	if (!m->meter.deterministic && pmb_runner_overhead(&s->ro, &m->meter, &after) == 0) {
-		pmb_overhead_merge(&after, &s->overhead);
+	if (!m->meter.deterministic && pmb__runner_overhead(&s->ro, &m->meter, &after) == 0) {
+		pmb__overhead_merge(&after, &s->overhead);
 		s->overhead = after;
 	}
 	return 0;
@@ -415,7 +415,7 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 		c->min_sample_ns = s->ro.min_sample_ns;
 	}
 	for (int i = 0; i < w->n; i++)
-		pmb_context_warn(c, "%s", w->text[i]);
+		pmb__context_warn(c, "%s", w->text[i]);
 	return c;
 }
 
@@ -424,8 +424,8 @@ static int report(const struct pmb_options *o, const struct pmb_context *ctx, co
 	int rc;
 
 	if (o->self_check)
-		return pmb_selfcheck_report(ctx, s->res, s->n, stdout);
-	rc = pmb_out_report(o->format, o->out, o->plot, ctx, s->res, s->n);
+		return pmb__selfcheck_report(ctx, s->res, s->n, stdout);
+	rc = pmb__out_report(o->format, o->out, o->plot, ctx, s->res, s->n);
 	for (size_t i = 0; i < s->n; i++)
 		if (s->res[i].status == PMB_EVERIFY) {
 			fprintf(stderr, "pmubench: %s failed: %s\n", s->res[i].inst->name, s->res[i].reason);
@@ -441,9 +441,9 @@ static int show_topology(const struct pmb_options *o, const struct pmb_plan *p, 
 			 const struct pmb_warnings *w)
 {
 	struct pmb_context *ctx = context_of(o, p, m, NULL, w);
-	int rc = ctx ? pmb_out_topology(ctx) : pmb_out_error("out of memory");
+	int rc = ctx ? pmb__out_topology(ctx) : pmb__out_error("out of memory");
 
-	pmb_context_free(ctx);
+	pmb__context_free(ctx);
 	free(ctx);
 	return rc;
 }
@@ -461,7 +461,7 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 	rc = open_meter(o, plan, &opened, warn);
 	if (rc)
 		goto out;
-	pmb_out_warnings(warn->text, warn->n, &printed);
+	pmb__out_warnings(warn->text, warn->n, &printed);
 	if (o->topology) {
 		rc = show_topology(o, plan, &opened, warn);
 		goto out;
@@ -471,25 +471,25 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 		goto out;
 	ctx = context_of(o, plan, &opened, &samples, warn);
 	if (!ctx) {
-		rc = pmb_out_error("out of memory");
+		rc = pmb__out_error("out of memory");
 		goto out;
 	}
-	pmb_analyze(ctx, samples.res, samples.n, plan->reps);
-	pmb_out_warnings(ctx->warnings, ctx->nwarnings, &printed);
+	pmb__analyze(ctx, samples.res, samples.n, plan->reps);
+	pmb__out_warnings(ctx->warnings, ctx->nwarnings, &printed);
 	rc = report(o, ctx, &samples);
 out:
 	for (size_t i = 0; samples.res && i < samples.n; i++)
 		free(samples.res[i].samples);
 	free(samples.res);
 	if (plan->sim && opened.meter.ctx)
-		pmb_sim_meter_close(&opened.meter);
-	pmb_counters_close(&opened.counters);
-	pmb_context_free(ctx);
+		pmb__sim_meter_close(&opened.meter);
+	pmb__counters_close(&opened.counters);
+	pmb__context_free(ctx);
 	free(ctx);
 	return rc;
 }
 
-int pmb_run(const struct pmb_options *o)
+int pmb__run(const struct pmb_options *o)
 {
 	struct pmb_plan plan;
 	struct pmb_warnings warn = { 0 };
@@ -498,9 +498,9 @@ int pmb_run(const struct pmb_options *o)
 	memset(&plan, 0, sizeof(plan));
 	rc = plan_filter(o, &plan);
 	if (!rc && o->out)
-		rc = pmb_out_check("--out", o->out);
+		rc = pmb__out_check("--out", o->out);
 	if (!rc && o->plot)
-		rc = pmb_out_check("--plot", o->plot);
+		rc = pmb__out_check("--plot", o->plot);
 	if (!rc)
 		rc = plan_machine(o, &plan);
 	if (rc)
@@ -529,8 +529,8 @@ out:
 	free(plan.inst);
 	if (plan.have_filter)
 		regfree(&plan.filter);
-	pmb_topology_free(plan.topo);
-	pmb_events_fini();
-	pmb_warnings_free(&warn);
+	pmb__topology_free(plan.topo);
+	pmb__events_fini();
+	pmb__warnings_free(&warn);
 	return rc;
 }

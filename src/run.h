@@ -42,6 +42,6 @@ struct pmb_options {
  * Returns the exit status: 0, 1 (a benchmark failed its check, a
  * self-check was WRONG, --list-events found nothing, a report could not
  * be written), 2 (nothing measured: see the message). */
-int pmb_run(const struct pmb_options *o);
+int pmb__run(const struct pmb_options *o);
 
 #endif

@@ -216,7 +216,7 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 		if (r->rewarm) {
 			r->rewarm = false;
 		} else if (r->phase == PH_SAMPLES) {
-			pmb_result_add_sample(r->r, &smp);
+			pmb__result_add_sample(r->r, &smp);
 			r->taken++;
 			r->slice_samples++;
 		}
@@ -303,7 +303,7 @@ static void harness_empty(struct pmb_state *s)
 	harness_copy[0](s);
 }
 
-int pmb_runner_overhead(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+int pmb__runner_overhead(const struct pmb_runner_opts *o, const struct pmb_meter *m,
 			struct pmb_overhead *out)
 {
 	struct pmb_result res;
@@ -319,7 +319,7 @@ int pmb_runner_overhead(const struct pmb_runner_opts *o, const struct pmb_meter 
 	run.overhead = true;
 	harness_empty(run.state);
 	finish_run(&run);
-	err = pmb_overhead_fit(res.samples, res.nsamples, out);
+	err = pmb__overhead_fit(res.samples, res.nsamples, out);
 	free(res.samples);
 	return err;
 }
@@ -343,7 +343,7 @@ static int local_overhead(const struct pmb_runner_opts *o, const struct pmb_mete
 		harness_copy[c](run.state);
 		finish_run(&run);
 		for (size_t i = 0; i < res.nsamples && !err; i++)
-			err = pmb_result_add_sample(acc, &res.samples[i]);
+			err = pmb__result_add_sample(acc, &res.samples[i]);
 		free(res.samples);
 	}
 	return err;
@@ -490,7 +490,7 @@ static int run_repetition(const struct pmb_runner_opts *o, const struct pmb_mete
 		goto out;
 	if (local) {
 		local_overhead(o, m, &ov);
-		if (ov.nsamples >= 4 && pmb_overhead_fit(ov.samples, ov.nsamples, &fit) == 0)
+		if (ov.nsamples >= 4 && pmb__overhead_fit(ov.samples, ov.nsamples, &fit) == 0)
 			for (int q = 0; q < nm; q++) {
 				res[q]->overhead = fit;
 				res[q]->local_overhead = true;
@@ -501,7 +501,7 @@ out:
 	return err;
 }
 
-int pmb_runner_run(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+int pmb__runner_run(const struct pmb_runner_opts *o, const struct pmb_meter *m,
 		   struct pmb_instance *inst, size_t n, struct pmb_result *results)
 {
 	int reps = o->repetitions > 0 ? o->repetitions : 1;

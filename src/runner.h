@@ -45,18 +45,18 @@ struct pmb_runner_opts {
 
 /* Measure the harness overhead (the empty loop at N and 2N passes, same
  * meter) into *out.  Returns 0 or -errno. */
-int pmb_runner_overhead(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+int pmb__runner_overhead(const struct pmb_runner_opts *o, const struct pmb_meter *m,
 			struct pmb_overhead *out);
 
 /* Run instances[0..n): one call of each benchmark function per repetition;
  * instances of one cohort run interleaved, round by round.  Fills
  * results[0..n*repetitions) (result i*repetitions + r for instance i).
  * Returns 0 or -errno (benchmark failures are in each result's status). */
-int pmb_runner_run(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+int pmb__runner_run(const struct pmb_runner_opts *o, const struct pmb_meter *m,
 		   struct pmb_instance *inst, size_t n, struct pmb_result *results);
 
 
 /* The perf backend's meter over opened counter groups.  Returns 0. */
-int pmb_runner_perf_meter(struct pmb_meter *m, struct pmb_counters *c);
+int pmb__runner_perf_meter(struct pmb_meter *m, struct pmb_counters *c);
 
 #endif

@@ -128,7 +128,7 @@ static const struct check checks[] = {
 };
 #define NCHECKS (sizeof(checks) / sizeof(checks[0]))
 
-int pmb_selfcheck_plan(struct pmb_instance **inst, size_t *n)
+int pmb__selfcheck_plan(struct pmb_instance **inst, size_t *n)
 {
 	struct pmb_instance *in = calloc(NCHECKS, sizeof(*in));
 
@@ -153,7 +153,7 @@ int pmb_selfcheck_plan(struct pmb_instance **inst, size_t *n)
 static void timeless(const struct pmb_context *ctx, const struct pmb_result *r, const char *name,
 		     char *why, size_t size)
 {
-	int cyc = pmb_context_event(ctx, "cycles"), ins = pmb_context_event(ctx, "instructions");
+	int cyc = pmb__context_event(ctx, "cycles"), ins = pmb__context_event(ctx, "instructions");
 
 	if (cyc < 0 || ins < 0 || !r->ev[cyc].valid || !r->ev[ins].valid)
 		return;
@@ -173,7 +173,7 @@ static enum verdict check_line(const struct pmb_context *ctx, const struct check
 {
 	static const char *const word[] = { "ok", "WRONG", "NOT CHECKED" };
 	const struct pmb_figure *f = NULL;
-	int e = pmb_context_event(ctx, c->what);
+	int e = pmb__context_event(ctx, c->what);
 	char meas[64] = "-";
 	enum verdict v = V_UNCHECKED;
 
@@ -198,7 +198,7 @@ static enum verdict check_line(const struct pmb_context *ctx, const struct check
 	return v;
 }
 
-int pmb_selfcheck_report(const struct pmb_context *ctx, const struct pmb_result *res, size_t n,
+int pmb__selfcheck_report(const struct pmb_context *ctx, const struct pmb_result *res, size_t n,
 			 FILE *out)
 {
 	struct pmb__table t = { .ncol = 4, .head = { "check", "expected", "measured", "verdict" },

@@ -38,7 +38,7 @@ static int parse_config1_bit(const char *s)
 	return lo < 64 ? (int)lo : -1;
 }
 
-int pmb_selfread_config1_bit(uint32_t type)
+int pmb__selfread_config1_bit(uint32_t type)
 {
 	bool core = type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW;
 	DIR *d = opendir(PMU_DIR);
@@ -65,7 +65,7 @@ int pmb_selfread_config1_bit(uint32_t type)
 	return bit;
 }
 
-void pmb_selfread_denied_why(char *why, size_t n)
+void pmb__selfread_denied_why(char *why, size_t n)
 {
 	static const char *const rdpmc[] = { PMU_DIR "/cpu/rdpmc", PMU_DIR "/cpu_core/rdpmc" };
 	char buf[32];
@@ -91,7 +91,7 @@ static void on_fault(int sig)
 	siglongjmp(fault_jmp, sig);
 }
 
-int pmb_selfread_try_pmc(uint32_t idx, uint64_t *value)
+int pmb__selfread_try_pmc(uint32_t idx, uint64_t *value)
 {
 	struct sigaction sa, old_segv, old_ill;
 	volatile int err = 0;

@@ -268,16 +268,16 @@ static inline uint64_t pmb_selfread_value(const struct pmb_selfread *r, int i, u
  * user-space access (arm64: the sysfs format "rdpmc", config1:1), -1
  * where no PMU asks for one (x86: rdpmc needs no attribute).  Types 0
  * (hardware), 3 (hw cache) and 4 (raw) go to the core PMU. */
-int pmb_selfread_config1_bit(uint32_t type);
+int pmb__selfread_config1_bit(uint32_t type);
 
 /* Why the kernel gives no user-space reads of a hardware counter here,
  * from its settings (arm64: kernel.perf_user_access; x86: the PMU's rdpmc
  * file), with the command that allows it; "" where no setting explains it. */
-void pmb_selfread_denied_why(char *why, size_t n);
+void pmb__selfread_denied_why(char *why, size_t n);
 
 /* Read counter idx once with SIGSEGV and SIGILL caught: a hypervisor can
  * advertise user reads and still fault them.  Returns 0, or -EFAULT where
  * the read faulted. */
-int pmb_selfread_try_pmc(uint32_t idx, uint64_t *value);
+int pmb__selfread_try_pmc(uint32_t idx, uint64_t *value);
 
 #endif

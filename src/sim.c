@@ -11,7 +11,7 @@
 
 char pmb__sim_err[512];
 
-const char *pmb_sim_error(void)
+const char *pmb__sim_error(void)
 {
 	return pmb__sim_err;
 }
@@ -254,7 +254,7 @@ static int add_list(const char *list, struct pmb_event_plan *plan, int *quant,
 	return rc;
 }
 
-int pmb_sim_resolve(const char *list, struct pmb_event_plan *plan)
+int pmb__sim_resolve(const char *list, struct pmb_event_plan *plan)
 {
 	int quant[PMB_MAX_EVENTS];
 	int rc;

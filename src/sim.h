@@ -9,7 +9,7 @@
 #include "topology.h"
 
 /* True when this process runs under valgrind (the child side). */
-bool pmb_sim_active(void);
+bool pmb__sim_active(void);
 
 /* Parent side of --backend=sim: re-run argv under
  * `valgrind --tool=callgrind --branch-sim=yes --cache-sim=yes
@@ -17,22 +17,22 @@ bool pmb_sim_active(void);
  * defaults), and return the child's exit status.  Returns PMB_ENOVALGRIND
  * when valgrind is not installed (the caller prints the package to install
  * and exits 2). */
-int pmb_sim_exec(int argc, char **argv, const struct pmb_topology_info *info);
+int pmb__sim_exec(int argc, char **argv, const struct pmb_topology_info *info);
 
 /* The simulated cache geometry, for the output ("L1d 32 KiB 8-way 64 B
- * lines, LL 16 MiB ..."), from info the same way pmb_sim_exec passes it. */
-void pmb_sim_geometry(const struct pmb_topology_info *info, char *buf, size_t n);
+ * lines, LL 16 MiB ..."), from info the same way pmb__sim_exec passes it. */
+void pmb__sim_geometry(const struct pmb_topology_info *info, char *buf, size_t n);
 
 /* Resolve a counter list for the simulator (the same portable names as the
  * perf backend: instructions, branches, branch-misses, l1d-misses, ...).
  * list NULL: the default simulated set.  Returns 0, or PMB_ENOSIM with
- * detail (pmb_sim_error()) naming the event and listing what it can give. */
-int pmb_sim_resolve(const char *list, struct pmb_event_plan *plan);
-const char *pmb_sim_error(void);
+ * detail (pmb__sim_error()) naming the event and listing what it can give. */
+int pmb__sim_resolve(const char *list, struct pmb_event_plan *plan);
+const char *pmb__sim_error(void);
 
 /* A meter whose start/stop switch callgrind collection on and off around
  * each sample and read the sample's counts from the dump it writes. */
-int pmb_sim_meter(struct pmb_meter *m, const struct pmb_event_plan *plan);
-void pmb_sim_meter_close(struct pmb_meter *m);
+int pmb__sim_meter(struct pmb_meter *m, const struct pmb_event_plan *plan);
+void pmb__sim_meter_close(struct pmb_meter *m);
 
 #endif

@@ -134,7 +134,7 @@ static int build_args(struct sim_cmd *c, int argc, char **argv,
 	c->args[na++] = "--branch-sim=yes";
 	c->args[na++] = "--cache-sim=yes";
 	c->args[na++] = "--collect-atstart=no";
-	/* Nothing is simulated until the meter starts (pmb_sim_meter): the
+	/* Nothing is simulated until the meter starts (pmb__sim_meter): the
 	 * timing probes before it, whose loop counts depend on the clock,
 	 * leave no trace in the simulated caches and predictor, and run
 	 * faster. */
@@ -212,7 +212,7 @@ static int run_child(const struct sim_cmd *c)
 	return rc;
 }
 
-int pmb_sim_exec(int argc, char **argv, const struct pmb_topology_info *info)
+int pmb__sim_exec(int argc, char **argv, const struct pmb_topology_info *info)
 {
 	struct sim_cmd c;
 	int rc;

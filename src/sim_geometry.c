@@ -71,7 +71,7 @@ static size_t fmt_geom(char *buf, size_t n, const char *label,
 	return len < 0 ? 0 : (size_t)len < n ? (size_t)len : n - 1;
 }
 
-void pmb_sim_geometry(const struct pmb_topology_info *info, char *buf, size_t n)
+void pmb__sim_geometry(const struct pmb_topology_info *info, char *buf, size_t n)
 {
 	struct pmb__sim_geom l1, ll;
 	size_t len;

@@ -21,7 +21,7 @@
 
 /* ---- error detail (sim.c) ------------------------------------------------- */
 
-/* What pmb_sim_error() returns; the parent appends valgrind's log to it. */
+/* What pmb__sim_error() returns; the parent appends valgrind's log to it. */
 extern char pmb__sim_err[512];
 
 void pmb__sim_set_err(const char *fmt, ...)

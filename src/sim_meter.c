@@ -17,10 +17,10 @@
 #include <valgrind/callgrind.h>
 #endif
 
-bool pmb_sim_active(void)
+bool pmb__sim_active(void)
 {
 #if PMB_HAVE_VALGRIND_H
-	/* Only the run pmb_sim_exec started: under another tool, or started
+	/* Only the run pmb__sim_exec started: under another tool, or started
 	 * by hand, there are no dumps to read. */
 	return RUNNING_ON_VALGRIND && getenv(PMB__SIM_DIR_ENV);
 #else
@@ -262,13 +262,13 @@ static int sim_stop(void *ctx, int group, struct pmb_sample *s)
 	return fill_sample(sm, path, val, have, s);
 }
 
-int pmb_sim_meter(struct pmb_meter *m, const struct pmb_event_plan *plan)
+int pmb__sim_meter(struct pmb_meter *m, const struct pmb_event_plan *plan)
 {
 	const char *dir = getenv(PMB__SIM_DIR_ENV);
 	struct sim_meter *sm;
 
 	memset(m, 0, sizeof(*m));
-	if (!pmb_sim_active() || !dir) {
+	if (!pmb__sim_active() || !dir) {
 		pmb__sim_set_err("not running under pmubench's callgrind (--backend=sim)");
 		return PMB_ENOVALGRIND;
 	}
@@ -303,7 +303,7 @@ int pmb_sim_meter(struct pmb_meter *m, const struct pmb_event_plan *plan)
 	return 0;
 }
 
-void pmb_sim_meter_close(struct pmb_meter *m)
+void pmb__sim_meter_close(struct pmb_meter *m)
 {
 	if (!m)
 		return;

@@ -38,12 +38,12 @@ PMB_API bool pmb_hugepages(const struct pmb_state *s)
 PMB_API void *pmb_buffer_alloc(struct pmb_state *s, size_t bytes)
 {
 	struct pmb_result *r = s->pmb__r->r;
-	void *p = pmb_buffer_map(bytes, s->pmb__r->o->hugepages);
+	void *p = pmb__buffer_map(bytes, s->pmb__r->o->hugepages);
 	double f;
 
 	if (!p)
 		return NULL;
-	f = pmb_buffer_huge_fraction(p, bytes);
+	f = pmb__buffer_huge_fraction(p, bytes);
 	/* The smallest share of any buffer: the one that limits the claim. */
 	if (f >= 0 && (r->huge_fraction < 0 || f < r->huge_fraction))
 		r->huge_fraction = f;
@@ -53,7 +53,7 @@ PMB_API void *pmb_buffer_alloc(struct pmb_state *s, size_t bytes)
 PMB_API void pmb_buffer_free(void *buf, size_t bytes)
 {
 	if (buf)
-		pmb_buffer_unmap(buf, bytes);
+		pmb__buffer_unmap(buf, bytes);
 }
 
 void pmb__result_set_reason(struct pmb_result *r, int status, const char *reason)

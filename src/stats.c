@@ -22,7 +22,7 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void pmb_sort(double *x, size_t n)
+void pmb__sort(double *x, size_t n)
 {
 	if (n > 1)
 		qsort(x, n, sizeof(*x), cmp_double);
@@ -52,7 +52,7 @@ static void select_kth(double *x, size_t n, size_t k)
 		double pivot;
 
 		if (budget-- == 0) {
-			pmb_sort(x + lo, hi - lo + 1);
+			pmb__sort(x + lo, hi - lo + 1);
 			return;
 		}
 		if (x[mid] < x[lo])
@@ -182,7 +182,7 @@ static double quantile_of(const double *x, size_t n, double q, double center,
 	return res;
 }
 
-double pmb_quantile_sorted(const double *sorted, size_t n, double q)
+double pmb__quantile_sorted(const double *sorted, size_t n, double q)
 {
 	double h;
 	size_t k;
@@ -200,12 +200,12 @@ double pmb_quantile_sorted(const double *sorted, size_t n, double q)
 	return sorted[k] + (h - (double)k) * (sorted[k + 1] - sorted[k]);
 }
 
-double pmb_median(const double *x, size_t n)
+double pmb__median(const double *x, size_t n)
 {
 	return quantile_of(x, n, 0.5, 0, false);
 }
 
-double pmb_mean(const double *x, size_t n)
+double pmb__mean(const double *x, size_t n)
 {
 	double sum = 0;
 
@@ -216,7 +216,7 @@ double pmb_mean(const double *x, size_t n)
 	return sum / (double)n;
 }
 
-double pmb_stddev(const double *x, size_t n)
+double pmb__stddev(const double *x, size_t n)
 {
 	double m, ss = 0;
 
@@ -224,19 +224,19 @@ double pmb_stddev(const double *x, size_t n)
 		return 0;
 	/* Two passes: the one-pass sum of squares cancels badly when the spread
 	 * is tiny next to the mean, which is the usual benchmark sample. */
-	m = pmb_mean(x, n);
+	m = pmb__mean(x, n);
 	for (size_t i = 0; i < n; i++)
 		ss += (x[i] - m) * (x[i] - m);
 	return sqrt(ss / (double)(n - 1));
 }
 
-double pmb_mdape(const double *x, size_t n)
+double pmb__mdape(const double *x, size_t n)
 {
 	double m, mad;
 
 	if (n == 0)
 		return 0;
-	m = pmb_median(x, n);
+	m = pmb__median(x, n);
 	mad = quantile_of(x, n, 0.5, m, true);
 	if (mad == 0)
 		return 0;
@@ -245,7 +245,7 @@ double pmb_mdape(const double *x, size_t n)
 	return mad / fabs(m) * 100;
 }
 
-void pmb_tukey(const double *x, size_t n, struct pmb_tukey *t)
+void pmb__tukey(const double *x, size_t n, struct pmb_tukey *t)
 {
 	double iqr, mild_lo, mild_hi, sev_lo, sev_hi;
 
@@ -276,7 +276,7 @@ void pmb_tukey(const double *x, size_t n, struct pmb_tukey *t)
 static void ols(const double *x, const double *y, size_t n, struct pmb_fit *f,
 		double sxx)
 {
-	double mx = pmb_mean(x, n), my = pmb_mean(y, n), sxy = 0, syy = 0;
+	double mx = pmb__mean(x, n), my = pmb__mean(y, n), sxy = 0, syy = 0;
 	double ssr = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -338,13 +338,13 @@ static int theil_sen(const double *x, const double *y, size_t n,
 	return 0;
 }
 
-int pmb_fit_line(const double *x, const double *y, size_t n, struct pmb_fit *f)
+int pmb__fit_line(const double *x, const double *y, size_t n, struct pmb_fit *f)
 {
 	double mx, sxx = 0;
 
 	if (!x || !y || !f || n < 2)
 		return -EINVAL;
-	mx = pmb_mean(x, n);
+	mx = pmb__mean(x, n);
 	for (size_t i = 0; i < n; i++)
 		sxx += (x[i] - mx) * (x[i] - mx);
 	if (!(sxx > 0))
@@ -353,7 +353,7 @@ int pmb_fit_line(const double *x, const double *y, size_t n, struct pmb_fit *f)
 	return theil_sen(x, y, n, f);
 }
 
-double pmb_setup_two_point(double i, double ti, double j, double tj)
+double pmb__setup_two_point(double i, double ti, double j, double tj)
 {
 	/* Per-pass cost t(p) = a / p + b, so t_i - t_j = a (j - i) / (i j). */
 	if (j == i)
@@ -398,8 +398,8 @@ static int mw_sorted(const double *x, size_t nx, const double *y, size_t ny,
 	ys = xs + nx;
 	memcpy(xs, x, nx * sizeof(*x));
 	memcpy(ys, y, ny * sizeof(*y));
-	pmb_sort(xs, nx);
-	pmb_sort(ys, ny);
+	pmb__sort(xs, nx);
+	pmb__sort(ys, ny);
 	*u = 0;
 	*ties = 0;
 	while (i < nx || j < ny) {
@@ -460,7 +460,7 @@ static double mw_exact(size_t m, size_t n, double u)
 	return p < 1 ? p : 1;
 }
 
-double pmb_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
+double pmb__mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 			double *u)
 {
 	double ux, ties, n = (double)(nx + ny), mu, var, z;
@@ -497,7 +497,7 @@ double pmb_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 #define MM_SPACING 20.0
 #define MM_RESOLUTION 1e-3
 
-/* See pmb_multimodal(); s sorted, sp scratch of n. */
+/* See pmb__multimodal(); s sorted, sp scratch of n. */
 static bool multimodal_sorted(const double *s, size_t n, double *sp)
 {
 	size_t m = (n + 9) / 10, ns = 0;
@@ -526,7 +526,7 @@ static bool multimodal_sorted(const double *s, size_t n, double *sp)
 	return gap > floor_ && gap > MM_SPACING * spacing;
 }
 
-bool pmb_multimodal(const double *x, size_t n)
+bool pmb__multimodal(const double *x, size_t n)
 {
 	double stackbuf[2 * STACK_SCRATCH], *buf = stackbuf;
 	bool res;
@@ -538,14 +538,14 @@ bool pmb_multimodal(const double *x, size_t n)
 	if (!buf)
 		return false;
 	memcpy(buf, x, n * sizeof(*x));
-	pmb_sort(buf, n);
+	pmb__sort(buf, n);
 	res = multimodal_sorted(buf, n, buf + n);
 	if (buf != stackbuf)
 		free(buf);
 	return res;
 }
 
-int pmb_summarize(const double *x, size_t n, uint64_t seed,
+int pmb__summarize(const double *x, size_t n, uint64_t seed,
 		  struct pmb_summary *s)
 {
 	int err;
@@ -554,20 +554,20 @@ int pmb_summarize(const double *x, size_t n, uint64_t seed,
 		return -EINVAL;
 	memset(s, 0, sizeof(*s));
 	s->n = n;
-	s->median = pmb_median(x, n);
-	s->mean = pmb_mean(x, n);
+	s->median = pmb__median(x, n);
+	s->mean = pmb__mean(x, n);
 	s->min = s->max = x[0];
 	for (size_t i = 1; i < n; i++) {
 		s->min = fmin(s->min, x[i]);
 		s->max = fmax(s->max, x[i]);
 	}
-	s->stddev = pmb_stddev(x, n);
-	s->mdape = pmb_mdape(x, n);
-	err = pmb_bootstrap_median_ci(x, n, 0.95, 1000, seed, &s->ci_lo,
+	s->stddev = pmb__stddev(x, n);
+	s->mdape = pmb__mdape(x, n);
+	err = pmb__bootstrap_median_ci(x, n, 0.95, 1000, seed, &s->ci_lo,
 				      &s->ci_hi);
 	if (err)
 		return err;
-	pmb_tukey(x, n, &s->tukey);
-	s->multimodal = pmb_multimodal(x, n);
+	pmb__tukey(x, n, &s->tukey);
+	s->multimodal = pmb__multimodal(x, n);
 	return 0;
 }

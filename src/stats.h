@@ -11,17 +11,17 @@
 /* Inputs are finite (no NaN).  Functions returning a double return 0 for
  * n == 0 rather than NaN.  Sort a copy elsewhere; these take sorted input
  * where named so; the others leave x untouched. */
-void pmb_sort(double *x, size_t n); /* ascending, in place */
+void pmb__sort(double *x, size_t n); /* ascending, in place */
 /* Type 7 (R's default, numpy's linear): q clamped to [0, 1]. */
-double pmb_quantile_sorted(const double *sorted, size_t n, double q);
+double pmb__quantile_sorted(const double *sorted, size_t n, double q);
 /* Median of x in any order, by quickselect on a copy: O(n). */
-double pmb_median(const double *x, size_t n);
-double pmb_mean(const double *x, size_t n);
-double pmb_stddev(const double *x, size_t n); /* sample (n-1); 0 if n < 2 */
+double pmb__median(const double *x, size_t n);
+double pmb__mean(const double *x, size_t n);
+double pmb__stddev(const double *x, size_t n); /* sample (n-1); 0 if n < 2 */
 /* Median absolute percentage error: median of |x_i - m| / |m| * 100 where m
  * is the median.  0 when that median deviation is 0 (all-equal data); +inf
  * when m == 0 but the deviations are not (a percentage of nothing). */
-double pmb_mdape(const double *x, size_t n);
+double pmb__mdape(const double *x, size_t n);
 
 /* Tukey fences on type 7 quartiles: mild strictly beyond 1.5 IQR, severe
  * strictly beyond 3 IQR (severe ones are counted in severe only).  n == 0
@@ -30,7 +30,7 @@ struct pmb_tukey {
 	double q1, q3;
 	int mild_low, mild_high, severe_low, severe_high;
 };
-void pmb_tukey(const double *x, size_t n, struct pmb_tukey *t);
+void pmb__tukey(const double *x, size_t n, struct pmb_tukey *t);
 
 /* Percentile bootstrap confidence interval of the median (conf e.g. 0.95,
  * `resamples` e.g. 1000, deterministic for a seed): the (1 - conf) / 2 and
@@ -39,15 +39,15 @@ void pmb_tukey(const double *x, size_t n, struct pmb_tukey *t);
  * sorted index was drawn.  n == 1 or all-equal data give [x, x].
  * Returns 0, -EINVAL (n == 0, conf outside (0, 1), resamples < 1, NULL) or
  * -ENOMEM. */
-int pmb_bootstrap_median_ci(const double *x, size_t n, double conf,
+int pmb__bootstrap_median_ci(const double *x, size_t n, double conf,
 			    int resamples, uint64_t seed, double *lo, double *hi);
 /* Percentile bootstrap CI of median(x) / median(y), x and y resampled
  * independently. -EINVAL if a resampled median of y is 0. */
-int pmb_bootstrap_ratio_ci(const double *x, size_t nx, const double *y,
+int pmb__bootstrap_ratio_ci(const double *x, size_t nx, const double *y,
 			   size_t ny, double conf, int resamples, uint64_t seed,
 			   double *lo, double *hi);
 /* Same for median(x) - median(y). */
-int pmb_bootstrap_diff_ci(const double *x, size_t nx, const double *y,
+int pmb__bootstrap_diff_ci(const double *x, size_t nx, const double *y,
 			  size_t ny, double conf, int resamples, uint64_t seed,
 			  double *lo, double *hi);
 
@@ -60,19 +60,19 @@ struct pmb_fit {
 	double ts_a, ts_b; /* Theil-Sen: median of pairwise slopes, then median
 	                      intercept: robust check of a and b */
 };
-int pmb_fit_line(const double *x, const double *y, size_t n, struct pmb_fit *f);
+int pmb__fit_line(const double *x, const double *y, size_t n, struct pmb_fit *f);
 
 /* Fixed cost from two points (i passes took ti, j passes took tj, where ti
  * and tj are per-pass costs): i*j*(ti - tj)/(j - i), exact for a cost of
  * a + b * passes.  0 when i == j. */
-double pmb_setup_two_point(double i, double ti, double j, double tj);
+double pmb__setup_two_point(double i, double ti, double j, double tj);
 
 /* Mann-Whitney U test, two-sided, normal approximation with tie and
  * continuity correction (exact for nx, ny <= 10 without ties).  U of x
  * counts the pairs with x_i > y_j, ties one half; it is stored in *u if
  * non-NULL.  Returns the p-value in [0, 1]; 1 when a sample is empty or
  * every value is equal. */
-double pmb_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
+double pmb__mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 			double *u);
 
 /* Whether the samples fall in separate clusters.  Over the gaps of the
@@ -83,10 +83,10 @@ double pmb_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
  * spacing between neighbours in the same range, and more than 0.1 % of
  * max |x| (finer steps are rounding, not structure).  Overlapping modes
  * without an empty gap are not detected.  n < 10: false. */
-bool pmb_multimodal(const double *x, size_t n);
+bool pmb__multimodal(const double *x, size_t n);
 
 /* Everything reported about one figure: median, mean, min, max, stddev,
- * mdape, Tukey and multimodal as above; ci from pmb_bootstrap_median_ci()
+ * mdape, Tukey and multimodal as above; ci from pmb__bootstrap_median_ci()
  * with conf 0.95, 1000 resamples and `seed`.  Returns 0, -EINVAL (n == 0,
  * NULL) or -ENOMEM. */
 struct pmb_summary {
@@ -96,7 +96,7 @@ struct pmb_summary {
 	struct pmb_tukey tukey;
 	bool multimodal;
 };
-int pmb_summarize(const double *x, size_t n, uint64_t seed,
+int pmb__summarize(const double *x, size_t n, uint64_t seed,
 		  struct pmb_summary *s);
 
 #endif

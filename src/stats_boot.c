@@ -26,7 +26,7 @@ static int boot_init(struct boot *b, const double *x, size_t n)
 		return -ENOMEM;
 	}
 	memcpy(b->sorted, x, n * sizeof(*x));
-	pmb_sort(b->sorted, n);
+	pmb__sort(b->sorted, n);
 	return 0;
 }
 
@@ -121,9 +121,9 @@ static int bootstrap(enum boot_kind kind, const double *x, size_t nx,
 	err = boot_estimates(kind, &bx, &by, resamples, seed, est);
 	if (err)
 		goto fail_zero;
-	pmb_sort(est, (size_t)resamples);
-	*lo = pmb_quantile_sorted(est, (size_t)resamples, (1 - conf) / 2);
-	*hi = pmb_quantile_sorted(est, (size_t)resamples, (1 + conf) / 2);
+	pmb__sort(est, (size_t)resamples);
+	*lo = pmb__quantile_sorted(est, (size_t)resamples, (1 - conf) / 2);
+	*hi = pmb__quantile_sorted(est, (size_t)resamples, (1 + conf) / 2);
 fail_zero:
 	if (kind != BOOT_ONE)
 		boot_free(&by);
@@ -134,13 +134,13 @@ fail_bx:
 	return err;
 }
 
-int pmb_bootstrap_median_ci(const double *x, size_t n, double conf,
+int pmb__bootstrap_median_ci(const double *x, size_t n, double conf,
 			    int resamples, uint64_t seed, double *lo, double *hi)
 {
 	return bootstrap(BOOT_ONE, x, n, NULL, 0, conf, resamples, seed, lo, hi);
 }
 
-int pmb_bootstrap_ratio_ci(const double *x, size_t nx, const double *y,
+int pmb__bootstrap_ratio_ci(const double *x, size_t nx, const double *y,
 			   size_t ny, double conf, int resamples, uint64_t seed,
 			   double *lo, double *hi)
 {
@@ -148,7 +148,7 @@ int pmb_bootstrap_ratio_ci(const double *x, size_t nx, const double *y,
 			 hi);
 }
 
-int pmb_bootstrap_diff_ci(const double *x, size_t nx, const double *y,
+int pmb__bootstrap_diff_ci(const double *x, size_t nx, const double *y,
 			  size_t ny, double conf, int resamples, uint64_t seed,
 			  double *lo, double *hi)
 {

@@ -26,7 +26,7 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-int pmb_topology_load(struct pmb_topology **t, const char *src)
+int pmb__topology_load(struct pmb_topology **t, const char *src)
 {
 	struct pmb_topology *tp;
 	int err;
@@ -70,7 +70,7 @@ fail_init:
 	return err;
 }
 
-void pmb_topology_free(struct pmb_topology *t)
+void pmb__topology_free(struct pmb_topology *t)
 {
 	if (!t)
 		return;
@@ -78,7 +78,7 @@ void pmb_topology_free(struct pmb_topology *t)
 	free(t);
 }
 
-bool pmb_topology_is_this_system(struct pmb_topology *t)
+bool pmb__topology_is_this_system(struct pmb_topology *t)
 {
 	return t && hwloc_topology_is_thissystem(t->h);
 }
@@ -172,7 +172,7 @@ static void assume_caches(struct pmb_topology_info *info, bool this_machine)
 		 info->cache[0].line);
 }
 
-int pmb_topology_info(struct pmb_topology *t, int cpu,
+int pmb__topology_info(struct pmb_topology *t, int cpu,
 		      struct pmb_topology_info *info)
 {
 	hwloc_obj_t pu, obj, node;
@@ -233,7 +233,7 @@ int pmb_topology_info(struct pmb_topology *t, int cpu,
 	return 0;
 }
 
-bool pmb_topology_cpu_valid(struct pmb_topology *t, int cpu)
+bool pmb__topology_cpu_valid(struct pmb_topology *t, int cpu)
 {
 	hwloc_const_cpuset_t allowed;
 
@@ -245,7 +245,7 @@ bool pmb_topology_cpu_valid(struct pmb_topology *t, int cpu)
 	return !allowed || hwloc_bitmap_isset(allowed, (unsigned)cpu);
 }
 
-int pmb_topology_pin(struct pmb_topology *t, int cpu)
+int pmb__topology_pin(struct pmb_topology *t, int cpu)
 {
 	hwloc_obj_t pu, node;
 	int err;
@@ -315,7 +315,7 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void pmb_topology_usable(const struct pmb_topology_info *info, uint64_t *usable)
+void pmb__topology_usable(const struct pmb_topology_info *info, uint64_t *usable)
 {
 	int i;
 
@@ -412,7 +412,7 @@ static void tier_keep_in_zone(uint64_t *cand, const int *level, int ncand, uint6
 	}
 }
 
-int pmb_topology_tiers(const struct pmb_topology_info *info,
+int pmb__topology_tiers(const struct pmb_topology_info *info,
 		       struct pmb_tier_point *out, size_t max, size_t *n)
 {
 	uint64_t usable[PMB_MAX_CACHES], lo[PMB_MAX_CACHES + 1];
@@ -428,7 +428,7 @@ int pmb_topology_tiers(const struct pmb_topology_info *info,
 	if (nc <= 0)
 		return PMB_ENOCACHE;
 	line = widest_line(info, nc);
-	pmb_topology_usable(info, usable);
+	pmb__topology_usable(info, usable);
 	tier_zones(info, nc, line, usable, lo, hi);
 	ncand = tier_candidates(info, nc, usable, lo, hi[nc], cand, level);
 	tier_keep_in_zone(cand, level, ncand, line, lo, hi);
@@ -441,7 +441,7 @@ int pmb_topology_tiers(const struct pmb_topology_info *info,
 		if (count == max)
 			return -ENOSPC;
 		out[count].bytes = x;
-		pmb_topology_label(info, x, out[count].tier,
+		pmb__topology_label(info, x, out[count].tier,
 				   sizeof(out[count].tier));
 		count++;
 	}
@@ -449,14 +449,14 @@ int pmb_topology_tiers(const struct pmb_topology_info *info,
 	return 0;
 }
 
-void pmb_topology_label(const struct pmb_topology_info *info, uint64_t bytes,
+void pmb__topology_label(const struct pmb_topology_info *info, uint64_t bytes,
 			char *buf, size_t len)
 {
 	uint64_t usable[PMB_MAX_CACHES];
 	int i, nc;
 
 	nc = info->ncaches < PMB_MAX_CACHES ? info->ncaches : PMB_MAX_CACHES;
-	pmb_topology_usable(info, usable);
+	pmb__topology_usable(info, usable);
 	for (i = 0; i < nc; i++)
 		if (bytes <= usable[i])
 			break;
@@ -482,7 +482,7 @@ static size_t map_len(size_t bytes)
 	return (bytes + HUGE_ALIGN - 1) & ~(HUGE_ALIGN - 1);
 }
 
-void *pmb_buffer_map(size_t bytes, bool huge)
+void *pmb__buffer_map(size_t bytes, bool huge)
 {
 	size_t pg = page_size(), len, raw_len, head, tail, off;
 	char *raw, *p;
@@ -526,7 +526,7 @@ void *pmb_buffer_map(size_t bytes, bool huge)
 	return p;
 }
 
-void pmb_buffer_unmap(void *p, size_t bytes)
+void pmb__buffer_unmap(void *p, size_t bytes)
 {
 	size_t pg = page_size();
 
@@ -535,7 +535,7 @@ void pmb_buffer_unmap(void *p, size_t bytes)
 	munmap((char *)p - pg, map_len(bytes) + 2 * pg);
 }
 
-double pmb_buffer_huge_fraction(const void *p, size_t bytes)
+double pmb__buffer_huge_fraction(const void *p, size_t bytes)
 {
 	uintptr_t a = (uintptr_t)p, b = a + bytes;
 	uintptr_t vs = 0, ve = 0;

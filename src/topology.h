@@ -40,19 +40,19 @@ struct pmb_topology;
 /* Load the topology of this machine (src NULL), or of a synthetic
  * description ("pack:1 l3:1 l2:2 l1d:1 core:1 pu:1") or an XML file (src
  * ending in ".xml").  Returns 0 or -errno. */
-int pmb_topology_load(struct pmb_topology **t, const char *src);
+int pmb__topology_load(struct pmb_topology **t, const char *src);
 /* NULL does nothing. */
-void pmb_topology_free(struct pmb_topology *t);
+void pmb__topology_free(struct pmb_topology *t);
 /* Facts about PU `cpu` (OS index).  Returns 0, -EINVAL for no such PU. */
-int pmb_topology_info(struct pmb_topology *t, int cpu,
+int pmb__topology_info(struct pmb_topology *t, int cpu,
 		      struct pmb_topology_info *info);
 /* Number of PUs / whether `cpu` is a valid PU allowed for this process. */
-bool pmb_topology_cpu_valid(struct pmb_topology *t, int cpu);
+bool pmb__topology_cpu_valid(struct pmb_topology *t, int cpu);
 /* Bind the calling thread to PU `cpu` and its memory to that PU's NUMA
  * node (a refused memory binding on a one-node machine is no error).
  * Returns 0 or -errno; on a synthetic or XML topology binds nothing and
  * returns 0. */
-int pmb_topology_pin(struct pmb_topology *t, int cpu);
+int pmb__topology_pin(struct pmb_topology *t, int cpu);
 
 /* Working-set sizes for PMB_TIERS from the caches in info (pure: no hwloc):
  * points well inside each tier, just past each boundary, and DRAM points up
@@ -73,25 +73,25 @@ int pmb_topology_pin(struct pmb_topology *t, int cpu);
  * and 4 x S(last) (rounded up) and the cap (rounded down); then rounded up
  * to the largest line size, dropped if outside their zone, sorted,
  * deduplicated.  Line size 0 (unknown) counts as 64. */
-int pmb_topology_tiers(const struct pmb_topology_info *info,
+int pmb__topology_tiers(const struct pmb_topology_info *info,
 		       struct pmb_tier_point *out, size_t max, size_t *n);
-/* Usable size U(i) (see pmb_topology_tiers) of each of info's caches into
+/* Usable size U(i) (see pmb__topology_tiers) of each of info's caches into
  * usable[0..ncaches). */
-void pmb_topology_usable(const struct pmb_topology_info *info, uint64_t *usable);
+void pmb__topology_usable(const struct pmb_topology_info *info, uint64_t *usable);
 /* Tier label of a working set of `bytes` ("L1".."L4", "DRAM"; "DRAM" when
  * info has no caches) into buf. */
-void pmb_topology_label(const struct pmb_topology_info *info, uint64_t bytes,
+void pmb__topology_label(const struct pmb_topology_info *info, uint64_t bytes,
 			char *buf, size_t len);
 /* Whether t describes the machine this runs on (not synthetic or XML).
- * On other topologies pmb_topology_pin binds nothing and returns 0. */
-bool pmb_topology_is_this_system(struct pmb_topology *t);
+ * On other topologies pmb__topology_pin binds nothing and returns 0. */
+bool pmb__topology_is_this_system(struct pmb_topology *t);
 
 /* A 2 MiB-aligned buffer, THP-backed by madvise(MADV_HUGEPAGE) if huge, and
  * touched so it is resident.  NULL on failure. */
-void *pmb_buffer_map(size_t bytes, bool huge);
-void pmb_buffer_unmap(void *p, size_t bytes);
+void *pmb__buffer_map(size_t bytes, bool huge);
+void pmb__buffer_unmap(void *p, size_t bytes);
 /* Share (0..1) of [p, p+bytes) backed by huge pages, from
  * /proc/self/smaps (AnonHugePages); -1 if it cannot be read. */
-double pmb_buffer_huge_fraction(const void *p, size_t bytes);
+double pmb__buffer_huge_fraction(const void *p, size_t bytes);
 
 #endif

@@ -31,7 +31,7 @@ static void make(struct pmb_result *r, struct pmb_instance *in, double per_item,
 		s.count[0].value = (uint64_t)llround(ev * (double)p * 10 + o->ev_per_sample[0] +
 						     o->ev_per_pass[0] * (double)p);
 		s.count[0].enabled = s.count[0].running = 100;
-		pmb_result_add_sample(r, &s);
+		pmb__result_add_sample(r, &s);
 	}
 }
 
@@ -75,7 +75,7 @@ int main(void)
 		ov[i].count[0].value = (uint64_t)(40 + 3 * ov[i].passes);
 		ov[i].count[0].enabled = ov[i].count[0].running = 1;
 	}
-	tap_ok(pmb_overhead_fit(ov, 20, &ctx.overhead) == 0, "overhead fit");
+	tap_ok(pmb__overhead_fit(ov, 20, &ctx.overhead) == 0, "overhead fit");
 	tap_ok(near(ctx.overhead.ns_per_pass, 0.5, 1e-9) && near(ctx.overhead.ns_per_sample, 250, 1e-9),
 	       "harness time: 0.5 ns per pass and 250 ns per sample (%.6f, %.3f)", ctx.overhead.ns_per_pass,
 	       ctx.overhead.ns_per_sample);
@@ -95,7 +95,7 @@ int main(void)
 	/* A sixth benchmark with a fixed setup cost inside its loop. */
 	inst(&in[5], "setup_inside", -1, -1);
 	make(&r[5], &in[5], 5.0, 1, 20000, &ctx.overhead);
-	tap_ok(pmb_analyze(&ctx, r, 6, 1) == 0, "analyze");
+	tap_ok(pmb__analyze(&ctx, r, 6, 1) == 0, "analyze");
 
 	for (int i = 0; i < 5; i++)
 		tap_ok(near(r[i].time.s.median, t[i], 1e-5), "%s: raw %.4f ns per item after overhead (%.6f)",
@@ -136,19 +136,19 @@ int main(void)
 	struct pmb_result re;
 	inst(&e, "empty", -1, -1);
 	make(&re, &e, 0, 0, 0, &ctx.overhead);
-	pmb_analyze(&ctx, &re, 1, 1);
+	pmb__analyze(&ctx, &re, 1, 1);
 	tap_ok(re.time.below_resolution, "an empty body is below resolution (%.5f < %.5f)", re.time.s.median,
 	       re.time.resolution);
 
 	/* A warning is given once however often it is raised. */
 	int before = ctx.nwarnings;
-	pmb_context_warn(&ctx, "same %d", 1);
-	pmb_context_warn(&ctx, "same %d", 1);
+	pmb__context_warn(&ctx, "same %d", 1);
+	pmb__context_warn(&ctx, "same %d", 1);
 	tap_ok(ctx.nwarnings == before + 1, "each warning once");
 
 	for (int i = 0; i < 6; i++)
 		free(r[i].samples);
 	free(re.samples);
-	pmb_context_free(&ctx);
+	pmb__context_free(&ctx);
 	return tap_done();
 }

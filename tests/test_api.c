@@ -91,12 +91,12 @@ int main(void)
 
 	/* Registration from this file, through the constructor. */
 	bool found = false;
-	for (size_t i = 0; i < pmb_registry_count(); i++)
-		found |= pmb_registry_get(i)->func == bm_user;
+	for (size_t i = 0; i < pmb__registry_count(); i++)
+		found |= pmb__registry_get(i)->func == bm_user;
 	tap_ok(found, "PMB_BENCHMARK registers a benchmark from a test file");
 
 	regcomp(&re, "^apitest/", REG_EXTENDED | REG_NOSUB);
-	tap_ok(pmb_registry_expand(&re, NULL, 0, &in, &n) == 0, "expand");
+	tap_ok(pmb__registry_expand(&re, NULL, 0, &in, &n) == 0, "expand");
 	tap_ok(find(in, n, "apitest/user/variant/n3") && find(in, n, "apitest/user/variant/n7"),
 	       "names are group/kernel/variant/args");
 	tap_ok(find(in, n, "apitest/ranged_again/5") != NULL, "one function registered twice, under two names");
@@ -112,7 +112,7 @@ int main(void)
 
 	/* A filter that keeps only the linked benchmark keeps its reference too. */
 	regcomp(&re, "^apitest/linked/fast/n3$", REG_EXTENDED | REG_NOSUB);
-	pmb_registry_expand(&re, NULL, 0, &in, &n);
+	pmb__registry_expand(&re, NULL, 0, &in, &n);
 	tap_ok(n == 2 && find(in, n, "apitest/linked/ref/n3"), "a filtered benchmark brings its reference (%zu)", n);
 	free(in);
 	regfree(&re);

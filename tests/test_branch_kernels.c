@@ -437,8 +437,8 @@ static void test_registry(void)
 
 		for (int f = 0; f < 3; f++) {
 			snprintf(name, sizeof(name), "%s/%s", pairs[i], forms[f]);
-			for (size_t r = 0; r < pmb_registry_count(); r++) {
-				const struct pmb_benchmark_def *x = pmb_registry_get(r);
+			for (size_t r = 0; r < pmb__registry_count(); r++) {
+				const struct pmb_benchmark_def *x = pmb__registry_get(r);
 
 				if (x->name && strcmp(x->name, name) == 0 && x->group &&
 				    strcmp(x->group, "branch") == 0)

@@ -92,7 +92,7 @@ static void test_policy(void)
 	p.ev[p.nev++] = plan_event("task-clock", PMB_EV_SW, sw(PERF_COUNT_SW_TASK_CLOCK));
 	p.ev[p.nev++] = plan_event("no-such", PMB_EV_SW, sw(PERF_COUNT_SW_PAGE_FAULTS));
 	snprintf(p.ev[1].unsupported, sizeof(p.ev[1].unsupported), "testpmu does not implement no-such");
-	err = pmb_counters_open_plan(&cs, &p, NULL, &env, &o);
+	err = pmb__counters_open_plan(&cs, &p, NULL, &env, &o);
 	tap_ok(err == 0 && o.event_group[0] == 0 && o.event_group[1] == -1 && !o.why[0][0] &&
 	       !strcmp(o.why[1], "testpmu does not implement no-such"),
 	       "an unsupported event is not opened and carries its reason (%s)", o.why[1]);
@@ -102,19 +102,19 @@ static void test_policy(void)
 	tap_ok(!strcmp(o.read_path, "syscall") && strstr(o.read_why, "software events") && o.read_err == 0,
 	       "software events are read by read(), said why, no error under --read=auto (%s: %s)",
 	       o.read_path, o.read_why);
-	pmb_counters_close(&cs);
+	pmb__counters_close(&cs);
 	env.read = PMB_READ_SELF;
-	err = pmb_counters_open_plan(&cs, &p, NULL, &env, &o);
+	err = pmb__counters_open_plan(&cs, &p, NULL, &env, &o);
 	tap_ok(err == 0 && o.read_err == -ENOENT && !strcmp(o.read_path, "none") &&
 	       !strcmp(o.read_why, "no hardware event counts here (testpmu does not implement no-such)"),
 	       "--read=self with no hardware event: an error the caller sees, with the reason (%d: %s)",
 	       o.read_err, o.read_why);
-	pmb_counters_close(&cs);
+	pmb__counters_close(&cs);
 	env.read = PMB_READ_SYSCALL;
-	err = pmb_counters_open_plan(&cs, &p, NULL, &env, &o);
+	err = pmb__counters_open_plan(&cs, &p, NULL, &env, &o);
 	tap_ok(err == 0 && o.read_err == 0 && !strcmp(o.read_path, "syscall") && !o.read_why[0],
 	       "--read=syscall: read() with nothing to explain");
-	pmb_counters_close(&cs);
+	pmb__counters_close(&cs);
 	env.read = PMB_READ_AUTO;
 
 	struct perf_event_attr cyc = { .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_CPU_CYCLES,
@@ -125,7 +125,7 @@ static void test_policy(void)
 	p.ev[0].anchor = true;
 	soft.ev[soft.nev++] = plan_event("task-clock", PMB_EV_SW, sw(PERF_COUNT_SW_TASK_CLOCK));
 	soft.ev[soft.nev++] = plan_event("cycles", PMB_EV_SW, sw(PERF_COUNT_SW_CPU_CLOCK));
-	err = pmb_counters_open_plan(&cs, &p, &soft, &env, &o);
+	err = pmb__counters_open_plan(&cs, &p, &soft, &env, &o);
 	if (o.hw_counts) {
 		/* The one warning allowed: counters read by read() where the
 		 * kernel keeps them from user space (arm64's default). */
@@ -145,7 +145,7 @@ static void test_policy(void)
 		       "no PMU: said once, naming the event, with the fallback and the reason (%s)",
 		       o.nwarnings ? o.warning[0] : "");
 	}
-	pmb_counters_close(&cs);
+	pmb__counters_close(&cs);
 }
 
 int main(void)
@@ -157,12 +157,12 @@ int main(void)
 	struct pmb_count c[3];
 	int failed = -1, err;
 
-	err = pmb_group_open(&g, attrs, 3, &failed);
+	err = pmb__group_open(&g, attrs, 3, &failed);
 	if (err == -EACCES || err == -EPERM || err == -ENOSYS)
 		tap_skip_all("perf_event_open is not allowed here (%s)", strerror(-err));
 	tap_ok(err == 0, "a group of three software events opens (%d)", err);
-	tap_ok(pmb_group_size(g) == 3, "group size");
-	tap_ok(pmb_group_start(g) == 0, "reset+enable the group");
+	tap_ok(pmb__group_size(g) == 3, "group size");
+	tap_ok(pmb__group_start(g) == 0, "reset+enable the group");
 	/* 4 MiB of fresh small pages (no transparent huge page: one fault
 	 * would map 2 MiB at once), each first write a fault. */
 	long page = sysconf(_SC_PAGESIZE);
@@ -173,8 +173,8 @@ int main(void)
 		for (size_t i = 0; i < len; i += (size_t)page)
 			p[i] = 1;
 	}
-	tap_ok(pmb_group_stop(g) == 0, "disable the group");
-	tap_ok(pmb_group_read(g, c) == 0, "one read() of the whole group");
+	tap_ok(pmb__group_stop(g) == 0, "disable the group");
+	tap_ok(pmb__group_read(g, c) == 0, "one read() of the whole group");
 	tap_ok(p != MAP_FAILED && c[0].value > 0 && c[1].value >= npages * 9 / 10,
 	       "task-clock %llu ns and page faults %llu counted (%zu pages touched)",
 	       (unsigned long long)c[0].value, (unsigned long long)c[1].value, npages);
@@ -182,18 +182,18 @@ int main(void)
 		munmap((void *)p, len);
 	tap_ok(c[0].enabled > 0 && c[0].running == c[0].enabled, "times enabled/running read and equal");
 	struct pmb_count again[3];
-	tap_ok(pmb_group_read(g, again) == 0 && again[0].enabled == 0 && again[0].running == 0 &&
+	tap_ok(pmb__group_read(g, again) == 0 && again[0].enabled == 0 && again[0].running == 0 &&
 	       again[1].value == c[1].value,
 	       "a second read covers no time (times are per read, the kernel's totals differenced): "
 	       "%llu ns enabled", (unsigned long long)again[0].enabled);
 	double v;
-	tap_ok(pmb_count_scale(&c[1], &v) == 0 && v == (double)c[1].value, "unscaled value is exact");
+	tap_ok(pmb__count_scale(&c[1], &v) == 0 && v == (double)c[1].value, "unscaled value is exact");
 	struct pmb_count half = { .value = 100, .enabled = 200, .running = 100 };
-	tap_ok(pmb_count_scale(&half, &v) == 1 && v == 200, "half the time running: scaled x2, marked scaled");
+	tap_ok(pmb__count_scale(&half, &v) == 1 && v == 200, "half the time running: scaled x2, marked scaled");
 	struct pmb_count never = { .value = 0, .enabled = 200, .running = 0 };
-	tap_ok(pmb_count_scale(&never, &v) == -1, "never ran: -1, not a zero");
-	pmb_group_close(g);
-	pmb_group_close(NULL);
+	tap_ok(pmb__count_scale(&never, &v) == -1, "never ran: -1, not a zero");
+	pmb__group_close(g);
+	pmb__group_close(NULL);
 
 	/* Through the runner: page-faults per pass, task-clock per item. */
 	struct pmb_context ctx;
@@ -205,20 +205,20 @@ int main(void)
 	strcpy(ctx.plan.ev[0].name, "task-clock");
 	strcpy(ctx.plan.ev[1].name, "page-faults");
 	strcpy(ctx.plan.ev[2].name, "context-switches");
-	err = pmb_counters_open(&cs, attrs, anchor, 3);
+	err = pmb__counters_open(&cs, attrs, anchor, 3);
 	tap_ok(err == 0 && cs.ngroups == 1, "counters: software events fit one group (%d)", cs.ngroups);
-	pmb_runner_perf_meter(&m, &cs);
-	pmb_clock_probe(&ctx.clock);
+	pmb__runner_perf_meter(&m, &cs);
+	pmb__clock_probe(&ctx.clock);
 	struct pmb_runner_opts o = { .min_sample_ns = 1e6, .samples = 20, .samples_given = true,
 				     .warmup_ns = 10e6, .repetitions = 1 };
-	tap_ok(pmb_runner_overhead(&o, &m, &ctx.overhead) == 0, "overhead with counters");
+	tap_ok(pmb__runner_overhead(&o, &m, &ctx.overhead) == 0, "overhead with counters");
 	struct pmb_benchmark_def d1 = { .func = bm_faults, .name = "faults" };
 	struct pmb_benchmark_def d2 = { .func = bm_spin, .name = "spin" };
 	struct pmb_instance in[2] = { { .def = &d1, .baseline = -1, .reference = -1, .cohort = 0 },
 				      { .def = &d2, .baseline = -1, .reference = -1, .cohort = 1 } };
 	struct pmb_result res[2];
-	tap_ok(pmb_runner_run(&o, &m, in, 2, res) == 0, "runner with a software group");
-	pmb_analyze(&ctx, res, 2, 1);
+	tap_ok(pmb__runner_run(&o, &m, in, 2, res) == 0, "runner with a software group");
+	pmb__analyze(&ctx, res, 2, 1);
 	/* Per pass = per item here: PAGES fresh pages each. */
 	const struct pmb_figure *pf = &res[0].ev[1];
 	tap_diag("page-faults per pass: median %.3f (expected %d); first sample: %llu passes, %llu faults",
@@ -243,7 +243,7 @@ int main(void)
 	tap_ok(fabs(best - 1) < 0.15, "task-clock tracks time in a sample the task ran through (ratio %.3f; "
 	       "medians per item %.3f)", best, ratio);
 	tap_ok(res[1].ev[1].valid && fabs(res[1].ev[1].s.median) < 0.01, "no page faults per item in a spin loop");
-	pmb_counters_close(&cs);
+	pmb__counters_close(&cs);
 	for (int i = 0; i < 2; i++)
 		free(res[i].samples);
 
@@ -253,15 +253,15 @@ int main(void)
 	bad[1].type = PERF_TYPE_HARDWARE;
 	bad[1].config = PERF_COUNT_HW_CPU_CYCLES;
 	bool anc2[2] = { false, true };
-	err = pmb_counters_open(&cs, bad, anc2, 2);
+	err = pmb__counters_open(&cs, bad, anc2, 2);
 	if (cs.open_errno[1] == 0) {
 		tap_skip("this machine counts cycles: cannot test the failing-event path");
 	} else {
 		tap_ok(err == 0 && cs.ngroups == 1 && cs.nmembers[0] == 1 && cs.member[0][0] == 0,
 		       "an event that cannot open (errno %d) is dropped; the others count", cs.open_errno[1]);
 	}
-	pmb_counters_close(&cs);
-	pmb_context_free(&ctx);
+	pmb__counters_close(&cs);
+	pmb__context_free(&ctx);
 	test_policy();
 	return tap_done();
 }

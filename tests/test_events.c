@@ -252,12 +252,12 @@ static int under_pmu(const char *pmu, int (*fn)(void))
 		/* this machine's own sysfs PMUs (hybrid x86, an Arm guest's)
 		 * stay out of the forced PMU's cases */
 		pmb__events_set_sysfs_root(no_sysfs);
-		err = pmb_events_init(NULL);
-		tap_ok(err == 0 && !strcmp(pmb_events_dir(), events_dir),
+		err = pmb__events_init(NULL);
+		tap_ok(err == 0 && !strcmp(pmb__events_dir(), events_dir),
 		       "init under LIBPFM_FORCE_PMU=%s, tables from $PMUBENCH_EVENTS_DIR (%d %s)", pmu,
-		       err, pmb_events_error());
+		       err, pmb__events_error());
 		msg[2] = fn();
-		pmb_events_fini();
+		pmb__events_fini();
 		fflush(stdout);
 		msg[0] = tap__n;
 		msg[1] = tap__failed;
@@ -288,10 +288,10 @@ static void check_case(const struct enc_case *c, bool kernel)
 {
 	struct pmb_event_plan p;
 	const struct pmb_event *e = &p.ev[0];
-	int err = pmb_events_resolve(c->name, 0, kernel, &p);
+	int err = pmb__events_resolve(c->name, 0, kernel, &p);
 
 	if (!tap_ok_at(c->line, err == 0 && p.nev == 1, "%s%s resolves to one event (err %d: %s)",
-		       c->name, kernel ? " --kernel" : "", err, pmb_events_error()))
+		       c->name, kernel ? " --kernel" : "", err, pmb__events_error()))
 		return;
 	tap_ok_at(c->line, e->attr.type == c->type && e->attr.config == c->config &&
 		  e->attr.config1 == c->config1,
@@ -365,17 +365,17 @@ static void check_derived_cases(const struct der_case *cases, size_t n)
 		const struct der_case *c = &cases[i];
 		struct pmb_event_plan p;
 		const struct pmb_derived *d;
-		int err = pmb_events_resolve(c->list, -1, false, &p);
+		int err = pmb__events_resolve(c->list, -1, false, &p);
 
 		d = err ? NULL : derived(&p, c->fig);
 		if (c->num)
 			tap_ok_at(c->line, has_derived(&p, c->fig, c->num, c->den, c->scale),
 				  "%s: %s = %s / %s * %g (err %d '%s', got %d / %d)", c->list, c->fig, c->num,
-				  c->den ? c->den : "items", c->scale, err, pmb_events_error(),
+				  c->den ? c->den : "items", c->scale, err, pmb__events_error(),
 				  d ? d->num : -9, d ? d->den : -9);
 		else
 			tap_ok_at(c->line, err == 0 && !d, "%s: no %s (err %d '%s')", c->list, c->fig, err,
-				  pmb_events_error());
+				  pmb__events_error());
 	}
 }
 
@@ -409,8 +409,8 @@ static void test_sets(void)
 	struct pmb_event_plan p;
 	int err;
 
-	err = pmb_events_resolve("@branch", -1, false, &p);
-	tap_ok(err == 0 && p.nev == 4, "@branch: 4 events (err %d %s)", err, pmb_events_error());
+	err = pmb__events_resolve("@branch", -1, false, &p);
+	tap_ok(err == 0 && p.nev == 4, "@branch: 4 events (err %d %s)", err, pmb__events_error());
 	for (int i = 0; i < 4 && p.nev == 4; i++)
 		tap_ok(!strcmp(p.ev[i].name, branch[i]), "@branch event %d is %s", i, branch[i]);
 	tap_ok(p.nder == 3, "@branch: 3 derived figures (got %d)", p.nder);
@@ -421,8 +421,8 @@ static void test_sets(void)
 	       "@branch: mispredict_ratio = branch-misses / branches");
 	tap_ok(p.ev[0].anchor && p.ev[1].anchor && !p.ev[2].anchor, "@branch: cycles and instructions anchor");
 
-	err = pmb_events_resolve("@cache", -1, false, &p);
-	tap_ok(err == 0 && p.nev == 5, "@cache: 5 events (err %d %s)", err, pmb_events_error());
+	err = pmb__events_resolve("@cache", -1, false, &p);
+	tap_ok(err == 0 && p.nev == 5, "@cache: 5 events (err %d %s)", err, pmb__events_error());
 	for (int i = 0; i < 5 && p.nev == 5; i++)
 		tap_ok(!strcmp(p.ev[i].name, cache[i]), "@cache event %d is %s", i, cache[i]);
 	tap_ok(has_derived(&p, "ipc", "instructions", "cycles", 1), "@cache: ipc");
@@ -431,32 +431,32 @@ static void test_sets(void)
 	tap_ok(has_derived(&p, "llc_mpki", "llc-misses", "instructions", 1000), "@cache: llc_mpki");
 	tap_ok(!derived(&p, "mpki"), "@cache: no branch figure without branch events");
 
-	err = pmb_events_resolve("@tlb", -1, false, &p);
+	err = pmb__events_resolve("@tlb", -1, false, &p);
 	tap_ok(err == 0 && find(&p, "dtlb-misses") == 0, "@tlb starts with dtlb-misses");
 
-	err = pmb_events_resolve("@default", -1, false, &p);
+	err = pmb__events_resolve("@default", -1, false, &p);
 	tap_ok(err == 0 && p.nev == 4 && !strcmp(p.ev[3].name, "branch-misses"), "@default is the default list");
-	err = pmb_events_resolve(NULL, -1, false, &p);
+	err = pmb__events_resolve(NULL, -1, false, &p);
 	tap_ok(err == 0 && p.nev == 4 && !strcmp(p.ev[0].name, "cycles"), "NULL list: PMB_DEFAULT_COUNTERS");
 
 	/* plain lists get the figures of the events they hold */
-	err = pmb_events_resolve("instructions,cycles", -1, false, &p);
+	err = pmb__events_resolve("instructions,cycles", -1, false, &p);
 	tap_ok(err == 0 && p.nder == 1 && has_derived(&p, "ipc", "instructions", "cycles", 1),
 	       "plain list with cycles and instructions gets ipc");
-	err = pmb_events_resolve("branch-misses,instructions", -1, false, &p);
+	err = pmb__events_resolve("branch-misses,instructions", -1, false, &p);
 	tap_ok(err == 0 && p.nder == 1 && has_derived(&p, "mpki", "branch-misses", "instructions", 1000),
 	       "plain list gets mpki only");
-	err = pmb_events_resolve("br-misp-retired,br-inst-retired", -1, false, &p);
+	err = pmb__events_resolve("br-misp-retired,br-inst-retired", -1, false, &p);
 	tap_ok(err == 0 && has_derived(&p, "mispredict_ratio", "br-misp-retired", "br-inst-retired", 1),
 	       "mispredict_ratio from the aliases too");
-	err = pmb_events_resolve("cycles,task-clock", -1, false, &p);
+	err = pmb__events_resolve("cycles,task-clock", -1, false, &p);
 	tap_ok(err == 0 && p.nder == 0, "no figure without its events");
 
 	/* duplicates */
-	err = pmb_events_resolve("cycles,instructions,cycles,cpu-cycles,@branch", -1, false, &p);
+	err = pmb__events_resolve("cycles,instructions,cycles,cpu-cycles,@branch", -1, false, &p);
 	tap_ok(err == 0 && p.nev == 4 && find(&p, "cpu-cycles") < 0,
 	       "duplicates (same name, same counter) are kept once: %d events", p.nev);
-	err = pmb_events_resolve(" cycles , ,instructions ", -1, false, &p);
+	err = pmb__events_resolve(" cycles , ,instructions ", -1, false, &p);
 	tap_ok(err == 0 && p.nev == 2, "blanks and empty items are ignored");
 }
 
@@ -466,8 +466,8 @@ static void test_errors(void)
 	const char *msg;
 	int err;
 
-	err = pmb_events_resolve("cycles,BR_MISP_RETIRD", -1, false, &p);
-	msg = pmb_events_error();
+	err = pmb__events_resolve("cycles,BR_MISP_RETIRD", -1, false, &p);
+	msg = pmb__events_error();
 	if (!msg)
 		msg = "";
 	tap_ok(err == PMB_EBADEVENT && p.nev == 0, "unknown event: PMB_EBADEVENT, empty plan (%d)", err);
@@ -475,49 +475,49 @@ static void test_errors(void)
 	       !strchr(msg, '\n'), "message names it and suggests BR_MISP_RETIRED: %s", msg);
 	tap_ok(contains(msg, "BR_INST_RETIRED"), "and another close match: %s", msg);
 
-	err = pmb_events_resolve("brnch-misses", -1, false, &p);
-	msg = pmb_events_error();
+	err = pmb__events_resolve("brnch-misses", -1, false, &p);
+	msg = pmb__events_error();
 	tap_ok(err == PMB_EBADEVENT && contains(msg, "branch-misses"), "generic names are suggested: %s", msg);
 
-	err = pmb_events_resolve("l1d-mises", -1, false, &p);
-	msg = pmb_events_error();
+	err = pmb__events_resolve("l1d-mises", -1, false, &p);
+	msg = pmb__events_error();
 	tap_ok(err == PMB_EBADEVENT && contains(msg, "l1d-misses"), "aliases are suggested: %s", msg);
 
-	err = pmb_events_resolve("BR_MISP_RETIRED:ALL_BRANCHE", -1, false, &p);
-	msg = pmb_events_error();
+	err = pmb__events_resolve("BR_MISP_RETIRED:ALL_BRANCHE", -1, false, &p);
+	msg = pmb__events_error();
 	tap_ok(err == PMB_EBADEVENT && contains(msg, "BR_MISP_RETIRED:ALL_BRANCHES"),
 	       "a bad umask suggests the umasks: %s", msg);
 
-	err = pmb_events_resolve("@nosuchset", -1, false, &p);
-	msg = pmb_events_error();
+	err = pmb__events_resolve("@nosuchset", -1, false, &p);
+	msg = pmb__events_error();
 	tap_ok(err == PMB_EBADEVENT && contains(msg, "@nosuchset"), "unknown set: %s", msg);
-	err = pmb_events_resolve("@brnch", -1, false, &p);
-	msg = pmb_events_error();
+	err = pmb__events_resolve("@brnch", -1, false, &p);
+	msg = pmb__events_error();
 	tap_ok(err == PMB_EBADEVENT && contains(msg, "@branch"), "unknown set suggests @branch: %s", msg);
 
-	err = pmb_events_resolve("cycles,instructions,branches,branch-misses,cache-references,"
+	err = pmb__events_resolve("cycles,instructions,branches,branch-misses,cache-references,"
 				 "cache-misses,ref-cycles,bus-cycles,stalled-cycles-frontend,"
 				 "stalled-cycles-backend,task-clock,cpu-clock,page-faults,"
 				 "minor-faults,major-faults,context-switches", -1, false, &p);
 	tap_ok(err == 0 && p.nev == PMB_MAX_EVENTS, "%d events fit (err %d)", PMB_MAX_EVENTS, err);
-	err = pmb_events_resolve("cycles,instructions,branches,branch-misses,cache-references,"
+	err = pmb__events_resolve("cycles,instructions,branches,branch-misses,cache-references,"
 				 "cache-misses,ref-cycles,bus-cycles,stalled-cycles-frontend,"
 				 "stalled-cycles-backend,task-clock,cpu-clock,page-faults,"
 				 "minor-faults,major-faults,context-switches,cpu-migrations", -1, false, &p);
-	msg = pmb_events_error();
+	msg = pmb__events_error();
 	tap_ok(err == -E2BIG && p.nev == 0 && contains(msg, "16"), "one more: -E2BIG: %s", msg);
 }
 
 static void test_kernel(void)
 {
 	struct pmb_event_plan p;
-	int err = pmb_events_resolve("cycles,r1c4,BR_MISP_RETIRED,l1d-misses,task-clock", -1, true, &p);
+	int err = pmb__events_resolve("cycles,r1c4,BR_MISP_RETIRED,l1d-misses,task-clock", -1, true, &p);
 	bool ok = err == 0 && p.nev == 5 && p.kernel;
 
 	for (int e = 0; ok && e < p.nev; e++)
 		ok = !p.ev[e].attr.exclude_kernel && !p.ev[e].attr.exclude_user && p.ev[e].attr.exclude_hv;
 	tap_ok(ok, "--kernel: every kind counts user and kernel, never hv (err %d)", err);
-	err = pmb_events_resolve("BR_MISP_RETIRED:k", -1, false, &p);
+	err = pmb__events_resolve("BR_MISP_RETIRED:k", -1, false, &p);
 	tap_ok(err == 0 && !p.ev[0].attr.exclude_kernel && p.ev[0].attr.exclude_user,
 	       "an explicit :k modifier wins over the default");
 }
@@ -555,17 +555,17 @@ static void test_list(void)
 
 	memset(&l, 0, sizeof(l));
 	l.pattern = "br_misp";
-	n = pmb_events_list("br_misp", on_event, &l);
+	n = pmb__events_list("br_misp", on_event, &l);
 	tap_ok(n == l.n && n >= 2 && !l.bad, "list br_misp: %d events, all matching, with descriptions", n);
 	tap_ok(l.found_event == 1 && l.found_umask == 1, "... BR_MISP_RETIRED and its umask :ALL_BRANCHES");
 
 	memset(&l, 0, sizeof(l));
-	n = pmb_events_list(NULL, on_event, &l);
+	n = pmb__events_list(NULL, on_event, &l);
 	tap_ok(n == l.n && n > 100 && l.found_generic == 1 && l.found_alias == 1 && l.found_set == 1,
 	       "list all: %d entries with generic names, aliases (with this PMU's event) and sets", n);
 
 	memset(&l, 0, sizeof(l));
-	n = pmb_events_list("no_such_event_anywhere", on_event, &l);
+	n = pmb__events_list("no_such_event_anywhere", on_event, &l);
 	tap_ok(n == 0 && l.n == 0, "list of a pattern matching nothing: 0");
 }
 
@@ -596,8 +596,8 @@ static void test_hybrid(const char *tmp)
 	snprintf(path, sizeof(path), "%s/sys", tmp);
 	pmb__events_set_sysfs_root(path);
 
-	err = pmb_events_resolve("cycles,r1c4,task-clock,L1-dcache-load-misses", 1, false, &p);
-	tap_ok(err == 0 && p.nev == 4, "hybrid cpu 1: resolves (err %d %s)", err, pmb_events_error());
+	err = pmb__events_resolve("cycles,r1c4,task-clock,L1-dcache-load-misses", 1, false, &p);
+	tap_ok(err == 0 && p.nev == 4, "hybrid cpu 1: resolves (err %d %s)", err, pmb__events_error());
 	tap_ok(p.ev[0].attr.type == PERF_TYPE_HARDWARE && p.ev[0].attr.config == (4ull << 32 | 0),
 	       "hybrid cpu 1: cycles carries cpu_core's type 4 in config[63:32] (%#llx)",
 	       (unsigned long long)p.ev[0].attr.config);
@@ -607,13 +607,13 @@ static void test_hybrid(const char *tmp)
 	       "software events are not extended");
 	tap_ok(p.ev[3].attr.config == (4ull << 32 | 0x10000), "hw-cache events are extended");
 
-	err = pmb_events_resolve("cycles", 6, false, &p);
+	err = pmb__events_resolve("cycles", 6, false, &p);
 	tap_ok(err == 0 && p.ev[0].attr.config == 10ull << 32 && !strcmp(p.pmu_name, "cpu_atom"),
 	       "hybrid cpu 6: cpu_atom's type 10, pmu_name %s", p.pmu_name);
-	err = pmb_events_resolve("cycles", -1, false, &p);
+	err = pmb__events_resolve("cycles", -1, false, &p);
 	tap_ok(err == 0 && p.ev[0].attr.config == 4ull << 32 && !strcmp(p.pmu_name, "cpu_core"),
 	       "hybrid, no cpu: cpu_core (%s)", p.pmu_name);
-	err = pmb_events_resolve("cycles,instructions,r3c,r1c4", 1, false, &p);
+	err = pmb__events_resolve("cycles,instructions,r3c,r1c4", 1, false, &p);
 	tap_ok(err == 0 && p.nev == 4 && p.ev[0].means == PMB_MEANS_CYCLES &&
 	       p.ev[1].means == PMB_MEANS_INSTRUCTIONS && p.ev[2].attr.type == 4 &&
 	       p.ev[2].means == PMB_MEANS_CYCLES && p.ev[2].anchor && p.ev[3].means == PMB_MEANS_OTHER,
@@ -650,9 +650,9 @@ static void bad_table(const char *tmp, const char *aliases, const char *sets, co
 
 	write_file(tmp, "aliases.txt", aliases);
 	write_file(tmp, "sets.txt", sets);
-	err = pmb_events_init(tmp);
-	tap_ok(err == PMB_EBADTABLE && contains(pmb_events_error(), where),
-	       "%s: PMB_EBADTABLE naming %s (%d: %s)", what, where, err, pmb_events_error());
+	err = pmb__events_init(tmp);
+	tap_ok(err == PMB_EBADTABLE && contains(pmb__events_error(), where),
+	       "%s: PMB_EBADTABLE naming %s (%d: %s)", what, where, err, pmb__events_error());
 }
 
 static void test_tables(const char *tmp)
@@ -679,32 +679,32 @@ static void test_tables(const char *tmp)
 	write_file(tmp, "sets.txt", "set loop cycles,@loop\nset s cycles, instructions\n"
 				    "derive cpi = cycles / instructions\nderive per_item = cycles / items * 2\n"
 				    "derive miss_rate = misses / items\nderive br_rate = brs / items\n");
-	err = pmb_events_init(tmp);
-	tap_ok(err == 0 && !strcmp(pmb_events_dir(), tmp), "temp tables load (%d %s)", err, pmb_events_error());
-	err = pmb_events_resolve("foo", -1, false, &p);
-	tap_ok(err == PMB_EBADEVENT && contains(pmb_events_error(), "'foo'") &&
-	       contains(pmb_events_error(), "skx"), "alias without a row for this PMU: %s", pmb_events_error());
-	err = pmb_events_resolve("@loop", -1, false, &p);
-	tap_ok(err == PMB_EBADEVENT && contains(pmb_events_error(), "@loop"), "a set including itself: %s",
-	       pmb_events_error());
-	err = pmb_events_resolve("@s", -1, false, &p);
+	err = pmb__events_init(tmp);
+	tap_ok(err == 0 && !strcmp(pmb__events_dir(), tmp), "temp tables load (%d %s)", err, pmb__events_error());
+	err = pmb__events_resolve("foo", -1, false, &p);
+	tap_ok(err == PMB_EBADEVENT && contains(pmb__events_error(), "'foo'") &&
+	       contains(pmb__events_error(), "skx"), "alias without a row for this PMU: %s", pmb__events_error());
+	err = pmb__events_resolve("@loop", -1, false, &p);
+	tap_ok(err == PMB_EBADEVENT && contains(pmb__events_error(), "@loop"), "a set including itself: %s",
+	       pmb__events_error());
+	err = pmb__events_resolve("@s", -1, false, &p);
 	tap_ok(err == 0 && p.nev == 2 && p.nder == 2 && has_derived(&p, "cpi", "cycles", "instructions", 1) &&
 	       has_derived(&p, "per_item", "cycles", NULL, 2), "derive rules of the table, 'items' is -1");
 	/* an alias's '*' row says what it counts, its PMU rows do not */
-	err = pmb_events_resolve("UNHALTED_CORE_CYCLES,INST_RETIRED:ANY_P,BR_MISP_RETIRED:ALL_BRANCHES", -1,
+	err = pmb__events_resolve("UNHALTED_CORE_CYCLES,INST_RETIRED:ANY_P,BR_MISP_RETIRED:ALL_BRANCHES", -1,
 				 false, &p);
 	tap_ok(err == 0 && p.nder == 3 && has_derived(&p, "cpi", "UNHALTED_CORE_CYCLES", "INST_RETIRED:ANY_P", 1) &&
 	       has_derived(&p, "per_item", "UNHALTED_CORE_CYCLES", NULL, 2) &&
 	       has_derived(&p, "miss_rate", "BR_MISP_RETIRED:ALL_BRANCHES", NULL, 1),
 	       "operands by meaning, an alias through its '*' row (%d %s, %d figures)", err,
-	       pmb_events_error(), p.nder);
-	err = pmb_events_resolve("BR_INST_RETIRED:ALL_BRANCHES", -1, false, &p);
+	       pmb__events_error(), p.nder);
+	err = pmb__events_resolve("BR_INST_RETIRED:ALL_BRANCHES", -1, false, &p);
 	tap_ok(err == 0 && p.nder == 0, "an alias without a '*' row matches by name only");
-	err = pmb_events_resolve("brs", -1, false, &p);
+	err = pmb__events_resolve("brs", -1, false, &p);
 	tap_ok(err == 0 && has_derived(&p, "br_rate", "brs", NULL, 1), "and by name it does");
 
 	remove_in(tmp, "aliases.txt");
-	err = pmb_events_init(tmp);
+	err = pmb__events_init(tmp);
 	tap_ok(err == PMB_ENOTABLE, "a folder without tables: PMB_ENOTABLE (%d)", err);
 	remove_in(tmp, "sets.txt");
 }
@@ -842,7 +842,7 @@ static bool have_pmu(const char *want, bool expected)
 {
 	struct pmb_event_plan p;
 
-	pmb_events_resolve("task-clock", -1, false, &p);
+	pmb__events_resolve("task-clock", -1, false, &p);
 	if (!strcmp(p.pmu_name, want))
 		return true;
 	if (expected)
@@ -878,14 +878,14 @@ static int check_rows_of_pmu(void)
 		for (pmu = strtok_r(pmus, ",", &save); pmu; pmu = strtok_r(NULL, ",", &save)) {
 			if (strcmp(pmu, cur_pmu))
 				continue;
-			err = pmb_events_resolve(name, -1, false, &p);
+			err = pmb__events_resolve(name, -1, false, &p);
 			if (strcmp(p.pmu_name, cur_pmu))
 				break; /* adl_*: not in libpfm4 4.13 */
 			checked++;
 			tap_ok(err == 0 && !strcmp(p.ev[0].pmu, cur_pmu) && p.ev[0].attr.config &&
 			       !p.ev[0].unsupported[0],
 			       "alias %s encodes on %s as %s (%d %s%s)", name, cur_pmu,
-			       p.ev[0].encoding, err, pmb_events_error(), p.ev[0].unsupported);
+			       p.ev[0].encoding, err, pmb__events_error(), p.ev[0].unsupported);
 		}
 	}
 	fclose(f);
@@ -931,7 +931,7 @@ static int skx_suite(void)
 
 	if (!have_pmu("skx", x86_pmus))
 		return 0;
-	err = pmb_events_resolve("cycles", -1, false, &p);
+	err = pmb__events_resolve("cycles", -1, false, &p);
 	tap_ok(err == 0 && !strcmp(p.pmu_name, "skx") && contains(p.pmu_desc, "Skylake") &&
 	       p.pmu_counters >= 4 && p.pmu_fixed == 3,
 	       "plan PMU: %s '%s', %d counters, %d fixed", p.pmu_name, p.pmu_desc, p.pmu_counters,
@@ -950,12 +950,12 @@ static int skx_suite(void)
 	/* x86's cpu/events/ is no list of what the core implements, and an
 	 * Arm PMU in sysfs is no business of an x86 core's */
 	pmb__events_set_sysfs_root(x86_sys);
-	err = pmb_events_resolve("r1c4,BR_MISP_RETIRED:CONDITIONAL,rc5,UNHALTED_CORE_CYCLES", -1, false, &p);
+	err = pmb__events_resolve("r1c4,BR_MISP_RETIRED:CONDITIONAL,rc5,UNHALTED_CORE_CYCLES", -1, false, &p);
 	tap_ok(err == 0 && p.nev == 4 && !p.ev[0].unsupported[0] && !p.ev[1].unsupported[0] &&
 	       !p.ev[2].unsupported[0] && p.ev[2].means == PMB_MEANS_BRANCH_MISSES && p.ev[3].anchor,
-	       "skx with an x86 sysfs: nothing judged from cpu/events/ (%d %s)", err, pmb_events_error());
+	       "skx with an x86 sysfs: nothing judged from cpu/events/ (%d %s)", err, pmb__events_error());
 	pmb__events_set_sysfs_root(a72_sys);
-	err = pmb_events_resolve("r10,r21", -1, false, &p);
+	err = pmb__events_resolve("r10,r21", -1, false, &p);
 	tap_ok(err == 0 && p.nev == 2 && !strcmp(p.pmu_name, "skx") && !p.ev[0].unsupported[0] &&
 	       !p.ev[1].unsupported[0] && p.ev[0].means == PMB_MEANS_OTHER &&
 	       p.ev[1].means == PMB_MEANS_OTHER,
@@ -973,17 +973,17 @@ static int zen1_suite(void)
 
 	if (!have_pmu("amd64_fam17h", x86_pmus))
 		return 0;
-	err = pmb_events_resolve("cycles", -1, false, &p);
+	err = pmb__events_resolve("cycles", -1, false, &p);
 	tap_ok(err == 0 && !strcmp(p.pmu_name, "amd64_fam17h") && p.pmu_counters == 6 && p.pmu_fixed == 0,
 	       "plan PMU: %s, %d counters, %d fixed", p.pmu_name, p.pmu_counters, p.pmu_fixed);
 	check_cases(zen1_cases, sizeof(zen1_cases) / sizeof(zen1_cases[0]));
 	check_cases(generic_cases, sizeof(generic_cases) / sizeof(generic_cases[0]));
-	err = pmb_events_resolve("BR_MISP_RETIRED:ALL_BRANCHES", -1, false, &p);
-	tap_ok(err == PMB_EBADEVENT, "an Intel event is unknown on AMD: %s", pmb_events_error());
-	err = pmb_events_resolve("BR_MIS_PRED", -1, false, &p);
-	tap_ok(err == PMB_EBADEVENT, "an Arm name is unknown on AMD: %s", pmb_events_error());
-	err = pmb_events_resolve("@branch,@cache", -1, false, &p);
-	tap_ok(err == 0 && p.nev == 7, "@branch,@cache resolve on Zen 1 (%d %s)", err, pmb_events_error());
+	err = pmb__events_resolve("BR_MISP_RETIRED:ALL_BRANCHES", -1, false, &p);
+	tap_ok(err == PMB_EBADEVENT, "an Intel event is unknown on AMD: %s", pmb__events_error());
+	err = pmb__events_resolve("BR_MIS_PRED", -1, false, &p);
+	tap_ok(err == PMB_EBADEVENT, "an Arm name is unknown on AMD: %s", pmb__events_error());
+	err = pmb__events_resolve("@branch,@cache", -1, false, &p);
+	tap_ok(err == 0 && p.nev == 7, "@branch,@cache resolve on Zen 1 (%d %s)", err, pmb__events_error());
 	return 0;
 }
 
@@ -1038,14 +1038,14 @@ static int ac57_suite(void)
 		return 0;
 	check_cases(ac57_cases, sizeof(ac57_cases) / sizeof(ac57_cases[0]));
 	check_cases(generic_cases, sizeof(generic_cases) / sizeof(generic_cases[0]));
-	err = pmb_events_resolve("arm_ac57::CPU_CYCLES,arm_ac57::INST_RETIRED,BR_MIS_PRED", -1, false, &p);
+	err = pmb__events_resolve("arm_ac57::CPU_CYCLES,arm_ac57::INST_RETIRED,BR_MIS_PRED", -1, false, &p);
 	tap_ok(err == 0 && p.nev == 3 && p.ev[0].anchor && p.ev[1].anchor && !p.ev[2].anchor &&
 	       p.ev[0].means == PMB_MEANS_CYCLES && p.ev[1].means == PMB_MEANS_INSTRUCTIONS,
 	       "arm_ac57::CPU_CYCLES and arm_ac57::INST_RETIRED are the group's two anchors (%d %s)",
-	       err, pmb_events_error());
-	err = pmb_events_resolve("BR_MIS_PRD", -1, false, &p);
-	tap_ok(err == PMB_EBADEVENT && contains(pmb_events_error(), "BR_MIS_PRED"),
-	       "a misspelt Arm name gets the architectural one: %s", pmb_events_error());
+	       err, pmb__events_error());
+	err = pmb__events_resolve("BR_MIS_PRD", -1, false, &p);
+	tap_ok(err == PMB_EBADEVENT && contains(pmb__events_error(), "BR_MIS_PRED"),
+	       "a misspelt Arm name gets the architectural one: %s", pmb__events_error());
 	check_derived_cases(ac57_derived, sizeof(ac57_derived) / sizeof(ac57_derived[0]));
 	pmb__events_set_sysfs_root(qemu_sys);
 	check_cases(ac57_qemu_cases, sizeof(ac57_qemu_cases) / sizeof(ac57_qemu_cases[0]));
@@ -1159,11 +1159,11 @@ static void check_family_rows(void)
 		    strcmp(pmus, "armv8_pmuv3"))
 			continue;
 		checked++;
-		err = pmb_events_resolve(name, -1, false, &p);
+		err = pmb__events_resolve(name, -1, false, &p);
 		tap_ok(err == 0 && p.ev[0].attr.type == 9 && !strcmp(p.ev[0].pmu, "armv8_pmuv3_0") &&
 		       contains(p.ev[0].encoding, "(sysfs event=") && !p.ev[0].unsupported[0],
 		       "armv8_pmuv3 row %s (%s) resolves through sysfs: %s (%d %s%s)", name, ev,
-		       p.ev[0].encoding, err, pmb_events_error(), p.ev[0].unsupported);
+		       p.ev[0].encoding, err, pmb__events_error(), p.ev[0].unsupported);
 	}
 	fclose(f);
 	tap_ok(checked >= 9, "%d armv8_pmuv3 alias rows checked", checked);
@@ -1175,38 +1175,38 @@ static int arm_sysfs_suite(void)
 	struct listed_arm l;
 	int err, n;
 
-	err = pmb_events_resolve("cycles", -1, false, &p);
+	err = pmb__events_resolve("cycles", -1, false, &p);
 	tap_ok(err == 0 && !p.pmu_name[0], "LIBPFM_FORCE_PMU=perf, no sysfs: no core PMU ('%s')",
 	       p.pmu_name);
-	err = pmb_events_resolve("BR_MIS_PRED", -1, false, &p);
-	tap_ok(err == PMB_EBADEVENT, "no Arm PMU: BR_MIS_PRED is unknown (%s)", pmb_events_error());
+	err = pmb__events_resolve("BR_MIS_PRED", -1, false, &p);
+	tap_ok(err == PMB_EBADEVENT, "no Arm PMU: BR_MIS_PRED is unknown (%s)", pmb__events_error());
 
 	pmb__events_set_sysfs_root(a72_sys);
-	err = pmb_events_resolve("cycles", -1, false, &p);
+	err = pmb__events_resolve("cycles", -1, false, &p);
 	tap_ok(err == 0 && !strcmp(p.pmu_name, "armv8_cortex_a72") &&
 	       contains(p.pmu_desc, "not known to libpfm4"),
 	       "sysfs Arm PMU as the plan's: %s '%s'", p.pmu_name, p.pmu_desc);
 	check_cases(a72_cases, sizeof(a72_cases) / sizeof(a72_cases[0]));
-	err = pmb_events_resolve("BR_MIS_PRD", -1, false, &p);
-	tap_ok(err == PMB_EBADEVENT && contains(pmb_events_error(), "BR_MIS_PRED"),
-	       "a misspelt Arm name gets its close match: %s", pmb_events_error());
-	err = pmb_events_resolve("BR_MIS_PRED:u", -1, false, &p);
-	tap_ok(err == PMB_EBADEVENT, "Arm names take no modifiers: %s", pmb_events_error());
-	err = pmb_events_resolve("../type", -1, false, &p);
-	tap_ok(err == PMB_EBADEVENT, "no path out of events/: %s", pmb_events_error());
-	err = pmb_events_resolve("CPU_CYCLES,INST_RETIRED,BR_MIS_PRED,BR_RETIRED", -1, false, &p);
+	err = pmb__events_resolve("BR_MIS_PRD", -1, false, &p);
+	tap_ok(err == PMB_EBADEVENT && contains(pmb__events_error(), "BR_MIS_PRED"),
+	       "a misspelt Arm name gets its close match: %s", pmb__events_error());
+	err = pmb__events_resolve("BR_MIS_PRED:u", -1, false, &p);
+	tap_ok(err == PMB_EBADEVENT, "Arm names take no modifiers: %s", pmb__events_error());
+	err = pmb__events_resolve("../type", -1, false, &p);
+	tap_ok(err == PMB_EBADEVENT, "no path out of events/: %s", pmb__events_error());
+	err = pmb__events_resolve("CPU_CYCLES,INST_RETIRED,BR_MIS_PRED,BR_RETIRED", -1, false, &p);
 	tap_ok(err == 0 && p.nev == 4 && !p.ev[2].unsupported[0] && p.ev[3].unsupported[0],
-	       "an unimplemented event is resolved, not refused (%d %s)", err, pmb_events_error());
+	       "an unimplemented event is resolved, not refused (%d %s)", err, pmb__events_error());
 	check_derived_cases(a72_derived, sizeof(a72_derived) / sizeof(a72_derived[0]));
 	memset(&l, 0, sizeof(l));
-	n = pmb_events_list("br_", on_arm_event, &l);
+	n = pmb__events_list("br_", on_arm_event, &l);
 	tap_ok(n == 2 && l.armv8 == 2 && l.found == 1 && l.other == 0,
 	       "--list-events br_: the sysfs events br_mis_pred, br_pred (%d, %d other)", n, l.other);
 
 	pmb__events_set_sysfs_root(qemu_sys);
 	check_cases(qemu_cases, sizeof(qemu_cases) / sizeof(qemu_cases[0]));
 	check_derived_cases(qemu_derived, sizeof(qemu_derived) / sizeof(qemu_derived[0]));
-	err = pmb_events_resolve("CPU_CYCLES,INST_RETIRED", -1, false, &p);
+	err = pmb__events_resolve("CPU_CYCLES,INST_RETIRED", -1, false, &p);
 	tap_ok(err == 0 && p.nev == 2 && p.ev[0].anchor && p.ev[1].anchor && !p.ev[0].unsupported[0] &&
 	       !p.ev[1].unsupported[0] && p.ev[0].means == PMB_MEANS_CYCLES &&
 	       p.ev[1].means == PMB_MEANS_INSTRUCTIONS,
@@ -1214,20 +1214,20 @@ static int arm_sysfs_suite(void)
 
 	pmb__events_set_sysfs_root(full_sys);
 	check_family_rows();
-	err = pmb_events_resolve("br-misp-retired,br-inst-retired", -1, false, &p);
+	err = pmb__events_resolve("br-misp-retired,br-inst-retired", -1, false, &p);
 	tap_ok(err == 0 && p.nev == 2 && p.ev[0].attr.config == 0x22 && p.ev[1].attr.config == 0x21 &&
 	       p.ev[0].means == PMB_MEANS_BRANCH_MISSES && p.ev[1].means == PMB_MEANS_BRANCHES &&
 	       p.nder == 1,
 	       "a core with BR_RETIRED: the first alternatives, retired counts, mispredict_ratio");
 
 	pmb__events_set_sysfs_root(bl_sys);
-	err = pmb_events_resolve("CPU_CYCLES", 4, false, &p);
+	err = pmb__events_resolve("CPU_CYCLES", 4, false, &p);
 	tap_ok(err == 0 && p.ev[0].attr.type == 9 && !strcmp(p.pmu_name, "armv8_cortex_a72"),
 	       "big.LITTLE cpu 4: the A72 cluster's PMU (%s)", p.pmu_name);
-	err = pmb_events_resolve("CPU_CYCLES", 1, false, &p);
+	err = pmb__events_resolve("CPU_CYCLES", 1, false, &p);
 	tap_ok(err == 0 && p.ev[0].attr.type == 8 && !strcmp(p.pmu_name, "armv8_cortex_a53"),
 	       "big.LITTLE cpu 1: the A53 cluster's PMU (%s)", p.pmu_name);
-	err = pmb_events_resolve("CPU_CYCLES", -1, false, &p);
+	err = pmb__events_resolve("CPU_CYCLES", -1, false, &p);
 	tap_ok(err == 0 && !strcmp(p.pmu_name, "armv8_cortex_a53"),
 	       "big.LITTLE, no cpu: the first by name (%s)", p.pmu_name);
 	pmb__events_set_sysfs_root(no_sysfs);

@@ -59,7 +59,7 @@ int main(void)
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.backend = PMB_BACKEND_PERF;
-	pmb_clock_probe(&ctx.clock);
+	pmb__clock_probe(&ctx.clock);
 	struct pmb_runner_opts o = {
 		.min_sample_ns = fmax(1e6, 1000 * ctx.clock.resolution_ns),
 		.samples = 30,
@@ -67,7 +67,7 @@ int main(void)
 		.warmup_ns = 20e6,
 		.repetitions = 1,
 	};
-	tap_ok(pmb_runner_overhead(&o, &meter, &ctx.overhead) == 0, "harness overhead measured");
+	tap_ok(pmb__runner_overhead(&o, &meter, &ctx.overhead) == 0, "harness overhead measured");
 	tap_ok(ctx.overhead.ns_per_pass > 0 && ctx.overhead.ns_per_pass < 50,
 	       "empty loop costs a little per pass (%.3f ns)", ctx.overhead.ns_per_pass);
 
@@ -87,9 +87,9 @@ int main(void)
 	/* Interleave the two sizes of the known-cost body. */
 	in[2].cohort = 1;
 	calls = 0;
-	tap_ok(pmb_runner_run(&o, &meter, in, 4, res) == 0, "runner");
+	tap_ok(pmb__runner_run(&o, &meter, in, 4, res) == 0, "runner");
 	tap_ok(calls == 3, "one call per instance (%d)", calls);
-	pmb_analyze(&ctx, res, 4, 1);
+	pmb__analyze(&ctx, res, 4, 1);
 	for (int i = 0; i < 4; i++)
 		tap_ok(res[i].status == 0 && res[i].nsamples == 30, "%s: 30 samples (%zu, %s)", in[i].name,
 		       res[i].nsamples, res[i].reason);
@@ -142,6 +142,6 @@ int main(void)
 	       res[1].time.fixed_share);
 	for (int i = 0; i < 4; i++)
 		free(res[i].samples);
-	pmb_context_free(&ctx);
+	pmb__context_free(&ctx);
 	return tap_done();
 }

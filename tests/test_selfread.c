@@ -379,14 +379,14 @@ static struct pmb_group *open_pair(bool self, uint64_t period, char *why, size_t
 {
 	struct perf_event_attr a[2] = { hw(PERF_COUNT_HW_INSTRUCTIONS, period), hw(PERF_COUNT_HW_CPU_CYCLES, 0) };
 	struct pmb_group *g;
-	int failed, err = pmb_group_open(&g, a, 2, &failed);
+	int failed, err = pmb__group_open(&g, a, 2, &failed);
 
 	if (err) {
 		snprintf(why, n, "no hardware counters here (%s)", strerror(-err));
 		return NULL;
 	}
-	if (self && pmb_group_self(&g, why, n)) {
-		pmb_group_close(g);
+	if (self && pmb__group_self(&g, why, n)) {
+		pmb__group_close(g);
 		return NULL;
 	}
 	return g;
@@ -394,7 +394,7 @@ static struct pmb_group *open_pair(bool self, uint64_t period, char *why, size_t
 
 static void spin(uint64_t n)
 {
-	uint64_t x = pmb_clock_add_chain(n, 1);
+	uint64_t x = pmb__clock_add_chain(n, 1);
 
 	__asm__ volatile("" : : "r"(x));
 }
@@ -404,12 +404,12 @@ static uint64_t measure(struct pmb_group *g, uint64_t n)
 {
 	struct pmb_count c[2];
 
-	pmb_group_start(g);
-	pmb_group_mark(g, 0);
+	pmb__group_start(g);
+	pmb__group_mark(g, 0);
 	spin(n);
-	pmb_group_mark(g, 1);
-	pmb_group_stop(g);
-	return pmb_group_read(g, c) ? 0 : c[0].value;
+	pmb__group_mark(g, 1);
+	pmb__group_stop(g);
+	return pmb__group_read(g, c) ? 0 : c[0].value;
 }
 
 /* The counts mean the same on both paths: what 2N adds cost more than N
@@ -465,7 +465,7 @@ static void test_short_period(struct pmb_group *self)
 		tap_skip("its counter wraps");
 		return;
 	}
-	const volatile struct perf_event_mmap_page *p = pmb_group_page(g, 0);
+	const volatile struct perf_event_mmap_page *p = pmb__group_page(g, 0);
 	uint64_t off0 = p->offset, dw = 0, ds = 0;
 	int tries;
 
@@ -481,7 +481,7 @@ static void test_short_period(struct pmb_group *self)
 	uint64_t moved = p->offset - off0;
 	tap_ok(moved >= (uint64_t)60 << 16, "the kernel moved the page's offset by %llu: %llu overflows "
 	       "folded in while reading", (unsigned long long)moved, (unsigned long long)(moved >> 16));
-	pmb_group_close(g);
+	pmb__group_close(g);
 }
 
 /* ---- reads while another thread's events reschedule this one's ----------- */
@@ -508,15 +508,15 @@ static void *hog(void *arg)
 	(void)arg;
 	pin_cpu0();
 	g = open_pair(false, 0, why, sizeof(why));
-	if (!g || pmb_group_start(g)) {
+	if (!g || pmb__group_start(g)) {
 		atomic_store(&hog_state, -1);
-		pmb_group_close(g);
+		pmb__group_close(g);
 		return NULL;
 	}
 	atomic_store(&hog_state, 1);
 	while (atomic_load(&hog_state) == 1)
 		spin(4096);
-	pmb_group_close(g);
+	pmb__group_close(g);
 	return NULL;
 }
 
@@ -535,26 +535,26 @@ static void test_rescheduled(struct pmb_group *g)
 	}
 	while (atomic_load(&hog_state) == 0)
 		sched_yield();
-	pmb_group_read_stats(g, &retries0, &fallbacks0);
-	pmb_group_start(g);
-	pmb_group_mark(g, 0);
+	pmb__group_read_stats(g, &retries0, &fallbacks0);
+	pmb__group_start(g);
+	pmb__group_mark(g, 0);
 	uint64_t t0 = pmb_clock_ns();
 	/* Each read is the count since the first: it may only grow, by what
 	 * one turn of this loop costs.  A torn read (a counter paired with
 	 * another update's offset) is off by a whole period, 2^31. */
 	do {
-		pmb_group_mark(g, 1);
-		sane &= pmb_group_read(g, c) == 0;
+		pmb__group_mark(g, 1);
+		sane &= pmb__group_read(g, c) == 0;
 		if (c[0].value < prev || c[0].value - prev > 1000000)
 			sane = false;
 		worst = c[0].value - prev > worst ? c[0].value - prev : worst;
 		prev = c[0].value;
 		reads++;
-		pmb_group_read_stats(g, &retries, &fallbacks);
+		pmb__group_read_stats(g, &retries, &fallbacks);
 	} while (pmb_clock_ns() - t0 < 3000000000ull && (retries - retries0 < 3 || pmb_clock_ns() - t0 < 300000000));
 	atomic_store(&hog_state, 2);
 	pthread_join(t, NULL);
-	pmb_group_read_stats(g, &retries, &fallbacks);
+	pmb__group_read_stats(g, &retries, &fallbacks);
 	tap_ok(sane, "%llu reads while another thread's events took turns on the core: each count grew, by "
 	       "at most %llu", (unsigned long long)reads, (unsigned long long)worst);
 	tap_ok(retries > retries0, "the kernel moved the page mid-read %llu times, and each was read again "
@@ -577,16 +577,16 @@ static void test_pmu(void)
 
 		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 			tap_skip("%s: %s", names[i], why);
-		pmb_group_close(sys);
+		pmb__group_close(sys);
 		return;
 	}
-	tap_ok(pmb_group_is_self(self) && !pmb_group_is_self(sys), "a hardware group reads from user space "
+	tap_ok(pmb__group_is_self(self) && !pmb__group_is_self(sys), "a hardware group reads from user space "
 	       "(%s), another by read()", PMB_SELFREAD_INSN);
 	test_paths_agree(self, sys);
 	test_short_period(self);
 	test_rescheduled(self);
-	pmb_group_close(self);
-	pmb_group_close(sys);
+	pmb__group_close(self);
+	pmb__group_close(sys);
 }
 
 int main(void)

@@ -104,33 +104,33 @@ static void test_order(void)
 	struct pmb_rng r;
 	int agree = 1;
 
-	tap_ok(pmb_median(odd, 3) == 2, "median of {3,1,2} is 2");
-	tap_ok(pmb_median(even, 4) == 2.5, "median of {4,1,3,2} is 2.5");
+	tap_ok(pmb__median(odd, 3) == 2, "median of {3,1,2} is 2");
+	tap_ok(pmb__median(even, 4) == 2.5, "median of {4,1,3,2} is 2.5");
 	tap_ok(odd[0] == 3 && even[0] == 4, "median leaves its input alone");
-	tap_ok(pmb_median(one, 1) == 42 && pmb_median(eq, 4) == 7,
+	tap_ok(pmb__median(one, 1) == 42 && pmb__median(eq, 4) == 7,
 	       "median of one value and of equal values");
-	tap_ok(pmb_median(one, 0) == 0 && pmb_mean(one, 0) == 0 &&
-		       pmb_stddev(one, 0) == 0 && pmb_mdape(one, 0) == 0,
+	tap_ok(pmb__median(one, 0) == 0 && pmb__mean(one, 0) == 0 &&
+		       pmb__stddev(one, 0) == 0 && pmb__mdape(one, 0) == 0,
 	       "n == 0 gives 0, not NaN");
-	tap_ok(pmb_quantile_sorted(five, 5, 0.25) == 2 &&
-		       pmb_quantile_sorted(five, 5, 0.5) == 3,
+	tap_ok(pmb__quantile_sorted(five, 5, 0.25) == 2 &&
+		       pmb__quantile_sorted(five, 5, 0.5) == 3,
 	       "type 7 quantile on a grid point");
-	tap_ok(fabs(pmb_quantile_sorted(five, 5, 0.1) - 1.4) < 1e-12 &&
-		       fabs(pmb_quantile_sorted(four, 4, 0.9) - 37) < 1e-12,
+	tap_ok(fabs(pmb__quantile_sorted(five, 5, 0.1) - 1.4) < 1e-12 &&
+		       fabs(pmb__quantile_sorted(four, 4, 0.9) - 37) < 1e-12,
 	       "type 7 quantile interpolates (1.4 and 37)");
-	tap_ok(pmb_quantile_sorted(four, 4, 0) == 10 &&
-		       pmb_quantile_sorted(four, 4, 1) == 40 &&
-		       pmb_quantile_sorted(four, 4, -1) == 10 &&
-		       pmb_quantile_sorted(four, 4, 2) == 40,
+	tap_ok(pmb__quantile_sorted(four, 4, 0) == 10 &&
+		       pmb__quantile_sorted(four, 4, 1) == 40 &&
+		       pmb__quantile_sorted(four, 4, -1) == 10 &&
+		       pmb__quantile_sorted(four, 4, 2) == 40,
 	       "quantile ends and clamping");
-	tap_ok(pmb_mean(sd, 8) == 5 && fabs(pmb_stddev(sd, 8) - sqrt(32.0 / 7)) < 1e-12,
+	tap_ok(pmb__mean(sd, 8) == 5 && fabs(pmb__stddev(sd, 8) - sqrt(32.0 / 7)) < 1e-12,
 	       "mean 5 and sample stddev sqrt(32/7)");
-	tap_ok(pmb_stddev(one, 1) == 0 && pmb_stddev(eq, 4) == 0,
+	tap_ok(pmb__stddev(one, 1) == 0 && pmb__stddev(eq, 4) == 0,
 	       "stddev of one value and of equal values is 0");
-	tap_ok(fabs(pmb_mdape(md, 3) - 10) < 1e-12, "mdape of {90,100,110} is 10 %%");
-	tap_ok(pmb_mdape(eq, 4) == 0 && pmb_mdape(one, 1) == 0,
+	tap_ok(fabs(pmb__mdape(md, 3) - 10) < 1e-12, "mdape of {90,100,110} is 10 %%");
+	tap_ok(pmb__mdape(eq, 4) == 0 && pmb__mdape(one, 1) == 0,
 	       "mdape of equal values is 0");
-	tap_ok(isinf(pmb_mdape(mdz, 4)), "mdape around a zero median is +inf");
+	tap_ok(isinf(pmb__mdape(mdz, 4)), "mdape around a zero median is +inf");
 
 	/* Beyond the stack scratch: a shuffled 0..1000 and 0..999. */
 	pmb_rng_seed(&r, 99);
@@ -143,11 +143,11 @@ static void test_order(void)
 		big[i] = big[j];
 		big[j] = t;
 	}
-	tap_ok(pmb_median(big, 1001) == 500, "median of shuffled 0..1000 is 500");
+	tap_ok(pmb__median(big, 1001) == 500, "median of shuffled 0..1000 is 500");
 	for (int i = 0, k = 0; i < 1001; i++)
 		if (big[i] != 1000)
 			cp[k++] = big[i];
-	tap_ok(pmb_median(cp, 1000) == 499.5, "median of shuffled 0..999 is 499.5");
+	tap_ok(pmb__median(cp, 1000) == 499.5, "median of shuffled 0..999 is 499.5");
 
 	/* Selection agrees with sorting, ties and all. */
 	for (int t = 0; t < 300; t++) {
@@ -157,8 +157,8 @@ static void test_order(void)
 		for (size_t i = 0; i < n; i++)
 			big[i] = (double)pmb_rng_below(&r, (uint64_t)levels);
 		memcpy(cp, big, n * sizeof(*big));
-		pmb_sort(cp, n);
-		agree &= pmb_median(big, n) == pmb_quantile_sorted(cp, n, 0.5);
+		pmb__sort(cp, n);
+		agree &= pmb__median(big, n) == pmb__quantile_sorted(cp, n, 0.5);
 		for (size_t i = 1; i < n; i++)
 			agree &= cp[i - 1] <= cp[i];
 	}
@@ -181,25 +181,25 @@ static void test_tukey(void)
 	double eq[] = { 3, 3, 3, 3 };
 	struct pmb_tukey t;
 
-	pmb_tukey(x, ARRAY_SIZE(x), &t);
+	pmb__tukey(x, ARRAY_SIZE(x), &t);
 	tap_ok(fabs(t.q1 - 10.75) < 1e-12 && fabs(t.q3 - 16.25) < 1e-12,
 	       "tukey quartiles 10.75 and 16.25");
 	tap_ok(t.mild_low == 1 && t.mild_high == 1 && t.severe_low == 1 &&
 		       t.severe_high == 1,
 	       "tukey: one mild and one severe on each side (%d %d %d %d)",
 	       t.mild_low, t.mild_high, t.severe_low, t.severe_high);
-	pmb_tukey(spike, ARRAY_SIZE(spike), &t);
+	pmb__tukey(spike, ARRAY_SIZE(spike), &t);
 	tap_ok(t.severe_high == 1 && t.mild_high == 0 && t.mild_low == 0 &&
 		       t.severe_low == 0,
 	       "tukey: IQR 0 makes the lone 6 severe");
-	pmb_tukey(edge, ARRAY_SIZE(edge), &t);
+	pmb__tukey(edge, ARRAY_SIZE(edge), &t);
 	tap_ok(t.q1 == 3 && t.q3 == 7 && t.mild_high == 0 && t.severe_high == 0,
 	       "tukey: a value on the fence is not beyond it");
-	pmb_tukey(eq, ARRAY_SIZE(eq), &t);
+	pmb__tukey(eq, ARRAY_SIZE(eq), &t);
 	tap_ok(t.mild_low + t.mild_high + t.severe_low + t.severe_high == 0 &&
 		       t.q1 == 3 && t.q3 == 3,
 	       "tukey: equal values have no outliers");
-	pmb_tukey(eq, 0, &t);
+	pmb__tukey(eq, 0, &t);
 	tap_ok(t.q1 == 0 && t.q3 == 0 && t.mild_low == 0, "tukey: n == 0 zeroes");
 }
 
@@ -212,26 +212,26 @@ static void test_bootstrap(void)
 	struct pmb_rng r;
 	int cover = 0, cover_d = 0, cover_r = 0, trials = 400, err;
 
-	tap_ok(pmb_bootstrap_median_ci(one, 0, 0.95, 1000, 1, &lo, &hi) == -EINVAL,
+	tap_ok(pmb__bootstrap_median_ci(one, 0, 0.95, 1000, 1, &lo, &hi) == -EINVAL,
 	       "bootstrap: n == 0 is -EINVAL");
-	tap_ok(pmb_bootstrap_median_ci(eq, 5, 1.0, 1000, 1, &lo, &hi) == -EINVAL &&
-		       pmb_bootstrap_median_ci(eq, 5, 0.95, 0, 1, &lo, &hi) ==
+	tap_ok(pmb__bootstrap_median_ci(eq, 5, 1.0, 1000, 1, &lo, &hi) == -EINVAL &&
+		       pmb__bootstrap_median_ci(eq, 5, 0.95, 0, 1, &lo, &hi) ==
 			       -EINVAL,
 	       "bootstrap: conf 1 or no resamples is -EINVAL");
-	err = pmb_bootstrap_median_ci(one, 1, 0.95, 1000, 1, &lo, &hi);
+	err = pmb__bootstrap_median_ci(one, 1, 0.95, 1000, 1, &lo, &hi);
 	tap_ok(err == 0 && lo == 3.5 && hi == 3.5, "bootstrap: n == 1 gives [x, x]");
-	err = pmb_bootstrap_median_ci(eq, 5, 0.95, 1000, 1, &lo, &hi);
+	err = pmb__bootstrap_median_ci(eq, 5, 0.95, 1000, 1, &lo, &hi);
 	tap_ok(err == 0 && lo == 2 && hi == 2, "bootstrap: equal values give [x, x]");
 
 	pmb_rng_seed(&r, 2024);
 	for (int i = 0; i < 50; i++)
 		x[i] = expo(&r);
-	pmb_bootstrap_median_ci(x, 50, 0.95, 1000, 77, &lo, &hi);
-	pmb_bootstrap_median_ci(x, 50, 0.95, 1000, 77, &lo2, &hi2);
+	pmb__bootstrap_median_ci(x, 50, 0.95, 1000, 77, &lo, &hi);
+	pmb__bootstrap_median_ci(x, 50, 0.95, 1000, 77, &lo2, &hi2);
 	tap_ok(lo == lo2 && hi == hi2, "bootstrap: same seed, same interval");
-	tap_ok(lo < pmb_median(x, 50) && pmb_median(x, 50) < hi,
+	tap_ok(lo < pmb__median(x, 50) && pmb__median(x, 50) < hi,
 	       "bootstrap: interval holds the sample median");
-	pmb_bootstrap_median_ci(x, 50, 0.5, 1000, 77, &lo2, &hi2);
+	pmb__bootstrap_median_ci(x, 50, 0.5, 1000, 77, &lo2, &hi2);
 	tap_ok(lo <= lo2 && hi2 <= hi && lo2 < hi2,
 	       "bootstrap: the 50 %% interval lies inside the 95 %% one");
 
@@ -243,18 +243,18 @@ static void test_bootstrap(void)
 			x[i] = expo(&r);
 			y[i] = 1 + gauss(&r);
 		}
-		pmb_bootstrap_median_ci(x, 50, 0.95, 1000, (uint64_t)t, &lo, &hi);
+		pmb__bootstrap_median_ci(x, 50, 0.95, 1000, (uint64_t)t, &lo, &hi);
 		cover += lo <= M_LN2 && M_LN2 <= hi;
 		for (int i = 0; i < 50; i++)
 			x[i] = 3 + gauss(&r);
-		pmb_bootstrap_diff_ci(x, 50, y, 50, 0.95, 1000, (uint64_t)t, &lo,
+		pmb__bootstrap_diff_ci(x, 50, y, 50, 0.95, 1000, (uint64_t)t, &lo,
 				      &hi);
 		cover_d += lo <= 2 && 2 <= hi;
 		for (int i = 0; i < 50; i++) {
 			x[i] = 2 * expo(&r);
 			y[i] = expo(&r);
 		}
-		pmb_bootstrap_ratio_ci(x, 50, y, 50, 0.95, 1000, (uint64_t)t, &lo,
+		pmb__bootstrap_ratio_ci(x, 50, y, 50, 0.95, 1000, (uint64_t)t, &lo,
 				       &hi);
 		cover_r += lo <= 2 && 2 <= hi;
 	}
@@ -270,10 +270,10 @@ static void test_bootstrap(void)
 
 	for (int i = 0; i < 50; i++)
 		y[i] = i < 30 ? 0 : 1;
-	tap_ok(pmb_bootstrap_ratio_ci(x, 50, y, 50, 0.95, 100, 1, &lo, &hi) ==
+	tap_ok(pmb__bootstrap_ratio_ci(x, 50, y, 50, 0.95, 100, 1, &lo, &hi) ==
 		       -EINVAL,
 	       "bootstrap: ratio over a zero median is -EINVAL");
-	tap_ok(pmb_bootstrap_diff_ci(x, 50, y, 0, 0.95, 100, 1, &lo, &hi) ==
+	tap_ok(pmb__bootstrap_diff_ci(x, 50, y, 0, 0.95, 100, 1, &lo, &hi) ==
 		       -EINVAL,
 	       "bootstrap: empty y is -EINVAL");
 }
@@ -296,12 +296,12 @@ static void test_fit(void)
 		yc[i] = 5000 + 12.5 * x[i];
 		y[i] = yc[i] * (1 + 0.0005 * gauss(&r));
 	}
-	err = pmb_fit_line(x, yc, M, &f);
+	err = pmb__fit_line(x, yc, M, &f);
 	tap_ok(err == 0 && close_rel(f.a, 5000, 1e-9) && close_rel(f.b, 12.5, 1e-12) &&
 		       close_rel(f.ts_a, 5000, 1e-9) &&
 		       close_rel(f.ts_b, 12.5, 1e-12) && f.r2 == 1,
 	       "fit: exact line recovered exactly (OLS and Theil-Sen)");
-	err = pmb_fit_line(x, y, M, &f);
+	err = pmb__fit_line(x, y, M, &f);
 	tap_ok(err == 0 && close_rel(f.a, 5000, 0.01) && close_rel(f.b, 12.5, 0.01),
 	       "fit: OLS recovers a = 5000 (%.1f) and b = 12.5 (%.4f) within 1 %%",
 	       f.a, f.b);
@@ -312,14 +312,14 @@ static void test_fit(void)
 
 	/* One wild sample drags OLS, not Theil-Sen. */
 	y[3] *= 3;
-	pmb_fit_line(x, y, M, &f);
+	pmb__fit_line(x, y, M, &f);
 	tap_ok(!close_rel(f.a, 5000, 0.05) && close_rel(f.ts_a, 5000, 0.01) &&
 		       close_rel(f.ts_b, 12.5, 0.01),
 	       "fit: an outlier moves OLS a to %.0f, Theil-Sen stays at %.1f",
 	       f.a, f.ts_a);
 
 	/* Two-point setup from per-pass costs at N and 4N passes. */
-	tap_ok(close_rel(pmb_setup_two_point(N, (5000 + 12.5 * N) / N, 4 * N,
+	tap_ok(close_rel(pmb__setup_two_point(N, (5000 + 12.5 * N) / N, 4 * N,
 					     (5000 + 12.5 * 4 * N) / (4 * N)),
 			 5000, 1e-12),
 	       "setup two-point: exact on an exact line");
@@ -327,19 +327,19 @@ static void test_fit(void)
 		ti[i] = (5000 + 12.5 * N) * (1 + 0.0005 * gauss(&r)) / N;
 		tj[i] = (5000 + 12.5 * 4 * N) * (1 + 0.0005 * gauss(&r)) / (4 * N);
 	}
-	tap_ok(close_rel(pmb_setup_two_point(N, pmb_median(ti, 15), 4 * N,
-					     pmb_median(tj, 15)),
+	tap_ok(close_rel(pmb__setup_two_point(N, pmb__median(ti, 15), 4 * N,
+					     pmb__median(tj, 15)),
 			 5000, 0.01),
 	       "setup two-point: from noisy medians within 1 %%");
-	tap_ok(pmb_setup_two_point(N, 1, N, 2) == 0, "setup two-point: i == j gives 0");
+	tap_ok(pmb__setup_two_point(N, 1, N, 2) == 0, "setup two-point: i == j gives 0");
 
-	tap_ok(pmb_fit_line(x, y, 1, &f) == -EINVAL, "fit: n < 2 is -EINVAL");
+	tap_ok(pmb__fit_line(x, y, 1, &f) == -EINVAL, "fit: n < 2 is -EINVAL");
 	for (int i = 0; i < PER; i++)
 		yc[i] = x[0];
-	tap_ok(pmb_fit_line(yc, y, PER, &f) == -EINVAL, "fit: constant x is -EINVAL");
+	tap_ok(pmb__fit_line(yc, y, PER, &f) == -EINVAL, "fit: constant x is -EINVAL");
 	for (int i = 0; i < M; i++)
 		yc[i] = 7;
-	err = pmb_fit_line(x, yc, M, &f);
+	err = pmb__fit_line(x, yc, M, &f);
 	tap_ok(err == 0 && f.b == 0 && f.a == 7 && f.r2 == 1 && f.ts_b == 0 &&
 		       f.ts_a == 7,
 	       "fit: constant y gives a flat exact line");
@@ -351,7 +351,7 @@ static void test_fit(void)
 		bx[i] = (double)(i % 4 + 1) * N + (double)pmb_rng_below(&r, 100);
 		by[i] = 5000 + 12.5 * bx[i] + (i % 97 == 0 ? 1e6 : 0);
 	}
-	err = pmb_fit_line(bx, by, BIG, &f);
+	err = pmb__fit_line(bx, by, BIG, &f);
 	tap_ok(err == 0 && close_rel(f.ts_a, 5000, 1e-9) &&
 		       close_rel(f.ts_b, 12.5, 1e-9),
 	       "fit: sampled Theil-Sen (n = %d) exact despite 1 %% outliers", BIG);
@@ -444,12 +444,12 @@ static void test_mann_whitney(void)
 	struct pmb_rng r;
 	int ok;
 
-	p = pmb_mann_whitney(a, 3, b, 3, &u);
+	p = pmb__mann_whitney(a, 3, b, 3, &u);
 	tap_ok(u == 0 && fabs(p - 0.1) < 1e-12,
 	       "mann-whitney: {1,2,3} vs {4,5,6}: U = 0, exact p = 2/20 (%g)", p);
-	p = pmb_mann_whitney(b, 3, a, 3, &u);
+	p = pmb__mann_whitney(b, 3, a, 3, &u);
 	tap_ok(u == 9 && fabs(p - 0.1) < 1e-12, "mann-whitney: swapped: U = 9, p = 0.1");
-	p = pmb_mann_whitney(c, 3, d, 3, &u);
+	p = pmb__mann_whitney(c, 3, d, 3, &u);
 	tap_ok(u == 3 && fabs(p - 0.7) < 1e-12,
 	       "mann-whitney: {1,3,5} vs {2,4,6}: U = 3, exact p = 14/20 (%g)", p);
 
@@ -461,7 +461,7 @@ static void test_mann_whitney(void)
 			x[i] = gauss(&r) + 0.8;
 		for (int j = 0; j < n; j++)
 			y[j] = gauss(&r);
-		p = pmb_mann_whitney(x, (size_t)m, y, (size_t)n, &u);
+		p = pmb__mann_whitney(x, (size_t)m, y, (size_t)n, &u);
 		pr = brute_exact_p(x, m, y, n);
 		tap_ok(fabs(p - pr) < 1e-12,
 		       "mann-whitney: exact p %g equals enumeration %g (%dx%d, row %d)",
@@ -477,7 +477,7 @@ static void test_mann_whitney(void)
 			x[i] = round(4 * gauss(&r) + 1);
 		for (int j = 0; j < n; j++)
 			y[j] = round(4 * gauss(&r));
-		p = pmb_mann_whitney(x, (size_t)m, y, (size_t)n, &u);
+		p = pmb__mann_whitney(x, (size_t)m, y, (size_t)n, &u);
 		pr = ref_normal_p(x, m, y, n, &ur);
 		tap_ok(u == ur && fabs(p - pr) < 1e-12,
 		       "mann-whitney: tied %dx%d: U %g p %.10f, reference U %g p %.10f",
@@ -487,26 +487,26 @@ static void test_mann_whitney(void)
 		x[i] = gauss(&r);
 	for (int j = 0; j < 60; j++)
 		y[j] = gauss(&r) + 0.5;
-	p = pmb_mann_whitney(x, 40, y, 60, &u);
+	p = pmb__mann_whitney(x, 40, y, 60, &u);
 	pr = ref_normal_p(x, 40, y, 60, &ur);
 	tap_ok(u == ur && fabs(p - pr) < 1e-12,
 	       "mann-whitney: untied 40x60 normal approximation p %.6g", p);
 
 	for (int i = 0; i < 20; i++)
 		x[i] = y[i] = i;
-	p = pmb_mann_whitney(x, 20, y, 20, &u);
+	p = pmb__mann_whitney(x, 20, y, 20, &u);
 	tap_ok(p == 1 && u == 200, "mann-whitney: identical samples give p = 1");
 	for (int i = 0; i < 20; i++)
 		y[i] = 100 + i;
-	p = pmb_mann_whitney(x, 20, y, 20, &u);
+	p = pmb__mann_whitney(x, 20, y, 20, &u);
 	tap_ok(p < 1e-6 && u == 0, "mann-whitney: separated 20 vs 20: p = %.3g", p);
-	p = pmb_mann_whitney(y, 20, x, 20, &u);
+	p = pmb__mann_whitney(y, 20, x, 20, &u);
 	tap_ok(p < 1e-6 && u == 400, "mann-whitney: separated, swapped: U = 400");
 	for (int i = 0; i < 20; i++)
 		x[i] = y[i] = 3;
-	p = pmb_mann_whitney(x, 20, y, 20, &u);
+	p = pmb__mann_whitney(x, 20, y, 20, &u);
 	tap_ok(p == 1, "mann-whitney: all values equal give p = 1");
-	p = pmb_mann_whitney(x, 0, y, 20, &u);
+	p = pmb__mann_whitney(x, 0, y, 20, &u);
 	tap_ok(p == 1 && u == 0, "mann-whitney: an empty sample gives p = 1");
 
 	/* Under the null, p < 0.05 about 5 % of the time. */
@@ -516,7 +516,7 @@ static void test_mann_whitney(void)
 			x[i] = gauss(&r);
 			y[i] = gauss(&r);
 		}
-		ok += pmb_mann_whitney(x, 30, y, 30, NULL) < 0.05;
+		ok += pmb__mann_whitney(x, 30, y, 30, NULL) < 0.05;
 	}
 	tap_ok(ok >= 25 && ok <= 75, "mann-whitney: %d/1000 null rejections at 5 %%",
 	       ok);
@@ -533,33 +533,33 @@ static void test_multimodal(void)
 	pmb_rng_seed(&r, 8);
 	for (int i = 0; i < 60; i++)
 		x[i] = (i % 2 ? 100 : 200) + gauss(&r);
-	tap_ok(pmb_multimodal(x, 60), "multimodal: two clusters of 30");
+	tap_ok(pmb__multimodal(x, 60), "multimodal: two clusters of 30");
 	for (int i = 0; i < 90; i++)
 		x[i] = 100 * (i % 3 + 1) + 2 * gauss(&r);
-	tap_ok(pmb_multimodal(x, 90), "multimodal: three clusters of 30");
+	tap_ok(pmb__multimodal(x, 90), "multimodal: three clusters of 30");
 	for (int i = 0; i < 100; i++)
 		x[i] = (i < 80 ? 50 : 60) + 0.3 * gauss(&r);
-	tap_ok(pmb_multimodal(x, 100), "multimodal: clusters of 80 and 20");
+	tap_ok(pmb__multimodal(x, 100), "multimodal: clusters of 80 and 20");
 	for (int i = 0; i < 200; i++)
 		x[i] = 100 + gauss(&r);
-	tap_ok(!pmb_multimodal(x, 200), "multimodal: one normal sample of 200 is not");
+	tap_ok(!pmb__multimodal(x, 200), "multimodal: one normal sample of 200 is not");
 	for (int t = 0; t < 500; t++) {
 		for (int i = 0; i < 30; i++)
 			x[i] = 100 + gauss(&r);
-		flagged += pmb_multimodal(x, 30);
+		flagged += pmb__multimodal(x, 30);
 		for (int i = 0; i < 100; i++)
 			x[i] = exp(0.5 * gauss(&r));
-		flagged += pmb_multimodal(x, 100);
+		flagged += pmb__multimodal(x, 100);
 	}
 	tap_ok(flagged <= 10, "multimodal: %d of 1000 unimodal samples flagged",
 	       flagged);
 	for (int i = 0; i < 50; i++)
 		eq[i] = 4;
-	tap_ok(!pmb_multimodal(eq, 50), "multimodal: equal values are not");
-	tap_ok(!pmb_multimodal(x, 9), "multimodal: n < 10 is not");
+	tap_ok(!pmb__multimodal(eq, 50), "multimodal: equal values are not");
+	tap_ok(!pmb__multimodal(x, 9), "multimodal: n < 10 is not");
 	for (int i = 0; i < 300; i++)
 		x[i] = 1e6 + (i % 2) * 1e-4 + 1e-6 * gauss(&r);
-	tap_ok(!pmb_multimodal(x, 300), "multimodal: steps below resolution are not");
+	tap_ok(!pmb__multimodal(x, 300), "multimodal: steps below resolution are not");
 }
 
 static void test_summary(void)
@@ -570,18 +570,18 @@ static void test_summary(void)
 	struct pmb_rng r;
 	int err;
 
-	tap_ok(pmb_summarize(x, 0, 1, &s) == -EINVAL, "summary: n == 0 is -EINVAL");
-	err = pmb_summarize(x, ARRAY_SIZE(x), 1, &s);
+	tap_ok(pmb__summarize(x, 0, 1, &s) == -EINVAL, "summary: n == 0 is -EINVAL");
+	err = pmb__summarize(x, ARRAY_SIZE(x), 1, &s);
 	tap_ok(err == 0 && s.n == 12 && s.median == 13.5 && s.min == -20 &&
 		       s.max == 60 && s.mean == 15,
 	       "summary: median 13.5, min, max, mean");
-	tap_ok(close_rel(s.stddev, pmb_stddev(x, 12), 0) &&
-		       s.mdape == pmb_mdape(x, 12),
+	tap_ok(close_rel(s.stddev, pmb__stddev(x, 12), 0) &&
+		       s.mdape == pmb__mdape(x, 12),
 	       "summary: stddev and mdape as computed alone");
 	tap_ok(s.tukey.mild_low == 1 && s.tukey.severe_high == 1 &&
 		       s.ci_lo <= s.median && s.median <= s.ci_hi && !s.multimodal,
 	       "summary: tukey, ci around the median, not multimodal");
-	err = pmb_summarize(one, 1, 1, &s);
+	err = pmb__summarize(one, 1, 1, &s);
 	tap_ok(err == 0 && s.median == 8 && s.mean == 8 && s.min == 8 &&
 		       s.max == 8 && s.stddev == 0 && s.mdape == 0 &&
 		       s.ci_lo == 8 && s.ci_hi == 8 && !s.multimodal,
@@ -589,8 +589,8 @@ static void test_summary(void)
 	pmb_rng_seed(&r, 3);
 	for (int i = 0; i < 200; i++)
 		big[i] = 1000 * (1 + 0.01 * gauss(&r));
-	pmb_summarize(big, 200, 42, &s);
-	pmb_summarize(big, 200, 42, &s2);
+	pmb__summarize(big, 200, 42, &s);
+	pmb__summarize(big, 200, 42, &s2);
 	tap_ok(memcmp(&s, &s2, sizeof(s)) == 0, "summary: deterministic for a seed");
 	tap_ok(s.ci_lo < s.median && s.median < s.ci_hi && s.ci_hi - s.ci_lo < 10,
 	       "summary: CI [%.2f, %.2f] tight around %.2f", s.ci_lo, s.ci_hi,

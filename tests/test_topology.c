@@ -71,10 +71,10 @@ static void test_load_case(const struct load_case *tc)
 	struct pmb_topology_info info;
 	int err, i, ok;
 
-	err = pmb_topology_load(&t, tc->src);
+	err = pmb__topology_load(&t, tc->src);
 	if (!tap_ok(err == 0 && t, "line %d: load \"%s\"", tc->line, tc->src))
 		return;
-	err = pmb_topology_info(t, tc->cpu, &info);
+	err = pmb__topology_info(t, tc->cpu, &info);
 	tap_ok(err == 0 && info.cpu == tc->cpu, "line %d: info for PU %d",
 	       tc->line, tc->cpu);
 	tap_ok(info.ncaches == tc->ncaches, "line %d: %d caches (got %d)",
@@ -107,7 +107,7 @@ static void test_load_case(const struct load_case *tc)
 	tap_ok(info.caches_assumed == (info.fallback[0] != '\0'),
 	       "line %d: fallback said only when caches are assumed (\"%s\")",
 	       tc->line, info.fallback);
-	pmb_topology_free(t);
+	pmb__topology_free(t);
 }
 
 /* ---- tier points ------------------------------------------------------- */
@@ -208,7 +208,7 @@ static void check_tier_properties(int line, const struct pmb_topology_info *info
 	size_t i;
 	int k, nc = info->ncaches;
 
-	pmb_topology_usable(info, usable);
+	pmb__topology_usable(info, usable);
 	for (k = 0; k < nc; k++)
 		if (info->cache[k].line > lline)
 			lline = info->cache[k].line;
@@ -218,7 +218,7 @@ static void check_tier_properties(int line, const struct pmb_topology_info *info
 
 		if (i && p[i - 1].bytes >= x)
 			sorted = false;
-		pmb_topology_label(info, x, want, sizeof(want));
+		pmb__topology_label(info, x, want, sizeof(want));
 		if (strcmp(want, p[i].tier) != 0)
 			labelled = false;
 		if (x % lline)
@@ -250,7 +250,7 @@ static void test_tier_case(const struct tier_case *tc)
 	size_t n = 0, i;
 	int err, ok;
 
-	err = pmb_topology_tiers(&tc->info, p, PMB_MAX_TIER_POINTS, &n);
+	err = pmb__topology_tiers(&tc->info, p, PMB_MAX_TIER_POINTS, &n);
 	tap_ok(err == 0, "line %d: tiers for %s", tc->line, tc->what);
 	ok = n == tc->n;
 	for (i = 0; ok && i < n; i++)
@@ -282,18 +282,18 @@ static void test_loaded_tiers(void)
 	for (i = 0; i < sizeof(src) / sizeof(src[0]); i++) {
 		bool has_l4 = false;
 
-		if (pmb_topology_load(&t, src[i]) || pmb_topology_info(t, 0, &info)) {
+		if (pmb__topology_load(&t, src[i]) || pmb__topology_info(t, 0, &info)) {
 			tap_ok(0, "load %s", src[i]);
 			continue;
 		}
-		tap_ok(pmb_topology_tiers(&info, p, PMB_MAX_TIER_POINTS, &n) == 0,
+		tap_ok(pmb__topology_tiers(&info, p, PMB_MAX_TIER_POINTS, &n) == 0,
 		       "tiers of \"%s\"", src[i]);
 		check_tier_properties(__LINE__, &info, p, n);
 		for (k = 0; k < n; k++)
 			has_l4 |= strcmp(p[k].tier, "L4") == 0;
 		if (info.ncaches == 4)
 			tap_ok(has_l4, "four levels give an L4 point");
-		pmb_topology_free(t);
+		pmb__topology_free(t);
 	}
 }
 
@@ -305,23 +305,23 @@ static void test_no_cache(void)
 	size_t n = 99;
 	char label[8];
 
-	tap_ok(pmb_topology_load(&t, "pack:1 core:2 pu:1") == 0,
+	tap_ok(pmb__topology_load(&t, "pack:1 core:2 pu:1") == 0,
 	       "topology without caches loads");
-	tap_ok(pmb_topology_info(t, 0, &info) == 0 && info.ncaches == 3 && info.caches_assumed,
+	tap_ok(pmb__topology_info(t, 0, &info) == 0 && info.ncaches == 3 && info.caches_assumed,
 	       "no caches from hwloc: three assumed levels, marked assumed");
 	tap_ok(strcmp(info.fallback, "hwloc reports no data caches: tiers use ASSUMED sizes L1d 32 KiB, "
 		      "L2 1024 KiB, L3 8192 KiB (pmubench's defaults; sysconf has none), line 64 B") == 0,
 	       "the note says which sizes and where from: \"%s\"", info.fallback);
-	tap_ok(pmb_topology_tiers(&info, p, PMB_MAX_TIER_POINTS, &n) == 0 && n > 3,
+	tap_ok(pmb__topology_tiers(&info, p, PMB_MAX_TIER_POINTS, &n) == 0 && n > 3,
 	       "tiers come from the assumed sizes (%zu points)", n);
-	pmb_topology_label(&info, 4096, label, sizeof(label));
+	pmb__topology_label(&info, 4096, label, sizeof(label));
 	tap_ok(strcmp(label, "L1") == 0, "4 KiB is labelled L1 (%s)", label);
-	pmb_topology_label(&info, 64 << 20, label, sizeof(label));
+	pmb__topology_label(&info, 64 << 20, label, sizeof(label));
 	tap_ok(strcmp(label, "DRAM") == 0, "64 MiB is labelled DRAM (%s)", label);
 	info.ncaches = 0;
-	tap_ok(pmb_topology_tiers(&info, p, PMB_MAX_TIER_POINTS, &n) == PMB_ENOCACHE && n == 0,
+	tap_ok(pmb__topology_tiers(&info, p, PMB_MAX_TIER_POINTS, &n) == PMB_ENOCACHE && n == 0,
 	       "an info with no caches gives PMB_ENOCACHE, no points");
-	pmb_topology_free(t);
+	pmb__topology_free(t);
 }
 
 static void test_small_output(void)
@@ -330,7 +330,7 @@ static void test_small_output(void)
 	struct pmb_tier_point p[4];
 	size_t n;
 
-	tap_ok(pmb_topology_tiers(&tc->info, p, 4, &n) == -ENOSPC,
+	tap_ok(pmb__topology_tiers(&tc->info, p, 4, &n) == -ENOSPC,
 	       "-ENOSPC when the output is too small");
 }
 
@@ -348,11 +348,11 @@ static void test_xml(void)
 
 	snprintf(path, sizeof(path), "%s/tests/topo/line128.xml",
 		 root ? root : ".");
-	if (pmb_topology_load(&t, path) != 0) {
+	if (pmb__topology_load(&t, path) != 0) {
 		tap_skip("%s not found (set PMB_SOURCE_ROOT)", path);
 		return;
 	}
-	tap_ok(pmb_topology_info(t, 1, &info) == 0 && info.ncaches == 3,
+	tap_ok(pmb__topology_info(t, 1, &info) == 0 && info.ncaches == 3,
 	       "XML topology: three caches");
 	tap_ok(info.cache[0].line == 128 && info.cache[0].assoc == 12 &&
 	       info.cache[1].assoc == 16 && info.cache[2].assoc == -1,
@@ -363,16 +363,16 @@ static void test_xml(void)
 	       "XML: sizes and sharing");
 	tap_ok(info.numa_node == 0 && info.numa_memory == 4 * GiB,
 	       "XML: NUMA node 0 of 4 GiB");
-	tap_ok(!pmb_topology_is_this_system(t), "XML is not this system");
-	tap_ok(pmb_topology_pin(t, 0) == 0, "pinning on XML binds nothing");
-	tap_ok(pmb_topology_tiers(&info, p, PMB_MAX_TIER_POINTS, &n) == 0,
+	tap_ok(!pmb__topology_is_this_system(t), "XML is not this system");
+	tap_ok(pmb__topology_pin(t, 0) == 0, "pinning on XML binds nothing");
+	tap_ok(pmb__topology_tiers(&info, p, PMB_MAX_TIER_POINTS, &n) == 0,
 	       "XML: tiers");
 	for (i = 0; i < n; i++)
 		aligned &= p[i].bytes % 128 == 0;
 	tap_ok(aligned, "XML: points are multiples of 128 B lines");
-	pmb_topology_free(t);
+	pmb__topology_free(t);
 
-	tap_ok(pmb_topology_load(&t, "/nonexistent/topo.xml") < 0 && !t,
+	tap_ok(pmb__topology_load(&t, "/nonexistent/topo.xml") < 0 && !t,
 	       "missing XML file fails");
 }
 
@@ -384,22 +384,22 @@ static void test_real(void)
 	struct pmb_topology *t;
 	int cpu;
 
-	tap_ok(pmb_topology_load(&t, NULL) == 0, "this machine loads");
-	tap_ok(pmb_topology_is_this_system(t), "and is this system");
-	for (cpu = 0; cpu < 4096 && !pmb_topology_cpu_valid(t, cpu); cpu++)
+	tap_ok(pmb__topology_load(&t, NULL) == 0, "this machine loads");
+	tap_ok(pmb__topology_is_this_system(t), "and is this system");
+	for (cpu = 0; cpu < 4096 && !pmb__topology_cpu_valid(t, cpu); cpu++)
 		;
 	tap_ok(cpu < 4096, "a valid PU exists (%d)", cpu);
-	tap_ok(pmb_topology_info(t, cpu, &info) == 0 && info.npus > 0 &&
+	tap_ok(pmb__topology_info(t, cpu, &info) == 0 && info.npus > 0 &&
 	       info.ncores > 0 && info.avail_memory > 0, "info of PU %d", cpu);
-	tap_ok(pmb_topology_pin(t, cpu) == 0, "pin to PU %d", cpu);
-	tap_ok(pmb_topology_info(t, -1, &info) == -EINVAL &&
-	       pmb_topology_info(t, 1 << 20, &info) == -EINVAL,
+	tap_ok(pmb__topology_pin(t, cpu) == 0, "pin to PU %d", cpu);
+	tap_ok(pmb__topology_info(t, -1, &info) == -EINVAL &&
+	       pmb__topology_info(t, 1 << 20, &info) == -EINVAL,
 	       "no such PU: -EINVAL");
-	tap_ok(!pmb_topology_cpu_valid(t, -1) &&
-	       !pmb_topology_cpu_valid(t, 1 << 20), "invalid PUs refused");
-	pmb_topology_free(t);
-	pmb_topology_free(NULL);
-	tap_ok(pmb_topology_load(&t, "bogus:xyz") < 0 && !t,
+	tap_ok(!pmb__topology_cpu_valid(t, -1) &&
+	       !pmb__topology_cpu_valid(t, 1 << 20), "invalid PUs refused");
+	pmb__topology_free(t);
+	pmb__topology_free(NULL);
+	tap_ok(pmb__topology_load(&t, "bogus:xyz") < 0 && !t,
 	       "bad synthetic string fails");
 }
 
@@ -415,29 +415,29 @@ static void test_buffers(void)
 		unsigned char *p;
 		double fh, fs;
 
-		p = pmb_buffer_map(b, true);
+		p = pmb__buffer_map(b, true);
 		if (!tap_ok(p != NULL, "map %zu B huge", b))
 			continue;
 		tap_ok((uintptr_t)p % (2 * MiB) == 0, "%zu B: 2 MiB aligned", b);
 		p[0] = 1;
 		p[b - 1] = 2;
-		fh = pmb_buffer_huge_fraction(p, b);
+		fh = pmb__buffer_huge_fraction(p, b);
 		tap_ok(fh == -1 || (fh >= 0 && fh <= 1),
 		       "%zu B huge: fraction %.3f in [0,1]", b, fh);
-		pmb_buffer_unmap(p, b);
+		pmb__buffer_unmap(p, b);
 
-		p = pmb_buffer_map(b, false);
+		p = pmb__buffer_map(b, false);
 		if (!tap_ok(p != NULL, "map %zu B small pages", b))
 			continue;
 		p[b - 1] = 3;
-		fs = pmb_buffer_huge_fraction(p, b);
+		fs = pmb__buffer_huge_fraction(p, b);
 		tap_ok(fs == -1 || fs == 0, "%zu B without huge pages: %.3f",
 		       b, fs);
-		pmb_buffer_unmap(p, b);
+		pmb__buffer_unmap(p, b);
 	}
-	tap_ok(pmb_buffer_map(0, false) == NULL, "0 bytes: NULL");
-	pmb_buffer_unmap(NULL, 10);
-	tap_ok(pmb_buffer_huge_fraction(NULL, 10) == 0, "NULL: fraction 0");
+	tap_ok(pmb__buffer_map(0, false) == NULL, "0 bytes: NULL");
+	pmb__buffer_unmap(NULL, 10);
+	tap_ok(pmb__buffer_huge_fraction(NULL, 10) == 0, "NULL: fraction 0");
 }
 
 int main(void)

@@ -162,8 +162,12 @@ static int parse_command_line(int argc, char **argv, struct pmb_options *o)
 		return bad(err);
 	if (o->help)
 		usage();
-	else if (o->version)
-		printf("pmubench %s\n", PMB_VERSION_STRING);
+	else if (o->version) {
+		const char *v;
+
+		pmb_version(&v);
+		printf("pmubench %s\n", v);
+	}
 	if (rc > 0)
 		return 0;
 	if (first < argc) {

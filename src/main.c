@@ -32,6 +32,9 @@ static const struct pmb_optdef options[] = {
 	  .help = "run benchmarks whose name matches (POSIX ERE)" },
 	{ .name = "--list", .kind = PMB_OPT_FLAG, .given = AT(list),
 	  .help = "list benchmark names and exit" },
+	{ .name = "--load", .kind = PMB_OPT_FILES, .value = AT(load), .meta = "=FILE.so",
+	  .help = "run the benchmarks of this shared object (built\nwith -shared -fPIC) instead of the built-in\nones; "
+		  "may be given several times" },
 	{ .name = "--samples", .kind = PMB_OPT_INT, .value = AT(samples), .given = AT(samples_given),
 	  .lo = 1, .hi = 1000000, .meta = "=N",
 	  .help = "samples per benchmark (default 30, fewer for\nslow benchmarks, never under 10)" },

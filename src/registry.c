@@ -13,6 +13,7 @@
 static struct pmb_benchmark_def **defs;
 static size_t ndefs, capdefs;
 static struct pmb_registry_refusals refused;
+static size_t first_shown; /* definitions before it are not run */
 
 /* The smallest definition read: one that holds .func. */
 #define DEF_MIN_SIZE (offsetof(struct pmb_benchmark_def, func) + sizeof(void (*)(struct pmb_state *)))
@@ -58,6 +59,11 @@ PMB_API int pmb_register(const struct pmb_benchmark_def *def)
 struct pmb_registry_refusals pmb__registry_refusals(void)
 {
 	return refused;
+}
+
+void pmb__registry_show_from(size_t i)
+{
+	first_shown = i;
 }
 
 void pmb__registry_truncate(size_t n)
@@ -331,7 +337,7 @@ int pmb__registry_expand(const regex_t *filter, const struct pmb_tier_point *tie
 
 	*out = NULL;
 	*nout = 0;
-	for (size_t d = 0; d < ndefs && !err; d++)
+	for (size_t d = first_shown; d < ndefs && !err; d++)
 		if (defs[d]->func)
 			err = def_expand(defs[d], tiers, ntiers, &all);
 	if (err)

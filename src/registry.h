@@ -25,6 +25,9 @@ struct pmb_registry_refusals pmb__registry_refusals(void);
  * after some of its definitions were registered). */
 void pmb__registry_truncate(size_t n);
 
+/* Expand only the definitions from the i-th on (--load: the loaded ones). */
+void pmb__registry_show_from(size_t i);
+
 /* Expand every definition into instances (tiers from `tiers`, which may be
  * NULL when no definition uses PMB_TIERS), keep those whose name matches
  * `filter` (NULL: all) plus the baselines and references they name, resolve

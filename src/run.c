@@ -1,4 +1,5 @@
 /* run.c - the path of one run, top to bottom: plan, counters opened, samples measured, figures analysed, report written. */
+#include <limits.h>
 #include <math.h>
 #include <regex.h>
 #include <sched.h>
@@ -9,6 +10,7 @@
 
 #include "analysis.h"
 #include "events.h"
+#include "load.h"
 #include "probe.h"
 #include "registry.h"
 #include "report_out.h"
@@ -68,6 +70,17 @@ struct pmb_samples {
 };
 
 /* ---- plan ---------------------------------------------------------------- */
+
+/* --load: the shared objects' benchmarks, registered as each is loaded. */
+static int plan_load(const struct pmb_options *o)
+{
+	char err[PATH_MAX + 256];
+
+	for (int i = 0; i < o->load.n; i++)
+		if (pmb__load(o->load.v[i], err, sizeof(err)))
+			return pmb__out_error("%s", err);
+	return 0;
+}
 
 static int plan_filter(const struct pmb_options *o, struct pmb_plan *p)
 {
@@ -496,7 +509,9 @@ int pmb__run(const struct pmb_options *o)
 	int rc;
 
 	memset(&plan, 0, sizeof(plan));
-	rc = plan_filter(o, &plan);
+	rc = plan_load(o);
+	if (!rc)
+		rc = plan_filter(o, &plan);
 	if (!rc && o->out)
 		rc = pmb__out_check("--out", o->out);
 	if (!rc && o->plot)

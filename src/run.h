@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "counters.h"
+#include "options.h"
 #include "report_out.h"
 
 /* --backend: auto and perf both count with perf_event; sim runs the
@@ -17,6 +18,7 @@ enum pmb_want_backend { PMB_WANT_AUTO, PMB_WANT_PERF, PMB_WANT_SIM };
 /* The command line of a run, as main.c's option table fills it. */
 struct pmb_options {
 	const char *filter;      /* --filter: POSIX ERE; NULL all */
+	struct pmb_optfiles load; /* --load: shared objects to run */
 	int samples;             /* --samples: per benchmark */
 	bool samples_given;      /* --samples given: never cut by the budget */
 	double min_sample_ns;    /* --min-sample-time */

@@ -377,6 +377,67 @@ static inline __attribute__((always_inline)) void pmb_clobber_memory(void)
  * comparison regressed, 2 bad usage). */
 PMB_API int pmb_main(int argc, char **argv);
 
+/* ---- runs inside a program -------------------------------------------- */
+
+/** The results of one run, kept by the program that ran it (opaque). */
+struct pmb_run;
+
+/** What a figure is, besides a measurement (bits of pmb_value.flags). */
+enum pmb_value_flag {
+	PMB_VALUE_ESTIMATED = 1,        /* from time and a frequency estimate:
+	                                   no cycles counter */
+	PMB_VALUE_SIMULATED = 2,        /* counted by valgrind (--backend=sim
+	                                   with the program under valgrind) */
+	PMB_VALUE_MULTIPLEXED = 4,      /* the counter shared the PMU: scaled */
+	PMB_VALUE_BELOW_RESOLUTION = 8, /* under what the run resolves: the
+	                                   median is then that bound, not a value */
+};
+
+/** One per-item figure of one result: the median over the samples, with
+ * the harness's own cost subtracted, and its 95 % interval.  Fields are
+ * only ever added at the end. */
+struct pmb_value {
+	const char *name;    /* "time", "est-cycles", or an event as it was
+	                        asked for ("instructions", "branch-misses") */
+	const char *unit;    /* per item: "ns", "cycles", "instructions" or
+	                        "events" */
+	double median;
+	double lo, hi;       /* 95 % bootstrap interval of the median */
+	unsigned flags;      /* PMB_VALUE_* */
+};
+
+/** Run the registered benchmarks as the command line argv[0..argc) says
+ * (argv[0] a program name, then options of pmubench(1), e.g.
+ * "--filter=^demo/", "--samples=10", "--counters=instructions",
+ * "--load=./x.so"), printing nothing.  Options that only print (--list,
+ * --list-events, --topology, --self-check, --format, --out, --plot, --help,
+ * --version) and --backend=sim outside valgrind are refused.  *run is set
+ * whenever memory allows, failed or not: read pmb_run_error() and free it
+ * with pmb_run_free().  Returns 0, -EINVAL (options: see pmb_run_error),
+ * -ENOMEM, or PMB_EVERIFY (the run is complete, a benchmark failed its
+ * check), or another negative code with the message in pmb_run_error(). */
+PMB_API int pmb_run(int argc, char **argv, struct pmb_run **run);
+/** Free a run and everything read from it; NULL does nothing. */
+PMB_API void pmb_run_free(struct pmb_run *run);
+/** Why the run failed, one line; "" when it did not. */
+PMB_API const char *pmb_run_error(const struct pmb_run *run);
+/** Results: one per benchmark instance and repetition, in run order. */
+PMB_API size_t pmb_run_count(const struct pmb_run *run);
+/** Result i's name, "group/name/args"; NULL past the end. */
+PMB_API const char *pmb_run_name(const struct pmb_run *run, size_t i);
+/** Result i's status: 0 measured, PMB_ESKIPPED (pmb_skip) or PMB_EVERIFY
+ * (pmb_fail), -ERANGE past the end; *reason, when not NULL, gets the
+ * reason given ("" for none). */
+PMB_API int pmb_run_status(const struct pmb_run *run, size_t i, const char **reason);
+/** Result i's figures: sets *values to an array owned by the run and
+ * returns its length (0 for a skipped or failed result, or past the end).
+ * Time first, then the events counted, then "est-cycles" where cycles
+ * are estimated; an event that was not counted is left out. */
+PMB_API size_t pmb_run_values(const struct pmb_run *run, size_t i, const struct pmb_value **values);
+/** Warning i of the run (each once, as pmubench would print it); NULL past
+ * the end. */
+PMB_API const char *pmb_run_warning(const struct pmb_run *run, size_t i);
+
 #ifdef __cplusplus
 }
 #endif

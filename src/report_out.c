@@ -14,10 +14,28 @@
 #include "report.h"
 #include "report_out.h"
 
+/* pmb_run(): errors kept here instead of printed (the first one). */
+static char *capture;
+static size_t capture_size;
+
+void pmb__out_capture(char *buf, size_t size)
+{
+	capture = buf;
+	capture_size = size;
+}
+
 int pmb__out_error(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (capture) {
+		if (!capture[0]) {
+			va_start(ap, fmt);
+			vsnprintf(capture, capture_size, fmt, ap);
+			va_end(ap);
+		}
+		return 2;
+	}
 	fputs("pmubench: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -29,7 +47,8 @@ int pmb__out_error(const char *fmt, ...)
 void pmb__out_warnings(char *const *text, int n, int *printed)
 {
 	for (; *printed < n; (*printed)++)
-		fprintf(stderr, "pmubench: warning: %s\n", text[*printed]);
+		if (!capture)
+			fprintf(stderr, "pmubench: warning: %s\n", text[*printed]);
 }
 
 void pmb__out_progress(void *unused, const char *name, size_t done, size_t total)

@@ -340,7 +340,7 @@ static struct pmb_runner_opts runner_opts(const struct pmb_options *o, const str
 		.seed = o->seed,
 		.hugepages = o->hugepages,
 		.topo = p->topo,
-		.progress = isatty(2) ? pmb__out_progress : NULL,
+		.progress = isatty(2) && !o->quiet ? pmb__out_progress : NULL,
 	};
 
 	if (p->sim && (o->kernel || o->min_sample_ns != 1e6))
@@ -432,16 +432,19 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 	return c;
 }
 
-static int report(const struct pmb_options *o, const struct pmb_context *ctx, const struct pmb_samples *s)
+/* The report of a run, and its exit status: 1 where a benchmark failed its
+ * check (read as a program reads it, through the public API). */
+static int report(const struct pmb_options *o, const struct pmb_run *run)
 {
+	const char *why;
 	int rc;
 
 	if (o->self_check)
-		return pmb__selfcheck_report(ctx, s->res, s->n, stdout);
-	rc = pmb__out_report(o->format, o->out, o->plot, ctx, s->res, s->n);
-	for (size_t i = 0; i < s->n; i++)
-		if (s->res[i].status == PMB_EVERIFY) {
-			fprintf(stderr, "pmubench: %s failed: %s\n", s->res[i].inst->name, s->res[i].reason);
+		return pmb__selfcheck_report(run->ctx, run->res, run->n, stdout);
+	rc = pmb__out_report(o->format, o->out, o->plot, run->ctx, run->res, run->n);
+	for (size_t i = 0; i < pmb_run_count(run); i++)
+		if (pmb_run_status(run, i, &why) == PMB_EVERIFY) {
+			fprintf(stderr, "pmubench: %s failed: %s\n", pmb_run_name(run, i), why);
 			rc = 1;
 		}
 	return rc;
@@ -461,8 +464,10 @@ static int show_topology(const struct pmb_options *o, const struct pmb_plan *p, 
 	return rc;
 }
 
-/* Counters opened, samples measured, figures analysed, report written. */
-static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, struct pmb_warnings *warn)
+/* Counters opened, samples measured, figures analysed (into run, which
+ * owns them from here on), report written unless quiet. */
+static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, struct pmb_warnings *warn,
+		    struct pmb_run *run)
 {
 	struct pmb_opened opened;
 	struct pmb_samples samples;
@@ -489,7 +494,14 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 	}
 	pmb__analyze(ctx, samples.res, samples.n, plan->reps);
 	pmb__out_warnings(ctx->warnings, ctx->nwarnings, &printed);
-	rc = report(o, ctx, &samples);
+	run->ctx = ctx;
+	run->res = samples.res;
+	run->n = samples.n;
+	ctx = NULL;
+	samples.res = NULL;
+	rc = pmb__run_values(run) ? pmb__out_error("out of memory") : 0;
+	if (!rc && !o->quiet)
+		rc = report(o, run);
 out:
 	for (size_t i = 0; samples.res && i < samples.n; i++)
 		free(samples.res[i].samples);
@@ -502,7 +514,7 @@ out:
 	return rc;
 }
 
-int pmb__run(const struct pmb_options *o)
+int pmb__run_path(const struct pmb_options *o, struct pmb_run *run)
 {
 	struct pmb_plan plan;
 	struct pmb_warnings warn = { 0 };
@@ -539,13 +551,26 @@ int pmb__run(const struct pmb_options *o)
 	if (!rc)
 		rc = plan_events(o, &plan);
 	if (!rc)
-		rc = run_plan(o, &plan, &warn);
+		rc = run_plan(o, &plan, &warn, run);
 out:
+	if (run->ctx) { /* the results point into the instances */
+		run->inst = plan.inst;
+		plan.inst = NULL;
+	}
 	free(plan.inst);
 	if (plan.have_filter)
 		regfree(&plan.filter);
 	pmb__topology_free(plan.topo);
 	pmb__events_fini();
 	pmb__warnings_free(&warn);
+	return rc;
+}
+
+int pmb__run(const struct pmb_options *o)
+{
+	struct pmb_run *run = calloc(1, sizeof(*run));
+	int rc = run ? pmb__run_path(o, run) : pmb__out_error("out of memory");
+
+	pmb_run_free(run);
 	return rc;
 }

@@ -315,6 +315,23 @@ def test_header_alone(e):
            (cc, std, last(r.stderr) or "no warning"))
 
 
+def test_man_documents(e):
+    """pmubench(3) names every public symbol of the installed header."""
+    with open(e.prefix + "/include/pmubench.h") as f:
+        h = f.read()
+    with open(e.prefix + "/share/man/man3/pmubench.3") as f:
+        man = unescape(re.sub(r"\\f[BIRP]", "", f.read()))
+    names = public_api(e)
+    names |= {m for m in re.findall(r"^#define (PMB_[A-Z0-9_]+)", h, re.M) if not m.startswith("PMB__")}
+    names |= set(re.findall(r"\b(PMB_(?:AXIS|ROLE|VALUE)_[A-Z_]+)\b", h))
+    names |= {"PMB_E" + m for m in re.findall(r"^\s*X\(([A-Z]+), \d+,", h, re.M)}
+    names |= set(re.findall(r"^(?:struct|enum) (pmb_\w+)(?: \{|;)", h, re.M))
+    names |= {"pmb_do_not_optimize", "pmb_loop", "pmb_loop_batch", "pmb_clobber_memory"}
+    missing = sorted(n for n in names if not re.search(r"(?<!\w)%s(?!\w)" % re.escape(n), man))
+    ok(len(names) > 60 and not missing, "pmubench(3) names each of the header's %d public symbols (missing %s)" %
+       (len(names), missing))
+
+
 def needed(path):
     r = sh(["readelf", "-d", path])
     return re.findall(r"\(NEEDED\).*\[(.+?)\]", r.stdout), sh(["readelf", "-l", path]).stdout
@@ -374,6 +391,7 @@ def main():
         test_plugin(e, bench, cxx, figures)
         test_load_errors(e)
         test_symbols(e)
+        test_man_documents(e)
         test_header_alone(e)
         test_static(e)
         r = e.run(e.pmubench, "--list-events=cycles",

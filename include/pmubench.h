@@ -6,7 +6,7 @@
  * pmb_strerror() names every one of them.  The library never prints and never
  * exits the process; only pmb_main() (the command line) does.
  *
- * A benchmark program is one C file:
+ * A benchmark program is one C or C++ file (C99 or C++11 and later):
  *
  *     static void bm_sum(struct pmb_state *s)
  *     {

@@ -185,6 +185,43 @@ def test_cxx(e, code):
     return built
 
 
+# Every way to write a definition, for the C and C++ expansions to agree.
+FIELDS = r"""#include <pmubench.h>
+static void bm(struct pmb_state *s) { while (pmb_loop(s)) pmb_clobber_memory(); }
+PMB_BENCHMARK(bm);
+PMB_BENCHMARK(bm, .group = "f", .name = "args", .args = PMB_ARGS(3, 1 << 4, -2));
+PMB_BENCHMARK(bm, .name = "named", .group = "f", .args = PMB_NAMED_ARGS("p", 0, 50),
+              .args2 = PMB_RANGE(2, 100), .seed = 7, .empty = false);
+PMB_BENCHMARK(bm, .group = "f", .name = "ref", .reference = "args", .baseline = "args",
+              .role = PMB_ROLE_SOL, .study = "s", .args = PMB_ARGS(3));
+PMB_BENCHMARK(bm, .group = "t", .name = "tiers", .args = PMB_TIERS);
+int main(int c, char **v) { return pmb_main(c, v); }
+"""
+FIELDS_LIST = ["bm", "f/args/3", "f/args/16", "f/args/-2", "f/named/p0/2", "f/named/p0/16", "f/named/p0/100",
+               "f/named/p50/2", "f/named/p50/16", "f/named/p50/100", "f/ref/3"]
+
+
+def test_fields(e):
+    """PMB_BENCHMARK's fields and argument macros mean the same in C and C++."""
+    for name in ("fields.c", "fields.cc"):
+        with open(e.tmp + "/" + name, "w") as f:
+            f.write(FIELDS)
+    lists = {}
+    for cc, src, std in (("cc", "fields.c", "c99"), ("g++", "fields.cc", "c++11"), ("clang++", "fields.cc", "c++11")):
+        if not shutil.which(cc):
+            continue
+        r = e.build(cc, src, "fields_" + cc.replace("+", "x"), ["-std=" + std, *WARN])
+        if r.returncode == 0:
+            r = e.run("./fields_" + cc.replace("+", "x"), "--list")
+        lists[cc] = r.stdout.split() if r.returncode == 0 else last(r.stderr)
+    c = lists.get("cc")
+    ok(isinstance(c, list) and [x for x in c if not x.startswith("t/")] == FIELDS_LIST and
+       [x for x in c if x.startswith("t/tiers/")], "every field and argument macro, in C: %s" % c)
+    for cxx in ("g++", "clang++"):
+        if cxx in lists:
+            ok(lists[cxx] == c, "the same instances from the C++ build (%s): %s" % (cxx, lists[cxx]))
+
+
 def test_api_example(e, code):
     """pmb_run in a program: figures printed by the example, nothing by pmubench."""
     with open(e.tmp + "/figures.c", "w") as f:
@@ -387,6 +424,7 @@ def main():
         test_pkgconfig(e)
         test_c(e, bench)
         cxx = test_cxx(e, bench)
+        test_fields(e)
         test_api_example(e, figures)
         test_plugin(e, bench, cxx, figures)
         test_load_errors(e)

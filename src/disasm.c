@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "disasm.h"
@@ -490,4 +491,24 @@ int pmb__disasm_benchmark(void (*fn)(struct pmb_state *), const char *fname, enu
 		fail(rc, "%s (the function %s at 0x%llx): no symbol holds it in %s", fname, fname,
 		     (unsigned long long)(o.addr - o.bias), o.path);
 	return rc;
+}
+
+void pmb__disasm_rank(struct pmb_disasm *d, const char *event)
+{
+	static const struct {
+		const char *name;
+		enum pmb_da_count col;
+	} by[] = {
+		{ "branch-misses", PMB_DA_MISP }, { "cond-branch-misses", PMB_DA_MISP },
+		{ "br-misp-retired", PMB_DA_MISP }, { "l1d-misses", PMB_DA_L1D },
+		{ "l1d-read-misses", PMB_DA_L1D }, { "L1-dcache-load-misses", PMB_DA_L1D },
+		{ "llc-misses", PMB_DA_LL }, { "llc-read-misses", PMB_DA_LL },
+		{ "LLC-load-misses", PMB_DA_LL }, { "cache-misses", PMB_DA_LL },
+	};
+
+	d->rank_col = PMB_DA_EXEC;
+	for (size_t i = 0; event && i < sizeof(by) / sizeof(by[0]); i++)
+		if (!strcasecmp(event, by[i].name))
+			d->rank_col = (int)by[i].col;
+	snprintf(d->rank_by, sizeof(d->rank_by), "%s", pmb__da_count_name[d->rank_col]);
 }

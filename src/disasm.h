@@ -110,6 +110,10 @@ void pmb__disasm_free(struct pmb_disasm *d);
  * and the notes that need counts. */
 void pmb__disasm_counted(struct pmb_disasm *d);
 
+/* Rank the listing by the count of event (the first of --counters: its
+ * portable name or a sim alias); NULL or another event: executions. */
+void pmb__disasm_rank(struct pmb_disasm *d, const char *event);
+
 /* The instruction at addr (ELF address), or NULL. */
 struct pmb_disasm_insn *pmb__disasm_find(struct pmb_disasm *d, uint64_t addr);
 

@@ -75,6 +75,8 @@ struct pmb_warnings {
 	int n;
 };
 
+struct pmb_disasm;
+
 struct pmb_result {
 	struct pmb_instance *inst;
 	int status;                /* 0, PMB_ESKIPPED, PMB_EVERIFY */
@@ -102,6 +104,8 @@ struct pmb_result {
 	double rep_spread;                      /* --repetitions: (max-min)/median of
 	                                           the repetitions' medians; NAN */
 	double items_per_second, bytes_per_second;
+	struct pmb_disasm *disasm;              /* --disasm: the annotated loop
+	                                           (run.c owns it); NULL none */
 };
 
 /* Facts about the whole run: the JSON context.  run.c assembles it from

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "disasm.h"
 #include "events.h"
 #include "probe.h"
 #include "registry.h"
@@ -42,6 +43,7 @@ struct pmb_plan {
 	size_t ninst;
 	size_t reps;                   /* calls of each instance */
 	struct pmb_event_plan events;  /* resolved by name, not opened yet */
+	struct pmb_disasm **disasm;    /* --disasm: per instance, malloc'ed */
 };
 
 /* counters opened: the environment, and what reads a sample. */
@@ -196,6 +198,25 @@ static int plan_events(const struct pmb_options *o, struct pmb_plan *p)
 	return 0;
 }
 
+/* --disasm: each instance's measured loop, found before anything is
+ * measured (a stripped binary fails now, not after the run). */
+static int plan_disasm(const struct pmb_options *o, struct pmb_plan *p)
+{
+	if (!o->disasm || o->self_check || o->topology)
+		return 0;
+	p->disasm = calloc(p->ninst + 1, sizeof(*p->disasm));
+	if (!p->disasm)
+		return pmb__out_error("out of memory");
+	for (size_t i = 0; i < p->ninst; i++) {
+		const struct pmb_benchmark_def *d = p->inst[i].def;
+
+		if (pmb__disasm_benchmark(d->func, d->fname, d->role, &p->disasm[i]))
+			return pmb__out_error("--disasm: %s", pmb__disasm_error());
+		pmb__disasm_rank(p->disasm[i], p->events.nev ? p->events.ev[0].name : NULL);
+	}
+	return 0;
+}
+
 /* ---- early exits: listings, and --backend=sim's parent ------------------ */
 
 static int list_benchmarks(struct pmb_plan *p)
@@ -222,7 +243,7 @@ static int list_events(const char *pattern)
  * is this one's. */
 static int run_under_valgrind(const struct pmb_options *o, const struct pmb_plan *p)
 {
-	int err = pmb__sim_exec(o->argc, o->argv, p->info_ok ? &p->info : NULL);
+	int err = pmb__sim_exec(o->argc, o->argv, p->info_ok ? &p->info : NULL, o->disasm);
 
 	if (err == PMB_ENOVALGRIND)
 		return pmb__out_error("--backend=sim needs valgrind, which is not installed: apt-get install valgrind");
@@ -366,6 +387,20 @@ static int measure(const struct pmb_options *o, const struct pmb_plan *p, const 
 	return 0;
 }
 
+/* --disasm: each result's annotated loop; under the simulator, with the
+ * counts of each instruction from a run of the instance alone again. */
+static void annotate(const struct pmb_plan *p, const struct pmb_opened *m, struct pmb_samples *s,
+		     struct pmb_warnings *w)
+{
+	for (size_t i = 0; p->disasm && i < p->ninst; i++) {
+		if (p->sim && s->res[i * p->reps].status == 0 &&
+		    pmb__sim_annotate(&s->ro, &m->meter, &p->inst[i], p->disasm[i]))
+			pmb__warn(w, "--disasm: %s", pmb__sim_error());
+		for (size_t r = 0; r < p->reps; r++)
+			s->res[i * p->reps + r].disasm = p->disasm[i];
+	}
+}
+
 /* ---- analyse and report -------------------------------------------------- */
 
 /* The reports' one input, read-only from here on (the analysis adds its
@@ -469,6 +504,7 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 	rc = measure(o, plan, &opened, &samples, warn);
 	if (rc)
 		goto out;
+	annotate(plan, &opened, &samples, warn);
 	ctx = context_of(o, plan, &opened, &samples, warn);
 	if (!ctx) {
 		rc = pmb__out_error("out of memory");
@@ -524,8 +560,13 @@ int pmb__run(const struct pmb_options *o)
 	if (!rc)
 		rc = plan_events(o, &plan);
 	if (!rc)
+		rc = plan_disasm(o, &plan);
+	if (!rc)
 		rc = run_plan(o, &plan, &warn);
 out:
+	for (size_t i = 0; plan.disasm && i < plan.ninst; i++)
+		pmb__disasm_free(plan.disasm[i]);
+	free(plan.disasm);
 	free(plan.inst);
 	if (plan.have_filter)
 		regfree(&plan.filter);

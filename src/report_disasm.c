@@ -1,0 +1,107 @@
+/* report_disasm.c - the console's --disasm section: each benchmark's measured loop, its counts per instruction, ranked. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "disasm.h"
+#include "report.h"
+
+#define TOP 5
+
+static void legend(FILE *f, const struct pmb_disasm *d)
+{
+	if (d->counted)
+		fprintf(f, "  simulated per item (callgrind): exec executions, misp conditional-branch mispredictions,\n"
+			   "  l1d and ll L1d and last-level read misses; 'loop' marks the harness's own instructions,\n"
+			   "  'choice' a conditional branch that stays in the loop\n");
+	else
+		fprintf(f, "  'loop' marks the harness's own instructions, 'choice' a conditional branch that stays in\n"
+			   "  the loop (counts per instruction: --backend=sim)\n");
+}
+
+static void insn_line(FILE *f, const struct pmb_disasm *d, const struct pmb_disasm_insn *in)
+{
+	const char *what = in->kind & PMB_DA_DECISION ? "choice" : in->kind & PMB_DA_HARNESS ? "loop" : "";
+
+	fputs("  ", f);
+	if (d->counted)
+		for (int k = 0; k < PMB_DA_NCOUNT; k++)
+			fprintf(f, "%7.3f ", in->count[k]);
+	fprintf(f, "%8llx %-6s %-44s %s\n", (unsigned long long)in->addr, what, in->text, in->src);
+}
+
+static void part(FILE *f, const struct pmb_disasm *d, int p)
+{
+	const struct pmb_disasm_part *pt = &d->part[p];
+
+	if (pt->callee)
+		fprintf(f, "  called from the loop: %s\n", pt->name);
+	else
+		fprintf(f, "  measured loop in %s, 0x%llx..0x%llx:\n", pt->name, (unsigned long long)pt->lo,
+			(unsigned long long)pt->hi);
+	for (size_t i = pt->first; i < pt->first + pt->n; i++)
+		if (!(d->insn[i].kind & PMB_DA_NOP))
+			insn_line(f, d, &d->insn[i]);
+}
+
+static int by_rank(const void *a, const void *b, void *arg)
+{
+	const struct pmb_disasm *d = arg;
+	double x = (*(const struct pmb_disasm_insn *const *)a)->count[d->rank_col];
+	double y = (*(const struct pmb_disasm_insn *const *)b)->count[d->rank_col];
+
+	return (x < y) - (x > y);
+}
+
+/* The instructions with the most of the ranking count, highest first. */
+static void ranking(FILE *f, const struct pmb_disasm *d)
+{
+	const struct pmb_disasm_insn **v = malloc(d->n * sizeof(*v) + 1);
+	size_t n = 0;
+
+	if (!v)
+		return;
+	for (size_t i = 0; i < d->n; i++)
+		if (d->insn[i].count[d->rank_col] > 0)
+			v[n++] = &d->insn[i];
+	qsort_r(v, n, sizeof(*v), by_rank, (void *)d);
+	fprintf(f, "  ranked by %s per item:", d->rank_by);
+	if (!n)
+		fprintf(f, " none counted");
+	for (size_t i = 0; i < n && i < TOP; i++)
+		fprintf(f, "%s %zu. %llx %.3g", i ? ";" : "", i + 1, (unsigned long long)v[i]->addr,
+			v[i]->count[d->rank_col]);
+	fputc('\n', f);
+	free(v);
+}
+
+static void one(FILE *f, const char *name, const struct pmb_disasm *d)
+{
+	int hidden = 0;
+
+	fprintf(f, "\n--disasm %s: %s%s%s (%s, %s)\n", name, d->func, d->via[0] ? ", " : "", d->via, d->arch,
+		d->file);
+	legend(f, d);
+	for (int p = 0; p < d->nparts; p++) {
+		if (d->counted && !d->part[p].ran) {
+			hidden++;
+			continue;
+		}
+		part(f, d, p);
+	}
+	if (hidden)
+		fprintf(f, "  (%d loop%s or function%s this benchmark did not run: not shown)\n", hidden,
+			hidden > 1 ? "s" : "", hidden > 1 ? "s" : "");
+	if (d->counted)
+		ranking(f, d);
+	for (int i = 0; i < d->nnotes; i++)
+		fprintf(f, "  note: %s\n", d->note[i]);
+}
+
+void pmb__report_disasm(FILE *f, const struct pmb_result *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (r[i].disasm && r[i].repetition == 0)
+			one(f, r[i].inst->name, r[i].disasm);
+}

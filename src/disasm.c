@@ -487,6 +487,8 @@ int pmb__disasm_benchmark(void (*fn)(struct pmb_state *), const char *fname, enu
 	if (!o.found || !o.path[0])
 		return fail(-ENOENT, "%s: no loaded file holds its code", fname);
 	rc = disasm_at(o.path, NULL, o.addr - o.bias, role, out);
+	if (!rc)
+		(*out)->bias = o.bias;
 	if (rc == -ENOENT && !strstr(da_err, "stripped") && !strstr(da_err, "no loop"))
 		fail(rc, "%s (the function %s at 0x%llx): no symbol holds it in %s", fname, fname,
 		     (unsigned long long)(o.addr - o.bias), o.path);

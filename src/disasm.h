@@ -61,6 +61,7 @@ struct pmb_disasm_part {
 /* The annotated loop of one benchmark. */
 struct pmb_disasm {
 	char file[256];       /* the ELF file read */
+	uint64_t bias;        /* its load bias: running address - ELF address */
 	char func[128];       /* the benchmark function's symbol */
 	char via[160];        /* how the loop was reached: "" or
 	                         "tail call to bm_sum_if" */
@@ -81,8 +82,9 @@ struct pmb_disasm {
 	char rank_by[48];     /* the event the listing is ranked by */
 	int rank_col;         /* its count column, -1: share */
 	char sample_event[64];
-	uint64_t samples_in, samples_all; /* samples in the parts, and all */
-	char sample_note[200];
+	uint64_t sample_period;
+	uint64_t samples_in, samples_all, samples_lost; /* samples in the
+	                         parts, all taken while the samples ran, lost */
 };
 
 /* The measured loop of benchmark function fn (running at that address),

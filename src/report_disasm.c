@@ -11,6 +11,12 @@
 
 static void legend(FILE *f, const struct pmb_disasm *d)
 {
+	if (d->sampled)
+		fprintf(f, "  share: of the %llu samples of %s (one every %llu, user mode) taken while the samples ran,\n"
+			   "  %llu of them in this code%s; a sample lands a few instructions after the one that\n"
+			   "  caused it (skid): read a share as belonging to the instructions just before it\n",
+			(unsigned long long)d->samples_all, d->sample_event, (unsigned long long)d->sample_period,
+			(unsigned long long)d->samples_in, d->samples_lost ? " (the kernel lost some)" : "");
 	if (d->counted)
 		fprintf(f, "  simulated per item (callgrind): exec executions, misp conditional-branch mispredictions,\n"
 			   "  l1d and ll L1d and last-level read misses; 'loop' marks the harness's own instructions,\n"
@@ -28,6 +34,8 @@ static void insn_line(FILE *f, const struct pmb_disasm *d, const struct pmb_disa
 	if (d->counted)
 		for (int k = 0; k < PMB_DA_NCOUNT; k++)
 			fprintf(f, "%7.3f ", in->count[k]);
+	if (d->sampled)
+		fprintf(f, "%6.1f%% ", 100 * in->share);
 	fprintf(f, "%8llx %-6s %-44s %s\n", (unsigned long long)in->addr, what, in->text, in->src);
 }
 
@@ -45,11 +53,17 @@ static void part(FILE *f, const struct pmb_disasm *d, int p)
 			insn_line(f, d, &d->insn[i]);
 }
 
+/* The ranking value: a count per item, or (rank_col -1) a share. */
+static double rank_of(const struct pmb_disasm *d, const struct pmb_disasm_insn *in)
+{
+	return d->rank_col < 0 ? in->share : in->count[d->rank_col];
+}
+
 static int by_rank(const void *a, const void *b, void *arg)
 {
 	const struct pmb_disasm *d = arg;
-	double x = (*(const struct pmb_disasm_insn *const *)a)->count[d->rank_col];
-	double y = (*(const struct pmb_disasm_insn *const *)b)->count[d->rank_col];
+	double x = rank_of(d, *(const struct pmb_disasm_insn *const *)a);
+	double y = rank_of(d, *(const struct pmb_disasm_insn *const *)b);
 
 	return (x < y) - (x > y);
 }
@@ -63,15 +77,15 @@ static void ranking(FILE *f, const struct pmb_disasm *d)
 	if (!v)
 		return;
 	for (size_t i = 0; i < d->n; i++)
-		if (d->insn[i].count[d->rank_col] > 0)
+		if (rank_of(d, &d->insn[i]) > 0)
 			v[n++] = &d->insn[i];
 	qsort_r(v, n, sizeof(*v), by_rank, (void *)d);
-	fprintf(f, "  ranked by %s per item:", d->rank_by);
+	fprintf(f, "  ranked by %s%s:", d->rank_by, d->rank_col < 0 ? "" : " per item");
 	if (!n)
 		fprintf(f, " none counted");
 	for (size_t i = 0; i < n && i < TOP; i++)
-		fprintf(f, "%s %zu. %llx %.3g", i ? ";" : "", i + 1, (unsigned long long)v[i]->addr,
-			v[i]->count[d->rank_col]);
+		fprintf(f, d->rank_col < 0 ? "%s %zu. %llx %.1f%%" : "%s %zu. %llx %.3g", i ? ";" : "", i + 1,
+			(unsigned long long)v[i]->addr, (d->rank_col < 0 ? 100 : 1) * rank_of(d, v[i]));
 	fputc('\n', f);
 	free(v);
 }
@@ -84,7 +98,7 @@ static void one(FILE *f, const char *name, const struct pmb_disasm *d)
 		d->file);
 	legend(f, d);
 	for (int p = 0; p < d->nparts; p++) {
-		if (d->counted && !d->part[p].ran) {
+		if ((d->counted || d->sampled) && !d->part[p].ran) {
 			hidden++;
 			continue;
 		}
@@ -93,7 +107,7 @@ static void one(FILE *f, const char *name, const struct pmb_disasm *d)
 	if (hidden)
 		fprintf(f, "  (%d loop%s or function%s this benchmark did not run: not shown)\n", hidden,
 			hidden > 1 ? "s" : "", hidden > 1 ? "s" : "");
-	if (d->counted)
+	if (d->counted || d->sampled)
 		ranking(f, d);
 	for (int i = 0; i < d->nnotes; i++)
 		fprintf(f, "  note: %s\n", d->note[i]);

@@ -333,6 +333,8 @@ static void write_disasm_insn(struct pmb__jw *w, const struct pmb_disasm *d, con
 	if (d->counted)
 		for (int k = 0; k < PMB_DA_NCOUNT; k++)
 			pmb__jw_num(w, pmb__da_count_name[k], in->count[k]);
+	if (d->sampled)
+		pmb__jw_num(w, "share", in->share);
 	pmb__jw_close(w, '}');
 }
 
@@ -345,6 +347,14 @@ static void write_disasm(struct pmb__jw *w, const struct pmb_disasm *d)
 	pmb__jw_str(w, "arch", d->arch);
 	pmb__jw_str_or_null(w, "counts", d->counted ? "simulated per item (callgrind)" : NULL);
 	pmb__jw_str(w, "ranked_by", d->rank_by);
+	if (d->sampled) {
+		pmb__jw_str(w, "sampled_event", d->sample_event);
+		pmb__jw_uint(w, "sample_period", d->sample_period);
+		pmb__jw_uint(w, "samples", d->samples_all);
+		pmb__jw_uint(w, "samples_in_code", d->samples_in);
+		pmb__jw_uint(w, "samples_lost", d->samples_lost);
+		pmb__jw_str(w, "skid", "a sample lands a few instructions after the one that caused it");
+	}
 	pmb__jw_bool(w, "body_empty", d->body_empty);
 	pmb__jw_int(w, "decisions", d->decisions);
 	pmb__jw_open(w, "notes", '[', false);

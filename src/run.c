@@ -387,15 +387,40 @@ static int measure(const struct pmb_options *o, const struct pmb_plan *p, const 
 	return 0;
 }
 
-/* --disasm: each result's annotated loop; under the simulator, with the
- * counts of each instruction from a run of the instance alone again. */
+/* The event --disasm samples with a PMU: the first counted hardware
+ * event (cycles by default), or -1. */
+static int sampled_event(const struct pmb_opened *m)
+{
+	for (int e = 0; e < m->events.nev; e++)
+		if (m->got.event_group[e] >= 0 && m->events.ev[e].attr.type != PERF_TYPE_SOFTWARE)
+			return e;
+	return -1;
+}
+
+/* --disasm: each result's annotated loop, with the counts of each
+ * instruction from a run of the instance alone again: simulated, or the
+ * samples of one event where a PMU counts it. */
 static void annotate(const struct pmb_plan *p, const struct pmb_opened *m, struct pmb_samples *s,
 		     struct pmb_warnings *w)
 {
+	int e = p->sim ? -1 : sampled_event(m), err;
+
+	if (p->disasm && !p->sim && e < 0)
+		pmb__warn(w, "--disasm: no hardware event counts here, so none is sampled per instruction; "
+			 "--backend=sim gives simulated counts per instruction");
 	for (size_t i = 0; p->disasm && i < p->ninst; i++) {
-		if (p->sim && s->res[i * p->reps].status == 0 &&
-		    pmb__sim_annotate(&s->ro, &m->meter, &p->inst[i], p->disasm[i]))
+		if (s->res[i * p->reps].status)
+			goto link;
+		if (p->sim && pmb__sim_annotate(&s->ro, &m->meter, &p->inst[i], p->disasm[i]))
 			pmb__warn(w, "--disasm: %s", pmb__sim_error());
+		if (e >= 0) {
+			err = pmb__runner_sample(&s->ro, &m->meter, &p->inst[i], &m->events.ev[e].attr,
+						 m->events.ev[e].name, p->disasm[i]);
+			if (err)
+				pmb__warn(w, "--disasm: %s: cannot sample %s here: %s", p->inst[i].name,
+					 m->events.ev[e].name, pmb_strerror(err));
+		}
+link:
 		for (size_t r = 0; r < p->reps; r++)
 			s->res[i * p->reps + r].disasm = p->disasm[i];
 	}

@@ -77,66 +77,135 @@ static bool has(const uint16_t *r, int n, int reg)
 	return false;
 }
 
-/* The slow path: the block ending in the call to pmb__loop_next and the
- * block its return value is tested in.  Returns the register the state
- * pointer is passed from (the loop counter is at offset 0 of what it
- * points to), or 0. */
-static int mark_slow_path(const struct da *a, struct pmb__func *f, int scc)
+/* Registers a call may change (the ABI's caller-saved ones, as capstone
+ * numbers them). */
+static bool clobbered_by_call(int machine, int reg)
 {
-	int state = 0;
+	static const int x86[] = { X86_REG_RAX, X86_REG_RCX, X86_REG_RDX, X86_REG_RSI, X86_REG_RDI,
+				   X86_REG_R8, X86_REG_R9, X86_REG_R10, X86_REG_R11 };
+
+	if (machine != EM_X86_64)
+		return reg >= ARM64_REG_X0 && reg <= ARM64_REG_X18;
+	for (size_t i = 0; i < sizeof(x86) / sizeof(x86[0]); i++)
+		if (reg == x86[i])
+			return true;
+	return false;
+}
+
+/* What the marking knows: the registers that hold the state pointer (the
+ * loop counter is at offset 0 of what it points to) and those that hold
+ * the counter's value now. */
+struct marks {
+	uint16_t state[8], val[16];
+	int nstate, nval, machine;
+};
+
+static void set_add(uint16_t *set, int *n, int cap, int reg)
+{
+	if (reg && !has(set, *n, reg) && *n < cap)
+		set[(*n)++] = (uint16_t)reg;
+}
+
+static void set_del(uint16_t *set, int *n, int reg)
+{
+	for (int i = 0; i < *n; i++)
+		if (set[i] == reg)
+			set[i--] = set[--(*n)];
+}
+
+/* The slow path: the block ending in the call to pmb__loop_next and the
+ * block its return value is tested in; the state pointer is in the first
+ * argument register there, and in any register moved into it. */
+static void mark_slow_path(const struct da *a, struct pmb__func *f, int scc, struct marks *m)
+{
+	int arg = first_arg_reg(m->machine);
 
 	for (int b = 0; b < f->nblk; b++) {
 		struct pmb__block *bk = &f->blk[b];
-		struct pmb__dinsn *last = &f->in[bk->first + bk->n - 1];
 
-		if (bk->scc != scc || !is_loop_next(a, last))
+		if (bk->scc != scc || !is_loop_next(a, &f->in[bk->first + bk->n - 1]))
 			continue;
+		set_add(m->state, &m->nstate, 8, arg);
 		for (size_t i = bk->first; i < bk->first + bk->n; i++) {
 			struct pmb__dinsn *in = &f->in[i];
 
-			f->in[i].out.kind |= PMB_DA_HARNESS;
-			if (has(in->wr, in->nwr, first_arg_reg(pmb__elf_machine(a->e))) && in->nrd == 1 &&
-			    !in->has_mem)
-				state = in->rd[0];
+			in->out.kind |= PMB_DA_HARNESS;
+			if (has(in->wr, in->nwr, arg) && in->nrd == 1 && !in->has_mem)
+				set_add(m->state, &m->nstate, 8, in->rd[0]);
 		}
 		if (bk->succ[1] >= 0 && f->blk[bk->succ[1]].scc == scc)
 			for (size_t i = 0; i < f->blk[bk->succ[1]].n; i++)
 				f->in[f->blk[bk->succ[1]].first + i].out.kind |= PMB_DA_HARNESS;
 	}
-	return state;
 }
 
-/* The pass counter's own instructions: its load and store (memory at the
- * state pointer, offset 0), what computes on its value alone (the
- * decrement, the test), and the branch that follows them. */
-static void mark_counter(struct pmb__func *f, int scc, int state)
+/* Whether in is one of the counter's own: its load or store (memory at
+ * the state pointer, offset 0), or an instruction on the counter's value
+ * alone (the decrement, the test). */
+static bool counter_insn(const struct marks *m, const struct pmb__dinsn *in)
 {
-	uint16_t t[16];
-	int nt = 0;
+	bool all = in->nrd > 0;
 
-	for (int pass = 0; pass < 3 && state; pass++)
-		for (size_t i = 0; i < f->n; i++) {
-			struct pmb__dinsn *in = &f->in[i];
-			bool all = in->nrd > 0, mine;
+	if (in->out.kind & PMB_DA_CALL)
+		return false;
+	if (in->has_mem)
+		return has(m->state, m->nstate, in->mem_base) && !in->mem_index && in->mem_disp == 0;
+	for (int k = 0; k < in->nrd; k++)
+		all &= has(m->val, m->nval, in->rd[k]);
+	for (int k = 0; k < in->nwr; k++)
+		all &= has(m->val, m->nval, in->wr[k]);
+	return all;
+}
 
-			if (f->blk[in->block].scc != scc || (in->out.kind & (PMB_DA_HARNESS | PMB_DA_CALL)))
+/* One instruction of the walk below: marked the counter's own, with the
+ * registers it sets holding the counter's value; or not, and they do not. */
+static void counter_step(struct pmb__func *f, size_t i, struct marks *m)
+{
+	struct pmb__dinsn *in = &f->in[i];
+	bool mine = counter_insn(m, in) || ((in->out.kind & PMB_DA_COND) && i > 0 &&
+					    f->in[i - 1].block == in->block &&
+					    (f->in[i - 1].out.kind & PMB_DA_HARNESS));
+
+	if (mine && !(in->out.kind & PMB_DA_CALL)) {
+		in->out.kind |= PMB_DA_HARNESS;
+		for (int k = 0; k < in->nwr; k++)
+			set_add(m->val, &m->nval, 16, in->wr[k]);
+		return;
+	}
+	for (int k = 0; k < in->nwr; k++)
+		set_del(m->val, &m->nval, in->wr[k]);
+	for (int r = 0; (in->out.kind & PMB_DA_CALL) && r < m->nval; r++)
+		if (clobbered_by_call(m->machine, m->val[r]))
+			set_del(m->val, &m->nval, m->val[r--]);
+}
+
+/* The pass counter's own instructions, and the branch that follows them:
+ * which registers hold the counter's value flows from block to block
+ * (into a block, what any block before it in the loop left), a few rounds,
+ * so that a loop rotated to decrement at its top sees the value the load
+ * at its bottom left. */
+static void mark_counter(struct pmb__func *f, int scc, struct marks *m)
+{
+	struct vset {
+		uint16_t r[16];
+		int n;
+	} *out = calloc((size_t)f->nblk, sizeof(*out));
+
+	for (int round = 0; out && round < 4 && m->nstate; round++)
+		for (int b = 0; b < f->nblk; b++) {
+			if (f->blk[b].scc != scc)
 				continue;
-			for (int k = 0; k < in->nrd; k++)
-				all &= has(t, nt, in->rd[k]);
-			for (int k = 0; k < in->nwr; k++)
-				all &= in->nrd > 0 && has(t, nt, in->wr[k]);
-			mine = (in->has_mem && in->mem_base == state && !in->mem_index && in->mem_disp == 0) ||
-			       (!in->has_mem && all);
-			if ((in->out.kind & PMB_DA_COND) && i > 0 && f->in[i - 1].block == in->block &&
-			    (f->in[i - 1].out.kind & PMB_DA_HARNESS))
-				mine = true;
-			if (!mine)
-				continue;
-			in->out.kind |= PMB_DA_HARNESS;
-			for (int k = 0; k < in->nwr && nt < 16; k++)
-				if (!has(t, nt, in->wr[k]))
-					t[nt++] = in->wr[k];
+			m->nval = 0;
+			for (int p = 0; p < f->nblk; p++)
+				if (f->blk[p].scc == scc && (f->blk[p].succ[0] == b || f->blk[p].succ[1] == b))
+					for (int k = 0; k < out[p].n; k++)
+						set_add(m->val, &m->nval, 16, out[p].r[k]);
+			for (size_t i = f->blk[b].first; i < f->blk[b].first + f->blk[b].n; i++)
+				counter_step(f, i, m);
+			memcpy(out[b].r, m->val, sizeof(out[b].r));
+			out[b].n = m->nval;
 		}
+	free(out);
 }
 
 /* Append the instructions of f (of component scc; -1 all) as one part. */
@@ -177,28 +246,39 @@ static int add_part(struct da *a, const struct pmb__func *f, int scc, bool calle
 	return 0;
 }
 
-/* The measured loops of f (cycles holding a call to pmb__loop_next),
- * marked and added as parts.  Returns how many, or -errno. */
+/* Whether block b ends in a call to pmb__loop_next in a cycle, the first
+ * such block of its cycle. */
+static bool loop_head(const struct da *a, const struct pmb__func *f, int b)
+{
+	if (!f->blk[b].cyclic || !is_loop_next(a, &f->in[f->blk[b].first + f->blk[b].n - 1]))
+		return false;
+	for (int c = 0; c < b; c++)
+		if (f->blk[c].scc == f->blk[b].scc && is_loop_next(a, &f->in[f->blk[c].first + f->blk[c].n - 1]))
+			return false;
+	return true;
+}
+
+/* The measured loops of f (cycles holding a call to pmb__loop_next):
+ * every loop's own instructions marked first, then the decisions (which
+ * are not the loops' own), then each loop added as a part.  Returns how
+ * many, or -errno. */
 static int find_loops(struct da *a, struct pmb__func *f, const char *name)
 {
 	int found = 0, rc;
 
 	pmb__cfg_sccs(f);
-	for (int b = 0; b < f->nblk; b++) {
-		struct pmb__dinsn *last = &f->in[f->blk[b].first + f->blk[b].n - 1];
-		int scc = f->blk[b].scc, state;
-		bool seen = false;
+	for (int b = 0; b < f->nblk; b++)
+		if (loop_head(a, f, b)) {
+			struct marks m = { .machine = pmb__elf_machine(a->e) };
 
-		if (!f->blk[b].cyclic || !is_loop_next(a, last))
+			mark_slow_path(a, f, f->blk[b].scc, &m);
+			mark_counter(f, f->blk[b].scc, &m);
+		}
+	pmb__cfg_decisions(f);
+	for (int b = 0; b < f->nblk; b++) {
+		if (!loop_head(a, f, b))
 			continue;
-		for (int c = 0; c < b; c++)
-			seen |= f->blk[c].scc == scc && is_loop_next(a, &f->in[f->blk[c].first + f->blk[c].n - 1]);
-		if (seen)
-			continue;
-		state = mark_slow_path(a, f, scc);
-		mark_counter(f, scc, state);
-		pmb__cfg_decisions(f);
-		rc = add_part(a, f, scc, false, name);
+		rc = add_part(a, f, f->blk[b].scc, false, name);
 		if (rc)
 			return rc;
 		found++;
@@ -294,17 +374,45 @@ static int loops_from(struct da *a, uint64_t addr)
 	return add_callees(a);
 }
 
-/* The parts a check looks at: the loops that ran where counts say which,
- * else all of them; and the functions they call. */
-static bool considered(const struct pmb_disasm *d, int p)
+static void check(struct pmb_disasm *d);
+
+/* Whether loop part p is the one this benchmark runs: the loops that ran
+ * where counts say which, else the one its first call to pmb__loop_next
+ * came from, else (neither known) all of them. */
+static bool loop_runs(const struct pmb_disasm *d, int p)
 {
 	bool any = false;
 
-	if (!(d->counted || d->sampled))
-		return true;
-	for (int q = 0; q < d->nparts; q++)
-		any |= d->part[q].ran && !d->part[q].callee;
-	return !any || d->part[p].ran;
+	if (d->counted || d->sampled) {
+		for (int q = 0; q < d->nloops; q++)
+			any |= d->part[q].ran;
+		if (any)
+			return d->part[p].ran;
+	}
+	return d->site_part < 0 || p == d->site_part;
+}
+
+bool pmb__disasm_part_shown(const struct pmb_disasm *d, int p)
+{
+	if (!d->part[p].callee)
+		return loop_runs(d, p);
+	/* A function is shown where a loop shown calls it. */
+	for (int q = 0; q < d->nloops; q++)
+		for (size_t i = d->part[q].first; loop_runs(d, q) && i < d->part[q].first + d->part[q].n; i++)
+			if ((d->insn[i].kind & PMB_DA_CALL) && d->insn[i].target == d->part[p].lo)
+				return true;
+	return false;
+}
+
+void pmb__disasm_site(struct pmb_disasm *d, uintptr_t site)
+{
+	uint64_t at = (uint64_t)site - d->bias - 1; /* inside the call */
+
+	d->site_part = -1;
+	for (size_t i = 0; site && i < d->n; i++)
+		if (!d->part[d->insn[i].part].callee && at >= d->insn[i].addr && at < d->insn[i].addr + d->insn[i].size)
+			d->site_part = d->insn[i].part;
+	check(d);
 }
 
 static void check_calls(struct pmb_disasm *d)
@@ -318,7 +426,7 @@ static void check_calls(struct pmb_disasm *d)
 		char name[128];
 		bool dup = false;
 
-		if (d->part[in->part].callee || !considered(d, in->part) || !(in->kind & PMB_DA_CALL) ||
+		if (d->part[in->part].callee || !pmb__disasm_part_shown(d, in->part) || !(in->kind & PMB_DA_CALL) ||
 		    (in->kind & PMB_DA_HARNESS))
 			continue;
 		snprintf(name, sizeof(name), "%.*s", t ? (int)strcspn(t + 1, ">") : 0, t ? t + 1 : "");
@@ -351,20 +459,23 @@ static void check(struct pmb_disasm *d)
 	for (size_t i = 0; i < d->n; i++) {
 		const struct pmb_disasm_insn *in = &d->insn[i];
 
-		if (!considered(d, in->part))
+		if (!pmb__disasm_part_shown(d, in->part))
 			continue;
 		d->decisions += (in->kind & PMB_DA_DECISION) != 0;
 		if (!d->part[in->part].callee && !(in->kind & (PMB_DA_HARNESS | PMB_DA_NOP | PMB_DA_JUMP)))
 			body++;
 	}
 	d->body_empty = body == 0;
-	if (d->body_empty)
+	if (d->body_empty && d->meant_empty)
+		note(d, "the loop body holds no instruction between the loop primitives, as this calibration "
+		     "benchmark (.empty) means");
+	else if (d->body_empty)
 		note(d, "the loop body holds no instruction between the loop primitives: the compiler removed "
 		     "the work (keep its result with pmb_do_not_optimize())");
 	if (d->role == PMB_ROLE_BRANCHY && d->decisions == 0)
 		note(d, "a branchy benchmark whose loop, and what it calls, holds no conditional branch but "
 		     "the loops' own: the compiler made it branchless");
-	if (d->nloops > 1 && !(d->counted || d->sampled))
+	if (d->nloops > 1 && !(d->counted || d->sampled) && d->site_part < 0)
 		note(d, "%s holds %d measured loops; counts (--backend=sim) show which one this benchmark runs",
 		     d->part[0].name, d->nloops);
 	check_calls(d);
@@ -413,6 +524,7 @@ static int disasm_at(const char *file, const char *sym, uint64_t addr, enum pmb_
 		return fail(-ENOMEM, "out of memory");
 	snprintf(a.d->file, sizeof(a.d->file), "%s", file);
 	a.d->role = role;
+	a.d->site_part = -1;
 	a.d->rank_col = PMB_DA_EXEC;
 	rc = pmb__elf_open(file, &a.e, da_err, sizeof(da_err));
 	if (rc)

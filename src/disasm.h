@@ -21,7 +21,8 @@
                                and branch, the call to pmb__loop_next */
 #define PMB_DA_DECISION 16u /* a conditional branch both of whose ways stay
                                in the loop around it: a data-dependent
-                               choice, not the loop's test */
+                               choice (or an inner loop's test), not the
+                               loop's own exit */
 #define PMB_DA_NOP 32u
 
 /* The simulated counts each instruction carries under --backend=sim, per
@@ -68,6 +69,8 @@ struct pmb_disasm {
 	char arch[16];        /* "x86-64", "aarch64" */
 	struct pmb_disasm_part part[PMB_DA_MAX_PARTS];
 	int nparts, nloops;   /* the loops are parts 0 .. nloops-1 */
+	int site_part;        /* the loop the benchmark ran, by where it called
+	                         pmb__loop_next from; -1 not known */
 	struct pmb_disasm_insn *insn;
 	size_t n;
 	/* What seed 004 warns about, found in the code: one line each. */
@@ -77,6 +80,7 @@ struct pmb_disasm {
 	int decisions;        /* PMB_DA_DECISION branches in the loops and
 	                         callees */
 	enum pmb_role role;
+	bool meant_empty;     /* the definition's .empty: no work by design */
 	bool counted;         /* count[] holds simulated counts */
 	bool sampled;         /* share holds sampled shares */
 	char rank_by[48];     /* the event the listing is ranked by */
@@ -111,6 +115,14 @@ void pmb__disasm_free(struct pmb_disasm *d);
 /* After counts or shares are filled: which loops ran, the ranking column,
  * and the notes that need counts. */
 void pmb__disasm_counted(struct pmb_disasm *d);
+
+/* The loop this benchmark ran is the one that called pmb__loop_next from
+ * site (a return address of this process; 0: not known). */
+void pmb__disasm_site(struct pmb_disasm *d, uintptr_t site);
+
+/* Whether part p is shown and checked: the loop the benchmark runs (all
+ * where that is not known) and the functions it calls. */
+bool pmb__disasm_part_shown(const struct pmb_disasm *d, int p);
 
 /* Rank the listing by the count of event (the first of --counters: its
  * portable name or a sim alias); NULL or another event: executions. */

@@ -344,8 +344,9 @@ void pmb__cfg_sccs(struct pmb__func *f)
 	}
 }
 
-/* Conditional branches both of whose ways stay in the cycle around them
- * and that do not jump back: choices, not loop tests. */
+/* Conditional branches both of whose ways stay in the cycle around them:
+ * choices, or an inner loop's test (as tests/test_disasm.py's "turns"),
+ * not the test that leaves the loop. */
 int pmb__cfg_decisions(struct pmb__func *f)
 {
 	int n = 0;
@@ -355,7 +356,7 @@ int pmb__cfg_decisions(struct pmb__func *f)
 		int s0 = f->blk[b].succ[0], s1 = f->blk[b].succ[1];
 
 		if (!(last->out.kind & PMB_DA_COND) || (last->out.kind & PMB_DA_HARNESS) || !f->blk[b].cyclic ||
-		    s0 < 0 || s1 < 0 || last->target <= last->out.addr)
+		    s0 < 0 || s1 < 0)
 			continue;
 		if (f->blk[s0].scc == f->blk[b].scc && f->blk[s1].scc == f->blk[b].scc) {
 			last->out.kind |= PMB_DA_DECISION;

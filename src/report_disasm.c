@@ -77,7 +77,7 @@ static void ranking(FILE *f, const struct pmb_disasm *d)
 	if (!v)
 		return;
 	for (size_t i = 0; i < d->n; i++)
-		if (rank_of(d, &d->insn[i]) > 0)
+		if (pmb__disasm_part_shown(d, d->insn[i].part) && rank_of(d, &d->insn[i]) > 0)
 			v[n++] = &d->insn[i];
 	qsort_r(v, n, sizeof(*v), by_rank, (void *)d);
 	fprintf(f, "  ranked by %s%s:", d->rank_by, d->rank_col < 0 ? "" : " per item");
@@ -98,15 +98,15 @@ static void one(FILE *f, const char *name, const struct pmb_disasm *d)
 		d->file);
 	legend(f, d);
 	for (int p = 0; p < d->nparts; p++) {
-		if ((d->counted || d->sampled) && !d->part[p].ran) {
+		if (!pmb__disasm_part_shown(d, p)) {
 			hidden++;
 			continue;
 		}
 		part(f, d, p);
 	}
 	if (hidden)
-		fprintf(f, "  (%d loop%s or function%s this benchmark did not run: not shown)\n", hidden,
-			hidden > 1 ? "s" : "", hidden > 1 ? "s" : "");
+		fprintf(f, "  (%d loop%s or function%s of the same code that this benchmark does not run: not "
+			"shown)\n", hidden, hidden > 1 ? "s" : "", hidden > 1 ? "s" : "");
 	if (d->counted || d->sampled)
 		ranking(f, d);
 	for (int i = 0; i < d->nnotes; i++)

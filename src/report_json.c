@@ -330,6 +330,8 @@ static void write_disasm_insn(struct pmb__jw *w, const struct pmb_disasm *d, con
 	pmb__jw_str(w, "role", in->kind & PMB_DA_DECISION ? "choice" : in->kind & PMB_DA_HARNESS ? "loop" : "body");
 	pmb__jw_bool(w, "conditional_branch", in->kind & PMB_DA_COND);
 	pmb__jw_bool(w, "call", in->kind & PMB_DA_CALL);
+	if (in->target)
+		pmb__jw_uint(w, "target", in->target);
 	if (d->counted)
 		for (int k = 0; k < PMB_DA_NCOUNT; k++)
 			pmb__jw_num(w, pmb__da_count_name[k], in->count[k]);
@@ -370,8 +372,8 @@ static void write_disasm(struct pmb__jw *w, const struct pmb_disasm *d)
 		pmb__jw_str(w, "function", pt->name);
 		pmb__jw_uint(w, "low", pt->lo);
 		pmb__jw_uint(w, "high", pt->hi);
-		if (d->counted)
-			pmb__jw_bool(w, "ran", pt->ran);
+		/* the loop this benchmark runs, or a function it calls */
+		pmb__jw_bool(w, "measured", pmb__disasm_part_shown(d, p));
 		pmb__jw_open(w, "instructions", '[', false);
 		for (size_t i = pt->first; i < pt->first + pt->n; i++)
 			write_disasm_insn(w, d, &d->insn[i]);

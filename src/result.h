@@ -89,6 +89,8 @@ struct pmb_result {
 	struct pmb_sample *samples;
 	size_t nsamples, cap;
 	uint64_t warmup_ns, calib_passes;
+	uintptr_t loop_site;       /* where the loop first called pmb__loop_next
+	                              from (a return address), for --disasm */
 	/* The harness overhead measured right before and after this
 	 * benchmark's cohort (local = true), subtracted instead of the run's:
 	 * the empty loop's own speed drifts (seen here: 1 to 2.3 cycles per

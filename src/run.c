@@ -212,6 +212,8 @@ static int plan_disasm(const struct pmb_options *o, struct pmb_plan *p)
 
 		if (pmb__disasm_benchmark(d->func, d->fname, d->role, &p->disasm[i]))
 			return pmb__out_error("--disasm: %s", pmb__disasm_error());
+		p->disasm[i]->meant_empty = d->empty;
+		pmb__disasm_counted(p->disasm[i]);
 		pmb__disasm_rank(p->disasm[i], p->events.nev ? p->events.ev[0].name : NULL);
 	}
 	return 0;
@@ -409,6 +411,7 @@ static void annotate(const struct pmb_plan *p, const struct pmb_opened *m, struc
 		pmb__warn(w, "--disasm: no hardware event counts here, so none is sampled per instruction; "
 			 "--backend=sim gives simulated counts per instruction");
 	for (size_t i = 0; p->disasm && i < p->ninst; i++) {
+		pmb__disasm_site(p->disasm[i], s->res[i * p->reps].loop_site);
 		if (s->res[i * p->reps].status)
 			goto link;
 		if (p->sim && pmb__sim_annotate(&s->ro, &m->meter, &p->inst[i], p->disasm[i]))
@@ -421,6 +424,8 @@ static void annotate(const struct pmb_plan *p, const struct pmb_opened *m, struc
 					 m->events.ev[e].name, pmb_strerror(err));
 		}
 link:
+		if (!p->disasm[i]->counted && !p->disasm[i]->sampled)
+			pmb__disasm_site(p->disasm[i], s->res[i * p->reps].loop_site);
 		for (size_t r = 0; r < p->reps; r++)
 			s->res[i * p->reps + r].disasm = p->disasm[i];
 	}

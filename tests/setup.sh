@@ -10,6 +10,7 @@ arch=$(dpkg --print-architecture)
 # libbenchmark-tools and python3-scipy only for the test that feeds
 # pmubench's JSON to Google Benchmark's compare.py.
 for pkg in meson ninja-build pkg-config gcc libc6-dev libpfm4-dev libhwloc-dev libjansson-dev valgrind binutils python3 \
+	libcapstone-dev libelf-dev libdw-dev \
 	libbenchmark-tools python3-scipy; do
 	dpkg-query -W -f='${Status} ${Architecture}\n' "$pkg" 2>/dev/null |
 		grep -Eq "^install ok installed ($arch|all)\$" || need="$need $pkg"

@@ -89,6 +89,8 @@ struct pmb_disasm {
 	uint64_t sample_period;
 	uint64_t samples_in, samples_all, samples_lost; /* samples in the
 	                         parts, all taken while the samples ran, lost */
+	uint64_t samples_kernel; /* of all, delivered in the kernel */
+	double sampled_count; /* the event's count over the windows sampled */
 };
 
 /* The measured loop of benchmark function fn (running at that address),

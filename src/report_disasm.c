@@ -12,11 +12,13 @@
 static void legend(FILE *f, const struct pmb_disasm *d)
 {
 	if (d->sampled)
-		fprintf(f, "  share: of the %llu samples of %s (one every %llu, user mode) taken while the samples ran,\n"
-			   "  %llu of them in this code%s; a sample lands a few instructions after the one that\n"
-			   "  caused it (skid): read a share as belonging to the instructions just before it\n",
+		fprintf(f, "  share: of the %llu samples of %s (one every %llu, user mode) taken while the samples ran;\n"
+			   "  %llu in this code, %llu delivered only in the kernel (the overflow came late)%s.  A sample\n"
+			   "  lands a few instructions after the one that caused it (skid): read a share as\n"
+			   "  belonging to the instructions just before it\n",
 			(unsigned long long)d->samples_all, d->sample_event, (unsigned long long)d->sample_period,
-			(unsigned long long)d->samples_in, d->samples_lost ? " (the kernel lost some)" : "");
+			(unsigned long long)d->samples_in, (unsigned long long)d->samples_kernel,
+			d->samples_lost ? ", some lost" : "");
 	if (d->counted)
 		fprintf(f, "  simulated per item (callgrind): exec executions, misp conditional-branch mispredictions,\n"
 			   "  l1d and ll L1d and last-level read misses; 'loop' marks the harness's own instructions,\n"

@@ -417,7 +417,7 @@ static void annotate(const struct pmb_plan *p, const struct pmb_opened *m, struc
 		if (p->sim && pmb__sim_annotate(&s->ro, &m->meter, &p->inst[i], p->disasm[i]))
 			pmb__warn(w, "--disasm: %s", pmb__sim_error());
 		if (e >= 0) {
-			err = pmb__runner_sample(&s->ro, &m->meter, &p->inst[i], &m->events.ev[e].attr,
+			err = pmb__runner_sample(&s->ro, &m->meter, &p->inst[i], e, &m->events.ev[e].attr,
 						 m->events.ev[e].name, p->disasm[i]);
 			if (err)
 				pmb__warn(w, "--disasm: %s: cannot sample %s here: %s", p->inst[i].name,

@@ -18,7 +18,9 @@ struct sampling {
 	struct pmb_sampler *s;
 	struct pmb_disasm *d;
 	uint64_t *hits; /* per instruction of d */
-	uint64_t all, lost;
+	uint64_t all, lost, kernel;
+	int ev;         /* the sampled event's index in the plan, -1 */
+	double counted; /* its count over the windows sampled */
 	int err;
 };
 
@@ -38,6 +40,11 @@ static void hit(void *arg, uint64_t ip)
 	struct pmb_disasm_insn *in = pmb__disasm_find(sp->d, ip - sp->d->bias);
 
 	sp->all++;
+	/* A user-mode event whose overflow interrupt came only once the
+	 * thread was in the kernel (the emulated PMU raises it when the
+	 * kernel next touches the PMU: at the system call ending the window)
+	 * carries a kernel address: the sign bit on x86-64 and arm64. */
+	sp->kernel += (int64_t)ip < 0;
 	if (in)
 		sp->hits[in - sp->d->insn]++;
 }
@@ -50,6 +57,8 @@ static int sampling_stop(void *ctx, int group, struct pmb_sample *smp)
 	if (!sp->err)
 		sp->err = pmb__sampler_enable(sp->s, false);
 	rc = sp->inner->stop ? sp->inner->stop(sp->inner->ctx, group, smp) : 0;
+	if (!rc && sp->ev >= 0 && (smp->mask & (1u << sp->ev)))
+		sp->counted += (double)smp->count[sp->ev].value;
 	if (!sp->err)
 		pmb__sampler_drain(sp->s, hit, sp, &sp->lost);
 	return rc;
@@ -66,6 +75,8 @@ static void shares(struct sampling *sp, const char *event)
 	}
 	d->samples_all = sp->all;
 	d->samples_lost = sp->lost;
+	d->samples_kernel = sp->kernel;
+	d->sampled_count = sp->counted;
 	d->sample_period = PERIOD;
 	snprintf(d->sample_event, sizeof(d->sample_event), "%s", event);
 	d->sampled = true;
@@ -75,12 +86,12 @@ static void shares(struct sampling *sp, const char *event)
 }
 
 int pmb__runner_sample(const struct pmb_runner_opts *o, const struct pmb_meter *m,
-		       const struct pmb_instance *inst, const struct perf_event_attr *attr,
+		       const struct pmb_instance *inst, int ev, const struct perf_event_attr *attr,
 		       const char *event, struct pmb_disasm *d)
 {
 	struct pmb_runner_opts ro = *o;
 	struct pmb_instance one = *inst;
-	struct sampling sp = { .inner = m, .d = d };
+	struct sampling sp = { .inner = m, .d = d, .ev = ev };
 	struct pmb_meter mm = *m;
 	struct pmb_result res;
 	int rc;

@@ -28,6 +28,17 @@ static void legend(FILE *f, const struct pmb_disasm *d)
 			   "  the loop (counts per instruction: --backend=sim)\n");
 }
 
+static void header_row(FILE *f, const struct pmb_disasm *d)
+{
+	fputs("  ", f);
+	if (d->counted)
+		for (int k = 0; k < PMB_DA_NCOUNT; k++)
+			fprintf(f, "%7s ", pmb__da_count_name[k]);
+	if (d->sampled)
+		fprintf(f, "%7s ", "share");
+	fprintf(f, "%8s %-6s %s\n", "address", "", "instruction");
+}
+
 static void insn_line(FILE *f, const struct pmb_disasm *d, const struct pmb_disasm_insn *in)
 {
 	const char *what = in->kind & PMB_DA_DECISION ? "choice" : in->kind & PMB_DA_HARNESS ? "loop" : "";
@@ -38,7 +49,36 @@ static void insn_line(FILE *f, const struct pmb_disasm *d, const struct pmb_disa
 			fprintf(f, "%7.3f ", in->count[k]);
 	if (d->sampled)
 		fprintf(f, "%6.1f%% ", 100 * in->share);
-	fprintf(f, "%8llx %-6s %-44s %s\n", (unsigned long long)in->addr, what, in->text, in->src);
+	if (in->src[0])
+		fprintf(f, "%8llx %-6s %-44s %s\n", (unsigned long long)in->addr, what, in->text, in->src);
+	else
+		fprintf(f, "%8llx %-6s %s\n", (unsigned long long)in->addr, what, in->text);
+}
+
+/* text as lines of at most WIDTH columns, the first after lead, the
+ * others indented as deep. */
+#define WIDTH 96
+static void wrapped(FILE *f, const char *lead, const char *text)
+{
+	size_t indent = strlen(lead), col = indent;
+
+	fputs(lead, f);
+	while (*text) {
+		size_t w = strcspn(text, " ");
+
+		if (col > indent && col + 1 + w > WIDTH) {
+			fprintf(f, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", (int)w, text);
+		col += w;
+		text += w;
+		text += strspn(text, " ");
+	}
+	fputc('\n', f);
 }
 
 static void part(FILE *f, const struct pmb_disasm *d, int p)
@@ -96,9 +136,10 @@ static void one(FILE *f, const char *name, const struct pmb_disasm *d)
 {
 	int hidden = 0;
 
-	fprintf(f, "\n--disasm %s: %s%s%s (%s, %s)\n", name, d->func, d->via[0] ? ", " : "", d->via, d->arch,
-		d->file);
+	fprintf(f, "\n--disasm %s: %s%s%s\n  (%s code of %s)\n", name, d->func, d->via[0] ? ", " : "", d->via,
+		d->arch, d->file);
 	legend(f, d);
+	header_row(f, d);
 	for (int p = 0; p < d->nparts; p++) {
 		if (!pmb__disasm_part_shown(d, p)) {
 			hidden++;
@@ -112,7 +153,7 @@ static void one(FILE *f, const char *name, const struct pmb_disasm *d)
 	if (d->counted || d->sampled)
 		ranking(f, d);
 	for (int i = 0; i < d->nnotes; i++)
-		fprintf(f, "  note: %s\n", d->note[i]);
+		wrapped(f, "  note: ", d->note[i]);
 }
 
 void pmb__report_disasm(FILE *f, const struct pmb_result *r, size_t n)

@@ -277,6 +277,29 @@ int pmb__cfg_blocks(struct pmb__func *f)
 	return 0;
 }
 
+/* The blocks on the stack down to v form component scc. */
+static void pop_component(struct pmb__func *f, const int *stack, int *sp, int v, int scc)
+{
+	int x;
+
+	do {
+		x = stack[--*sp];
+		f->blk[x].on = false;
+		f->blk[x].scc = scc;
+	} while (x != v);
+}
+
+static void mark_cyclic(struct pmb__func *f)
+{
+	for (int b = 0; b < f->nblk; b++) {
+		int n = 0;
+
+		for (int c = 0; c < f->nblk; c++)
+			n += f->blk[c].scc == f->blk[b].scc;
+		f->blk[b].cyclic = n > 1 || f->blk[b].succ[0] == b || f->blk[b].succ[1] == b;
+	}
+}
+
 /* Tarjan's strongly connected components, iteratively: blk[].scc; a
  * component is cyclic when it has two blocks or a block that is its own
  * successor. */
@@ -322,26 +345,12 @@ void pmb__cfg_sccs(struct pmb__func *f)
 			wp--;
 			if (wp && low[v] < low[work[wp - 1]])
 				low[work[wp - 1]] = low[v];
-			if (low[v] == index[v]) {
-				int x;
-
-				do {
-					x = stack[--sp];
-					f->blk[x].on = false;
-					f->blk[x].scc = nscc;
-				} while (x != v);
-				nscc++;
-			}
+			if (low[v] == index[v])
+				pop_component(f, stack, &sp, v, nscc++);
 		}
 	}
 	free(index);
-	for (int b = 0; b < nb; b++) {
-		int n = 0;
-
-		for (int c = 0; c < nb; c++)
-			n += f->blk[c].scc == f->blk[b].scc;
-		f->blk[b].cyclic = n > 1 || f->blk[b].succ[0] == b || f->blk[b].succ[1] == b;
-	}
+	mark_cyclic(f);
 }
 
 /* Conditional branches both of whose ways stay in the cycle around them:

@@ -35,4 +35,9 @@ void pmb__elf_name_of(const struct pmb__elf *e, uint64_t addr, char *buf, size_t
 /* "file.c:12" from the line table, "" without debug info. */
 void pmb__elf_line(const struct pmb__elf *e, uint64_t addr, char *buf, size_t n);
 
+/* The notes of d, from its instructions and what is known of which loop
+ * it runs (disasm_check.c). */
+struct pmb_disasm;
+void pmb__disasm_check(struct pmb_disasm *d);
+
 #endif

@@ -18,7 +18,9 @@ static __attribute__((noinline)) void bm_removed(struct pmb_state *s)
 		x += 3;
 }
 
-/* The same sum kept: one add per pass, nothing else. */
+/* The same sum kept: one add per pass, nothing else.  (KEPT_LINE: the
+ * line of the add, which the test is built with -g to find.) */
+enum { KEPT_LINE = __LINE__ + 6 };
 static __attribute__((noinline)) void bm_kept(struct pmb_state *s)
 {
 	uint64_t x = 0;
@@ -110,14 +112,19 @@ static void kept(void)
 	struct pmb_disasm *d = NULL;
 	const struct pmb_disasm_insn *in = NULL;
 	int rc = pmb__disasm_benchmark(bm_kept, "bm_kept", PMB_ROLE_BRANCHY, &d), n;
+	char line[64];
+	const char *text;
 
 	if (!tap_ok(rc == 0 && d, "bm_kept: found (%s)", rc ? pmb__disasm_error() : "ok"))
 		return;
 	check_harness(d, "bm_kept");
 	n = body_of(d, &in);
+	text = in ? in->text : "-";
 	/* Whatever the compiler, the pass's work is one add of 3. */
-	tap_ok(n == 1 && !strncmp(in->text, "add", 3) && strstr(in->text, "3"),
-	       "bm_kept: the body is exactly one add of 3 (%d: %s)", n, in ? in->text : "-");
+	tap_ok(n == 1 && text[0] == 'a' && text[1] == 'd' && text[2] == 'd' && strchr(text, '3'),
+	       "bm_kept: the body is exactly one add of 3 (%d: %s)", n, text);
+	snprintf(line, sizeof(line), "test_disasm_loop.c:%d", KEPT_LINE);
+	tap_ok(in && !strcmp(in->src, line), "bm_kept: the add's source line is %s (%s)", line, in ? in->src : "-");
 	tap_ok(!d->body_empty && !has_note(d, "removed"), "bm_kept: no empty-body note");
 	tap_ok(d->decisions == 0 && has_note(d, "made it branchless"),
 	       "bm_kept as a branchy benchmark: no conditional branch but the loop's, and the note says so");

@@ -20,6 +20,8 @@ static const char *printing_option(const struct pmb_options *o)
 		return o->topology ? "--topology" : "--self-check";
 	if (o->out || o->plot)
 		return o->out ? "--out" : "--plot";
+	if (o->disasm)
+		return "--disasm";
 	return o->format != PMB_FORMAT_CONSOLE ? "--format" : NULL;
 }
 

@@ -180,4 +180,19 @@ const char *pmb__counters_path(const struct pmb_counters *c);
 /* Close all groups. */
 void pmb__counters_close(struct pmb_counters *c);
 
+/* ---- sampling (counters_sample.c): --disasm with a PMU ------------------- */
+
+/* One event of attr, user mode, sampled every period occurrences with the
+ * instruction pointer (PERF_SAMPLE_IP), disabled until enabled, its ring
+ * buffer mapped.  Returns 0 or -errno. */
+struct pmb_sampler;
+int pmb__sampler_open(struct pmb_sampler **s, const struct perf_event_attr *attr, uint64_t period);
+int pmb__sampler_enable(struct pmb_sampler *s, bool on);
+/* Hand each sample's instruction pointer to fn, oldest first, and free
+ * the ring; records the kernel lost are added to *lost. */
+int pmb__sampler_drain(struct pmb_sampler *s, void (*fn)(void *arg, uint64_t ip), void *arg,
+		       uint64_t *lost);
+/* Close; NULL does nothing. */
+void pmb__sampler_close(struct pmb_sampler *s);
+
 #endif

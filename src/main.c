@@ -68,6 +68,9 @@ static const struct pmb_optdef options[] = {
 	  .help = "write the report to FILE (atomically)" },
 	{ .name = "--plot", .kind = PMB_OPT_FILE, .value = AT(plot), .meta = "=FILE.svg",
 	  .help = "also draw sweeps and branch studies as SVG" },
+	{ .name = "--disasm", .kind = PMB_OPT_FLAG, .given = AT(disasm),
+	  .help = "also print each benchmark's measured loop as\nmachine code, with simulated counts per\n"
+		  "instruction under --backend=sim" },
 	{ .name = "--topology", .kind = PMB_OPT_FLAG, .given = AT(topology),
 	  .help = "print caches, NUMA node, PMU and exit" },
 	{ .name = "--self-check", .kind = PMB_OPT_FLAG, .given = AT(self_check),

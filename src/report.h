@@ -8,6 +8,9 @@
 
 int pmb__report_text(FILE *f, const struct pmb_context *c,
 		    const struct pmb_result *r, size_t n);
+/* --disasm, after the console report: each result's annotated loop
+ * (report_disasm.c). */
+void pmb__report_disasm(FILE *f, const struct pmb_result *r, size_t n);
 int pmb__report_json(FILE *f, const struct pmb_context *c,
 		    const struct pmb_result *r, size_t n);
 int pmb__report_csv(FILE *f, const struct pmb_context *c,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "disasm.h"
 #include "report.h"
 #include "report_json_internal.h"
 
@@ -312,6 +313,79 @@ static void write_run(struct pmb__jw *w, const struct pmb_context *c,
 	write_raw(w, c, x, time_ok);
 }
 
+/* --disasm: the annotated loop, every instruction of every part (the
+ * console leaves out nops and parts that did not run). */
+static void write_disasm_insn(struct pmb__jw *w, const struct pmb_disasm *d, const struct pmb_disasm_insn *in)
+{
+	char bytes[3 * sizeof(in->bytes) + 1] = "";
+	size_t len = 0;
+
+	for (int k = 0; k < in->size && len < sizeof(bytes); k++)
+		len += (size_t)snprintf(bytes + len, sizeof(bytes) - len, "%s%02x", k ? " " : "", in->bytes[k]);
+	pmb__jw_open(w, NULL, '{', true);
+	pmb__jw_uint(w, "address", in->addr);
+	pmb__jw_str(w, "bytes", bytes);
+	pmb__jw_str(w, "text", in->text);
+	pmb__jw_str_or_null(w, "source_line", in->src[0] ? in->src : NULL);
+	pmb__jw_str(w, "role", in->kind & PMB_DA_DECISION ? "choice" : in->kind & PMB_DA_HARNESS ? "loop" : "body");
+	pmb__jw_bool(w, "conditional_branch", in->kind & PMB_DA_COND);
+	pmb__jw_bool(w, "call", in->kind & PMB_DA_CALL);
+	if (in->target)
+		pmb__jw_uint(w, "target", in->target);
+	if (d->counted)
+		for (int k = 0; k < PMB_DA_NCOUNT; k++)
+			pmb__jw_num(w, pmb__da_count_name[k], in->count[k]);
+	if (d->sampled)
+		pmb__jw_num(w, "share", in->share);
+	pmb__jw_close(w, '}');
+}
+
+static void write_disasm(struct pmb__jw *w, const struct pmb_disasm *d)
+{
+	pmb__jw_open(w, "disasm", '{', false);
+	pmb__jw_str(w, "file", d->file);
+	pmb__jw_str(w, "function", d->func);
+	pmb__jw_str_or_null(w, "via", d->via[0] ? d->via : NULL);
+	pmb__jw_str(w, "arch", d->arch);
+	pmb__jw_str_or_null(w, "counts", d->counted ? "simulated per item (callgrind)" : NULL);
+	pmb__jw_str(w, "ranked_by", d->rank_by);
+	if (d->sampled) {
+		pmb__jw_str(w, "sampled_event", d->sample_event);
+		pmb__jw_uint(w, "sample_period", d->sample_period);
+		pmb__jw_uint(w, "samples", d->samples_all);
+		pmb__jw_uint(w, "samples_in_code", d->samples_in);
+		pmb__jw_uint(w, "samples_lost", d->samples_lost);
+		pmb__jw_uint(w, "samples_in_kernel", d->samples_kernel);
+		pmb__jw_num(w, "event_count", d->sampled_count);
+		pmb__jw_str(w, "skid", "a sample lands a few instructions after the one that caused it");
+	}
+	pmb__jw_bool(w, "body_empty", d->body_empty);
+	pmb__jw_int(w, "decisions", d->decisions);
+	pmb__jw_open(w, "notes", '[', false);
+	for (int i = 0; i < d->nnotes; i++)
+		pmb__jw_str(w, NULL, d->note[i]);
+	pmb__jw_close(w, ']');
+	pmb__jw_open(w, "parts", '[', false);
+	for (int p = 0; p < d->nparts; p++) {
+		const struct pmb_disasm_part *pt = &d->part[p];
+
+		pmb__jw_open(w, NULL, '{', false);
+		pmb__jw_str(w, "kind", pt->callee ? "called" : "loop");
+		pmb__jw_str(w, "function", pt->name);
+		pmb__jw_uint(w, "low", pt->lo);
+		pmb__jw_uint(w, "high", pt->hi);
+		/* the loop this benchmark runs, or a function it calls */
+		pmb__jw_bool(w, "measured", pmb__disasm_part_shown(d, p));
+		pmb__jw_open(w, "instructions", '[', false);
+		for (size_t i = pt->first; i < pt->first + pt->n; i++)
+			write_disasm_insn(w, d, &d->insn[i]);
+		pmb__jw_close(w, ']');
+		pmb__jw_close(w, '}');
+	}
+	pmb__jw_close(w, ']');
+	pmb__jw_close(w, '}');
+}
+
 static void write_result(struct pmb__jw *w, const struct pmb_context *c,
 			 const struct pmb_result *r, size_t k)
 {
@@ -321,6 +395,8 @@ static void write_result(struct pmb__jw *w, const struct pmb_context *c,
 		write_not_run(w, &r[k]);
 	else
 		write_run(w, c, &r[k]);
+	if (r[k].disasm)
+		write_disasm(w, r[k].disasm);
 	pmb__jw_close(w, '}');
 }
 

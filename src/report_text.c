@@ -357,6 +357,7 @@ int pmb__report_text(FILE *f, const struct pmb_context *c, const struct pmb_resu
 	err = main_table(f, c, r, n);
 	pmb__report_sweeps(f, c, r, n);
 	study_err = pmb__report_branch_studies(f, c, r, n);
+	pmb__report_disasm(f, r, n);
 	if (!err)
 		err = study_err;
 	return err ? err : ferror(f) ? -EIO : 0;

@@ -75,6 +75,8 @@ struct pmb_warnings {
 	int n;
 };
 
+struct pmb_disasm;
+
 struct pmb_result {
 	struct pmb_instance *inst;
 	int status;                /* 0, PMB_ESKIPPED, PMB_EVERIFY */
@@ -87,6 +89,8 @@ struct pmb_result {
 	struct pmb_sample *samples;
 	size_t nsamples, cap;
 	uint64_t warmup_ns, calib_passes;
+	uintptr_t loop_site;       /* where the loop first called pmb__loop_next
+	                              from (a return address), for --disasm */
 	/* The harness overhead measured right before and after this
 	 * benchmark's cohort (local = true), subtracted instead of the run's:
 	 * the empty loop's own speed drifts (seen here: 1 to 2.3 cycles per
@@ -102,6 +106,8 @@ struct pmb_result {
 	double rep_spread;                      /* --repetitions: (max-min)/median of
 	                                           the repetitions' medians; NAN */
 	double items_per_second, bytes_per_second;
+	struct pmb_disasm *disasm;              /* --disasm: the annotated loop
+	                                           (run.c owns it); NULL none */
 };
 
 /* Facts about the whole run: the JSON context.  run.c assembles it from

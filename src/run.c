@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "disasm.h"
 #include "events.h"
 #include "load.h"
 #include "probe.h"
@@ -44,6 +45,7 @@ struct pmb_plan {
 	size_t ninst;
 	size_t reps;                   /* calls of each instance */
 	struct pmb_event_plan events;  /* resolved by name, not opened yet */
+	struct pmb_disasm **disasm;    /* --disasm: per instance, malloc'ed */
 };
 
 /* counters opened: the environment, and what reads a sample. */
@@ -209,6 +211,27 @@ static int plan_events(const struct pmb_options *o, struct pmb_plan *p)
 	return 0;
 }
 
+/* --disasm: each instance's measured loop, found before anything is
+ * measured (a stripped binary fails now, not after the run). */
+static int plan_disasm(const struct pmb_options *o, struct pmb_plan *p)
+{
+	if (!o->disasm || o->self_check || o->topology)
+		return 0;
+	p->disasm = calloc(p->ninst + 1, sizeof(*p->disasm));
+	if (!p->disasm)
+		return pmb__out_error("out of memory");
+	for (size_t i = 0; i < p->ninst; i++) {
+		const struct pmb_benchmark_def *d = p->inst[i].def;
+
+		if (pmb__disasm_benchmark(d->func, d->fname, d->role, &p->disasm[i]))
+			return pmb__out_error("--disasm: %s", pmb__disasm_error());
+		p->disasm[i]->meant_empty = d->empty;
+		pmb__disasm_counted(p->disasm[i]);
+		pmb__disasm_rank(p->disasm[i], p->events.nev ? p->events.ev[0].name : NULL);
+	}
+	return 0;
+}
+
 /* ---- early exits: listings, and --backend=sim's parent ------------------ */
 
 static int list_benchmarks(struct pmb_plan *p)
@@ -235,7 +258,7 @@ static int list_events(const char *pattern)
  * is this one's. */
 static int run_under_valgrind(const struct pmb_options *o, const struct pmb_plan *p)
 {
-	int err = pmb__sim_exec(o->argc, o->argv, p->info_ok ? &p->info : NULL);
+	int err = pmb__sim_exec(o->argc, o->argv, p->info_ok ? &p->info : NULL, o->disasm);
 
 	if (err == PMB_ENOVALGRIND)
 		return pmb__out_error("--backend=sim needs valgrind, which is not installed: apt-get install valgrind");
@@ -379,6 +402,48 @@ static int measure(const struct pmb_options *o, const struct pmb_plan *p, const 
 	return 0;
 }
 
+/* The event --disasm samples with a PMU: the first counted hardware
+ * event (cycles by default), or -1. */
+static int sampled_event(const struct pmb_opened *m)
+{
+	for (int e = 0; e < m->events.nev; e++)
+		if (m->got.event_group[e] >= 0 && m->events.ev[e].attr.type != PERF_TYPE_SOFTWARE)
+			return e;
+	return -1;
+}
+
+/* --disasm: each result's annotated loop, with the counts of each
+ * instruction from a run of the instance alone again: simulated, or the
+ * samples of one event where a PMU counts it. */
+static void annotate(const struct pmb_plan *p, const struct pmb_opened *m, struct pmb_samples *s,
+		     struct pmb_warnings *w)
+{
+	int e = p->sim ? -1 : sampled_event(m), err;
+
+	if (p->disasm && !p->sim && e < 0)
+		pmb__warn(w, "--disasm: no hardware event counts here, so none is sampled per instruction; "
+			 "--backend=sim gives simulated counts per instruction");
+	for (size_t i = 0; p->disasm && i < p->ninst; i++) {
+		pmb__disasm_site(p->disasm[i], s->res[i * p->reps].loop_site);
+		if (s->res[i * p->reps].status)
+			goto link;
+		if (p->sim && pmb__sim_annotate(&s->ro, &m->meter, &p->inst[i], p->disasm[i]))
+			pmb__warn(w, "--disasm: %s", pmb__sim_error());
+		if (e >= 0) {
+			err = pmb__runner_sample(&s->ro, &m->meter, &p->inst[i], e, &m->events.ev[e].attr,
+						 m->events.ev[e].name, p->disasm[i]);
+			if (err)
+				pmb__warn(w, "--disasm: %s: cannot sample %s here: %s", p->inst[i].name,
+					 m->events.ev[e].name, pmb_strerror(err));
+		}
+link:
+		if (!p->disasm[i]->counted && !p->disasm[i]->sampled)
+			pmb__disasm_site(p->disasm[i], s->res[i * p->reps].loop_site);
+		for (size_t r = 0; r < p->reps; r++)
+			s->res[i * p->reps + r].disasm = p->disasm[i];
+	}
+}
+
 /* ---- analyse and report -------------------------------------------------- */
 
 /* The reports' one input, read-only from here on (the analysis adds its
@@ -487,6 +552,7 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 	rc = measure(o, plan, &opened, &samples, warn);
 	if (rc)
 		goto out;
+	annotate(plan, &opened, &samples, warn);
 	ctx = context_of(o, plan, &opened, &samples, warn);
 	if (!ctx) {
 		rc = pmb__out_error("out of memory");
@@ -551,8 +617,15 @@ int pmb__run_path(const struct pmb_options *o, struct pmb_run *run)
 	if (!rc)
 		rc = plan_events(o, &plan);
 	if (!rc)
+		rc = plan_disasm(o, &plan);
+	if (!rc)
 		rc = run_plan(o, &plan, &warn, run);
 out:
+	for (size_t i = 0; run->res && plan.disasm && i < run->n; i++)
+		run->res[i].disasm = NULL; /* freed below; the run keeps no listing */
+	for (size_t i = 0; plan.disasm && i < plan.ninst; i++)
+		pmb__disasm_free(plan.disasm[i]);
+	free(plan.disasm);
 	if (run->ctx) { /* the results point into the instances */
 		run->inst = plan.inst;
 		plan.inst = NULL;

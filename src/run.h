@@ -27,6 +27,7 @@ struct pmb_options {
 	const char *out, *plot;  /* --out, --plot; NULL none */
 	const char *counters;    /* --counters; NULL the default */
 	bool list, list_events, topology, self_check, kernel, help, version;
+	bool disasm;             /* --disasm: the measured loops' code */
 	const char *list_pattern; /* --list-events=PAT; NULL all */
 	int backend;             /* --backend: enum pmb_want_backend */
 	int read;                /* --read: enum pmb_read_mode */

@@ -118,14 +118,15 @@ static void start_sample(struct pmb__run *r, uint64_t passes, int group)
 		r->m->mark[group][0](r->m->mark_group[group]);
 }
 
-/* The loop's first call: the warm-up starts now; a preset pass count skips
- * calibration.  This and calib_step are kept out of line on purpose: GCC
+/* The loop's first call (from site, the loop's call to pmb__loop_next):
+ * the warm-up starts now; a preset pass count skips calibration.  This and calib_step are kept out of line on purpose: GCC
  * -O3 inlining them into pmb__loop_next shuffled its registers and cost
  * the per-sample path 2 instructions (harness overhead, --backend=sim). */
 static __attribute__((noinline))
-bool loop_begin(struct pmb__run *r, uint64_t items, uint64_t t1)
+bool loop_begin(struct pmb__run *r, uint64_t items, uint64_t t1, void *site)
 {
 	r->called = true;
+	r->r->loop_site = (uintptr_t)site;
 	r->r->items_per_pass = items ? items : 1;
 	r->first_ns = t1;
 	if (r->preset) {
@@ -221,8 +222,10 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 			r->slice_samples++;
 		}
 	}
+	/* Where the loop called from: --disasm's which loop of a function
+	 * this benchmark ran (the first call only, off the per-sample path). */
 	if (!r->called)
-		return loop_begin(r, items, t1);
+		return loop_begin(r, items, t1, __builtin_return_address(0));
 	if (r->phase == PH_CALIB) {
 		if (calib_step(r, ns, t1))
 			return true;

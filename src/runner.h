@@ -56,6 +56,18 @@ int pmb__runner_run(const struct pmb_runner_opts *o, const struct pmb_meter *m,
 		   struct pmb_instance *inst, size_t n, struct pmb_result *results);
 
 
+struct pmb_disasm;
+struct perf_event_attr;
+
+/* --disasm with a PMU: run instance inst alone again through meter m with
+ * the event of attr (plan index ev, also counted by m) sampled (user mode,
+ * its instruction pointer) during each sample, and give each instruction
+ * of d its share of the samples.  Returns 0 or -errno (the event cannot be
+ * sampled here). */
+int pmb__runner_sample(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+		       const struct pmb_instance *inst, int ev, const struct perf_event_attr *attr,
+		       const char *event, struct pmb_disasm *d);
+
 /* The perf backend's meter over opened counter groups.  Returns 0. */
 int pmb__runner_perf_meter(struct pmb_meter *m, struct pmb_counters *c);
 

@@ -14,10 +14,10 @@ bool pmb__sim_active(void);
 /* Parent side of --backend=sim: re-run argv under
  * `valgrind --tool=callgrind --branch-sim=yes --cache-sim=yes
  * --collect-atstart=no` with cache geometry from info (NULL: valgrind's
- * defaults), and return the child's exit status.  Returns PMB_ENOVALGRIND
+ * defaults), and --dump-instr=yes where instr (--disasm), and return the child's exit status.  Returns PMB_ENOVALGRIND
  * when valgrind is not installed (the caller prints the package to install
  * and exits 2). */
-int pmb__sim_exec(int argc, char **argv, const struct pmb_topology_info *info);
+int pmb__sim_exec(int argc, char **argv, const struct pmb_topology_info *info, bool instr);
 
 /* The simulated cache geometry, for the output ("L1d 32 KiB 8-way 64 B
  * lines, LL 16 MiB ..."), from info the same way pmb__sim_exec passes it. */
@@ -34,5 +34,14 @@ const char *pmb__sim_error(void);
  * each sample and read the sample's counts from the dump it writes. */
 int pmb__sim_meter(struct pmb_meter *m, const struct pmb_event_plan *plan);
 void pmb__sim_meter_close(struct pmb_meter *m);
+
+struct pmb_disasm;
+
+/* --disasm under the simulator: run instance inst alone again through the
+ * sim meter m, read the per-instruction costs of its samples' dumps and
+ * give each instruction of d its counts per item.  Returns 0 or -errno
+ * (pmb__sim_error() says why). */
+int pmb__sim_annotate(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+		      const struct pmb_instance *inst, struct pmb_disasm *d);
 
 #endif

@@ -117,7 +117,7 @@ static int make_dir(char *dir, size_t n)
 /* valgrind's options, then this program's own arguments.  Returns 0 or
  * -ENOMEM. */
 static int build_args(struct sim_cmd *c, int argc, char **argv,
-		      const struct pmb_topology_info *info)
+		      const struct pmb_topology_info *info, bool instr)
 {
 	struct pmb__sim_geom l1, ll;
 	int na = 0;
@@ -140,6 +140,9 @@ static int build_args(struct sim_cmd *c, int argc, char **argv,
 	 * faster. */
 	c->args[na++] = "--instr-atstart=no";
 	c->args[na++] = c->out;
+	/* --disasm: costs per instruction, not only per source line. */
+	if (instr)
+		c->args[na++] = "--dump-instr=yes";
 	if (pmb__sim_geom_get(info, &l1, &ll)) {
 		snprintf(c->geom[0], sizeof(c->geom[0]), "--D1=%llu,%u,%u",
 			 (unsigned long long)l1.size, l1.assoc, l1.line);
@@ -212,7 +215,7 @@ static int run_child(const struct sim_cmd *c)
 	return rc;
 }
 
-int pmb__sim_exec(int argc, char **argv, const struct pmb_topology_info *info)
+int pmb__sim_exec(int argc, char **argv, const struct pmb_topology_info *info, bool instr)
 {
 	struct sim_cmd c;
 	int rc;
@@ -223,7 +226,7 @@ int pmb__sim_exec(int argc, char **argv, const struct pmb_topology_info *info)
 		rc = make_dir(c.dir, sizeof(c.dir));
 	if (rc)
 		return rc;
-	rc = build_args(&c, argc, argv, info);
+	rc = build_args(&c, argc, argv, info, instr);
 	if (rc)
 		goto fail_args;
 	rc = run_child(&c);

@@ -42,6 +42,11 @@ enum pmb__sim_col {
 /* Their names in a dump's "events:" line. */
 extern const char *const pmb__sim_col_name[PMB__NCOL];
 
+/* ---- per-instruction counts (sim_meter.c, sim_instr.c) -------------------- */
+
+/* Call fn with each sample's dump file before it is removed (NULL: stop). */
+void pmb__sim_meter_on_dump(struct pmb_meter *m, void (*fn)(void *arg, const char *path), void *arg);
+
 /* ---- cache geometry (sim_geometry.c) ------------------------------------- */
 
 /* A geometry valgrind accepts: line a power of two >= 16, and a power-of-two

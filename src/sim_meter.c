@@ -37,6 +37,9 @@ struct sim_meter {
 	char dir[PATH_MAX];
 	int nev;
 	unsigned mask[PMB_MAX_EVENTS];
+	void (*on_dump)(void *arg, const char *path); /* --disasm: before the
+	                                                 dump is removed */
+	void *on_dump_arg;
 	char buf[DUMP_BUF];
 };
 
@@ -208,6 +211,8 @@ static int read_dump(struct sim_meter *sm, char *path, size_t n)
 				 sm->dir, pmb_strerror(rc));
 		return rc;
 	}
+	if (sm->on_dump)
+		sm->on_dump(sm->on_dump_arg, path);
 	unlink(path);
 	return 0;
 }
@@ -301,6 +306,14 @@ int pmb__sim_meter(struct pmb_meter *m, const struct pmb_event_plan *plan)
 	m->stop = sim_stop;
 	m->deterministic = true;
 	return 0;
+}
+
+void pmb__sim_meter_on_dump(struct pmb_meter *m, void (*fn)(void *arg, const char *path), void *arg)
+{
+	struct sim_meter *sm = m->ctx;
+
+	sm->on_dump = fn;
+	sm->on_dump_arg = arg;
 }
 
 void pmb__sim_meter_close(struct pmb_meter *m)

@@ -12,6 +12,7 @@ arch=$(dpkg --print-architecture)
 # hwloc's static library needs), g++ and clang only for test_install.py's
 # static link and C++ builds.
 for pkg in meson ninja-build pkg-config gcc libc6-dev libpfm4-dev libhwloc-dev libjansson-dev valgrind binutils python3 \
+	libcapstone-dev libelf-dev libdw-dev \
 	libbenchmark-tools python3-scipy \
 	libudev-dev g++ clang; do
 	dpkg-query -W -f='${Status} ${Architecture}\n' "$pkg" 2>/dev/null |

@@ -23,7 +23,8 @@ nj() { (cd "$build" && ninja "$@") >&2; }
 native=$(dpkg --print-architecture 2>/dev/null) || skip "not a dpkg system: cannot install the aarch64 cross tools"
 pkgs="qemu-system-arm:$native gcc-aarch64-linux-gnu:$native libc6-dev-arm64-cross:all
 	cpio:$native qemu-user-static:$native meson:all ninja-build:$native pkg-config:$native
-	libpfm4-dev:arm64 libhwloc-dev:arm64 libjansson-dev:arm64 busybox-static:arm64"
+	libpfm4-dev:arm64 libhwloc-dev:arm64 libjansson-dev:arm64 busybox-static:arm64
+	libcapstone-dev:arm64 libelf-dev:arm64 libdw-dev:arm64"
 need=""
 for p in $pkgs; do
 	name=${p%%:*} arch=${p#*:}

@@ -1,0 +1,54 @@
+/* disasm_cfg.h - one function decoded by capstone, its blocks and cycles (disasm_cfg.c), for disasm.c only. */
+#ifndef PMB_DISASM_CFG_H
+#define PMB_DISASM_CFG_H
+
+#include <capstone/capstone.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "disasm.h"
+
+struct pmb__elf;
+
+#define PMB__CFG_REGS 6
+
+/* One decoded instruction: what is shown, and what the loop analysis
+ * needs (registers read and written, the memory operand, the target). */
+struct pmb__dinsn {
+	struct pmb_disasm_insn out;
+	uint64_t target;  /* direct branch or call target; 0 none */
+	int block;
+	bool ret, has_mem, mem_index;
+	int mem_base;
+	int64_t mem_disp;
+	uint16_t rd[PMB__CFG_REGS], wr[PMB__CFG_REGS];
+	uint8_t nrd, nwr;
+};
+
+struct pmb__block {
+	size_t first, n;  /* instructions in[first .. first + n) */
+	int succ[2];      /* -1 none: [0] the branch target, [1] the next block */
+	int scc;
+	bool on, cyclic;
+};
+
+struct pmb__func {
+	uint64_t start, end;
+	struct pmb__dinsn *in;
+	size_t n;
+	struct pmb__block *blk;
+	int nblk;
+};
+
+/* A capstone handle for the ELF machine (x86-64, aarch64), details on. */
+int pmb__cfg_arch(int machine, csh *h, char *arch, size_t n);
+
+/* Decode [start, start + size) into f, with its blocks. */
+int pmb__cfg_decode(csh h, const struct pmb__elf *e, uint64_t start, uint64_t size, struct pmb__func *f);
+void pmb__cfg_free(struct pmb__func *f);
+int pmb__cfg_blocks(struct pmb__func *f);
+void pmb__cfg_sccs(struct pmb__func *f);
+/* Mark PMB_DA_DECISION branches; returns how many. */
+int pmb__cfg_decisions(struct pmb__func *f);
+
+#endif

@@ -1,0 +1,184 @@
+/* test_disasm_loop.c - --disasm's module on this test's own benchmark functions: the loop found, its own instructions marked, the checks, the errors. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "disasm.h"
+#include "tap.h"
+
+/* The work is a sum nobody reads: the compiler removes it, and the loop
+ * is the primitives alone. */
+static __attribute__((noinline)) void bm_removed(struct pmb_state *s)
+{
+	uint64_t x = 0;
+
+	while (pmb_loop(s))
+		x += 3;
+}
+
+/* The same sum kept: one add per pass, nothing else.  (KEPT_LINE: the
+ * line of the add, which the test is built with -g to find.) */
+enum { KEPT_LINE = __LINE__ + 6 };
+static __attribute__((noinline)) void bm_kept(struct pmb_state *s)
+{
+	uint64_t x = 0;
+
+	while (pmb_loop(s)) {
+		x += 3;
+		pmb_do_not_optimize(x);
+	}
+}
+
+static __attribute__((noinline)) uint64_t helper(uint64_t x)
+{
+	pmb_do_not_optimize(x);
+	return x * 7;
+}
+
+/* A call the compiler may not inline. */
+static __attribute__((noinline)) void bm_calls(struct pmb_state *s)
+{
+	uint64_t x = 1;
+
+	while (pmb_loop(s)) {
+		x = helper(x);
+		pmb_do_not_optimize(x);
+	}
+}
+
+static bool has_note(const struct pmb_disasm *d, const char *text)
+{
+	for (int i = 0; i < d->nnotes; i++)
+		if (strstr(d->note[i], text))
+			return true;
+	return false;
+}
+
+/* The loop's instructions that are neither its own nor no-ops nor jumps. */
+static int body_of(const struct pmb_disasm *d, const struct pmb_disasm_insn **first)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < d->part[0].n; i++) {
+		const struct pmb_disasm_insn *in = &d->insn[d->part[0].first + i];
+
+		if (in->kind & (PMB_DA_HARNESS | PMB_DA_NOP | PMB_DA_JUMP))
+			continue;
+		if (!n++)
+			*first = in;
+	}
+	return n;
+}
+
+/* The loop's own: exactly one call (to pmb__loop_next), and at least the
+ * counter's load, test and branch besides it. */
+static void check_harness(const struct pmb_disasm *d, const char *name)
+{
+	int calls = 0, own = 0;
+
+	for (size_t i = 0; i < d->part[0].n; i++) {
+		const struct pmb_disasm_insn *in = &d->insn[d->part[0].first + i];
+
+		own += (in->kind & PMB_DA_HARNESS) != 0;
+		calls += (in->kind & PMB_DA_HARNESS) && (in->kind & PMB_DA_CALL) &&
+			 strstr(in->text, "<pmb__loop_next>");
+	}
+	tap_ok(calls == 1 && own >= 4, "%s: the loop's own instructions: %d, one of them the call to "
+	       "pmb__loop_next (%d)", name, own, calls);
+}
+
+static void removed(void)
+{
+	struct pmb_disasm *d = NULL;
+	int rc = pmb__disasm_benchmark(bm_removed, "bm_removed", PMB_ROLE_NONE, &d);
+	const struct pmb_disasm_insn *in = NULL;
+
+	if (!tap_ok(rc == 0 && d, "bm_removed: found (%s)", rc ? pmb__disasm_error() : "ok"))
+		return;
+	tap_ok(d->nloops == 1 && !strcmp(d->func, "bm_removed") && !d->via[0],
+	       "bm_removed: one measured loop, in the function itself (%d, %s)", d->nloops, d->func);
+	check_harness(d, "bm_removed");
+	tap_ok(d->body_empty && body_of(d, &in) == 0, "bm_removed: the body is empty (%s)",
+	       in ? in->text : "-");
+	tap_ok(has_note(d, "the compiler removed the work"), "bm_removed: the note says the compiler removed "
+	       "the work");
+	pmb__disasm_free(d);
+}
+
+static void kept(void)
+{
+	struct pmb_disasm *d = NULL;
+	const struct pmb_disasm_insn *in = NULL;
+	int rc = pmb__disasm_benchmark(bm_kept, "bm_kept", PMB_ROLE_BRANCHY, &d), n;
+	char line[64];
+	const char *text;
+
+	if (!tap_ok(rc == 0 && d, "bm_kept: found (%s)", rc ? pmb__disasm_error() : "ok"))
+		return;
+	check_harness(d, "bm_kept");
+	n = body_of(d, &in);
+	text = in ? in->text : "-";
+	/* Whatever the compiler, the pass's work is one add of 3. */
+	tap_ok(n == 1 && text[0] == 'a' && text[1] == 'd' && text[2] == 'd' && strchr(text, '3'),
+	       "bm_kept: the body is exactly one add of 3 (%d: %s)", n, text);
+	snprintf(line, sizeof(line), "test_disasm_loop.c:%d", KEPT_LINE);
+	tap_ok(in && !strcmp(in->src, line), "bm_kept: the add's source line is %s (%s)", line, in ? in->src : "-");
+	tap_ok(!d->body_empty && !has_note(d, "removed"), "bm_kept: no empty-body note");
+	tap_ok(d->decisions == 0 && has_note(d, "made it branchless"),
+	       "bm_kept as a branchy benchmark: no conditional branch but the loop's, and the note says so");
+	pmb__disasm_free(d);
+	rc = pmb__disasm_benchmark(bm_kept, "bm_kept", PMB_ROLE_NONE, &d);
+	tap_ok(rc == 0 && !has_note(d, "branchless"), "bm_kept without a role: no branchy note");
+	pmb__disasm_free(d);
+}
+
+static void calls(void)
+{
+	struct pmb_disasm *d = NULL;
+	int rc = pmb__disasm_benchmark(bm_calls, "bm_calls", PMB_ROLE_NONE, &d);
+	bool listed = false;
+
+	if (!tap_ok(rc == 0 && d, "bm_calls: found (%s)", rc ? pmb__disasm_error() : "ok"))
+		return;
+	for (int p = 0; p < d->nparts; p++)
+		listed |= d->part[p].callee && !strcmp(d->part[p].name, "helper");
+	tap_ok(listed, "bm_calls: the function it calls is listed by name, disassembled");
+	tap_ok(has_note(d, "the loop calls helper, not inlined"), "bm_calls: the note names the call");
+	pmb__disasm_free(d);
+}
+
+static void errors(const char *exe)
+{
+	struct pmb_disasm *d = NULL;
+	int rc = pmb__disasm_symbol(exe, "no_such_function_here", PMB_ROLE_NONE, &d);
+
+	tap_ok(rc == -ENOENT && !d && strstr(pmb__disasm_error(), "no function named 'no_such_function_here'"),
+	       "an unknown symbol: -ENOENT, named (%s)", pmb__disasm_error());
+	rc = pmb__disasm_symbol(exe, "helper", PMB_ROLE_NONE, &d);
+	tap_ok(rc == -ENOENT && !d && strstr(pmb__disasm_error(), "no loop calling pmb__loop_next"),
+	       "a function that is no benchmark: said so (%s)", pmb__disasm_error());
+	rc = pmb__disasm_symbol("/nonexistent/pmubench", "bm_kept", PMB_ROLE_NONE, &d);
+	tap_ok(rc < 0 && !d && strstr(pmb__disasm_error(), "cannot open /nonexistent/pmubench"),
+	       "a missing file: said so (%s)", pmb__disasm_error());
+	rc = pmb__disasm_symbol(exe, "bm_kept", PMB_ROLE_NONE, &d);
+	tap_ok(rc == 0 && d && d->nloops == 1, "by name from the file: bm_kept (%s)", rc ? pmb__disasm_error() : "ok");
+	pmb__disasm_free(d);
+	pmb__disasm_free(NULL);
+}
+
+int main(void)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		tap_skip_all("cannot read /proc/self/exe");
+	exe[n] = '\0';
+	removed();
+	kept();
+	calls();
+	errors(exe);
+	return tap_done();
+}

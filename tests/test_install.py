@@ -391,11 +391,12 @@ def test_static(e):
         skip("cc -static with pkg-config --static", "no libudev.a here (Debian 12's libudev-dev ships only "
              "libudev.so), which hwloc's static library needs")
         r = e.run("cc", "-O2", "my_bench.c", *e.pkg("--cflags"), "-L" + e.libdir, "-Wl,-Bstatic", "-lpmubench",
-                  "-lpfm", "-lhwloc", "-ljansson", "-Wl,-Bdynamic", "-ludev", "-lm", "-o", "my_bench_static")
+                  "-lpfm", "-lhwloc", "-ljansson", "-lcapstone", "-ldw", "-lelf", "-lz", "-llzma", "-lbz2",
+                  "-Wl,-Bdynamic", "-ludev", "-ldl", "-lm", "-lpthread", "-o", "my_bench_static")
         libs_needed, _ = needed(e.tmp + "/my_bench_static")
         ok(r.returncode == 0 and libs_needed and
-           not [x for x in libs_needed if re.match(r"lib(pmubench|pfm|hwloc|jansson)\.", x)],
-           "the documented static link: pmubench, libpfm4, hwloc, jansson static; shared only %s: %s" %
+           not [x for x in libs_needed if re.match(r"lib(pmubench|pfm|hwloc|jansson|capstone|dw|elf)\.", x)],
+           "the documented static link: pmubench, libpfm4, hwloc, jansson, capstone, libdw, libelf static; shared only %s: %s" %
            (libs_needed, last(r.stderr) or "ok"))
     r = e.run("./my_bench_static", "--list")
     ok(r.returncode == 0 and r.stdout.split() == DEMO, "the static binary runs")

@@ -82,6 +82,7 @@ struct pmb_result {
 	uint64_t items_per_pass;
 	uint64_t bytes_per_pass;   /* 0: not given */
 	uint64_t seed;
+	bool seed_used;            /* the benchmark asked pmb_seed() */
 	double huge_fraction;      /* of its pmb_buffer_alloc buffers; -1 none */
 	int repetition;            /* 0-based, for --repetitions */
 	struct pmb_sample *samples;

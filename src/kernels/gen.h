@@ -47,6 +47,71 @@ void pmb_gen_bytes_p(uint8_t *v, size_t n, unsigned pct, uint64_t seed);
 /** The same for 32-bit words and PMB_GEN_U32_T. */
 void pmb_gen_u32_p(uint32_t *v, size_t n, unsigned pct, uint64_t seed);
 
+/* ---- fresh input for every pass: a stream prepared per sample ---------- */
+
+/* A predictor that sees the same input every pass learns it: Zen 5 ran a
+ * branchy sum over one 64 KiB input at 2.3-2.5 ns per item after
+ * thousands of passes, against 3.6 ns over data it had not seen.  So a
+ * kernel whose input must stay unpredictable reads each pass from a slot
+ * of a stream that its prepare hook regenerates before every sample, from
+ * the seed and a counter of the passes drawn so far: no two passes of a
+ * run see the same bytes.  The stream holds at most PMB_GEN_STREAM_BYTES
+ * (at least one slot); a sample with more passes than slots goes round
+ * again, so bytes come back only after that many decisions, far more than
+ * any predictor holds, while the stream stays within a last-level cache
+ * and is read in order, which the prefetchers keep ahead of. */
+#define PMB_GEN_STREAM_BYTES (4u << 20)
+
+/** Fills one pass's slot of slot_bytes from seed; returns the bytes of
+ * input it wrote (what the kernel reads as the pass's length). */
+typedef size_t (*pmb_gen_fill_fn)(uint8_t *slot, size_t slot_bytes, uint64_t seed,
+				  const void *arg);
+
+struct pmb_gen_stream {
+	uint8_t *buf;          /* nslots slots of slot_bytes, 64-byte aligned */
+	size_t *len;           /* per slot, what fill returned */
+	size_t in_bytes;       /* what fill is given: the slot_bytes asked */
+	size_t slot_bytes, max_slots, nslots; /* stride: in_bytes to 64 */
+	size_t next;           /* the slot of the next pass */
+	size_t filled;         /* slots filled for the running sample */
+	uint64_t seed, drawn;  /* passes generated so far */
+	pmb_gen_fill_fn fill;
+	const void *arg;
+};
+
+/** An empty stream of slots of slot_bytes (at most PMB_GEN_STREAM_BYTES
+ * in all, at least one slot).  Returns 0, or -1 out of memory. */
+int pmb_gen_stream_init(struct pmb_gen_stream *st, size_t slot_bytes, uint64_t seed,
+			pmb_gen_fill_fn fill, const void *arg);
+/** Before a sample of `passes` passes: fresh data in min(passes, slots)
+ * slots, the first pass at slot 0.  Returns 0, or -1 out of memory. */
+int pmb_gen_stream_prepare(struct pmb_gen_stream *st, uint64_t passes);
+/** The next pass's input (its length in *len if len is not NULL). */
+static inline const uint8_t *pmb_gen_stream_next(struct pmb_gen_stream *st, size_t *len)
+{
+	size_t k = st->next;
+
+	st->next = k + 1 == st->filled ? 0 : k + 1;
+	if (len)
+		*len = st->len[k];
+	return st->buf + k * st->slot_bytes;
+}
+/** Frees the stream's memory; a zeroed stream does nothing. */
+void pmb_gen_stream_free(struct pmb_gen_stream *st);
+
+struct pmb_state;
+/** A prepare hook (struct pmb_benchmark_def.prepare) for a benchmark whose
+ * pmb_user_data() is its struct pmb_gen_stream: fresh slots for the next
+ * sample; out of memory, the benchmark fails and keeps its last slots. */
+void pmb_gen_stream_hook(struct pmb_state *s, uint64_t passes);
+
+/** Fill functions for pmb_gen_stream: the bytes of pmb_gen_bytes_p and the
+ * words of pmb_gen_u32_p (arg: the unsigned pct), the varints of
+ * pmb_gen_varints (arg: the int width). */
+size_t pmb_gen_fill_bytes_p(uint8_t *slot, size_t slot_bytes, uint64_t seed, const void *arg);
+size_t pmb_gen_fill_u32_p(uint8_t *slot, size_t slot_bytes, uint64_t seed, const void *arg);
+size_t pmb_gen_fill_varints(uint8_t *slot, size_t slot_bytes, uint64_t seed, const void *arg);
+
 /* ---- LEB128 varints ------------------------------------------------------ */
 
 #define PMB_VARINT_MAX 5 /* bytes of the longest uint32 varint */

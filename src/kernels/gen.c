@@ -93,7 +93,7 @@ void pmb_gen_u32_p(uint32_t *v, size_t n, unsigned pct, uint64_t seed)
 }
 
 int pmb_gen_stream_init(struct pmb_gen_stream *st, size_t slot_bytes, uint64_t seed,
-			pmb_gen_fill_fn fill, const void *arg)
+			pmb_gen_fill_fn fill, void *arg)
 {
 	memset(st, 0, sizeof(*st));
 	st->in_bytes = slot_bytes;
@@ -163,13 +163,13 @@ void pmb_gen_stream_free(struct pmb_gen_stream *st)
 	memset(st, 0, sizeof(*st));
 }
 
-size_t pmb_gen_fill_bytes_p(uint8_t *slot, size_t slot_bytes, uint64_t seed, const void *arg)
+size_t pmb_gen_fill_bytes_p(uint8_t *slot, size_t slot_bytes, uint64_t seed, void *arg)
 {
 	pmb_gen_bytes_p(slot, slot_bytes, *(const unsigned *)arg, seed);
 	return slot_bytes;
 }
 
-size_t pmb_gen_fill_u32_p(uint8_t *slot, size_t slot_bytes, uint64_t seed, const void *arg)
+size_t pmb_gen_fill_u32_p(uint8_t *slot, size_t slot_bytes, uint64_t seed, void *arg)
 {
 	size_t n = slot_bytes / sizeof(uint32_t);
 
@@ -177,11 +177,12 @@ size_t pmb_gen_fill_u32_p(uint8_t *slot, size_t slot_bytes, uint64_t seed, const
 	return n * sizeof(uint32_t);
 }
 
-size_t pmb_gen_fill_varints(uint8_t *slot, size_t slot_bytes, uint64_t seed, const void *arg)
+size_t pmb_gen_fill_varints(uint8_t *slot, size_t slot_bytes, uint64_t seed, void *arg)
 {
+	struct pmb_gen_varint_arg *a = arg;
 	size_t n = (slot_bytes - PMB_VARINT_PAD) / PMB_VARINT_MAX;
 
-	return pmb_gen_varints(slot, n, *(const int *)arg, seed, NULL);
+	return pmb_gen_varints(slot, n, a->width, seed, &a->sum);
 }
 
 size_t pmb_varint_encode(uint8_t *p, uint32_t v)

@@ -65,7 +65,7 @@ void pmb_gen_u32_p(uint32_t *v, size_t n, unsigned pct, uint64_t seed);
 /** Fills one pass's slot of slot_bytes from seed; returns the bytes of
  * input it wrote (what the kernel reads as the pass's length). */
 typedef size_t (*pmb_gen_fill_fn)(uint8_t *slot, size_t slot_bytes, uint64_t seed,
-				  const void *arg);
+				  void *arg);
 
 struct pmb_gen_stream {
 	uint8_t *buf;          /* nslots slots of slot_bytes, 64-byte aligned */
@@ -76,13 +76,13 @@ struct pmb_gen_stream {
 	size_t filled;         /* slots filled for the running sample */
 	uint64_t seed, drawn;  /* passes generated so far */
 	pmb_gen_fill_fn fill;
-	const void *arg;
+	void *arg;
 };
 
 /** An empty stream of slots of slot_bytes (at most PMB_GEN_STREAM_BYTES
  * in all, at least one slot).  Returns 0, or -1 out of memory. */
 int pmb_gen_stream_init(struct pmb_gen_stream *st, size_t slot_bytes, uint64_t seed,
-			pmb_gen_fill_fn fill, const void *arg);
+			pmb_gen_fill_fn fill, void *arg);
 /** Before a sample of `passes` passes: fresh data in min(passes, slots)
  * slots, the first pass at slot 0.  Returns 0, or -1 out of memory. */
 int pmb_gen_stream_prepare(struct pmb_gen_stream *st, uint64_t passes);
@@ -107,10 +107,14 @@ void pmb_gen_stream_hook(struct pmb_state *s, uint64_t passes);
 
 /** Fill functions for pmb_gen_stream: the bytes of pmb_gen_bytes_p and the
  * words of pmb_gen_u32_p (arg: the unsigned pct), the varints of
- * pmb_gen_varints (arg: the int width). */
-size_t pmb_gen_fill_bytes_p(uint8_t *slot, size_t slot_bytes, uint64_t seed, const void *arg);
-size_t pmb_gen_fill_u32_p(uint8_t *slot, size_t slot_bytes, uint64_t seed, const void *arg);
-size_t pmb_gen_fill_varints(uint8_t *slot, size_t slot_bytes, uint64_t seed, const void *arg);
+ * pmb_gen_varints (arg: a struct pmb_gen_varint_arg). */
+struct pmb_gen_varint_arg {
+	int width;    /* as pmb_gen_varints's */
+	uint64_t sum; /* out: the sum of the values of the slot filled last */
+};
+size_t pmb_gen_fill_bytes_p(uint8_t *slot, size_t slot_bytes, uint64_t seed, void *arg);
+size_t pmb_gen_fill_u32_p(uint8_t *slot, size_t slot_bytes, uint64_t seed, void *arg);
+size_t pmb_gen_fill_varints(uint8_t *slot, size_t slot_bytes, uint64_t seed, void *arg);
 
 /* ---- LEB128 varints ------------------------------------------------------ */
 

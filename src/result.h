@@ -102,6 +102,12 @@ struct pmb_result {
 	double derived[PMB_MAX_DERIVED];        /* NAN where not computable */
 	double rep_spread;                      /* --repetitions: (max-min)/median of
 	                                           the repetitions' medians; NAN */
+	/* analysis_learn.c: the ladder of pass counts and the repetitions */
+	double ladder_fall;  /* relative fall of the marginal cost per pass from
+	                        the ladder's first step to its last; NAN none */
+	bool learning;       /* ladder_fall says the input is being learned */
+	bool rung_modes;     /* per-item costs of rungs in separate modes */
+	bool rep_modes;      /* repetitions apart beyond their intervals */
 	double items_per_second, bytes_per_second;
 };
 

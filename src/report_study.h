@@ -20,4 +20,9 @@ void pmb__report_sweeps(FILE *f, const struct pmb_context *c, const struct pmb_r
 int pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const struct pmb_result *r,
 			       size_t n);
 
+/* The misprediction penalty a branch study implies: the slope of cost per
+ * item against mispredictions per item over n inputs (Theil-Sen).  NAN with
+ * under three inputs, a non-finite point, or rates spread by under 0.1. */
+double pmb__branch_penalty(const double *rate, const double *cost, size_t n);
+
 #endif

@@ -10,9 +10,8 @@
 #define RUNGS 4 /* the runner's ladder: 1..4 x the calibrated passes */
 
 /* How far the marginal cost per pass must fall from the ladder's first
- * step to its last to be called learning: timings of one rung move by a few
- * per cent here, so a difference of two rungs' medians by about twice that;
- * simulated counts are exact. */
+ * step to its last to be called learning (timings: also by three standard
+ * errors of the rungs' medians); simulated counts are exact. */
 #define LEARN_FALL_TIMED 0.25
 #define LEARN_FALL_EXACT 0.02
 /* Per-item costs of two rungs or two repetitions further apart than this
@@ -48,10 +47,29 @@ static bool sample_cost(const struct pmb_context *ctx, const struct pmb_result *
 	return true;
 }
 
-/* Per rung of the ladder: median passes and median cost of its samples.
- * Returns how many rungs have samples (their data first, in rung order). */
-static int rung_medians(const struct pmb_context *ctx, const struct pmb_result *r, int e,
-			double P[RUNGS], double C[RUNGS])
+/* One rung's medians: passes, cost, and the standard error of the cost's
+ * median from the spread of cost per pass within the rung (so the rung's
+ * stretch is no noise): 1.253 sigma / sqrt(n), sigma = 1.4826 MAD. */
+struct rung {
+	double P, C, E;
+};
+
+static void rung_of(const double *p, double *c, size_t q, struct rung *g)
+{
+	double med;
+
+	g->P = pmb__median(p, q);
+	g->C = pmb__median(c, q);
+	for (size_t i = 0; i < q; i++)
+		c[i] /= p[i];
+	med = pmb__median(c, q);
+	for (size_t i = 0; i < q; i++)
+		c[i] = fabs(c[i] - med);
+	g->E = q > 1 ? 1.253 * 1.4826 * pmb__median(c, q) * g->P / sqrt((double)q) : INFINITY;
+}
+
+/* Per rung of the ladder with samples, in rung order: how many. */
+static int rung_medians(const struct pmb_context *ctx, const struct pmb_result *r, int e, struct rung g[RUNGS])
 {
 	size_t n = r->nsamples;
 	double *p = malloc((n + 1) * sizeof(double)), *c = malloc((n + 1) * sizeof(double));
@@ -68,55 +86,73 @@ static int rung_medians(const struct pmb_context *ctx, const struct pmb_result *
 			if ((int)floor(P_i / base + 1e-9) == k && sample_cost(ctx, r, e, i, &c[q]))
 				p[q++] = P_i;
 		}
-		if (q == 0)
-			continue;
-		P[m] = pmb__median(p, q);
-		C[m++] = pmb__median(c, q);
+		if (q > 0)
+			rung_of(p, c, q, &g[m++]);
 	}
 	free(p);
 	free(c);
 	return m;
 }
 
-/* The marginal cost per pass between the ladder's first two rungs and its
- * last two: learning where it falls from one to the other and keeps
- * falling.  A fixed cost per sample makes the average cost per pass fall
- * with passes too, but not the marginal one.  Returns the relative fall,
- * NAN where the ladder has under three rungs. */
-static double ladder_fall(const double P[RUNGS], const double C[RUNGS], int m)
+/* The marginal cost per pass between rungs a and b, and its standard
+ * error in *se. */
+static double slope(const struct rung *a, const struct rung *b, double *se)
 {
-	double first, mid, last;
+	*se = sqrt(a->E * a->E + b->E * b->E) / (b->P - a->P);
+	return (b->C - a->C) / (b->P - a->P);
+}
 
-	if (m < 3)
+/* The marginal cost per pass between the ladder's first two rungs and its
+ * last two: learning where it falls from one to the other, by more than
+ * three standard errors, and keeps falling.  A fixed cost per sample makes
+ * the average cost per pass fall with passes too, but not the marginal
+ * one.  Returns the relative fall (NAN where the ladder has under three
+ * rungs or does not fall in order); *clear whether it stands clear of the
+ * noise. */
+static double ladder_fall(const struct rung *g, int m, bool *clear)
+{
+	double first, last, mid, e1, e2, em;
+
+	*clear = false;
+	if (m < 3 || !(g[1].P > g[0].P))
 		return NAN;
-	first = (C[1] - C[0]) / (P[1] - P[0]);
-	last = (C[m - 1] - C[m - 2]) / (P[m - 1] - P[m - 2]);
-	mid = m > 3 ? (C[2] - C[1]) / (P[2] - P[1]) : last;
-	if (!(first > 0) || !(P[1] > P[0]) || mid > first)
+	first = slope(&g[0], &g[1], &e1);
+	last = slope(&g[m - 2], &g[m - 1], &e2);
+	mid = m > 3 ? slope(&g[1], &g[2], &em) : last;
+	if (!(first > 0) || mid > first)
 		return NAN;
+	/* Learning lowers the average cost per pass rung by rung as well;
+	 * rungs out of that order are modes (rung_modes), not learning. */
+	for (int k = 1; k < m; k++)
+		if (g[k].C / g[k].P > g[k - 1].C / g[k - 1].P)
+			return NAN;
+	*clear = first - last > 3 * sqrt(e1 * e1 + e2 * e2);
 	return 1 - last / first;
 }
 
-/* Modes between rungs: per-item costs per rung (the fixed cost removed by
- * the marginal slope) that differ by more than MODE_GAP without falling
- * in order, which learning and a fixed cost would. */
-static bool rung_modes(const double P[RUNGS], const double C[RUNGS], int m, double items)
+/* Modes between rungs: per-item costs per rung that differ by more than
+ * MODE_GAP and three standard errors without falling or rising in order
+ * (learning and a fixed cost fall in order). */
+static bool rung_modes(const struct rung *g, int m, double items)
 {
-	double x[RUNGS], lo = INFINITY, hi = -INFINITY;
+	double x[RUNGS];
+	int lo = 0, hi = 0;
 	bool falling = true, rising = true;
 
 	if (m < 3)
 		return false;
 	for (int k = 0; k < m; k++) {
-		x[k] = C[k] / (P[k] * items);
-		lo = fmin(lo, x[k]);
-		hi = fmax(hi, x[k]);
+		x[k] = g[k].C / (g[k].P * items);
+		lo = x[k] < x[lo] ? k : lo;
+		hi = x[k] > x[hi] ? k : hi;
 		if (k) {
 			falling = falling && x[k] <= x[k - 1];
 			rising = rising && x[k] >= x[k - 1];
 		}
 	}
-	return lo > 0 && hi / lo > MODE_GAP && !falling && !rising;
+	double se = sqrt(pow(g[lo].E / g[lo].P, 2) + pow(g[hi].E / g[hi].P, 2)) / items;
+
+	return x[lo] > 0 && x[hi] / x[lo] > MODE_GAP && x[hi] - x[lo] > 3 * se && !falling && !rising;
 }
 
 static struct pmb_figure *cost_figure(struct pmb_result *r, int e)
@@ -127,20 +163,15 @@ static struct pmb_figure *cost_figure(struct pmb_result *r, int e)
 /* One result's ladder: learning and modes between rungs. */
 static void learn_one(const struct pmb_context *ctx, struct pmb_result *r, int e)
 {
-	double P[RUNGS], C[RUNGS];
-	int m = rung_medians(ctx, r, e, P, C);
-	bool exact = pmb_context_sim(ctx);
-	double fall = ladder_fall(P, C, m);
-	const struct pmb_summary *f = &cost_figure(r, e)->s;
-	/* The figure's own noise: a slope between two rungs is a difference
-	 * of medians, some three times as noisy as the median of them all,
-	 * so an effect must stand clear of that. */
-	double err = f->median > 0 && isfinite(f->ci_hi) ? (f->ci_hi - f->ci_lo) / 2 / f->median : INFINITY;
+	struct rung g[RUNGS];
+	int m = rung_medians(ctx, r, e, g);
+	bool exact = pmb_context_sim(ctx), clear;
+	double fall = ladder_fall(g, m, &clear);
 
 	r->ladder_fall = fall;
-	r->learning = isfinite(fall) && fall > (exact ? LEARN_FALL_EXACT : fmax(LEARN_FALL_TIMED, 6 * err));
-	r->rung_modes = !exact && rung_modes(P, C, m, (double)(r->items_per_pass ? r->items_per_pass : 1)) &&
-			err < (MODE_GAP - 1) / 4;
+	r->learning = isfinite(fall) && fall > (exact ? LEARN_FALL_EXACT : LEARN_FALL_TIMED) &&
+		      (exact || clear);
+	r->rung_modes = !exact && rung_modes(g, m, (double)(r->items_per_pass ? r->items_per_pass : 1));
 	if (r->rung_modes)
 		cost_figure(r, e)->s.multimodal = true;
 }

@@ -206,7 +206,7 @@ static bool refers_to(const struct pmb_result *l, const struct pmb_result *y)
 /* Who wins at one input: +1 branchless, -1 branchy, 0 a tie.  The ratio's
  * interval decides where there is one; figures whose intervals do not
  * overlap are never a tie, ratio or not. */
-static int winner(const struct pmb_figure *fy, const struct pmb_figure *fl, bool linked)
+int pmb__branch_winner(const struct pmb_figure *fy, const struct pmb_figure *fl, bool linked)
 {
 	if (linked && isfinite(fl->ratio_hi) && fl->ratio_hi < 1)
 		return 1;
@@ -227,7 +227,7 @@ static void winner_cells(struct pmb__table *t, const struct pmb_result *y, const
 {
 	const struct pmb_figure *fl = &l->time;
 	bool linked = refers_to(l, y) && isfinite(fl->ratio);
-	int win = winner(&y->time, fl, linked);
+	int win = pmb__branch_winner(&y->time, fl, linked);
 	char b[32];
 
 	if (linked) {

@@ -51,16 +51,23 @@ void pmb_gen_u32_p(uint32_t *v, size_t n, unsigned pct, uint64_t seed);
 
 /* A predictor that sees the same input every pass learns it: Zen 5 ran a
  * branchy sum over one 64 KiB input at 2.3-2.5 ns per item after
- * thousands of passes, against 3.6 ns over data it had not seen.  So a
- * kernel whose input must stay unpredictable reads each pass from a slot
- * of a stream that its prepare hook regenerates before every sample, from
- * the seed and a counter of the passes drawn so far: no two passes of a
- * run see the same bytes.  The stream holds at most PMB_GEN_STREAM_BYTES
- * (at least one slot); a sample with more passes than slots goes round
- * again, so bytes come back only after that many decisions, far more than
- * any predictor holds, while the stream stays within a last-level cache
- * and is read in order, which the prefetchers keep ahead of. */
-#define PMB_GEN_STREAM_BYTES (4u << 20)
+ * thousands of passes, against 3.6 ns over data it had not seen (and over
+ * 68 passes at 4.9-5.6 ns: not learned yet).  So a kernel whose input must
+ * stay unpredictable reads each pass from a slot of a stream that its
+ * prepare hook refills before every sample, from the seed and a counter
+ * of the passes drawn so far: no sample sees bytes an earlier one saw, and
+ * within one the predictor sees each slot at most passes / slots times
+ * (about 90 at --min-sample-time=10ms for the slowest kernel).
+ *
+ * The stream stays small, or the kernel turns into a memory benchmark:
+ * read in order from rings of 64 KiB slots, sum_if's speed-of-light loop
+ * cost 0.28 ns per item up to 256 KiB, and its branchless form 0.33 ns up
+ * to 128 KiB, 0.34-0.35 at 256 KiB, 0.37-0.45 at 512 KiB and 0.67 at
+ * 1 MiB and more (Xeon KVM guest, 48 KiB L1d, 2 MiB L2 per core).  Hence
+ * PMB_GEN_STREAM_BYTES: at least one slot, at most 128 KiB. */
+#ifndef PMB_GEN_STREAM_BYTES
+#define PMB_GEN_STREAM_BYTES (128u << 10)
+#endif
 
 /** Fills one pass's slot of slot_bytes from seed; returns the bytes of
  * input it wrote (what the kernel reads as the pass's length). */

@@ -201,6 +201,15 @@ struct pmb_benchmark_def {
 	                          part ("sum_if/branchy" -> "sum_if") */
 	const char *file;      /* set by PMB_BENCHMARK */
 	int line;              /* set by PMB_BENCHMARK */
+	/* Optional: prepares the input of the next sample, outside the
+	 * measurement (after the previous sample's clock stopped, before the
+	 * next one's starts), told how many passes that sample will make.
+	 * Called before every sample: warm-up, calibration and re-warm
+	 * samples too.  For inputs a pass consumes (sorting in place) or that
+	 * must not be learned (a branch predictor memorises a short input
+	 * that every pass repeats): give each pass data it has not seen.
+	 * Reach the benchmark's own state through pmb_user_data(s). */
+	void (*prepare)(struct pmb_state *s, uint64_t passes);
 };
 
 /** Add a definition to the global registry.  The library keeps a copy;
@@ -334,6 +343,12 @@ PMB_API int64_t pmb_arg(const struct pmb_state *s, int i);
 /** Seed for this instance's input generator: the definition's seed, or
  * --seed; recorded in every output so a run can be reproduced. */
 PMB_API uint64_t pmb_seed(const struct pmb_state *s);
+
+/** Attach the benchmark's own data to its state, for its prepare hook
+ * (struct pmb_benchmark_def.prepare) to find: call before the loop. */
+PMB_API void pmb_set_user_data(struct pmb_state *s, void *data);
+/** What pmb_set_user_data attached; NULL if nothing. */
+PMB_API void *pmb_user_data(const struct pmb_state *s);
 
 /** Bytes processed per pass, for a bytes-per-second figure.  Call before
  * the loop or inside it. */

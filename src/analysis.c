@@ -501,6 +501,7 @@ int pmb__analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t
 				r[i + k].rep_spread = c != 0 ? (hi - lo) / fabs(c) : NAN;
 		}
 	}
+	pmb__analysis_learn(ctx, r, n, reps);
 	pmb__analysis_warn(ctx, r, n);
 	return 0;
 }

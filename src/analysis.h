@@ -31,4 +31,10 @@ int pmb__analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n,
  * call for, into ctx, one per kind, naming up to four benchmarks each. */
 void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, size_t n);
 
+/* For analysis.c (in analysis_learn.c): per result, whether the cost per
+ * pass falls along the ladder of pass counts (an input being learned) and
+ * whether rungs or repetitions fall in separate modes (marked multimodal on
+ * the cost figure: time, or instructions under simulation). */
+void pmb__analysis_learn(const struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t reps);
+
 #endif

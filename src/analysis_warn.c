@@ -1,4 +1,4 @@
-/* analysis_warn.c - the warnings the figures call for: noise, fixed costs, results too fast to be true, multiplexing, clusters, spread repetitions, a branchy kernel without branches. */
+/* analysis_warn.c - the warnings the figures call for: noise, fixed costs, results too fast to be true, multiplexing, clusters, spread repetitions, an input being learned, a branchy kernel without branches. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,7 +37,8 @@ static const char *names(struct namelist *l)
 
 /* What the warnings name: the benchmarks of each kind, and the worst. */
 struct findings {
-	struct namelist noisy, fixed, fast, multiplexed, modes, nobranch, reps;
+	struct namelist noisy, fixed, fast, multiplexed, modes, nobranch, reps, learned, rep_modes;
+	double worst_fall;
 	double worst_err, worst_fixed, worst_fixed_ns, worst_two_point, worst_rep;
 };
 
@@ -68,6 +69,12 @@ static void find_in_time(const struct pmb_context *ctx, const struct pmb_result 
 	}
 	if (t->valid && t->s.multimodal)
 		add_name(&k->modes, r->inst->name);
+	if (r->learning) {
+		add_name(&k->learned, r->inst->name);
+		k->worst_fall = fmax(k->worst_fall, r->ladder_fall);
+	}
+	if (r->rep_modes)
+		add_name(&k->rep_modes, r->inst->name);
 	if (!r->inst->def->empty && isfinite(r->rep_spread) && r->rep_spread > 0.05 &&
 	    !t->below_resolution) {
 		add_name(&k->reps, r->inst->name);
@@ -135,6 +142,17 @@ void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, s
 		pmb__context_warn(ctx, "samples fall in separate clusters for %s: something changed "
 				 "during the run (frequency, migration, another process); rerun "
 				 "on a quiet machine", names(&k.modes));
+	if (k.learned.count)
+		pmb__context_warn(ctx, "the cost per pass falls as passes grow (by up to %.0f %% along the "
+				 "ladder of pass counts) for %s: a branch predictor or a cache is likely "
+				 "learning an input that every pass repeats; give each pass data it has not "
+				 "seen (a prepare hook, pmubench(3)), then compare two --min-sample-time values",
+				 k.worst_fall * 100, names(&k.learned));
+	if (k.rep_modes.count)
+		pmb__context_warn(ctx, "repetitions disagree beyond their intervals for %s (reported as "
+				 "multimodal): two modes between calls, or an input learned better in one "
+				 "(a branch predictor, a cache); give each pass fresh data (a prepare hook, "
+				 "pmubench(3)) and report every repetition, not one", names(&k.rep_modes));
 	if (k.nobranch.count)
 		pmb__context_warn(ctx, "a 'branchy' kernel with under 0.5 branches per item: %s: "
 				 "the compiler removed its branch; read its disassembly", names(&k.nobranch));

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report_fmt.h"
+#include "stats.h"
 #include "report_study.h"
 
 /* Where branchy wins, in a verdict's tail: "; branchy wins at p0, p1". */
@@ -72,12 +73,16 @@ struct study_events {
 };
 
 /* One study's rows so far: per input the winner and its name (for the
- * verdict), and cycles and mispredictions at p0 and p50 (for the penalty). */
+ * verdict), and branchy's misprediction rate, ns and cycles per item (for
+ * the penalty). */
 struct study_acc {
 	int w[64], nw;
 	char args[64][64];
 	bool ordered;
-	double c0, c50, m0, m50;
+	double rate[64], ns[64], cyc[64];
+	int np;
+	bool measured;   /* rates counted by a PMU, not the inputs' known ones */
+	bool cyc_counted; /* cycles counted, not estimated */
 };
 
 /* A result's cost figure: time, or under simulation instructions (NULL
@@ -138,37 +143,100 @@ static int cost_cells(struct pmb__table *t, const struct study_events *ev, const
 	return k + 1;
 }
 
-/* Branchy's cycles and mispredictions at p0 and p50, for the penalty. */
+/* The misprediction rate an input is made with: a good predictor
+ * mispredicts the rarer side of a "pN" input (N % of items pass), min(N,
+ * 100 - N) %.  NAN for inputs of no known rate. */
+static double known_rate(const char *args)
+{
+	unsigned p;
+	int end = 0;
+
+	if (sscanf(args, "p%u%n", &p, &end) != 1 || args[end] || p > 100)
+		return NAN;
+	return (p < 100 - p ? p : 100 - p) / 100.0;
+}
+
+/* Branchy's misprediction rate, ns and cycles per item at this input, for
+ * the penalty: the rate a PMU counted where one did, else the input's
+ * known rate.  Never under simulation: it has no time. */
 static void penalty_points(const struct study_events *ev, const struct pmb_result *y, struct study_acc *a)
 {
 	const struct pmb_figure *cy = cycles_figure(ev, y);
+	bool counted = ev->bm >= 0 && y->ev[ev->bm].valid;
+	double rate = counted ? fmax(y->ev[ev->bm].s.median, 0) : known_rate(y->inst->args);
 
-	if (!cy->valid || ev->bm < 0 || !y->ev[ev->bm].valid)
+	if (ev->sim || !y->time.valid || !isfinite(rate) || a->np == 64)
 		return;
-	if (!strcmp(y->inst->args, "p0"))
-		a->c0 = cy->s.median, a->m0 = y->ev[ev->bm].s.median;
-	if (!strcmp(y->inst->args, "p50"))
-		a->c50 = cy->s.median, a->m50 = y->ev[ev->bm].s.median;
+	a->measured = counted;
+	a->cyc_counted = ev->cyc >= 0;
+	a->rate[a->np] = rate;
+	a->ns[a->np] = y->time.s.median;
+	a->cyc[a->np++] = cy->valid ? cy->s.median : NAN;
 }
 
-/* The ratio branchless / branchy and the winner, from column k on; a win
- * is a ratio interval that excludes 1. */
+double pmb__branch_penalty(const double *rate, const double *cost, size_t n)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	struct pmb_fit fit;
+
+	for (size_t k = 0; k < n; k++) {
+		if (!isfinite(rate[k]) || !isfinite(cost[k]))
+			return NAN;
+		lo = fmin(lo, rate[k]);
+		hi = fmax(hi, rate[k]);
+	}
+	/* Under a tenth of a misprediction per item between the inputs,
+	 * the slope is mostly noise. */
+	if (n < 3 || hi - lo < 0.1 || pmb__fit_line(rate, cost, n, &fit) != 0)
+		return NAN;
+	/* Theil-Sen: one input run in another mode moves it little. */
+	return fit.ts_b;
+}
+
+/* Whether l's .reference names y's benchmark: then l's ratio is the
+ * branchless / branchy ratio, with its interval. */
+static bool refers_to(const struct pmb_result *l, const struct pmb_result *y)
+{
+	const char *ref = l->inst->def->reference, *fam = y->inst->family;
+	size_t lr = ref ? strlen(ref) : 0, lf = strlen(fam);
+
+	return lr && lr <= lf && !strcmp(fam + lf - lr, ref) && (lr == lf || fam[lf - lr - 1] == '/');
+}
+
+/* Who wins at one input: +1 branchless, -1 branchy, 0 a tie.  The ratio's
+ * interval decides where there is one; figures whose intervals do not
+ * overlap are never a tie, ratio or not. */
+int pmb__branch_winner(const struct pmb_figure *fy, const struct pmb_figure *fl, bool linked)
+{
+	if (linked && isfinite(fl->ratio_hi) && fl->ratio_hi < 1)
+		return 1;
+	if (linked && isfinite(fl->ratio_lo) && fl->ratio_lo > 1)
+		return -1;
+	if (fl->s.ci_hi < fy->s.ci_lo)
+		return 1;
+	if (fy->s.ci_hi < fl->s.ci_lo)
+		return -1;
+	return 0;
+}
+
+/* The ratio branchless / branchy and the winner, from column k on: the
+ * ratio with its interval where branchless refers to branchy, else the
+ * ratio of the medians alone. */
 static void winner_cells(struct pmb__table *t, const struct pmb_result *y, const struct pmb_result *l, int k,
 			 struct study_acc *a)
 {
 	const struct pmb_figure *fl = &l->time;
-	int win = 0;
+	bool linked = refers_to(l, y) && isfinite(fl->ratio);
+	int win = pmb__branch_winner(&y->time, fl, linked);
 	char b[32];
 
-	if (isfinite(fl->ratio)) {
+	if (linked) {
 		pmb__fmt_ratio(b, sizeof(b), fl->ratio, fl->ratio_lo, fl->ratio_hi);
 		pmb__table_set(t, k, "%s", b);
+	} else if (fl->valid && y->time.valid && y->time.s.median > 0) {
+		pmb__table_set(t, k, "%.2f (medians)", fl->s.median / y->time.s.median);
 	}
 	k++;
-	if (isfinite(fl->ratio_hi) && fl->ratio_hi < 1)
-		win = 1;
-	else if (isfinite(fl->ratio_lo) && fl->ratio_lo > 1)
-		win = -1;
 	pmb__table_set(t, k, "%s", win > 0 ? "branchless" : win < 0 ? "branchy" : "tie");
 	snprintf(a->args[a->nw], sizeof(a->args[a->nw]), "%s", y->inst->args);
 	/* p-inputs and tier sizes are ordered; a mix is not. */
@@ -198,18 +266,69 @@ static void study_row(struct pmb__table *t, const struct study_events *ev, const
 	winner_cells(t, y, l, k, a);
 }
 
+/* The seed named in a study's title, where every member's input was
+ * generated from it (asked pmb_seed()); 0 otherwise, and no seed is named. */
+static bool study_seed(const struct pmb_result *r, size_t n, const char *prefix, uint64_t *seed)
+{
+	char s[200];
+	bool any = false;
+
+	for (size_t j = 0; j < n; j++) {
+		if (r[j].status || !pmb__result_study(&r[j], s, sizeof(s)) || strcmp(s, prefix))
+			continue;
+		if (!r[j].seed_used || (any && r[j].seed != *seed))
+			return false;
+		*seed = r[j].seed;
+		any = true;
+	}
+	return any;
+}
+
+/* The misprediction penalty the pair implies: the slope of branchy's cost
+ * against its misprediction rate over the inputs, and where those rates
+ * came from. */
+static void penalty_line(FILE *f, const struct study_acc *a)
+{
+	double ns = pmb__branch_penalty(a->rate, a->ns, (size_t)a->np);
+	double cyc = pmb__branch_penalty(a->rate, a->cyc, (size_t)a->np);
+
+	if (!isfinite(ns))
+		return;
+	fprintf(f, "  misprediction penalty: %.2f ns", ns);
+	if (isfinite(cyc))
+		fprintf(f, ", %.1f %scycles", cyc, a->cyc_counted ? "" : "est. ");
+	fprintf(f, " per misprediction\n"
+		   "    (slope of branchy's cost against its misprediction rate, %d inputs;\n"
+		   "    rates %s)\n", a->np,
+		a->measured ? "MEASURED: counted by the PMU"
+			    : "FROM THE INPUTS, not counted: pN mispredicts min(N, 100-N) %");
+}
+
+/* What the simulated predictor is: valgrind's --branch-sim model. */
+static void sim_predictor_note(FILE *f)
+{
+	fprintf(f, "  simulated predictor: valgrind's model of a 2004 CPU, 16384 2-bit counters\n"
+		   "    indexed by the branch's address and the last few branch outcomes; with no\n"
+		   "    longer history it never learns an input, while a modern CPU's predictor\n"
+		   "    may learn one (or predict better): these counts are the model's, not\n"
+		   "    what your CPU does\n");
+}
+
 /* One branch study, from its first branchy result r[first]. */
 static int branch_study(FILE *f, const struct pmb_context *c, const struct study_events *ev,
 			const struct pmb_result *r, size_t n, size_t first, const char *prefix)
 {
 	const char *fam = r[first].inst->family;
 	struct pmb__table t = { 0 };
-	struct study_acc a = { .ordered = true, .c0 = NAN, .c50 = NAN, .m0 = NAN, .m50 = NAN };
+	struct study_acc a = { .ordered = true };
+	uint64_t seed = 0;
 	int err;
 
-	fprintf(f, "\nbranch study %s: branchless / branchy%s; inputs seeded with %llu\n", prefix,
-		ev->sim ? " (SIMULATED counts: no time, so no winner)" : "",
-		(unsigned long long)r[first].seed);
+	fprintf(f, "\nbranch study %s: branchless / branchy%s", prefix,
+		ev->sim ? " (SIMULATED counts: no time, so no winner)" : "");
+	if (study_seed(r, n, prefix, &seed))
+		fprintf(f, "; inputs seeded with %llu", (unsigned long long)seed);
+	fputc('\n', f);
 	study_columns(&t, c, ev->sim);
 	for (size_t j = 0; j < n; j++)
 		if (!strcmp(r[j].inst->family, fam) && !r[j].repetition)
@@ -217,10 +336,9 @@ static int branch_study(FILE *f, const struct pmb_context *c, const struct study
 	err = pmb__table_print(f, &t);
 	if (!ev->sim)
 		verdict(f, a.w, a.args, a.nw, a.ordered);
-	if (isfinite(a.c0) && isfinite(a.c50) && a.m50 - a.m0 > 0.01 && ev->cyc >= 0)
-		fprintf(f, "  misprediction penalty, ESTIMATED: %.1f cycles "
-			"(delta cycles / delta mispredicts between p0 and p50)\n",
-			(a.c50 - a.c0) / (a.m50 - a.m0));
+	penalty_line(f, &a);
+	if (ev->sim)
+		sim_predictor_note(f);
 	return err;
 }
 

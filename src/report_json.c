@@ -287,6 +287,13 @@ static void write_run_facts(struct pmb__jw *w, const struct pmb_context *c,
 		pmb__jw_num(w, "huge_page_fraction", x->huge_fraction);
 	if (isfinite(x->rep_spread))
 		pmb__jw_num(w, "repetition_spread", x->rep_spread);
+	/* What the ladder of pass counts and the repetitions show
+	 * (analysis_learn.c): an input being learned, modes apart. */
+	if (isfinite(x->ladder_fall))
+		pmb__jw_num(w, "ladder_fall", x->ladder_fall);
+	pmb__jw_bool(w, "learning", x->learning);
+	pmb__jw_bool(w, "modes_between_rungs", x->rung_modes);
+	pmb__jw_bool(w, "modes_between_repetitions", x->rep_modes);
 	pmb__jw_uint(w, "warmup_ns", x->warmup_ns);
 	pmb__jw_uint(w, "calibration_passes", x->calib_passes);
 	/* Measured around this benchmark's cohort; what its figures and

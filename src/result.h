@@ -84,6 +84,7 @@ struct pmb_result {
 	uint64_t items_per_pass;
 	uint64_t bytes_per_pass;   /* 0: not given */
 	uint64_t seed;
+	bool seed_used;            /* the benchmark asked pmb_seed() */
 	double huge_fraction;      /* of its pmb_buffer_alloc buffers; -1 none */
 	int repetition;            /* 0-based, for --repetitions */
 	struct pmb_sample *samples;
@@ -105,6 +106,12 @@ struct pmb_result {
 	double derived[PMB_MAX_DERIVED];        /* NAN where not computable */
 	double rep_spread;                      /* --repetitions: (max-min)/median of
 	                                           the repetitions' medians; NAN */
+	/* analysis_learn.c: the ladder of pass counts and the repetitions */
+	double ladder_fall;  /* relative fall of the marginal cost per pass from
+	                        the ladder's first step to its last; NAN none */
+	bool learning;       /* ladder_fall says the input is being learned */
+	bool rung_modes;     /* per-item costs of rungs in separate modes */
+	bool rep_modes;      /* repetitions apart beyond their intervals */
 	double items_per_second, bytes_per_second;
 	struct pmb_disasm *disasm;              /* --disasm: the annotated loop
 	                                           (run.c owns it); NULL none */

@@ -39,6 +39,8 @@ struct pmb__run {
 	bool rewarm;        /* the running sample only re-warms caches and
 	                       predictors after another benchmark's turn */
 	struct pmb_state *state; /* its slot in state_slots */
+	void (*prepare)(struct pmb_state *, uint64_t); /* the definition's */
+	void *user;         /* pmb_set_user_data */
 };
 
 /* A run's status (PMB_ESKIPPED, PMB_EVERIFY) and its reason (state.c). */

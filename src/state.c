@@ -15,7 +15,19 @@ PMB_API int64_t pmb_arg(const struct pmb_state *s, int i)
 
 PMB_API uint64_t pmb_seed(const struct pmb_state *s)
 {
+	/* The reports say "seeded with N" only of inputs that asked. */
+	s->pmb__r->r->seed_used = true;
 	return s->pmb__r->r->seed;
+}
+
+PMB_API void pmb_set_user_data(struct pmb_state *s, void *data)
+{
+	s->pmb__r->user = data;
+}
+
+PMB_API void *pmb_user_data(const struct pmb_state *s)
+{
+	return s->pmb__r->user;
 }
 
 PMB_API void pmb_set_bytes(struct pmb_state *s, uint64_t bytes_per_pass)

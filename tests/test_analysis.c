@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "report_study.h"
 #include "tap.h"
 
 #define NS 12
@@ -50,6 +51,162 @@ static void inst(struct pmb_instance *in, const char *name, int baseline, int re
 static bool near(double a, double b, double rel)
 {
 	return fabs(a - b) <= rel * fabs(b) + 1e-12;
+}
+
+/* Samples on the runner's ladder (1..4 x 1000 passes, 10 items a pass),
+ * each sample costing cost(passes) ns plus the harness overhead. */
+static void make_ladder(struct pmb_result *r, struct pmb_instance *in, double (*cost)(double),
+			const struct pmb_overhead *o)
+{
+	memset(r, 0, sizeof(*r));
+	r->inst = in;
+	r->items_per_pass = 10;
+	r->huge_fraction = -1;
+	r->calib_passes = 1000;
+	for (int i = 0; i < 4 * NS; i++) {
+		struct pmb_sample s;
+		double p = 1000.0 * (1 + i % 4) * (1 + 0.01 * (i % 7)); /* stretched a little */
+
+		memset(&s, 0, sizeof(s));
+		s.passes = (uint64_t)p;
+		s.ns = (uint64_t)llround(cost((double)s.passes) + o->ns_per_sample +
+					 o->ns_per_pass * (double)s.passes);
+		pmb__result_add_sample(r, &s);
+	}
+}
+
+/* 10 ns a pass and 20 us a sample: a fixed cost, nothing learned. */
+static double cost_fixed(double p)
+{
+	return 20000 + 10 * p;
+}
+
+/* A pass costs 40 ns at first and falls towards 10 ns as it is learned:
+ * the marginal cost per pass falls along the ladder. */
+static double cost_learned(double p)
+{
+	return 10 * p + 30 * 1500 * (1 - exp(-p / 1500));
+}
+
+/* Rungs alternating between two speeds: modes, neither learning nor a
+ * fixed cost. */
+static double cost_modes(double p)
+{
+	int rung = (int)(p / 1000);
+
+	return (rung == 2 || rung == 4 ? 20 : 10) * p;
+}
+
+/* The ladder and the repetitions (analysis_learn.c), on constructed
+ * samples: learning is told from a fixed cost, modes between rungs and
+ * between repetitions are marked multimodal and warned of. */
+static void test_learning(struct pmb_context *ctx)
+{
+	struct pmb_instance in[3];
+	struct pmb_result r[3];
+
+	inst(&in[0], "ladder/fixed", -1, -1);
+	inst(&in[1], "ladder/learned", -1, -1);
+	inst(&in[2], "ladder/modes", -1, -1);
+	make_ladder(&r[0], &in[0], cost_fixed, &ctx->overhead);
+	make_ladder(&r[1], &in[1], cost_learned, &ctx->overhead);
+	make_ladder(&r[2], &in[2], cost_modes, &ctx->overhead);
+	pmb__analyze(ctx, r, 3, 1);
+	tap_ok(!r[0].learning && fabs(r[0].ladder_fall) < 0.02,
+	       "a fixed cost per sample is not learning: the marginal cost per pass stays (fall %.3f)",
+	       r[0].ladder_fall);
+	/* Marginals 10 + 30 e^(-x/1.5) between rungs: 1->2 about 19.7, 3->4 12.1. */
+	tap_ok(r[1].learning && r[1].ladder_fall > 0.3 && r[1].ladder_fall < 0.5,
+	       "a cost per pass falling with passes is learning (fall %.3f)", r[1].ladder_fall);
+	tap_ok(!r[2].learning && r[2].rung_modes && r[2].time.s.multimodal,
+	       "rungs in two modes are multimodal, not learning");
+	tap_ok(!r[0].rung_modes && !r[1].rung_modes, "a fixed cost or learning is no mode between rungs");
+	bool named = false, wrong = false;
+	for (int i = 0; i < ctx->nwarnings; i++)
+		if (strstr(ctx->warnings[i], "falls as passes grow")) {
+			named |= strstr(ctx->warnings[i], "ladder/learned") && strstr(ctx->warnings[i], "predictor") &&
+				 strstr(ctx->warnings[i], "prepare hook");
+			wrong |= strstr(ctx->warnings[i], "ladder/fixed") || strstr(ctx->warnings[i], "ladder/modes");
+		}
+	tap_ok(named && !wrong, "the warning names the learned benchmark, the likely cause and what to do");
+	for (int i = 0; i < 3; i++)
+		free(r[i].samples);
+
+	/* Two repetitions of one instance, 2x apart, each steady: modes
+	 * between repetitions that no repetition shows. */
+	struct pmb_instance rin;
+	struct pmb_result rr[3];
+	inst(&rin, "reps/two_modes", -1, -1);
+	make(&rr[0], &rin, 0.23, 1, 0, &ctx->overhead);
+	make(&rr[1], &rin, 0.47, 1, 0, &ctx->overhead);
+	make(&rr[2], &rin, 0.23, 1, 0, &ctx->overhead);
+	for (int k = 0; k < 3; k++)
+		rr[k].repetition = k;
+	pmb__analyze(ctx, rr, 3, 3);
+	tap_ok(rr[0].rep_modes && rr[1].rep_modes && rr[0].time.s.multimodal && rr[1].time.s.multimodal,
+	       "repetitions at 0.23 and 0.47 ns are reported multimodal");
+	bool warned = false;
+	for (int i = 0; i < ctx->nwarnings; i++)
+		warned |= strstr(ctx->warnings[i], "repetitions disagree beyond their intervals for reps/two_modes") != NULL;
+	tap_ok(warned, "and warned of, by name");
+	for (int k = 0; k < 3; k++)
+		free(rr[k].samples);
+	make(&rr[0], &rin, 0.23, 1, 0, &ctx->overhead);
+	make(&rr[1], &rin, 0.23, 1, 0, &ctx->overhead);
+	rr[1].repetition = 1;
+	pmb__analyze(ctx, rr, 2, 2);
+	tap_ok(!rr[0].rep_modes && !rr[0].time.s.multimodal, "repetitions that agree are one mode");
+	free(rr[0].samples);
+	free(rr[1].samples);
+}
+
+/* The penalty a branch study reports, on valgrind's simulated rates for
+ * branch/sum_if p0..p50 (README): cost = 0.4 ns + 7 ns per misprediction
+ * gives 7 ns exactly; rates too close together give none. */
+static void test_penalty(void)
+{
+	const double sim[6] = { 0.000, 0.010, 0.051, 0.109, 0.301, 0.500 };
+	double ns[6], flat[3] = { 0.4, 0.41, 0.42 };
+
+	for (int k = 0; k < 6; k++)
+		ns[k] = 0.4 + 7 * sim[k];
+	tap_ok(near(pmb__branch_penalty(sim, ns, 6), 7, 1e-9), "penalty: the slope over the inputs (%.6f ns)",
+	       pmb__branch_penalty(sim, ns, 6));
+	ns[5] = 9; /* one input in another mode */
+	tap_ok(fabs(pmb__branch_penalty(sim, ns, 6) - 7) < 0.5, "one outlying input moves it little (%.3f)",
+	       pmb__branch_penalty(sim, ns, 6));
+	tap_ok(isnan(pmb__branch_penalty(sim, flat, 3)), "rates spread by under 0.1: no penalty");
+	tap_ok(isnan(pmb__branch_penalty(sim, ns, 2)), "under three inputs: no penalty");
+}
+
+#define SRC_LINE .line = __LINE__
+/* The verdict's rules per input: the ratio's interval where linked, and
+ * never a tie for intervals apart. */
+static void test_winner(void)
+{
+	static const struct {
+		int line;
+		double y, ylo, yhi, l, llo, lhi, ratio, rlo, rhi;
+		bool linked;
+		int want;
+	} rows[] = {
+		{ SRC_LINE, 2.83, 2.8, 2.9, 0.33, 0.32, 0.34, NAN, NAN, NAN, false, 1 }, /* no reference */
+		{ SRC_LINE, 0.33, 0.32, 0.34, 2.83, 2.8, 2.9, NAN, NAN, NAN, false, -1 },
+		{ SRC_LINE, 1.00, 0.90, 1.10, 0.95, 0.85, 1.05, NAN, NAN, NAN, false, 0 },  /* overlap */
+		{ SRC_LINE, 1.00, 0.90, 1.10, 0.95, 0.85, 1.05, 0.95, 0.80, 0.99, true, 1 }, /* ratio says */
+		{ SRC_LINE, 1.00, 0.98, 1.02, 0.50, 0.49, 0.51, 0.50, 0.30, 1.20, true, 1 }, /* apart */
+		{ SRC_LINE, 1.00, 0.90, 1.10, 1.00, 0.90, 1.10, 1.00, 0.80, 1.20, true, 0 },
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct pmb_figure y = { .valid = true }, l = { .valid = true };
+
+		y.s.median = rows[i].y, y.s.ci_lo = rows[i].ylo, y.s.ci_hi = rows[i].yhi;
+		l.s.median = rows[i].l, l.s.ci_lo = rows[i].llo, l.s.ci_hi = rows[i].lhi;
+		l.ratio = rows[i].ratio, l.ratio_lo = rows[i].rlo, l.ratio_hi = rows[i].rhi;
+		int w = pmb__branch_winner(&y, &l, rows[i].linked);
+		tap_ok_at(rows[i].line, w == rows[i].want, "winner %d, want %d (row of line %d)", w, rows[i].want,
+			  rows[i].line);
+	}
 }
 
 int main(void)
@@ -145,6 +302,10 @@ int main(void)
 	pmb__context_warn(&ctx, "same %d", 1);
 	pmb__context_warn(&ctx, "same %d", 1);
 	tap_ok(ctx.nwarnings == before + 1, "each warning once");
+
+	test_learning(&ctx);
+	test_penalty();
+	test_winner();
 
 	for (int i = 0; i < 6; i++)
 		free(r[i].samples);

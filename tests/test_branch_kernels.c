@@ -5,6 +5,7 @@
 
 #include "pmubench.h"
 #include "registry.h"
+#include "runner.h"
 #include "kernels/branch.h"
 #include "kernels/gen.h"
 #include "tap.h"
@@ -465,6 +466,131 @@ static void test_registry(void)
 	}
 }
 
+/* FNV-1a over one pass's input: equal hashes, equal bytes (for the sizes
+ * here, a collision of distinct inputs is a 2^-64 event). */
+static uint64_t hash_bytes(const uint8_t *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Whether h[0..n) holds no value twice. */
+static bool all_distinct(uint64_t *h, size_t n)
+{
+	qsort(h, n, sizeof(*h), cmp_u64);
+	for (size_t i = 1; i < n; i++)
+		if (h[i] == h[i - 1])
+			return false;
+	return true;
+}
+
+/* The stream of fresh input (gen.h): every slot of every sample holds
+ * bytes no other sample read, checked on the bytes themselves; a sample of
+ * more passes than slots goes round its own slots only. */
+static void test_stream_fresh(void)
+{
+	static const uint64_t passes[] = { 1, 3, 2, 4, 70, 1, 64, 2 };
+	unsigned pct = 50;
+	struct pmb_gen_stream st;
+	uint64_t h[256], wrap[70];
+	size_t nh = 0;
+	bool wrapped = true;
+
+	int err = pmb_gen_stream_init(&st, PMB_GEN_PASS_ITEMS, 42, pmb_gen_fill_bytes_p, &pct);
+
+	/* Small enough to stay in a core's L2 (gen.h): 2 slots of 64 KiB. */
+	tap_ok(err == 0 && st.max_slots == 2 && st.max_slots == PMB_GEN_STREAM_BYTES / PMB_GEN_PASS_ITEMS,
+	       "stream: 2 slots of 64 KiB (%zu)", st.max_slots);
+	for (size_t k = 0; k < NELEM(passes); k++) {
+		tap_ok(pmb_gen_stream_prepare(&st, passes[k]) == 0, "stream: prepared for %llu passes",
+		       (unsigned long long)passes[k]);
+		for (uint64_t j = 0; j < passes[k]; j++) {
+			size_t len;
+			const uint8_t *v = pmb_gen_stream_next(&st, &len);
+			uint64_t x = hash_bytes(v, len);
+
+			if (passes[k] == 70)
+				wrap[j] = x;
+			if (j < st.max_slots)
+				h[nh++] = x;
+		}
+	}
+	for (size_t j = st.max_slots; j < 70; j++)
+		wrapped = wrapped && wrap[j] == wrap[j - st.max_slots];
+	tap_ok(all_distinct(h, nh), "stream: the same input bytes never repeat across %zu slots of %zu samples",
+	       nh, NELEM(passes));
+	tap_ok(wrapped, "stream: past its slots a sample reads its own slots again");
+	pmb_gen_stream_free(&st);
+}
+
+/* Hashes of what the built-in sum_if benchmark's samples read, taken in
+ * its own prepare hook right after the stream is refilled. */
+static uint64_t run_hash[4096];
+static size_t run_nh;
+static uint64_t hook_passes[1024];
+static size_t hook_calls;
+
+static void hash_hook(struct pmb_state *s, uint64_t passes)
+{
+	const struct pmb_gen_stream *st;
+
+	pmb_gen_stream_hook(s, passes);
+	st = pmb_user_data(s);
+	if (hook_calls < NELEM(hook_passes))
+		hook_passes[hook_calls++] = passes;
+	for (size_t k = 0; st && k < st->filled && run_nh < NELEM(run_hash); k++)
+		run_hash[run_nh++] = hash_bytes(st->buf + k * st->slot_bytes, st->len[k]);
+}
+
+/* branch/sum_if/branchy/p50 through the runner: its prepare hook runs
+ * before every sample with that sample's passes, and no sample reads bytes
+ * an earlier one read. */
+static void test_sum_if_fresh(void)
+{
+	const struct pmb_benchmark_def *d = NULL;
+	struct pmb_benchmark_def wrapped;
+	struct pmb_meter meter = { 0 };
+	struct pmb_instance in;
+	struct pmb_result res;
+	struct pmb_runner_opts o = { .min_sample_ns = 2e5, .samples = 8, .samples_given = true,
+				     .warmup_ns = 1e6, .repetitions = 1 };
+
+	for (size_t r = 0; r < pmb__registry_count(); r++)
+		if (pmb__registry_get(r)->name && !strcmp(pmb__registry_get(r)->name, "sum_if/branchy"))
+			d = pmb__registry_get(r);
+	if (!tap_ok(d && d->prepare == pmb_gen_stream_hook, "sum_if/branchy has the stream's prepare hook"))
+		return;
+	wrapped = *d;
+	wrapped.prepare = hash_hook;
+	memset(&in, 0, sizeof(in));
+	in.def = &wrapped;
+	in.arg[0] = 50;
+	snprintf(in.name, sizeof(in.name), "branch/sum_if/branchy/p50");
+	in.baseline = in.reference = -1;
+	int err = pmb__runner_run(&o, &meter, &in, 1, &res);
+
+	tap_ok(err == 0 && res.status == 0 && res.nsamples == 8,
+	       "sum_if p50 ran 8 samples (%zu, %s)", res.nsamples, res.reason);
+	/* The recorded samples are the last ones prepared, in order. */
+	bool same = hook_calls >= res.nsamples;
+	for (size_t i = 0; same && i < res.nsamples; i++)
+		same = hook_passes[hook_calls - res.nsamples + i] == res.samples[i].passes;
+	tap_ok(same, "the hook ran before each sample, told its passes (%zu calls)", hook_calls);
+	tap_ok(run_nh > res.nsamples && all_distinct(run_hash, run_nh),
+	       "no sample read bytes another sample read, nor two slots of one (%zu slots)", run_nh);
+	free(res.samples);
+}
+
 int main(void)
 {
 	int pext = pmb_varint_have_pext();
@@ -479,5 +605,7 @@ int main(void)
 	test_varint_streams(pext);
 	test_bsearch();
 	test_registry();
+	test_stream_fresh();
+	test_sum_if_fresh();
 	return tap_done();
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "clock.h"
 #include "runner.h"
 #include "tap.h"
 
@@ -45,6 +46,69 @@ static void bm_setup_inside(struct pmb_state *s)
 			x = step(x);
 	}
 	pmb_do_not_optimize(x);
+}
+
+/* A prepare hook that takes 5 ms: outside the measurement, it must not
+ * show in the figures; it records the passes it was told. */
+static uint64_t told[512];
+static size_t ntold;
+
+static void slow_prepare(struct pmb_state *s, uint64_t passes)
+{
+	uint64_t t0 = pmb_clock_ns();
+
+	*(int *)pmb_user_data(s) += 1;
+	if (ntold < 512)
+		told[ntold++] = passes;
+	while (pmb_clock_ns() - t0 < 5000000)
+		;
+}
+
+static void bm_prepared(struct pmb_state *s)
+{
+	uint64_t x = 3;
+	int calls_seen = 0;
+
+	pmb_set_user_data(s, &calls_seen);
+	while (pmb_loop_batch(s, 64))
+		for (int i = 0; i < 64; i++)
+			x = step(x);
+	pmb_do_not_optimize(x);
+}
+
+/* The prepare hook: called before every sample with its passes, never
+ * measured. */
+static void test_prepare(const struct pmb_runner_opts *o, struct pmb_context *ctx)
+{
+	struct pmb_benchmark_def plain = { .func = bm_prepared, .name = "plain" };
+	struct pmb_benchmark_def slow = { .func = bm_prepared, .name = "slow", .prepare = slow_prepare };
+	struct pmb_instance in[2];
+	struct pmb_result res[2];
+	struct pmb_runner_opts oo = *o;
+
+	oo.samples = 12;
+	memset(in, 0, sizeof(in));
+	in[0].def = &plain, in[1].def = &slow;
+	for (int i = 0; i < 2; i++) {
+		snprintf(in[i].name, sizeof(in[i].name), "%s", in[i].def->name);
+		in[i].baseline = in[i].reference = -1;
+		in[i].cohort = i;
+	}
+	int err = pmb__runner_run(&oo, &(struct pmb_meter){ 0 }, in, 2, res);
+	tap_ok(err == 0 && res[1].status == 0 && res[1].nsamples == 12, "a benchmark with a prepare hook runs");
+	pmb__analyze(ctx, res, 2, 1);
+	bool same = ntold >= res[1].nsamples;
+	for (size_t i = 0; same && i < res[1].nsamples; i++)
+		same = told[ntold - res[1].nsamples + i] == res[1].samples[i].passes;
+	tap_ok(same, "prepare ran before each sample, told its passes (%zu calls, %zu samples)", ntold,
+	       res[1].nsamples);
+	/* 5 ms of preparing against samples of about 1 ms: inside, the
+	 * figure would be 6x the plain one; this shared machine moves a
+	 * figure 2x between runs at worst. */
+	double a = res[0].time.s.median, b = res[1].time.s.median;
+	tap_ok(a > 0 && b / a < 2.5, "its time is not measured (%.3f ns/item against %.3f without)", b, a);
+	free(res[0].samples);
+	free(res[1].samples);
 }
 
 int main(void)
@@ -142,6 +206,7 @@ int main(void)
 	       res[1].time.fixed_share);
 	for (int i = 0; i < 4; i++)
 		free(res[i].samples);
+	test_prepare(&o, &ctx);
 	pmb__context_free(&ctx);
 	return tap_done();
 }

@@ -66,26 +66,31 @@ static int filter_sol_verify(const uint32_t *v, size_t n, uint32_t *out)
 	       memcmp(out, v, n * sizeof(*v)) == 0;
 }
 
+/* Every pass filters a slot of a stream prepared afresh before each
+ * sample (gen.h), so the predictor never sees the same words twice. */
 static void bm_filter(struct pmb_state *s, enum filter_form form)
 {
 	const size_t n = PMB_GEN_PASS_ITEMS;
 	const uint32_t t = PMB_GEN_U32_T;
 	const size_t bytes = n * sizeof(uint32_t);
 	int64_t pct = pmb_arg(s, 0);
-	uint32_t *v, *out, *check;
+	unsigned upct = (unsigned)pct;
+	struct pmb_gen_stream st;
+	uint32_t *out, *check;
+	const uint32_t *v;
 
 	if (pct < 0 || pct > 100) {
 		pmb_fail(s, "filter: p must be 0..100");
 		return;
 	}
-	v = malloc(bytes);
 	out = malloc(bytes);
 	check = malloc(bytes);
-	if (!v || !out || !check) {
+	if (pmb_gen_stream_init(&st, bytes, pmb_seed(s), pmb_gen_fill_u32_p, &upct) ||
+	    pmb_gen_stream_prepare(&st, 1) || !out || !check) {
 		pmb_fail(s, "filter: out of memory");
 		goto out;
 	}
-	pmb_gen_u32_p(v, n, (unsigned)pct, pmb_seed(s));
+	v = (const uint32_t *)(const void *)pmb_gen_stream_next(&st, NULL);
 	if (form != FILTER_SOL && !filter_verify(v, n, out, check)) {
 		pmb_fail(s, "filter: branchy and branchless outputs differ");
 		goto out;
@@ -95,26 +100,29 @@ static void bm_filter(struct pmb_state *s, enum filter_form form)
 		goto out;
 	}
 	pmb_set_bytes(s, bytes);
+	pmb_set_user_data(s, &st);
 	/* out escapes, so the copies into it are not dead stores. */
 	pmb_do_not_optimize(out);
+#define NEXT_WORDS() ((const uint32_t *)(const void *)pmb_gen_stream_next(&st, NULL))
 	switch (form) {
 	case FILTER_BRANCHY:
 		while (pmb_loop_batch(s, n))
-			pmb_do_not_optimize(pmb_filter_branchy(v, n, t, out));
+			pmb_do_not_optimize(pmb_filter_branchy(NEXT_WORDS(), n, t, out));
 		break;
 	case FILTER_BRANCHLESS:
 		while (pmb_loop_batch(s, n))
-			pmb_do_not_optimize(pmb_filter_branchless(v, n, t, out));
+			pmb_do_not_optimize(pmb_filter_branchless(NEXT_WORDS(), n, t, out));
 		break;
 	case FILTER_SOL:
 		while (pmb_loop_batch(s, n))
-			pmb_do_not_optimize(pmb_filter_sol(v, n, out));
+			pmb_do_not_optimize(pmb_filter_sol(NEXT_WORDS(), n, out));
 		break;
 	}
+#undef NEXT_WORDS
 out:
+	pmb_gen_stream_free(&st);
 	free(check);
 	free(out);
-	free(v);
 }
 
 static void bm_filter_branchy(struct pmb_state *s)
@@ -134,10 +142,10 @@ static void bm_filter_sol(struct pmb_state *s)
 
 PMB_BENCHMARK(bm_filter_branchy, .name = "filter/branchy", .role = PMB_ROLE_BRANCHY, .group = "branch",
 	      .args = PMB_NAMED_ARGS("p", 0, 1, 5, 10, 25, 50),
-	      .reference = "filter/sol");
+	      .reference = "filter/sol", .prepare = pmb_gen_stream_hook);
 PMB_BENCHMARK(bm_filter_branchless, .name = "filter/branchless", .role = PMB_ROLE_BRANCHLESS,
 	      .group = "branch",
 	      .args = PMB_NAMED_ARGS("p", 0, 1, 5, 10, 25, 50),
-	      .reference = "filter/branchy");
+	      .reference = "filter/branchy", .prepare = pmb_gen_stream_hook);
 PMB_BENCHMARK(bm_filter_sol, .name = "filter/sol", .role = PMB_ROLE_SOL, .group = "branch",
-	      .args = PMB_NAMED_ARGS("p", 0, 1, 5, 10, 25, 50));
+	      .args = PMB_NAMED_ARGS("p", 0, 1, 5, 10, 25, 50), .prepare = pmb_gen_stream_hook);

@@ -144,15 +144,46 @@ static int varint_sol_verify(const uint8_t *p, const uint8_t *end,
 	return got == count && pmb_varint_sol(start, end) == want;
 }
 
-/* pmb_arg(s, 0): the width of every varint (1..5), or 0 for the mix. */
+/* The three forms' loops over a stream of fresh slots (gen.h). */
+static void varint_loop(struct pmb_state *s, enum varint_form form, struct pmb_gen_stream *st)
+{
+	const size_t n = PMB_GEN_VARINTS;
+	const uint8_t *p;
+	size_t len;
+
+	switch (form) {
+	case VARINT_BRANCHY:
+		while (pmb_loop_batch(s, n)) {
+			p = pmb_gen_stream_next(st, &len);
+			pmb_do_not_optimize(pmb_varint_branchy(p, p + len).sum);
+		}
+		break;
+	case VARINT_BRANCHLESS:
+		while (pmb_loop_batch(s, n)) {
+			p = pmb_gen_stream_next(st, &len);
+			pmb_do_not_optimize(pmb_varint_branchless(p, p + len).sum);
+		}
+		break;
+	case VARINT_SOL:
+		while (pmb_loop_batch(s, n)) {
+			p = pmb_gen_stream_next(st, &len);
+			pmb_do_not_optimize(pmb_varint_sol(p, p + len));
+		}
+		break;
+	}
+}
+
+/* pmb_arg(s, 0): the width of every varint (1..5), or 0 for the mix.  The
+ * stream's slots are prepared afresh before each sample (gen.h): the
+ * decoder's branches never see the same lengths twice. */
 static void bm_varint(struct pmb_state *s, enum varint_form form)
 {
 	const size_t n = PMB_GEN_VARINTS;
 	const size_t cap = n * PMB_VARINT_MAX + PMB_VARINT_PAD;
 	int64_t width = pmb_arg(s, 0);
-	uint8_t *buf;
-	const uint8_t *end;
-	uint64_t sum;
+	struct pmb_gen_varint_arg arg = { .width = (int)width };
+	struct pmb_gen_stream st;
+	const uint8_t *buf;
 	size_t len;
 
 	if (width < 0 || width > PMB_VARINT_MAX) {
@@ -163,38 +194,25 @@ static void bm_varint(struct pmb_state *s, enum varint_form form)
 		pmb_skip(s, "CPU lacks BMI2 (pext)");
 		return;
 	}
-	buf = malloc(cap);
-	if (!buf) {
+	if (pmb_gen_stream_init(&st, cap, pmb_seed(s), pmb_gen_fill_varints, &arg) ||
+	    pmb_gen_stream_prepare(&st, 1)) {
 		pmb_fail(s, "varint: out of memory");
-		return;
+		goto out;
 	}
-	len = pmb_gen_varints(buf, n, (int)width, pmb_seed(s), &sum);
-	end = buf + len;
-	if (form != VARINT_SOL && !varint_verify(buf, end, sum, n)) {
+	buf = pmb_gen_stream_next(&st, &len);
+	if (form != VARINT_SOL && !varint_verify(buf, buf + len, arg.sum, n)) {
 		pmb_fail(s, "varint: a decoder disagrees with the encoded values");
 		goto out;
 	}
-	if (form == VARINT_SOL && !varint_sol_verify(buf, end, n)) {
+	if (form == VARINT_SOL && !varint_sol_verify(buf, buf + len, n)) {
 		pmb_fail(s, "varint: sol's byte sum disagrees with the stream");
 		goto out;
 	}
 	pmb_set_bytes(s, len);
-	switch (form) {
-	case VARINT_BRANCHY:
-		while (pmb_loop_batch(s, n))
-			pmb_do_not_optimize(pmb_varint_branchy(buf, end).sum);
-		break;
-	case VARINT_BRANCHLESS:
-		while (pmb_loop_batch(s, n))
-			pmb_do_not_optimize(pmb_varint_branchless(buf, end).sum);
-		break;
-	case VARINT_SOL:
-		while (pmb_loop_batch(s, n))
-			pmb_do_not_optimize(pmb_varint_sol(buf, end));
-		break;
-	}
+	pmb_set_user_data(s, &st);
+	varint_loop(s, form, &st);
 out:
-	free(buf);
+	pmb_gen_stream_free(&st);
 }
 
 static void bm_varint_branchy(struct pmb_state *s)
@@ -218,9 +236,9 @@ static void bm_varint_sol(struct pmb_state *s)
 	  .labels = (const char *const[]){ "w1", "w2", "w3", "w4", "w5", "mix" } }
 
 PMB_BENCHMARK(bm_varint_branchy, .name = "varint/branchy", .role = PMB_ROLE_BRANCHY, .group = "branch",
-	      .args = VARINT_AXIS, .reference = "varint/sol");
+	      .args = VARINT_AXIS, .reference = "varint/sol", .prepare = pmb_gen_stream_hook);
 PMB_BENCHMARK(bm_varint_branchless, .name = "varint/branchless", .role = PMB_ROLE_BRANCHLESS,
 	      .group = "branch", .args = VARINT_AXIS,
-	      .reference = "varint/branchy");
+	      .reference = "varint/branchy", .prepare = pmb_gen_stream_hook);
 PMB_BENCHMARK(bm_varint_sol, .name = "varint/sol", .role = PMB_ROLE_SOL, .group = "branch",
-	      .args = VARINT_AXIS);
+	      .args = VARINT_AXIS, .prepare = pmb_gen_stream_hook);

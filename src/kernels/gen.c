@@ -1,6 +1,9 @@
 /* gen.c - seeded, deterministic input generators for the built-in kernels. */
 #include "gen.h"
 
+#include "pmubench.h"
+
+#include <stdlib.h>
 #include <string.h>
 
 uint64_t pmb_gen_below(struct pmb_rng *g, uint64_t n)
@@ -87,6 +90,99 @@ void pmb_gen_u32_p(uint32_t *v, size_t n, unsigned pct, uint64_t seed)
 
 		v[i] = pass ? PMB_GEN_U32_T + 1 + low : low;
 	}
+}
+
+int pmb_gen_stream_init(struct pmb_gen_stream *st, size_t slot_bytes, uint64_t seed,
+			pmb_gen_fill_fn fill, void *arg)
+{
+	memset(st, 0, sizeof(*st));
+	st->in_bytes = slot_bytes;
+	/* Slots start on cache lines: a pass's first load never straddles
+	 * two, whichever slot it reads. */
+	st->slot_bytes = (slot_bytes + 63) & ~(size_t)63;
+	st->max_slots = PMB_GEN_STREAM_BYTES / st->slot_bytes;
+	if (st->max_slots == 0)
+		st->max_slots = 1;
+	st->len = calloc(st->max_slots, sizeof(*st->len));
+	st->seed = seed;
+	st->fill = fill;
+	st->arg = arg;
+	return st->len ? 0 : -1;
+}
+
+/* Room for k slots: grown only as samples ask, since most are short. */
+static int stream_reserve(struct pmb_gen_stream *st, size_t k)
+{
+	uint8_t *p;
+
+	if (k <= st->nslots)
+		return 0;
+	p = aligned_alloc(64, k * st->slot_bytes);
+	if (!p)
+		return -1;
+	free(st->buf);
+	st->buf = p;
+	st->nslots = k;
+	return 0;
+}
+
+int pmb_gen_stream_prepare(struct pmb_gen_stream *st, uint64_t passes)
+{
+	size_t k = passes < st->max_slots ? (size_t)passes : st->max_slots;
+
+	if (k == 0)
+		k = 1;
+	if (stream_reserve(st, k))
+		return -1;
+	/* Each pass's data from its own seed, the run's seed and the number
+	 * of passes drawn before it: a stream that never repeats, the same
+	 * on every machine for the same seed and pass counts. */
+	for (size_t i = 0; i < k; i++) {
+		uint64_t x = st->seed ^ (0x9e3779b97f4a7c15ull * ++st->drawn);
+
+		st->len[i] = st->fill(st->buf + i * st->slot_bytes, st->in_bytes,
+				      pmb_rng_splitmix64(&x), st->arg);
+	}
+	st->filled = k;
+	st->next = 0;
+	return 0;
+}
+
+void pmb_gen_stream_hook(struct pmb_state *s, uint64_t passes)
+{
+	struct pmb_gen_stream *st = pmb_user_data(s);
+
+	if (st && pmb_gen_stream_prepare(st, passes))
+		pmb_fail(s, "out of memory for a sample's fresh input");
+}
+
+void pmb_gen_stream_free(struct pmb_gen_stream *st)
+{
+	free(st->buf);
+	free(st->len);
+	memset(st, 0, sizeof(*st));
+}
+
+size_t pmb_gen_fill_bytes_p(uint8_t *slot, size_t slot_bytes, uint64_t seed, void *arg)
+{
+	pmb_gen_bytes_p(slot, slot_bytes, *(const unsigned *)arg, seed);
+	return slot_bytes;
+}
+
+size_t pmb_gen_fill_u32_p(uint8_t *slot, size_t slot_bytes, uint64_t seed, void *arg)
+{
+	size_t n = slot_bytes / sizeof(uint32_t);
+
+	pmb_gen_u32_p((uint32_t *)(void *)slot, n, *(const unsigned *)arg, seed);
+	return n * sizeof(uint32_t);
+}
+
+size_t pmb_gen_fill_varints(uint8_t *slot, size_t slot_bytes, uint64_t seed, void *arg)
+{
+	struct pmb_gen_varint_arg *a = arg;
+	size_t n = (slot_bytes - PMB_VARINT_PAD) / PMB_VARINT_MAX;
+
+	return pmb_gen_varints(slot, n, a->width, seed, &a->sum);
 }
 
 size_t pmb_varint_encode(uint8_t *p, uint32_t v)

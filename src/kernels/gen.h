@@ -47,6 +47,82 @@ void pmb_gen_bytes_p(uint8_t *v, size_t n, unsigned pct, uint64_t seed);
 /** The same for 32-bit words and PMB_GEN_U32_T. */
 void pmb_gen_u32_p(uint32_t *v, size_t n, unsigned pct, uint64_t seed);
 
+/* ---- fresh input for every pass: a stream prepared per sample ---------- */
+
+/* A predictor that sees the same input every pass learns it: Zen 5 ran a
+ * branchy sum over one 64 KiB input at 2.3-2.5 ns per item after
+ * thousands of passes, against 3.6 ns over data it had not seen (and over
+ * 68 passes at 4.9-5.6 ns: not learned yet).  So a kernel whose input must
+ * stay unpredictable reads each pass from a slot of a stream that its
+ * prepare hook refills before every sample, from the seed and a counter
+ * of the passes drawn so far: no sample sees bytes an earlier one saw, and
+ * within one the predictor sees each slot at most passes / slots times
+ * (about 90 at --min-sample-time=10ms for the slowest kernel).
+ *
+ * The stream stays small, or the kernel turns into a memory benchmark:
+ * read in order from rings of 64 KiB slots (tests/branch_fresh.c), sum_if's
+ * branchless form cost 0.31 ns per item up to 1 MiB and 0.64 ns at 4 MiB,
+ * its speed-of-light loop 0.26 and 0.51 ns (Xeon KVM guest, 48 KiB L1d,
+ * 2 MiB L2 per core); the forms of a cohort run interleaved and share the
+ * L2.  Hence PMB_GEN_STREAM_BYTES: at least one slot, at most 128 KiB. */
+#ifndef PMB_GEN_STREAM_BYTES
+#define PMB_GEN_STREAM_BYTES (128u << 10)
+#endif
+
+/** Fills one pass's slot of slot_bytes from seed; returns the bytes of
+ * input it wrote (what the kernel reads as the pass's length). */
+typedef size_t (*pmb_gen_fill_fn)(uint8_t *slot, size_t slot_bytes, uint64_t seed,
+				  void *arg);
+
+struct pmb_gen_stream {
+	uint8_t *buf;          /* nslots slots of slot_bytes, 64-byte aligned */
+	size_t *len;           /* per slot, what fill returned */
+	size_t in_bytes;       /* what fill is given: the slot_bytes asked */
+	size_t slot_bytes, max_slots, nslots; /* stride: in_bytes to 64 */
+	size_t next;           /* the slot of the next pass */
+	size_t filled;         /* slots filled for the running sample */
+	uint64_t seed, drawn;  /* passes generated so far */
+	pmb_gen_fill_fn fill;
+	void *arg;
+};
+
+/** An empty stream of slots of slot_bytes (at most PMB_GEN_STREAM_BYTES
+ * in all, at least one slot).  Returns 0, or -1 out of memory. */
+int pmb_gen_stream_init(struct pmb_gen_stream *st, size_t slot_bytes, uint64_t seed,
+			pmb_gen_fill_fn fill, void *arg);
+/** Before a sample of `passes` passes: fresh data in min(passes, slots)
+ * slots, the first pass at slot 0.  Returns 0, or -1 out of memory. */
+int pmb_gen_stream_prepare(struct pmb_gen_stream *st, uint64_t passes);
+/** The next pass's input (its length in *len if len is not NULL). */
+static inline const uint8_t *pmb_gen_stream_next(struct pmb_gen_stream *st, size_t *len)
+{
+	size_t k = st->next;
+
+	st->next = k + 1 == st->filled ? 0 : k + 1;
+	if (len)
+		*len = st->len[k];
+	return st->buf + k * st->slot_bytes;
+}
+/** Frees the stream's memory; a zeroed stream does nothing. */
+void pmb_gen_stream_free(struct pmb_gen_stream *st);
+
+struct pmb_state;
+/** A prepare hook (struct pmb_benchmark_def.prepare) for a benchmark whose
+ * pmb_user_data() is its struct pmb_gen_stream: fresh slots for the next
+ * sample; out of memory, the benchmark fails and keeps its last slots. */
+void pmb_gen_stream_hook(struct pmb_state *s, uint64_t passes);
+
+/** Fill functions for pmb_gen_stream: the bytes of pmb_gen_bytes_p and the
+ * words of pmb_gen_u32_p (arg: the unsigned pct), the varints of
+ * pmb_gen_varints (arg: a struct pmb_gen_varint_arg). */
+struct pmb_gen_varint_arg {
+	int width;    /* as pmb_gen_varints's */
+	uint64_t sum; /* out: the sum of the values of the slot filled last */
+};
+size_t pmb_gen_fill_bytes_p(uint8_t *slot, size_t slot_bytes, uint64_t seed, void *arg);
+size_t pmb_gen_fill_u32_p(uint8_t *slot, size_t slot_bytes, uint64_t seed, void *arg);
+size_t pmb_gen_fill_varints(uint8_t *slot, size_t slot_bytes, uint64_t seed, void *arg);
+
 /* ---- LEB128 varints ------------------------------------------------------ */
 
 #define PMB_VARINT_MAX 5 /* bytes of the longest uint32 varint */

@@ -41,6 +41,12 @@ void pmb__out_progress(void *unused, const char *name, size_t done, size_t total
 	fflush(stderr);
 }
 
+void pmb__out_progress_erase(void)
+{
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
 void pmb__out_event(void *unused, const char *pmu, const char *name, const char *desc)
 {
 	(void)unused;

@@ -20,6 +20,9 @@ void pmb__out_warnings(char *const *text, int n, int *printed);
 /* The runner's progress line on stderr ("[3/40] name"), erased at the end. */
 void pmb__out_progress(void *unused, const char *name, size_t done, size_t total);
 
+/* Erase a progress line left on stderr (a run stopped by a signal). */
+void pmb__out_progress_erase(void);
+
 /* One --list-events entry on stdout (pmb__events_list's callback). */
 void pmb__out_event(void *unused, const char *pmu, const char *name, const char *desc);
 

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <regex.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 #include "analysis.h"
 #include "events.h"
+#include "interrupt.h"
 #include "probe.h"
 #include "registry.h"
 #include "report_out.h"
@@ -65,6 +67,8 @@ struct pmb_samples {
 	struct pmb_result *res;          /* instance i, repetition r at i*reps + r */
 	size_t n;
 	struct pmb_overhead overhead;    /* the empty loop before and after, merged */
+	int stopped;                     /* the signal that stopped it early, 0 */
+	size_t nrun;                     /* results measured (not not_run) */
 };
 
 /* ---- plan ---------------------------------------------------------------- */
@@ -228,7 +232,8 @@ static int run_under_valgrind(const struct pmb_options *o, const struct pmb_plan
 		return pmb__out_error("--backend=sim needs valgrind, which is not installed: apt-get install valgrind");
 	if (err < 0)
 		return pmb__out_error("--backend=sim: %s", *pmb__sim_error() ? pmb__sim_error() : pmb_strerror(err));
-	if (err != 0 && *pmb__sim_error())
+	/* Stopped by a signal, passed on: the child said so itself. */
+	if (err != 0 && *pmb__sim_error() && !pmb__stop_signal)
 		fprintf(stderr, "pmubench: valgrind said: %s\n", pmb__sim_error());
 	return err;
 }
@@ -358,8 +363,13 @@ static int measure(const struct pmb_options *o, const struct pmb_plan *p, const 
 	err = pmb__runner_run(&s->ro, &m->meter, p->inst, p->ninst, s->res);
 	if (err)
 		return pmb__out_error("running the benchmarks failed: %s", pmb_strerror(err));
-	/* Counts that depend on timing: the overhead again now, merged. */
-	if (!m->meter.deterministic && pmb__runner_overhead(&s->ro, &m->meter, &after) == 0) {
+	s->stopped = pmb__stop_signal;
+	for (size_t i = 0; i < s->n; i++)
+		s->nrun += !s->res[i].not_run;
+	/* Counts that depend on timing: the overhead again now, merged (not
+	 * after a signal: it asked to stop). */
+	if (!m->meter.deterministic && !s->stopped &&
+	    pmb__runner_overhead(&s->ro, &m->meter, &after) == 0) {
 		pmb__overhead_merge(&after, &s->overhead);
 		s->overhead = after;
 	}
@@ -414,17 +424,67 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 		c->overhead = s->overhead;
 		c->min_sample_ns = s->ro.min_sample_ns;
 	}
+	if (s && s->stopped)
+		snprintf(c->incomplete, sizeof(c->incomplete), "interrupted by %s: %zu of %zu benchmark%s measured",
+			 pmb__interrupt_name(s->stopped), s->nrun, s->n, s->n == 1 ? "" : "s");
 	for (int i = 0; i < w->n; i++)
 		pmb__context_warn(c, "%s", w->text[i]);
 	return c;
+}
+
+/* The results a signal left unmeasured (not_run) dropped, the others in
+ * their order: after the analysis, which finds a result's baseline and
+ * reference by position, the reports only walk them.  Returns a malloc'ed
+ * array of shallow copies (the samples stay s's), or NULL. */
+static struct pmb_result *measured_only(const struct pmb_samples *s)
+{
+	struct pmb_result *r = malloc((s->nrun + 1) * sizeof(*r));
+	size_t k = 0;
+
+	for (size_t i = 0; r && i < s->n; i++)
+		if (!s->res[i].not_run)
+			r[k++] = s->res[i];
+	return r;
+}
+
+/* The report of a run a signal stopped: what was measured, marked
+ * incomplete, with signals held off while files are written (a second
+ * signal would leave a temporary file) and the exit status of the signal. */
+static int report_stopped(const struct pmb_options *o, const struct pmb_context *ctx,
+			  const struct pmb_samples *s)
+{
+	struct pmb_result *r = measured_only(s);
+	sigset_t hold, old;
+	int rc;
+
+	if (!r)
+		return pmb__out_error("out of memory");
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	if (o->out || o->plot)
+		sigprocmask(SIG_BLOCK, &hold, &old);
+	rc = pmb__out_report(o->format, o->out, o->plot, ctx, r, s->nrun);
+	if (o->out || o->plot)
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	free(r);
+	(void)rc; /* a write that failed said so; the status is the signal's */
+	return 128 + s->stopped;
 }
 
 static int report(const struct pmb_options *o, const struct pmb_context *ctx, const struct pmb_samples *s)
 {
 	int rc;
 
-	if (o->self_check)
-		return pmb__selfcheck_report(ctx, s->res, s->n, stdout);
+	if (o->self_check) {
+		rc = pmb__selfcheck_report(ctx, s->res, s->n, stdout);
+		if (s->stopped)
+			printf("INCOMPLETE: %s\n", ctx->incomplete);
+		return s->stopped ? 128 + s->stopped : rc;
+	}
+	if (s->stopped)
+		return report_stopped(o, ctx, s);
 	rc = pmb__out_report(o->format, o->out, o->plot, ctx, s->res, s->n);
 	for (size_t i = 0; i < s->n; i++)
 		if (s->res[i].status == PMB_EVERIFY) {
@@ -466,7 +526,17 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 		rc = show_topology(o, plan, &opened, warn);
 		goto out;
 	}
+	rc = pmb__interrupt_catch(isatty(2));
+	if (rc) {
+		rc = pmb__out_error("cannot catch signals: %s", pmb_strerror(rc));
+		goto out;
+	}
 	rc = measure(o, plan, &opened, &samples, warn);
+	if (samples.stopped && isatty(2))
+		pmb__out_progress_erase();
+	if (samples.stopped)
+		fprintf(stderr, "pmubench: interrupted by %s: %zu of %zu benchmarks measured; writing them, "
+			"marked incomplete\n", pmb__interrupt_name(samples.stopped), samples.nrun, samples.n);
 	if (rc)
 		goto out;
 	ctx = context_of(o, plan, &opened, &samples, warn);
@@ -478,6 +548,7 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 	pmb__out_warnings(ctx->warnings, ctx->nwarnings, &printed);
 	rc = report(o, ctx, &samples);
 out:
+	pmb__interrupt_release();
 	for (size_t i = 0; samples.res && i < samples.n; i++)
 		free(samples.res[i].samples);
 	free(samples.res);

@@ -558,7 +558,7 @@ int pmb__runner_run(const struct pmb_runner_opts *o, const struct pmb_meter *m,
 		}
 		for (int q = 0; q < nm; q++) {
 			ndone++;
-			if (o->progress)
+			if (o->progress && !pmb__stop_signal) /* not done: stopped */
 				o->progress(o->progress_ctx, mem[q]->name, ndone, n);
 		}
 	}

@@ -174,13 +174,27 @@ static int parse_command_line(int argc, char **argv, struct pmb_options *o)
 	return check_together(o) ? 2 : -1;
 }
 
+/* Standard output, flushed and checked: a listing or report that did not
+ * reach it (a full disk, a closed pipe, /dev/full) is an error with its
+ * reason, never a silent 0.  errno of an earlier failed write is gone by
+ * now; the flush of what is still buffered gives it again. */
+static int stdout_checked(int rc)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	fprintf(stderr, "pmubench: cannot write to standard output: %s\n",
+		errno ? strerror(errno) : "a write failed");
+	return rc ? rc : 1;
+}
+
 PMB_API int pmb_main(int argc, char **argv)
 {
 	struct pmb_options o;
 	int rc;
 
 	if (argc > 1 && !strcmp(argv[1], "compare"))
-		return pmb__compare_main(argc - 1, argv + 1);
+		return stdout_checked(pmb__compare_main(argc - 1, argv + 1));
 	rc = parse_command_line(argc, argv, &o);
-	return rc >= 0 ? rc : pmb__run(&o);
+	return stdout_checked(rc >= 0 ? rc : pmb__run(&o));
 }

@@ -1,4 +1,5 @@
 /* run.c - the path of one run, top to bottom: plan, counters opened, samples measured, figures analysed, report written. */
+#include <errno.h>
 #include <math.h>
 #include <regex.h>
 #include <sched.h>
@@ -432,6 +433,24 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 	return c;
 }
 
+/* pmb__out_report, and where the report went to standard output and did
+ * not get there, why (errno of the failed write, which main's last check
+ * of standard output would no longer know). */
+static int report_write(const struct pmb_options *o, const struct pmb_context *ctx,
+			const struct pmb_result *r, size_t n)
+{
+	int rc;
+
+	errno = 0;
+	rc = pmb__out_report(o->format, o->out, o->plot, ctx, r, n);
+	if (rc && !o->out && ferror(stdout)) {
+		pmb__out_error("cannot write the report to standard output: %s",
+			       errno ? strerror(errno) : "a write failed");
+		clearerr(stdout);
+	}
+	return rc;
+}
+
 /* The results a signal left unmeasured (not_run) dropped, the others in
  * their order: after the analysis, which finds a result's baseline and
  * reference by position, the reports only walk them.  Returns a malloc'ed
@@ -465,7 +484,7 @@ static int report_stopped(const struct pmb_options *o, const struct pmb_context 
 	sigaddset(&hold, SIGHUP);
 	if (o->out || o->plot)
 		sigprocmask(SIG_BLOCK, &hold, &old);
-	rc = pmb__out_report(o->format, o->out, o->plot, ctx, r, s->nrun);
+	rc = report_write(o, ctx, r, s->nrun);
 	if (o->out || o->plot)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	free(r);
@@ -485,7 +504,7 @@ static int report(const struct pmb_options *o, const struct pmb_context *ctx, co
 	}
 	if (s->stopped)
 		return report_stopped(o, ctx, s);
-	rc = pmb__out_report(o->format, o->out, o->plot, ctx, s->res, s->n);
+	rc = report_write(o, ctx, s->res, s->n);
 	for (size_t i = 0; i < s->n; i++)
 		if (s->res[i].status == PMB_EVERIFY) {
 			fprintf(stderr, "pmubench: %s failed: %s\n", s->res[i].inst->name, s->res[i].reason);

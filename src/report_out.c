@@ -13,23 +13,39 @@
 #include "registry.h"
 #include "report.h"
 #include "report_out.h"
+#include "text.h"
+
+void pmb__out_line(const char *prefix, const char *msg)
+{
+	char buf[1024];
+	size_t need = pmb__text_safe(buf, sizeof(buf), msg);
+	char *big = need < sizeof(buf) ? NULL : malloc(need + 1);
+
+	if (big)
+		pmb__text_safe(big, need + 1, msg);
+	fprintf(stderr, "pmubench: %s%s\n", prefix, big ? big : buf);
+	free(big);
+}
 
 int pmb__out_error(const char *fmt, ...)
 {
 	va_list ap;
+	char *msg = NULL;
+	int len;
 
-	fputs("pmubench: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	len = vasprintf(&msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	pmb__out_line("", len >= 0 ? msg : fmt);
+	if (len >= 0)
+		free(msg);
 	return 2;
 }
 
 void pmb__out_warnings(char *const *text, int n, int *printed)
 {
 	for (; *printed < n; (*printed)++)
-		fprintf(stderr, "pmubench: warning: %s\n", text[*printed]);
+		pmb__out_line("warning: ", text[*printed]);
 }
 
 void pmb__out_progress(void *unused, const char *name, size_t done, size_t total)

@@ -8,7 +8,11 @@
 
 enum pmb_format { PMB_FORMAT_CONSOLE, PMB_FORMAT_JSON, PMB_FORMAT_CSV };
 
-/* "pmubench: MESSAGE" on stderr, one line.  Returns 2, the exit status of
+/* "pmubench: PREFIXMSG" on stderr, one line, msg made safe to show (a
+ * control character or a byte that is not UTF-8 as \xNN: text.h). */
+void pmb__out_line(const char *prefix, const char *msg);
+
+/* "pmubench: MESSAGE" on stderr, one line (pmb__out_line).  Returns 2, the exit status of
  * a run that measured nothing. */
 int pmb__out_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

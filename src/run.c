@@ -20,6 +20,7 @@
 #include "runner.h"
 #include "selfcheck.h"
 #include "sim.h"
+#include "text.h"
 #include "topology.h"
 
 /* pmb__run(), at the bottom, is the path; the stages come above it in its
@@ -393,8 +394,9 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 	if (!c)
 		return NULL;
 	snprintf(c->date, sizeof(c->date), "%s", env->date);
-	snprintf(c->host, sizeof(c->host), "%s", env->host);
-	snprintf(c->executable, sizeof(c->executable), "%s", env->executable);
+	/* Any bytes may be in them; every report writes them (text.h). */
+	pmb__text_safe(c->host, sizeof(c->host), env->host);
+	pmb__text_safe(c->executable, sizeof(c->executable), env->executable);
 	snprintf(c->governor, sizeof(c->governor), "%s", env->governor);
 	c->clock = env->clock;
 	c->ghz = env->ghz;

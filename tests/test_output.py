@@ -168,5 +168,17 @@ ok(p.stdout.decode("utf-8", "replace").splitlines()[2:] == ["odd\\x1b[31m\\xff/b
 p = subprocess.run([PMB, "--filter=\x1b[2J\xff(".encode("latin-1")], capture_output=True)
 ok(p.returncode == 2 and strict(p.stderr) and b"\x1b" not in p.stderr and b"--filter=\\x1b[2J\\xff(" in p.stderr,
    "an error quoting the command line escapes it (%r)" % p.stderr[:120])
+# compare quotes names from result files, which anyone may have written.
+with open(GOLDEN) as f:
+    doc = json.load(f)
+for b in doc["benchmarks"]:
+    b["name"] = b["run_name"] = "esc\x1b[2J\x07" + b["name"]
+esc_file = os.path.join(odd_dir, "esc.json")
+with open(esc_file, "w") as f:
+    json.dump(doc, f)
+p = subprocess.run([PMB, "compare", esc_file, esc_file], capture_output=True)
+ok(p.returncode == 0 and strict(p.stdout) and b"\x1b" not in p.stdout + p.stderr and
+   b"esc\\x1b[2J\\x07calib/" in p.stdout,
+   "compare: a name with a terminal escape in a result file is shown as \\xNN (%r)" % p.stdout[100:260])
 shutil.rmtree(odd_dir, ignore_errors=True)
 pmbtap.done()

@@ -134,7 +134,7 @@ void pmb__interrupt_release(void)
 
 void pmb__interrupt_child(pid_t pid, const char *dir)
 {
-	child_dir = pid > 0 ? dir : NULL;
+	child_dir = dir;
 	child_pid = pid;
 	/* A signal that came before the child was known: pass it on now. */
 	if (pid > 0 && pmb__stop_signal)

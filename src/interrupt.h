@@ -22,9 +22,9 @@ int pmb__interrupt_catch(bool erase_line);
  * if any, stays in pmb__stop_signal. */
 void pmb__interrupt_release(void);
 
-/* Register a child process (pid > 0) the signals are passed on to, and a
- * folder (of files only) a second signal removes after killing it; pid 0
- * forgets both.  dir must live until then. */
+/* Register a child process the signals are passed on to (pid > 0; 0
+ * none) and a folder of files a second signal removes, after killing the
+ * child (dir NULL: none).  dir must live until it is forgotten. */
 void pmb__interrupt_child(pid_t pid, const char *dir);
 
 /* "SIGINT", "SIGTERM", "SIGHUP", or "signal N" for another. */

@@ -197,18 +197,17 @@ static int wait_child(pid_t pid)
 	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
-/* Run the command like system(), but SIGINT, SIGTERM and SIGHUP are
- * passed on to the child, which stops after its current sample and writes
- * what it measured; a second one kills it and removes the dump folder
- * (interrupt.c).  Returns its exit status, or -errno. */
+/* Run the command like system(), but SIGINT, SIGTERM and SIGHUP (caught
+ * by the caller) are passed on to the child, which stops after its
+ * current sample and writes what it measured; a second one kills it and
+ * removes the dump folder (interrupt.c).  Returns its exit status, or
+ * -errno. */
 static int run_child(const struct sim_cmd *c)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_quit;
 	pid_t pid;
-	int rc = pmb__interrupt_catch(false);
+	int rc;
 
-	if (rc)
-		return rc;
 	sigaction(SIGQUIT, &ign, &old_quit);
 	/* The caller's buffered output goes before the child's. */
 	fflush(NULL);
@@ -220,8 +219,7 @@ static int run_child(const struct sim_cmd *c)
 		pmb__interrupt_child(pid, c->dir);
 	}
 	rc = pid < 0 ? -errno : wait_child(pid);
-	pmb__interrupt_child(0, NULL);
-	pmb__interrupt_release();
+	pmb__interrupt_child(0, c->dir);
 	sigaction(SIGQUIT, &old_quit, NULL);
 	return rc;
 }
@@ -233,18 +231,28 @@ int pmb__sim_exec(int argc, char **argv, const struct pmb_topology_info *info)
 
 	pmb__sim_err[0] = '\0';
 	rc = find_programs(&c);
+	if (rc)
+		return rc;
+	/* From before the folder exists to after it is gone: a second
+	 * signal in between removes it (interrupt.c). */
+	rc = pmb__interrupt_catch(false);
 	if (!rc)
 		rc = make_dir(c.dir, sizeof(c.dir));
 	if (rc)
-		return rc;
+		goto fail_dir;
+	pmb__interrupt_child(0, c.dir);
 	rc = build_args(&c, argc, argv, info);
 	if (rc)
 		goto fail_args;
-	rc = run_child(&c);
-	if (rc >= 0)
+	/* Stopped before it started: nothing measured, nothing to write. */
+	rc = pmb__stop_signal ? 128 + pmb__stop_signal : run_child(&c);
+	if (rc >= 0 && !pmb__stop_signal)
 		keep_log(c.dir);
 	free(c.args);
 fail_args:
 	remove_dir(c.dir);
+	pmb__interrupt_child(0, NULL);
+fail_dir:
+	pmb__interrupt_release();
 	return rc;
 }

@@ -178,6 +178,19 @@ for sig, fmt, code in ((signal.SIGTERM, "csv", 143), (signal.SIGHUP, "console", 
                      stdout, re.M), "console: an INCOMPLETE line under the header")
         ok("skipped" not in stdout, "console: the benchmarks not run are not listed as skipped")
 
+# ---- --self-check: its verdicts so far, and the signal's status -------------
+r = Run(["--self-check"], env=env)
+started = r.wait_progress(1)
+r.p.send_signal(signal.SIGINT)
+rc, took, stdout, err = r.finish()
+if started and rc == 0:
+    skip("--self-check stopped by SIGINT", "the self-check ended before the signal came")
+else:
+    ok(rc == 130 and re.search(r"^INCOMPLETE: interrupted by SIGINT: [0-9]+ of [0-9]+ benchmarks measured$",
+                               stdout, re.M) and "not run: interrupted by SIGINT" in stdout,
+       "--self-check stopped by SIGINT: exit status 130 (%s), the checks not run say so, an "
+       "INCOMPLETE line" % rc)
+
 # ---- a second signal exits at once -----------------------------------------
 out2 = os.path.join(work, "twice.json")
 r = Run(["--filter=^mem/", "--format=json", "--out=" + out2], env=env)

@@ -435,16 +435,27 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 	return c;
 }
 
-/* pmb__out_report, and where the report went to standard output and did
+/* pmb__out_report, with SIGINT, SIGTERM and SIGHUP held off while files
+ * are written (a second signal exits at once, which must not leave their
+ * temporary files); and where the report went to standard output and did
  * not get there, why (errno of the failed write, which main's last check
  * of standard output would no longer know). */
 static int report_write(const struct pmb_options *o, const struct pmb_context *ctx,
 			const struct pmb_result *r, size_t n)
 {
+	sigset_t hold, old;
 	int rc;
 
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	if (o->out || o->plot)
+		sigprocmask(SIG_BLOCK, &hold, &old);
 	errno = 0;
 	rc = pmb__out_report(o->format, o->out, o->plot, ctx, r, n);
+	if (o->out || o->plot)
+		sigprocmask(SIG_SETMASK, &old, NULL);
 	if (rc && !o->out && ferror(stdout)) {
 		pmb__out_error("cannot write the report to standard output: %s",
 			       errno ? strerror(errno) : "a write failed");
@@ -469,28 +480,17 @@ static struct pmb_result *measured_only(const struct pmb_samples *s)
 }
 
 /* The report of a run a signal stopped: what was measured, marked
- * incomplete, with signals held off while files are written (a second
- * signal would leave a temporary file) and the exit status of the signal. */
+ * incomplete; the exit status is the signal's (a write that failed has
+ * said so). */
 static int report_stopped(const struct pmb_options *o, const struct pmb_context *ctx,
 			  const struct pmb_samples *s)
 {
 	struct pmb_result *r = measured_only(s);
-	sigset_t hold, old;
-	int rc;
 
 	if (!r)
 		return pmb__out_error("out of memory");
-	sigemptyset(&hold);
-	sigaddset(&hold, SIGINT);
-	sigaddset(&hold, SIGTERM);
-	sigaddset(&hold, SIGHUP);
-	if (o->out || o->plot)
-		sigprocmask(SIG_BLOCK, &hold, &old);
-	rc = report_write(o, ctx, r, s->nrun);
-	if (o->out || o->plot)
-		sigprocmask(SIG_SETMASK, &old, NULL);
+	report_write(o, ctx, r, s->nrun);
 	free(r);
-	(void)rc; /* a write that failed said so; the status is the signal's */
 	return 128 + s->stopped;
 }
 

@@ -99,6 +99,12 @@ except (OSError, ValueError, KeyError):
     incomplete = None
 ok(rc == 130 and incomplete is True, "... which exited 130 after writing what it measured, marked "
    "incomplete (%d, %r; %s)" % (rc, incomplete, err.strip()[-200:]))
+# --backend=sim: the parent (re-exec, signals passed on, the dump folder)
+# under memcheck; its child runs under callgrind, not traced.
+if pmbtap.sim_unavailable():
+    pmbtap.skip("memcheck: --backend=sim's parent", pmbtap.sim_unavailable())
+else:
+    memcheck([PMB, "--backend=sim", "--filter=^calib/add_chain$", "--format=json"], "--backend=sim's parent")
 bench = os.environ.get("PMB_LOCALE_BENCH")
 if bench:
     memcheck([bench, "--filter=^odd", "--samples=3", "--format=json"],

@@ -158,6 +158,12 @@ for fmt in ("console", "json", "csv"):
            "json: names escaped as \\xNN (%r)" % names)
         ok(reason == ["because\\x07 \\xc3( \u20ac"],
            "json: a skip reason keeps its valid UTF-8 (the euro sign) and escapes the rest (%r)" % reason)
+        back = os.path.join(odd_dir, "odd.json")
+        with open(back, "wb") as f:
+            f.write(p.stdout)
+        c = subprocess.run([PMB, "compare", back, back], capture_output=True)
+        ok(c.returncode == 0 and b"odd\\x1b[31m\\xff/bm_odd/1" in c.stdout,
+           "json: pmubench compare reads the file back (%d: %r)" % (c.returncode, c.stderr[-200:]))
     elif fmt == "console":
         ok("odd\\x1b[31m\\xff/bm_odd/1" in out and "because\\x07 \\xc3( \u20ac" in out,
            "console: the name and the reason escaped as \\xNN")

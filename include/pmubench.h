@@ -387,9 +387,11 @@ static inline __attribute__((always_inline)) void pmb_clobber_memory(void)
 	__asm__ volatile("" : : : "memory");
 }
 
-/** The command line: run the registered benchmarks as options say.
- * Returns the process exit status (0 ok, 1 a benchmark failed or a
- * comparison regressed, 2 bad usage). */
+/** The command line: run the registered benchmarks as options say, in
+ * the "C" locale (uselocale, this thread only; the caller's is back on
+ * return).  Returns the process exit status (0 ok, 1 a benchmark failed,
+ * a comparison regressed or output could not be written, 2 bad usage,
+ * 128 + the signal for a run stopped by SIGINT, SIGTERM or SIGHUP). */
 PMB_API int pmb_main(int argc, char **argv);
 
 /* ---- runs inside a program -------------------------------------------- */

@@ -1,5 +1,6 @@
 /* api.c - runs inside a program: pmb_run() and the results it returns (the command line's report reads them too). */
 #include <errno.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,15 +47,34 @@ static int run_options(int argc, char **argv, struct pmb_options *o, struct pmb_
 	return -EINVAL;
 }
 
+static int run_in_c_locale(int argc, char **argv, struct pmb_run *run);
+
+/* In the "C" locale for this thread, as pmb_main: options such as
+ * --min-sample-time=0.5ms read the same whatever the caller's setlocale. */
 PMB_API int pmb_run(int argc, char **argv, struct pmb_run **out)
 {
 	struct pmb_run *run = calloc(1, sizeof(*run));
-	struct pmb_options o;
+	locale_t c, old;
 	int rc;
 
 	*out = run;
 	if (!run)
 		return -ENOMEM;
+	c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	old = c ? uselocale(c) : (locale_t)0;
+	rc = run_in_c_locale(argc, argv, run);
+	if (c) {
+		uselocale(old);
+		freelocale(c);
+	}
+	return rc;
+}
+
+static int run_in_c_locale(int argc, char **argv, struct pmb_run *run)
+{
+	struct pmb_options o;
+	int rc;
+
 	rc = run_options(argc, argv, &o, run);
 	if (rc)
 		return rc;

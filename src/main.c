@@ -1,15 +1,19 @@
 /* main.c - the command line: the option table, the checks across options, subcommands, exit codes. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "compare.h"
 #include "events.h"
 #include "options.h"
 #include "pmubench.h"
+#include "report_out.h"
 #include "run.h"
 
 static const struct pmb_optchoice formats[] = {
@@ -85,7 +89,7 @@ static const struct pmb_optdef options[] = {
 
 static int bad(const char *msg)
 {
-	fprintf(stderr, "pmubench: %s\n", msg);
+	pmb__out_line("", msg); /* it may quote the command line */
 	return 2;
 }
 
@@ -169,7 +173,21 @@ int pmb__main_options(int argc, char **argv, struct pmb_options *o, char *err, s
 	return check_together(o, err, size);
 }
 
-PMB_API int pmb_main(int argc, char **argv)
+/* Standard output, flushed and checked: a listing or report that did not
+ * reach it (a full disk, a closed pipe, /dev/full) is an error with its
+ * reason, never a silent 0.  errno of an earlier failed write is gone by
+ * now; the flush of what is still buffered gives it again. */
+static int stdout_checked(int rc)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	fprintf(stderr, "pmubench: cannot write to standard output: %s\n",
+		errno ? strerror(errno) : "a write failed");
+	return rc ? rc : 1;
+}
+
+static int main_in_c_locale(int argc, char **argv)
 {
 	char err[PATH_MAX * 2 + 256];
 	struct pmb_options o;
@@ -177,7 +195,7 @@ PMB_API int pmb_main(int argc, char **argv)
 	int rc;
 
 	if (argc > 1 && !strcmp(argv[1], "compare"))
-		return pmb__compare_main(argc - 1, argv + 1);
+		return stdout_checked(pmb__compare_main(argc - 1, argv + 1));
 	rc = pmb__main_options(argc, argv, &o, err, sizeof(err));
 	if (rc == 2)
 		return bad(err);
@@ -185,5 +203,40 @@ PMB_API int pmb_main(int argc, char **argv)
 		usage();
 	else if (rc == 1 && o.version && pmb_version(&v))
 		printf("pmubench %s\n", v);
-	return rc == 1 ? 0 : pmb__run(&o);
+	return stdout_checked(rc == 1 ? 0 : pmb__run(&o));
+}
+
+/* Standard input, output and error that were closed are opened on
+ * /dev/null, read-only: otherwise the first file or counter opened would
+ * become "standard output" and the report be written into it; this way a
+ * write fails with EBADF, and is reported as such. */
+static void std_fds_held(void)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			int got = open("/dev/null", O_RDONLY);
+
+			if (got >= 0 && got != fd)
+				close(got);
+		}
+}
+
+/* The "C" locale for this thread while pmubench runs, the caller's after:
+ * a benchmark program that called setlocale(LC_ALL, "") in a de_DE locale
+ * would otherwise write 0,2557 into JSON and CSV, and read --min-sample-
+ * time=0.5ms as 0. */
+PMB_API int pmb_main(int argc, char **argv)
+{
+	locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	locale_t old = c ? uselocale(c) : (locale_t)0;
+	int rc;
+
+	std_fds_held();
+	rc = main_in_c_locale(argc, argv);
+
+	if (c) {
+		uselocale(old);
+		freelocale(c);
+	}
+	return rc;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "registry.h"
+#include "text.h"
 
 /* The library's own copy of each definition, at this header's size: a
  * definition from an older header has the fields it lacks zero. */
@@ -128,8 +129,8 @@ static size_t axis_points(const struct pmb_axis *a, const struct pmb_tier_point 
 	case PMB_AXIS_LIST:
 		for (size_t i = 0; i < a->n && n < max; i++, n++) {
 			out[n] = (struct axis_point){ .v = a->list[i] };
-			if (a->labels)
-				snprintf(out[n].label, sizeof(out[n].label), "%s", a->labels[i]);
+			if (a->labels) /* users' text: shown as it is where safe */
+				pmb__text_safe(out[n].label, sizeof(out[n].label), a->labels[i]);
 			else
 				snprintf(out[n].label, sizeof(out[n].label), "%s%" PRId64,
 					 a->prefix ? a->prefix : "", a->list[i]);
@@ -166,30 +167,37 @@ static size_t axis_points(const struct pmb_axis *a, const struct pmb_tier_point 
 	return 0;
 }
 
+/* group/name, made safe to show (text.h): every output writes the
+ * instances' names, so the escapes are made once, here. */
 static void family_name(const struct pmb_benchmark_def *d, char *buf, size_t n)
 {
 	const char *name = d->name ? d->name : d->fname;
+	char raw[256];
 
 	if (d->group && *d->group)
-		snprintf(buf, n, "%s/%s", d->group, name);
+		snprintf(raw, sizeof(raw), "%s/%s", d->group, name);
 	else
-		snprintf(buf, n, "%s", name);
+		snprintf(raw, sizeof(raw), "%s", name);
+	pmb__text_safe(buf, n, raw);
 }
 
 /* A link names a benchmark relative to the group, or in full. */
 static int find_link(struct pmb_instance *all, size_t n, size_t self, const char *link)
 {
-	char full[200];
+	char raw[200], full[200], bare[200];
 	const struct pmb_benchmark_def *d = all[self].def;
 
 	if (!link)
 		return -1;
 	if (d->group && *d->group)
-		snprintf(full, sizeof(full), "%s/%s", d->group, link);
+		snprintf(raw, sizeof(raw), "%s/%s", d->group, link);
 	else
-		snprintf(full, sizeof(full), "%s", link);
+		snprintf(raw, sizeof(raw), "%s", link);
+	/* Families are named in safe text (family_name): links too. */
+	pmb__text_safe(full, sizeof(full), raw);
+	pmb__text_safe(bare, sizeof(bare), link);
 	for (int pass = 0; pass < 2; pass++) {
-		const char *want = pass == 0 ? full : link;
+		const char *want = pass == 0 ? full : bare;
 
 		/* Same arguments first; a linked benchmark without arguments
 		 * serves every instance. */

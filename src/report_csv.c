@@ -235,6 +235,10 @@ int pmb__report_csv(FILE *f, const struct pmb_context *c,
 	fputs("labels,reason,status\n", f);
 	for (i = 0; i < n; i++)
 		write_row(f, c, &r[i]);
+	/* Last, so the header stays the first line for the tools that read
+	 * the rows. */
+	if (c->incomplete[0])
+		fprintf(f, "# incomplete: %s\n", c->incomplete);
 	if (fflush(f) || ferror(f))
 		return -EIO;
 	return 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report_fmt.h"
+#include "text.h"
 
 /* ---- the table ----------------------------------------------------------- */
 
@@ -59,9 +60,28 @@ int pmb__table_add_row(struct pmb__table *t)
 	return 0;
 }
 
+/* The cell of length *k just written at t->text + t->len, rewritten safe
+ * to show, *k its new length.  Returns 0, or -ENOMEM (in t->err). */
+static int cell_escape(struct pmb__table *t, size_t *k)
+{
+	char *raw = strdup(t->text + t->len);
+	size_t need = raw ? pmb__text_safe(NULL, 0, raw) : 0;
+
+	if (!raw || text_reserve(t, need + 1)) {
+		free(raw);
+		t->err = -ENOMEM;
+		return t->err;
+	}
+	pmb__text_safe(t->text + t->len, need + 1, raw);
+	free(raw);
+	*k = need;
+	return 0;
+}
+
 void pmb__table_set(struct pmb__table *t, int col, const char *fmt, ...)
 {
 	va_list ap;
+	size_t len;
 	int k;
 
 	if (t->err || !t->nrow || col < 0 || col >= t->ncol)
@@ -78,8 +98,13 @@ void pmb__table_set(struct pmb__table *t, int col, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(t->text + t->len, (size_t)k + 1, fmt, ap);
 	va_end(ap);
+	/* Cells quote names from users and from result files: a terminal
+	 * escape or a byte that is not UTF-8 is shown as \xNN (text.h). */
+	len = (size_t)k;
+	if (pmb__text_needs_escape(t->text + t->len) && cell_escape(t, &len))
+		return;
 	t->off[(t->nrow - 1) * (size_t)t->ncol + (size_t)col] = t->len;
-	t->len += (size_t)k + 1;
+	t->len += len + 1;
 }
 
 static const char *cell(const struct pmb__table *t, size_t row, int col)

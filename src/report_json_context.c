@@ -214,6 +214,12 @@ void pmb__json_context(struct pmb__jw *w, const struct pmb_context *c)
 	write_gbench_keys(w, c);
 
 	pmb__jw_str(w, "pmubench_version", PMB_VERSION_STRING);
+	/* Only where a signal stopped the run: the benchmarks are those it
+	 * measured, the last perhaps with fewer samples. */
+	if (c->incomplete[0]) {
+		pmb__jw_bool(w, "incomplete", true);
+		pmb__jw_str(w, "incomplete_reason", c->incomplete);
+	}
 	pmb__jw_str(w, "backend", pmb_backend_name(c->backend));
 	pmb__jw_int(w, "pinned_cpu", c->cpu);
 	write_probes(w, c);

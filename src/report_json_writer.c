@@ -6,13 +6,28 @@
 #include <string.h>
 
 #include "report_json_internal.h"
+#include "text.h"
 
+/* A JSON string: control characters as \u00NN, and a byte that is not
+ * part of valid UTF-8 as the text \xNN (JSON has no escape for a byte;
+ * text.h writes the same), so the file is valid UTF-8. */
 static void jw_string(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 
 	fputc('"', f);
 	for (; *p; p++) {
+		size_t k = *p >= 0x80 ? pmb__utf8_len((const char *)p) : 1;
+
+		if (k == 0) {
+			fprintf(f, "\\x%02x", *p);
+			continue;
+		}
+		if (k > 1) {
+			fwrite(p, 1, k, f);
+			p += k - 1;
+			continue;
+		}
 		switch (*p) {
 		case '"': fputs("\\\"", f); break;
 		case '\\': fputs("\\\\", f); break;
@@ -22,7 +37,6 @@ static void jw_string(FILE *f, const char *s)
 		case '\b': fputs("\\b", f); break;
 		case '\f': fputs("\\f", f); break;
 		default:
-			/* Bytes >= 0x80 pass through: names are UTF-8. */
 			if (*p < 0x20 || *p == 0x7f)
 				fprintf(f, "\\u%04x", *p);
 			else

@@ -13,6 +13,19 @@
 #include "registry.h"
 #include "report.h"
 #include "report_out.h"
+#include "text.h"
+
+void pmb__out_line(const char *prefix, const char *msg)
+{
+	char buf[1024];
+	size_t need = pmb__text_safe(buf, sizeof(buf), msg);
+	char *big = need < sizeof(buf) ? NULL : malloc(need + 1);
+
+	if (big)
+		pmb__text_safe(big, need + 1, msg);
+	fprintf(stderr, "pmubench: %s%s\n", prefix, big ? big : buf);
+	free(big);
+}
 
 /* pmb_run(): errors kept here instead of printed (the first one). */
 static char *capture;
@@ -27,6 +40,8 @@ void pmb__out_capture(char *buf, size_t size)
 int pmb__out_error(const char *fmt, ...)
 {
 	va_list ap;
+	char *msg = NULL;
+	int len;
 
 	if (capture) {
 		if (!capture[0]) {
@@ -36,11 +51,12 @@ int pmb__out_error(const char *fmt, ...)
 		}
 		return 2;
 	}
-	fputs("pmubench: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	len = vasprintf(&msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	pmb__out_line("", len >= 0 ? msg : fmt);
+	if (len >= 0)
+		free(msg);
 	return 2;
 }
 
@@ -48,7 +64,7 @@ void pmb__out_warnings(char *const *text, int n, int *printed)
 {
 	for (; *printed < n; (*printed)++)
 		if (!capture)
-			fprintf(stderr, "pmubench: warning: %s\n", text[*printed]);
+			pmb__out_line("warning: ", text[*printed]);
 }
 
 void pmb__out_progress(void *unused, const char *name, size_t done, size_t total)
@@ -57,6 +73,12 @@ void pmb__out_progress(void *unused, const char *name, size_t done, size_t total
 	fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, total, name);
 	if (done == total)
 		fprintf(stderr, "\r\033[K");
+	fflush(stderr);
+}
+
+void pmb__out_progress_erase(void)
+{
+	fputs("\r\033[K", stderr);
 	fflush(stderr);
 }
 

@@ -8,7 +8,11 @@
 
 enum pmb_format { PMB_FORMAT_CONSOLE, PMB_FORMAT_JSON, PMB_FORMAT_CSV };
 
-/* "pmubench: MESSAGE" on stderr, one line.  Returns 2, the exit status of
+/* "pmubench: PREFIXMSG" on stderr, one line, msg made safe to show (a
+ * control character or a byte that is not UTF-8 as \xNN: text.h). */
+void pmb__out_line(const char *prefix, const char *msg);
+
+/* "pmubench: MESSAGE" on stderr, one line (pmb__out_line).  Returns 2, the exit status of
  * a run that measured nothing. */
 int pmb__out_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -24,6 +28,9 @@ void pmb__out_warnings(char *const *text, int n, int *printed);
 
 /* The runner's progress line on stderr ("[3/40] name"), erased at the end. */
 void pmb__out_progress(void *unused, const char *name, size_t done, size_t total);
+
+/* Erase a progress line left on stderr (a run stopped by a signal). */
+void pmb__out_progress_erase(void);
 
 /* One --list-events entry on stdout (pmb__events_list's callback). */
 void pmb__out_event(void *unused, const char *pmu, const char *name, const char *desc);

@@ -354,6 +354,8 @@ int pmb__report_text(FILE *f, const struct pmb_context *c, const struct pmb_resu
 	/* A table that lost rows to memory still prints what it has, and
 	 * the rest of the report follows; the error is returned at the end. */
 	header(f, c);
+	if (c->incomplete[0])
+		fprintf(f, "INCOMPLETE: %s\n", c->incomplete);
 	err = main_table(f, c, r, n);
 	pmb__report_sweeps(f, c, r, n);
 	study_err = pmb__report_branch_studies(f, c, r, n);

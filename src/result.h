@@ -87,6 +87,9 @@ struct pmb_result {
 	bool seed_used;            /* the benchmark asked pmb_seed() */
 	double huge_fraction;      /* of its pmb_buffer_alloc buffers; -1 none */
 	int repetition;            /* 0-based, for --repetitions */
+	bool not_run;              /* a signal stopped the run before its first
+	                              sample: status PMB_ESKIPPED, and left out
+	                              of the reports */
 	struct pmb_sample *samples;
 	size_t nsamples, cap;
 	uint64_t warmup_ns, calib_passes;
@@ -155,6 +158,8 @@ struct pmb_context {
 	int samples, repetitions;
 	double min_sample_ns;
 	char sim_geometry[160];    /* sim backend: the simulated caches */
+	char incomplete[160];      /* why the run stopped early (a signal), and
+	                              how far it got; "" complete */
 	char *warnings[PMB_MAX_WARNINGS]; /* each once; owned */
 	int nwarnings;
 };

@@ -1,8 +1,10 @@
 /* run.c - the path of one run, top to bottom: plan, counters opened, samples measured, figures analysed, report written. */
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <regex.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include "analysis.h"
 #include "disasm.h"
 #include "events.h"
+#include "interrupt.h"
 #include "load.h"
 #include "probe.h"
 #include "registry.h"
@@ -20,6 +23,7 @@
 #include "runner.h"
 #include "selfcheck.h"
 #include "sim.h"
+#include "text.h"
 #include "topology.h"
 
 /* pmb__run(), at the bottom, is the path; the stages come above it in its
@@ -69,6 +73,8 @@ struct pmb_samples {
 	struct pmb_result *res;          /* instance i, repetition r at i*reps + r */
 	size_t n;
 	struct pmb_overhead overhead;    /* the empty loop before and after, merged */
+	int stopped;                     /* the signal that stopped it early, 0 */
+	size_t nrun;                     /* results measured (not not_run) */
 };
 
 /* ---- plan ---------------------------------------------------------------- */
@@ -264,7 +270,8 @@ static int run_under_valgrind(const struct pmb_options *o, const struct pmb_plan
 		return pmb__out_error("--backend=sim needs valgrind, which is not installed: apt-get install valgrind");
 	if (err < 0)
 		return pmb__out_error("--backend=sim: %s", *pmb__sim_error() ? pmb__sim_error() : pmb_strerror(err));
-	if (err != 0 && *pmb__sim_error())
+	/* Stopped by a signal, passed on: the child said so itself. */
+	if (err != 0 && *pmb__sim_error() && !pmb__stop_signal)
 		fprintf(stderr, "pmubench: valgrind said: %s\n", pmb__sim_error());
 	return err;
 }
@@ -394,8 +401,13 @@ static int measure(const struct pmb_options *o, const struct pmb_plan *p, const 
 	err = pmb__runner_run(&s->ro, &m->meter, p->inst, p->ninst, s->res);
 	if (err)
 		return pmb__out_error("running the benchmarks failed: %s", pmb_strerror(err));
-	/* Counts that depend on timing: the overhead again now, merged. */
-	if (!m->meter.deterministic && pmb__runner_overhead(&s->ro, &m->meter, &after) == 0) {
+	s->stopped = pmb__stop_signal;
+	for (size_t i = 0; i < s->n; i++)
+		s->nrun += !s->res[i].not_run;
+	/* Counts that depend on timing: the overhead again now, merged (not
+	 * after a signal: it asked to stop). */
+	if (!m->meter.deterministic && !s->stopped &&
+	    pmb__runner_overhead(&s->ro, &m->meter, &after) == 0) {
 		pmb__overhead_merge(&after, &s->overhead);
 		s->overhead = after;
 	}
@@ -460,8 +472,9 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 	if (!c)
 		return NULL;
 	snprintf(c->date, sizeof(c->date), "%s", env->date);
-	snprintf(c->host, sizeof(c->host), "%s", env->host);
-	snprintf(c->executable, sizeof(c->executable), "%s", env->executable);
+	/* Any bytes may be in them; every report writes them (text.h). */
+	pmb__text_safe(c->host, sizeof(c->host), env->host);
+	pmb__text_safe(c->executable, sizeof(c->executable), env->executable);
 	snprintf(c->governor, sizeof(c->governor), "%s", env->governor);
 	c->clock = env->clock;
 	c->ghz = env->ghz;
@@ -492,21 +505,90 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 		c->overhead = s->overhead;
 		c->min_sample_ns = s->ro.min_sample_ns;
 	}
+	if (s && s->stopped)
+		snprintf(c->incomplete, sizeof(c->incomplete), "interrupted by %s: %zu of %zu benchmark%s measured",
+			 pmb__interrupt_name(s->stopped), s->nrun, s->n, s->n == 1 ? "" : "s");
 	for (int i = 0; i < w->n; i++)
 		pmb__context_warn(c, "%s", w->text[i]);
 	return c;
 }
 
+/* pmb__out_report, with SIGINT, SIGTERM and SIGHUP held off while files
+ * are written (a second signal exits at once, which must not leave their
+ * temporary files); and where the report went to standard output and did
+ * not get there, why (errno of the failed write, which main's last check
+ * of standard output would no longer know). */
+static int report_write(const struct pmb_options *o, const struct pmb_context *ctx,
+			const struct pmb_result *r, size_t n)
+{
+	sigset_t hold, old;
+	int rc;
+
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	if (o->out || o->plot)
+		sigprocmask(SIG_BLOCK, &hold, &old);
+	errno = 0;
+	rc = pmb__out_report(o->format, o->out, o->plot, ctx, r, n);
+	if (o->out || o->plot)
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	if (rc && !o->out && ferror(stdout)) {
+		pmb__out_error("cannot write the report to standard output: %s",
+			       errno ? strerror(errno) : "a write failed");
+		clearerr(stdout);
+	}
+	return rc;
+}
+
+/* The results a signal left unmeasured (not_run) dropped, the others in
+ * their order: after the analysis, which finds a result's baseline and
+ * reference by position, the reports only walk them.  Returns a malloc'ed
+ * array of shallow copies (the samples stay s's), or NULL. */
+static struct pmb_result *measured_only(const struct pmb_run *run, size_t nrun)
+{
+	struct pmb_result *r = malloc((nrun + 1) * sizeof(*r));
+	size_t k = 0;
+
+	for (size_t i = 0; r && i < run->n; i++)
+		if (!run->res[i].not_run)
+			r[k++] = run->res[i];
+	return r;
+}
+
+/* The report of a run a signal stopped: what was measured, marked
+ * incomplete; the exit status is the signal's (a write that failed has
+ * said so). */
+static int report_stopped(const struct pmb_options *o, const struct pmb_run *run,
+			  const struct pmb_samples *s)
+{
+	struct pmb_result *r = measured_only(run, s->nrun);
+
+	if (!r)
+		return pmb__out_error("out of memory");
+	report_write(o, run->ctx, r, s->nrun);
+	free(r);
+	return 128 + s->stopped;
+}
+
 /* The report of a run, and its exit status: 1 where a benchmark failed its
- * check (read as a program reads it, through the public API). */
-static int report(const struct pmb_options *o, const struct pmb_run *run)
+ * check (read as a program reads it, through the public API); the signal's
+ * where one stopped the run (s: how many were measured). */
+static int report(const struct pmb_options *o, const struct pmb_run *run, const struct pmb_samples *s)
 {
 	const char *why;
 	int rc;
 
-	if (o->self_check)
-		return pmb__selfcheck_report(run->ctx, run->res, run->n, stdout);
-	rc = pmb__out_report(o->format, o->out, o->plot, run->ctx, run->res, run->n);
+	if (o->self_check) {
+		rc = pmb__selfcheck_report(run->ctx, run->res, run->n, stdout);
+		if (s->stopped)
+			printf("INCOMPLETE: %s\n", run->ctx->incomplete);
+		return s->stopped ? 128 + s->stopped : rc;
+	}
+	if (s->stopped)
+		return report_stopped(o, run, s);
+	rc = report_write(o, run->ctx, run->res, run->n);
 	for (size_t i = 0; i < pmb_run_count(run); i++)
 		if (pmb_run_status(run, i, &why) == PMB_EVERIFY) {
 			fprintf(stderr, "pmubench: %s failed: %s\n", pmb_run_name(run, i), why);
@@ -549,7 +631,17 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 		rc = show_topology(o, plan, &opened, warn);
 		goto out;
 	}
+	rc = o->quiet ? 0 : pmb__interrupt_catch(isatty(2)); /* pmb_run(): the caller's signals */
+	if (rc) {
+		rc = pmb__out_error("cannot catch signals: %s", pmb_strerror(rc));
+		goto out;
+	}
 	rc = measure(o, plan, &opened, &samples, warn);
+	if (samples.stopped && isatty(2))
+		pmb__out_progress_erase();
+	if (samples.stopped)
+		fprintf(stderr, "pmubench: interrupted by %s: %zu of %zu benchmarks measured; writing them, "
+			"marked incomplete\n", pmb__interrupt_name(samples.stopped), samples.nrun, samples.n);
 	if (rc)
 		goto out;
 	annotate(plan, &opened, &samples, warn);
@@ -567,8 +659,9 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 	samples.res = NULL;
 	rc = pmb__run_values(run) ? pmb__out_error("out of memory") : 0;
 	if (!rc && !o->quiet)
-		rc = report(o, run);
+		rc = report(o, run, &samples);
 out:
+	pmb__interrupt_release();
 	for (size_t i = 0; samples.res && i < samples.n; i++)
 		free(samples.res[i].samples);
 	free(samples.res);

@@ -10,6 +10,7 @@
 #include "analysis.h"
 #include "clock.h"
 #include "counters.h"
+#include "interrupt.h"
 #include "rng.h"
 #include "runner.h"
 #include "runner_internal.h"
@@ -234,6 +235,13 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 			r->slice_samples++;
 		}
 	}
+	/* SIGINT, SIGTERM, SIGHUP: no sample after this one (the harness
+	 * overhead runs are short and their fit is needed). */
+	if (pmb__stop_signal && !r->overhead) {
+		r->called = true;
+		r->phase = PH_DONE;
+		return false;
+	}
 	/* Where the loop called from: --disasm's which loop of a function
 	 * this benchmark ran (the first call only, off the per-sample path). */
 	if (!r->called)
@@ -272,13 +280,27 @@ static void init_run(struct pmb__run *run, const struct pmb_runner_opts *o,
 	run->state = &state_slots[slot % MAX_SLOTS].s;
 	run->state->pmb__r = run;
 	run->state->pmb__left = 0;
+	res->not_run = false;
+}
+
+/* A result the run was stopped before (a signal): reported as not run,
+ * left out of the reports. */
+static void result_not_run(struct pmb_result *r)
+{
+	char why[64];
+
+	snprintf(why, sizeof(why), "not run: interrupted by %s", pmb__interrupt_name(pmb__stop_signal));
+	pmb__result_set_reason(r, PMB_ESKIPPED, why);
+	r->not_run = true;
 }
 
 static void finish_run(struct pmb__run *run)
 {
 	struct pmb_result *r = run->r;
 
-	if (r->status == 0 && !run->called)
+	if (r->status == 0 && r->nsamples == 0 && pmb__stop_signal && !run->overhead)
+		result_not_run(r);
+	else if (r->status == 0 && !run->called)
 		pmb__result_set_reason(r, PMB_EVERIFY, "the benchmark never entered pmb_loop");
 	else if (r->status == 0 && r->nsamples == 0)
 		pmb__result_set_reason(r, PMB_EVERIFY, "the benchmark left its loop before any sample");
@@ -446,13 +468,14 @@ static void results_init(const struct pmb_runner_opts *o, struct pmb_instance *i
 			 size_t n, int reps, struct pmb_result *results)
 {
 	for (size_t i = 0; i < n; i++) {
-		for (int k = 0; k < reps; k++) {
+		for (int k = 0; k < reps && !pmb__stop_signal; k++) {
 			struct pmb_result *r = &results[i * (size_t)reps + (size_t)k];
 
 			memset(r, 0, sizeof(*r));
 			r->inst = &inst[i];
 			r->repetition = k;
 			r->huge_fraction = -1;
+			r->not_run = true; /* until init_run */
 			r->seed = o->seed ? o->seed : inst[i].def->seed ? inst[i].def->seed : 42;
 		}
 	}
@@ -505,7 +528,9 @@ static int run_repetition(const struct pmb_runner_opts *o, const struct pmb_mete
 	if (err)
 		goto out;
 	if (local) {
-		local_overhead(o, m, &ov);
+		/* Stopped by a signal: the overhead before is enough. */
+		if (!pmb__stop_signal)
+			local_overhead(o, m, &ov);
 		if (ov.nsamples >= 4 && pmb__overhead_fit(ov.samples, ov.nsamples, &fit) == 0)
 			for (int q = 0; q < nm; q++) {
 				res[q]->overhead = fit;
@@ -537,8 +562,10 @@ int pmb__runner_run(const struct pmb_runner_opts *o, const struct pmb_meter *m,
 
 		if (done[i])
 			continue;
+		if (pmb__stop_signal)
+			break;
 		nm = cohort_gather(inst, n, i, done, mem);
-		for (int k = 0; k < reps; k++) {
+		for (int k = 0; k < reps && !pmb__stop_signal; k++) {
 			for (int q = 0; q < nm; q++)
 				res[q] = &results[(size_t)(mem[q] - inst) * (size_t)reps + (size_t)k];
 			err = run_repetition(o, m, mem, res, nm);
@@ -547,10 +574,13 @@ int pmb__runner_run(const struct pmb_runner_opts *o, const struct pmb_meter *m,
 		}
 		for (int q = 0; q < nm; q++) {
 			ndone++;
-			if (o->progress)
+			if (o->progress && !pmb__stop_signal) /* not done: stopped */
 				o->progress(o->progress_ctx, mem[q]->name, ndone, n);
 		}
 	}
+	for (size_t i = 0; !err && pmb__stop_signal && i < n * (size_t)reps; i++)
+		if (results[i].not_run)
+			result_not_run(&results[i]);
 out:
 	free(mem);
 	free(res);

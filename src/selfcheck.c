@@ -209,15 +209,18 @@ int pmb__selfcheck_report(const struct pmb_context *ctx, const struct pmb_result
 	fprintf(out, "self-check on core %d (%s backend)%s\n", ctx->cpu, pmb_backend_name(ctx->backend),
 		pmb_context_sim(ctx) ? ": counts SIMULATED by valgrind; no time, so no cycles" :
 		ctx->pmu_ok ? "" : ": no hardware counters, cycles ESTIMATED from time");
+	int notrun = 0; /* a signal stopped the run first: not "no counter" */
+
 	for (size_t i = 0; i < NCHECKS && i < n; i++) {
 		enum verdict v = check_line(ctx, &checks[i], &res[i], &t);
 
 		count[v]++;
+		notrun += res[i].not_run;
 		if (v == V_WRONG && !emulated[0])
 			timeless(ctx, &res[i], checks[i].def.name, emulated, sizeof(emulated));
 	}
 	pmb__table_print(out, &t);
-	int failed = count[V_WRONG], unchecked = count[V_UNCHECKED];
+	int failed = count[V_WRONG], unchecked = count[V_UNCHECKED] - notrun;
 	if (failed)
 		fprintf(out, "%d check%s WRONG: this machine's figures cannot be trusted as they are\n",
 			failed, failed == 1 ? "" : "s");

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "pmb_config.h"
+#include "interrupt.h"
 #include "pmubench.h"
 #include "sim_internal.h"
 
@@ -134,6 +135,9 @@ static int build_args(struct sim_cmd *c, int argc, char **argv,
 	c->args[na++] = "--branch-sim=yes";
 	c->args[na++] = "--cache-sim=yes";
 	c->args[na++] = "--collect-atstart=no";
+	/* No gdb server: its FIFOs in $TMPDIR would outlive a child killed
+	 * by a second Ctrl-C. */
+	c->args[na++] = "--vgdb=no";
 	/* Nothing is simulated until the meter starts (pmb__sim_meter): the
 	 * timing probes before it, whose loop counts depend on the clock,
 	 * leave no trace in the simulated caches and predictor, and run
@@ -165,11 +169,13 @@ static int build_args(struct sim_cmd *c, int argc, char **argv,
 /* The child: valgrind, running this program again with the dump folder
  * in its environment. */
 static __attribute__((noreturn)) void
-exec_child(const struct sim_cmd *c, const struct sigaction *old_int,
-	   const struct sigaction *old_quit)
+exec_child(const struct sim_cmd *c, const struct sigaction *old_quit)
 {
-	sigaction(SIGINT, old_int, NULL);
 	sigaction(SIGQUIT, old_quit, NULL);
+	/* Its own process group: a Ctrl-C or a signal to this group (as
+	 * timeout(1) sends) reaches this parent only, which passes it on
+	 * once; two would make the child exit without its results. */
+	setpgid(0, 0);
 	setenv(PMB__SIM_DIR_ENV, c->dir, 1);
 	/* hwloc's x86 (cpuid) backend cannot work under valgrind and says so
 	 * on stderr; sysfs gives the same caches. */
@@ -194,23 +200,29 @@ static int wait_child(pid_t pid)
 	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
-/* Run the command like system(): a ^C goes to the child, and we live to
- * clean up.  Returns its exit status, or -errno. */
+/* Run the command like system(), but SIGINT, SIGTERM and SIGHUP (caught
+ * by the caller) are passed on to the child, which stops after its
+ * current sample and writes what it measured; a second one kills it and
+ * removes the dump folder (interrupt.c).  Returns its exit status, or
+ * -errno. */
 static int run_child(const struct sim_cmd *c)
 {
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_quit;
 	pid_t pid;
 	int rc;
 
-	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
 	/* The caller's buffered output goes before the child's. */
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0)
-		exec_child(c, &old_int, &old_quit);
+		exec_child(c, &old_quit);
+	if (pid > 0) {
+		setpgid(pid, pid); /* as the child does: whichever runs first */
+		pmb__interrupt_child(pid, c->dir);
+	}
 	rc = pid < 0 ? -errno : wait_child(pid);
-	sigaction(SIGINT, &old_int, NULL);
+	pmb__interrupt_child(0, c->dir);
 	sigaction(SIGQUIT, &old_quit, NULL);
 	return rc;
 }
@@ -222,18 +234,28 @@ int pmb__sim_exec(int argc, char **argv, const struct pmb_topology_info *info, b
 
 	pmb__sim_err[0] = '\0';
 	rc = find_programs(&c);
+	if (rc)
+		return rc;
+	/* From before the folder exists to after it is gone: a second
+	 * signal in between removes it (interrupt.c). */
+	rc = pmb__interrupt_catch(false);
 	if (!rc)
 		rc = make_dir(c.dir, sizeof(c.dir));
 	if (rc)
-		return rc;
+		goto fail_dir;
+	pmb__interrupt_child(0, c.dir);
 	rc = build_args(&c, argc, argv, info, instr);
 	if (rc)
 		goto fail_args;
-	rc = run_child(&c);
-	if (rc >= 0)
+	/* Stopped before it started: nothing measured, nothing to write. */
+	rc = pmb__stop_signal ? 128 + pmb__stop_signal : run_child(&c);
+	if (rc >= 0 && !pmb__stop_signal)
 		keep_log(c.dir);
 	free(c.args);
 fail_args:
 	remove_dir(c.dir);
+	pmb__interrupt_child(0, NULL);
+fail_dir:
+	pmb__interrupt_release();
 	return rc;
 }

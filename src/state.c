@@ -4,6 +4,7 @@
 
 #include "runner.h"
 #include "runner_internal.h"
+#include "text.h"
 #include "topology.h"
 
 PMB_API int64_t pmb_arg(const struct pmb_state *s, int i)
@@ -71,7 +72,8 @@ PMB_API void pmb_buffer_free(void *buf, size_t bytes)
 void pmb__result_set_reason(struct pmb_result *r, int status, const char *reason)
 {
 	r->status = status;
-	snprintf(r->reason, sizeof(r->reason), "%s", reason ? reason : "");
+	/* A user's text, written to the terminal and every report. */
+	pmb__text_safe(r->reason, sizeof(r->reason), reason ? reason : "");
 }
 
 PMB_API void pmb_skip(struct pmb_state *s, const char *reason)

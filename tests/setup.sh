@@ -10,11 +10,12 @@ arch=$(dpkg --print-architecture)
 # libbenchmark-tools and python3-scipy only for the test that feeds
 # pmubench's JSON to Google Benchmark's compare.py; libudev-dev (which
 # hwloc's static library needs), g++ and clang only for test_install.py's
-# static link and C++ builds.
+# static link and C++ builds; locales for the de_DE definition
+# tests/test_output.py compiles with localedef.
 for pkg in meson ninja-build pkg-config gcc libc6-dev libpfm4-dev libhwloc-dev libjansson-dev valgrind binutils python3 \
 	libcapstone-dev libelf-dev libdw-dev \
 	libbenchmark-tools python3-scipy \
-	libudev-dev g++ clang; do
+	libudev-dev g++ clang locales; do
 	dpkg-query -W -f='${Status} ${Architecture}\n' "$pkg" 2>/dev/null |
 		grep -Eq "^install ok installed ($arch|all)\$" || need="$need $pkg"
 done

@@ -1,0 +1,155 @@
+/* interrupt.c - SIGINT, SIGTERM and SIGHUP during a run: the first stops it after the current sample, a second exits at once. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "interrupt.h"
+
+/* What a Ctrl-C costs must be the one sample under way, never the results
+ * before it: the first signal only sets a flag that the runner reads
+ * between samples.  A second one means "now": the handler itself kills the
+ * child, removes its folder and exits, with async-signal-safe calls only
+ * (the folder is listed with getdents64, not readdir, which may allocate). */
+
+static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
+#define NCAUGHT (sizeof(caught) / sizeof(caught[0]))
+
+volatile sig_atomic_t pmb__stop_signal;
+static volatile pid_t child_pid;
+static const char *volatile child_dir;
+static volatile sig_atomic_t erase_progress;
+static struct sigaction old_action[NCAUGHT];
+static bool installed;
+
+/* The files of dir, then dir: what valgrind's child leaves there.  A pass
+ * that removed nothing ends it (a listing read while its entries go may
+ * skip some, so there can be a second). */
+static void remove_dir_now(const char *dir)
+{
+	char buf[4096];
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int removed = 1;
+	long n;
+
+	if (fd < 0)
+		return;
+	for (int pass = 0; removed && pass < 8; pass++) {
+		removed = 0;
+		lseek(fd, 0, SEEK_SET);
+		while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
+			for (long off = 0; off < n;) {
+				struct dirent64 *de = (struct dirent64 *)(buf + off);
+
+				if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+				    unlinkat(fd, de->d_name, 0) == 0)
+					removed++;
+				off += de->d_reclen;
+			}
+	}
+	close(fd);
+	rmdir(dir);
+}
+
+static __attribute__((noreturn)) void exit_now(int sig)
+{
+	pid_t pid = child_pid;
+
+	/* The child gets the second signal too, and exits at once on its
+	 * own, removing its temporary files; it waits only while it writes
+	 * a report, so after 3 s it is killed. */
+	if (pid > 0) {
+		struct timespec tick = { 0, 10000000 };
+		int waited = 0;
+
+		kill(pid, sig);
+		while (waitpid(pid, NULL, WNOHANG) == 0 && waited++ < 300)
+			nanosleep(&tick, NULL);
+		if (waited > 300) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
+	}
+	if (child_dir)
+		remove_dir_now(child_dir);
+	if (erase_progress && write(STDERR_FILENO, "\r\033[K", 4) < 0)
+		_exit(128 + sig);
+	_exit(128 + sig);
+}
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+
+	if (pmb__stop_signal)
+		exit_now(sig);
+	pmb__stop_signal = sig;
+	if (child_pid > 0)
+		kill(child_pid, sig);
+	errno = saved;
+}
+
+int pmb__interrupt_catch(bool erase_line)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NCAUGHT; i++)
+		sigaddset(&sa.sa_mask, caught[i]);
+	/* System calls go on: a sample's read() of its counters must not
+	 * fail because a signal came. */
+	sa.sa_flags = SA_RESTART;
+	erase_progress = erase_line;
+	pmb__stop_signal = 0;
+	for (size_t i = 0; !installed && i < NCAUGHT; i++)
+		if (sigaction(caught[i], NULL, &old_action[i]))
+			return -errno;
+	/* A signal ignored before stays ignored: under nohup, a hang-up
+	 * must not stop the run. */
+	for (size_t i = 0; i < NCAUGHT; i++)
+		if (old_action[i].sa_handler != SIG_IGN && sigaction(caught[i], &sa, NULL))
+			return -errno;
+	installed = true;
+	return 0;
+}
+
+void pmb__interrupt_release(void)
+{
+	if (!installed)
+		return;
+	for (size_t i = 0; i < NCAUGHT; i++)
+		sigaction(caught[i], &old_action[i], NULL);
+	installed = false;
+	erase_progress = 0;
+}
+
+void pmb__interrupt_child(pid_t pid, const char *dir)
+{
+	child_dir = dir;
+	child_pid = pid;
+	/* A signal that came before the child was known: pass it on now. */
+	if (pid > 0 && pmb__stop_signal)
+		kill(pid, pmb__stop_signal);
+}
+
+const char *pmb__interrupt_name(int sig)
+{
+	static char other[24];
+
+	switch (sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	}
+	snprintf(other, sizeof(other), "signal %d", sig);
+	return other;
+}

@@ -54,17 +54,6 @@ void pmb__fixed_cost(struct pmb_figure *f, const double *p, const double *cost, 
  * res[0..n) (reps repetitions of each instance, side by side). */
 void pmb__analysis_links(const struct pmb_context *ctx, struct pmb_result *res, size_t n, size_t reps);
 
-/* The figure that stands for a result's cost: its time, or where time is
- * not measured (the simulator) its instructions (ins: plan index, or -1),
- * else its first event. */
-static inline const struct pmb_figure *pmb__cost_figure(const struct pmb_context *c, const struct pmb_result *r,
-							int ins)
-{
-	if (r->time.valid || c->plan.nev == 0)
-		return &r->time;
-	return &r->ev[ins >= 0 ? ins : 0];
-}
-
 /* For analysis.c (in analysis_warn.c): the warnings res[0..n)'s figures
  * call for, into ctx, one per kind, naming up to four benchmarks each. */
 void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, size_t n);

@@ -176,6 +176,17 @@ static inline bool pmb_context_sim(const struct pmb_context *c)
 	return c->backend == PMB_BACKEND_SIM;
 }
 
+/* The figure that stands for a result's cost: its time, or where time is
+ * not measured (the simulator) its instructions (ins: plan index, or -1),
+ * else its first event. */
+static inline const struct pmb_figure *pmb__cost_figure(const struct pmb_context *c, const struct pmb_result *r,
+							int ins)
+{
+	if (r->time.valid || c->plan.nev == 0)
+		return &r->time;
+	return &r->ev[ins >= 0 ? ins : 0];
+}
+
 /* Whether an event that does not count is shown (as n/a, with its reason)
  * where the report lists events: yes where the PMU counts others, since it
  * was asked for and the reader should see that it is missing and why; no

@@ -127,7 +127,7 @@ int main(void)
 	tap_ok(r[0].time.fixed_share < 0.01, "no fixed cost where there is none (%.4f)", r[0].time.fixed_share);
 	bool flagged = false;
 	for (int i = 0; i < ctx.nwarnings; i++)
-		flagged |= strstr(ctx.warnings[i], "fixed cost of") && strstr(ctx.warnings[i], "setup_inside") &&
+		flagged |= strstr(ctx.warnings[i], "fixed cost per sample") && strstr(ctx.warnings[i], "setup_inside") &&
 			   strstr(ctx.warnings[i], "move setup out of it");
 	tap_ok(flagged, "the fixed cost is flagged with what to do");
 

@@ -16,26 +16,28 @@
 /* The seed's two-point check (Swift benchmark suite): of the samples near
  * the smallest and near the largest pass count (within 15 %, the ladder's
  * random stretch), the fastest per pass at each end, then
- * a = i * j * (t_i - t_j) / (j - i).  Interference only ever adds time, so
- * the fastest sample at each end is the one least disturbed.  NAN where
- * the ends are not 1.5x apart. */
+ * a = i * j * (t_i - t_j) / (j - i) with each one's own pass count (the
+ * ends' nominal counts, off by up to the stretch, made -11 % of a true
+ * 200 us).  Interference only ever adds time, so the fastest sample at
+ * each end is the one least disturbed.  NAN where the ends are not 1.5x
+ * apart. */
 static double two_point(const double *p, const double *cost, size_t n)
 {
-	double pmin = INFINITY, pmax = 0, tmin = INFINITY, tmax = INFINITY;
+	double pmin = INFINITY, pmax = 0, i = 0, j = 0, ti = INFINITY, tj = INFINITY;
 
-	for (size_t i = 0; i < n; i++) {
-		pmin = fmin(pmin, p[i]);
-		pmax = fmax(pmax, p[i]);
+	for (size_t k = 0; k < n; k++) {
+		pmin = fmin(pmin, p[k]);
+		pmax = fmax(pmax, p[k]);
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] < pmin * 1.15)
-			tmin = fmin(tmin, cost[i] / p[i]);
-		if (p[i] > pmax / 1.15)
-			tmax = fmin(tmax, cost[i] / p[i]);
+	for (size_t k = 0; k < n; k++) {
+		if (p[k] < pmin * 1.15 && cost[k] / p[k] < ti)
+			ti = cost[k] / p[k], i = p[k];
+		if (p[k] > pmax / 1.15 && cost[k] / p[k] < tj)
+			tj = cost[k] / p[k], j = p[k];
 	}
-	if (!(pmax > pmin * 1.5) || !isfinite(tmin) || !isfinite(tmax))
+	if (!(pmax > pmin * 1.5) || !isfinite(ti) || !isfinite(tj))
 		return NAN;
-	return pmb__setup_two_point(pmin, tmin, pmax, tmax);
+	return pmb__setup_two_point(i, ti, j, tj);
 }
 
 /* The robust fit's intercept (Theil-Sen), for comparison; NAN where no

@@ -104,7 +104,7 @@ static void find_too_fast(const struct pmb_context *ctx, const struct pmb_result
 	 * streamed at a bandwidth the machine can have (a memcpy reference at
 	 * tens of GB/s is fast, not wrong). */
 	bool plausible_bw = r->bytes_per_second > 0 && r->bytes_per_second < 200e9;
-	bool fast_time = t->valid && t->s.median < 0.05 && !plausible_bw;
+	bool fast_time = t->valid && (t->s.median < 0.05 || t->below_resolution) && !plausible_bw;
 
 	if (r->inst->def->empty)
 		return;

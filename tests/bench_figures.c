@@ -74,6 +74,47 @@ PMB_BENCHMARK(chain1, .group = "links", .name = "slow_base", .baseline = "big");
 PMB_BENCHMARK(chain1, .group = "links", .name = "equal_base", .baseline = "base");
 PMB_BENCHMARK(chain7, .group = "links", .name = "ref_unresolved", .baseline = "base", .reference = "ref_zero");
 
+/* ---- the seed's table (the casting example of additive and multiplicative
+ * baselines): its figures as instructions per item, exactly.  A pass is
+ * 10000 items of n single adds (.rept: n instructions, no loop), so an
+ * item costs n / 10000: 16.2276 is 162276 adds a pass. */
+#if defined(__x86_64__)
+#define ADD1 "add %1, %0\n\t"
+#elif defined(__aarch64__)
+#define ADD1 "add %0, %0, %1\n\t"
+#endif
+#ifdef ADD1
+#define SEED(fn, n)                                                       \
+	static void fn(struct pmb_state *s)                               \
+	{                                                                 \
+		PINNED(x, pmb_seed(s));                                   \
+		uint64_t k = 3;                                           \
+		while (pmb_loop_batch(s, 10000))                          \
+			__asm__ volatile(".rept " #n "\n\t" ADD1 ".endr" \
+					 : "+r"(x) : "r"(k));             \
+		pmb_do_not_optimize(x);                                   \
+	}
+#else
+#define SEED(fn, n) CHAIN(fn, 1)
+#endif
+
+SEED(seed_direct, 162276)
+SEED(seed_normal, 165152)
+SEED(seed_explicit, 806373)
+SEED(seed_dynamic, 294733)
+
+/* Direct holds only the overhead (the additive baseline); NormalCast is
+ * the reference (the multiplicative one), normalized itself. */
+PMB_BENCHMARK(seed_direct, .group = "seed", .name = "Direct");
+PMB_BENCHMARK(seed_normal, .group = "seed", .name = "NormalCast", .baseline = "Direct");
+PMB_BENCHMARK(seed_explicit, .group = "seed", .name = "ExplicitCovariantCast", .baseline = "Direct",
+	      .reference = "NormalCast");
+PMB_BENCHMARK(seed_dynamic, .group = "seed", .name = "DynamicCovariantCast", .baseline = "Direct",
+	      .reference = "NormalCast");
+/* The seed's first table: Direct as the reference, nothing subtracted. */
+PMB_BENCHMARK(seed_explicit, .group = "seed", .name = "raw/Explicit", .reference = "Direct");
+PMB_BENCHMARK(seed_dynamic, .group = "seed", .name = "raw/Dynamic", .reference = "Direct");
+
 /* ---- hidden costs per sample ------------------------------------------ */
 
 /* Whether a new sample began since the last pass: the passes left in the

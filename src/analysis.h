@@ -38,6 +38,7 @@ int pmb__analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n,
 #define PMB_WHY_REF_UNRESOLVED "reference not resolved"
 #define PMB_WHY_CI_ZERO "interval holds 0"
 #define PMB_WHY_NEGATIVE "negative"
+#define PMB_WHY_BELOW_RES "below resolution"
 
 /* Value of event e in sample s, scaled (*scaled set where it was); false
  * where it was not read or never ran in that sample. */

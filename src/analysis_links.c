@@ -119,7 +119,9 @@ static const char *divide(const struct side *a, const struct side *b, const stru
 	 * number at all. */
 	if (c->f->below_resolution || !(den > (d ? 0 : c->f->resolution)))
 		return PMB_WHY_REF_UNRESOLVED;
-	if (linked_ci(a, b, c, d, lo, hi) == -EDOM)
+	if (!b && a->f->below_resolution)
+		why = PMB_WHY_BELOW_RES; /* zero within what was resolved */
+	else if (linked_ci(a, b, c, d, lo, hi) == -EDOM)
 		why = PMB_WHY_REF_UNRESOLVED;
 	else if (isfinite(*lo) && *hi < 0)
 		why = b ? PMB_WHY_BASE_SLOWER : PMB_WHY_NEGATIVE;

@@ -78,7 +78,9 @@ static void find_in_cost(const struct pmb_context *ctx, const struct pmb_result 
 
 	if (!f->valid)
 		return;
-	if (f->fixed_flagged && !f->below_resolution && !r->inst->def->empty) {
+	/* A body below resolution with a fixed cost is the worst case (the
+	 * work removed, the setup measured): flagged too. */
+	if (f->fixed_flagged && !r->inst->def->empty) {
 		add_name(&k->fixed, r->inst->name);
 		if (f->fixed_share > k->worst_fixed) {
 			k->worst_fixed = f->fixed_share;

@@ -157,11 +157,11 @@ static void warn_claims(struct pmb_context *ctx, struct findings *k)
 				 "no instructions per item (simulated)" : "under 0.1 instruction per item",
 				 names(&k->fast));
 	if (k->overlap.count)
-		pmb__context_warn(ctx, "under 0.05 ns per item for %s, yet its instructions run: the body "
+		pmb__context_warn(ctx, "under 0.05 ns per item or not told from 0 for %s, yet its instructions run: the body "
 				 "overlaps the loop's own dependency chain, its latency hidden; measure it "
 				 "in a loop it cannot overlap (a longer batch per pass)", names(&k->overlap));
 	if (k->fast_or_overlap.count)
-		pmb__context_warn(ctx, "under 0.05 ns per item for %s: either the body was removed (use "
+		pmb__context_warn(ctx, "under 0.05 ns per item or not told from 0 for %s: either the body was removed (use "
 				 "pmb_do_not_optimize) or it overlaps the loop's own dependency chain; "
 				 "--backend=sim counts its instructions and tells them apart",
 				 names(&k->fast_or_overlap));

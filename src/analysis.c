@@ -11,9 +11,7 @@
 #define RESAMPLES 1000
 #define STAT_SEED 0x70b1u /* fixed: the same samples give the same intervals */
 
-/* Value of event e in sample s, scaled; false when it was not read or
- * never ran in that sample. */
-static bool sample_event(const struct pmb_sample *s, int e, double *v, int *scaled)
+bool pmb__sample_event(const struct pmb_sample *s, int e, double *v, int *scaled)
 {
 	int k;
 
@@ -118,7 +116,7 @@ int pmb__overhead_fit(const struct pmb_sample *s, size_t n, struct pmb_overhead 
 		for (size_t i = 0; i < n; i++) {
 			double v;
 
-			if (sample_event(&s[i], e, &v, &scaled)) {
+			if (pmb__sample_event(&s[i], e, &v, &scaled)) {
 				x[m] = (double)s[i].passes;
 				y[m++] = v;
 			}
@@ -174,63 +172,16 @@ static void resolve(struct pmb_figure *f, const double *p, size_t n, double ov_p
 	f->below_resolution = f->s.median < f->resolution || f->s.ci_lo <= 0;
 }
 
-/* Two-point cross-check of the fixed cost, on the fastest sample at the
- * smallest and at the largest pass count; NAN where those are too close. */
-static double two_point(const double *p, const double *cost, size_t n)
-{
-	double pmin = p[0], pmax = p[0], tmin = INFINITY, tmax = INFINITY;
-
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] < pmin)
-			pmin = p[i];
-		if (p[i] > pmax)
-			pmax = p[i];
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] < pmin * 1.15 && cost[i] / p[i] < tmin)
-			tmin = cost[i] / p[i];
-		if (p[i] > pmax / 1.15 && cost[i] / p[i] < tmax)
-			tmax = cost[i] / p[i];
-	}
-	return pmax > pmin * 1.5 && isfinite(tmin) && isfinite(tmax) ? pmb__setup_two_point(pmin, tmin, pmax, tmax)
-								      : NAN;
-}
-
-/* The fixed cost per sample, a of cost = a + b*passes, and its share of a
- * typical sample (flagged only where three estimates agree). */
-static void fixed_cost(struct pmb_figure *f, const double *p, const double *cost, size_t n)
-{
-	struct pmb_fit fit;
-
-	if (n < 3 || pmb__fit_line(p, cost, n, &fit) != 0)
-		return;
-	double typical = pmb__median(cost, n);
-
-	f->fixed = fit.a;
-	f->fixed_share = typical > 0 ? fit.a / typical : 0;
-	f->fixed_two_point = two_point(p, cost, n);
-	/* Flag only what three estimates agree on: least squares, Theil-Sen
-	 * and the two-point formula.  On a noisy machine any one of them
-	 * alone sees fixed costs that are not there. */
-	double share = f->fixed_share;
-	double ts = typical > 0 ? fit.ts_a / typical : 0;
-	double tp = typical > 0 && isfinite(f->fixed_two_point) ? f->fixed_two_point / typical : 0;
-	share = ts < share ? ts : share;
-	share = tp < share ? tp : share;
-	/* Fewer than 10 samples on the ladder fit any line: report the
-	 * estimates, flag nothing. */
-	f->fixed_share = n >= 10 ? share : 0;
-}
-
 /* Per-item figure from raw per-sample totals v[i] over passes p[i]. */
 static void figure(struct pmb_figure *f, const double *p, const double *v, size_t n,
 		   double ov_pass, double ov_sample, double noise_pass, double res_sample,
-		   double items, bool timing, double *per_item)
+		   double items, bool timing, bool exact, double *per_item)
 {
 	double *cost = malloc((n + 1) * sizeof(double));
 
 	memset(f, 0, sizeof(*f));
 	f->normalized = f->ratio = f->ratio_lo = f->ratio_hi = NAN;
+	f->fixed_lo = f->fixed_hi = f->fixed_two_point = f->fixed_fit = NAN;
 	if (!cost || n == 0) {
 		free(cost);
 		return;
@@ -247,7 +198,8 @@ static void figure(struct pmb_figure *f, const double *p, const double *v, size_
 		f->s.ci_lo = f->s.ci_hi = NAN; /* no interval from one or two samples */
 	f->valid = true;
 	resolve(f, p, n, ov_pass, noise_pass, res_sample, items, timing);
-	fixed_cost(f, p, cost, n);
+	/* A fixed cost under 10 steps of the clock (or counter) is none. */
+	pmb__fixed_cost(f, p, cost, n, exact, 10 * res_sample);
 	free(cost);
 }
 
@@ -263,7 +215,7 @@ static void event_figure(const struct pmb_context *ctx, struct pmb_result *r, in
 		double x;
 
 		read += (r->samples[i].mask >> e) & 1u;
-		if (sample_event(&r->samples[i], e, &x, &scaled)) {
+		if (pmb__sample_event(&r->samples[i], e, &x, &scaled)) {
 			p[m] = (double)r->samples[i].passes;
 			v[m++] = x;
 		}
@@ -276,7 +228,7 @@ static void event_figure(const struct pmb_context *ctx, struct pmb_result *r, in
 
 	figure(&r->ev[e], p, v, m, o->ev_valid[e] ? o->ev_per_pass[e] : 0,
 	       o->ev_valid[e] ? o->ev_per_sample[e] : 0, o->ev_noise_per_pass[e],
-	       1.0, items, timing, pi);
+	       1.0, items, timing, pmb_context_sim(ctx), pi);
 	/* Samples read in which the PMU never ran the group: the kernel
 	 * multiplexed it with others, as much as scaling. */
 	if (m > 0 && m < read)
@@ -350,7 +302,7 @@ static void analyze_one(struct pmb_context *ctx, struct pmb_result *r)
 		v[i] = (double)r->samples[i].ns;
 	}
 	figure(&r->time, p, v, n, o->ns_per_pass, o->ns_per_sample, o->ns_noise_per_pass,
-	       ctx->clock.resolution_ns, items, true, pi);
+	       ctx->clock.resolution_ns, items, true, false, pi);
 	if (pmb_context_sim(ctx))
 		r->time.valid = false; /* valgrind's clock says nothing */
 	for (int e = 0; e < ctx->plan.nev; e++)
@@ -363,114 +315,6 @@ out:
 	free(pi);
 }
 
-/* Per-item samples of a figure, recomputed for the ratio intervals. */
-static size_t per_item_samples(const struct pmb_context *ctx, const struct pmb_result *r,
-			       int e, double *out)
-{
-	const struct pmb_overhead *o = pmb_result_overhead(ctx, r);
-	double items = (double)(r->items_per_pass ? r->items_per_pass : 1);
-	size_t m = 0;
-
-	for (size_t i = 0; i < r->nsamples; i++) {
-		const struct pmb_sample *s = &r->samples[i];
-		double v, P = (double)s->passes;
-		int sc = 0;
-
-		if (e < 0)
-			out[m++] = pmb_per_item((double)s->ns, o->ns_per_sample, o->ns_per_pass, P, items);
-		else if (sample_event(s, e, &v, &sc))
-			out[m++] = pmb_per_item(v, o->ev_valid[e] ? o->ev_per_sample[e] : 0,
-						o->ev_valid[e] ? o->ev_per_pass[e] : 0, P, items);
-	}
-	return m;
-}
-
-static struct pmb_figure *fig_of(struct pmb_result *r, int e)
-{
-	return e < 0 ? &r->time : &r->ev[e];
-}
-
-/* f's ratio to g, the reference's figure, with their additive baselines
- * bm and rbm subtracted, and its bootstrap interval from the per-item
- * samples x[0..nx) and y[0..ny) (baselines subtracted too). */
-static void ratio_of(struct pmb_figure *f, const struct pmb_figure *g, double bm, double rbm,
-		     const double *x, size_t nx, const double *y, size_t ny)
-{
-	double den = g->s.median - rbm;
-
-	/* Dividing by what the measurement does not resolve gives any number
-	 * at all: no ratio then. */
-	if (nx == 0 || ny == 0 || g->below_resolution || den <= g->resolution)
-		return;
-	/* A numerator below resolution is zero, not the negative number the
-	 * subtraction may leave. */
-	double num = f->s.median - bm;
-	if (f->below_resolution && num < 0)
-		num = 0;
-	f->ratio = num / den;
-	if (nx < 3 || ny < 3 ||
-	    pmb__bootstrap_ratio_ci(x, nx, y, ny, CONF, RESAMPLES, STAT_SEED, &f->ratio_lo, &f->ratio_hi) != 0)
-		f->ratio_lo = f->ratio_hi = NAN;
-	else if (f->ratio_lo <= 0 && f->ratio > 0)
-		/* The resampled denominators reach zero: the ratio is not
-		 * resolved. */
-		f->ratio = f->ratio_lo = f->ratio_hi = NAN;
-	else if (f->below_resolution)
-		f->ratio_lo = fmax(f->ratio_lo, 0), f->ratio_hi = fmax(f->ratio_hi, 0);
-}
-
-/* Figure e of r (-1: time) against its baseline and its reference (whose
- * own baseline is refbase); x and y: scratch for r's and ref's samples. */
-static void link_figure(const struct pmb_context *ctx, struct pmb_result *r, struct pmb_result *base,
-			struct pmb_result *ref, struct pmb_result *refbase, int e, double *x, double *y)
-{
-	struct pmb_figure *f = fig_of(r, e);
-	double bm = 0, rbm = 0;
-
-	if (!f->valid)
-		return;
-	if (base && base->status == 0 && fig_of(base, e)->valid) {
-		bm = fig_of(base, e)->s.median;
-		f->normalized = f->s.median - bm;
-	}
-	if (!ref || ref->status || !fig_of(ref, e)->valid)
-		return;
-	if (refbase && refbase->status == 0 && fig_of(refbase, e)->valid)
-		rbm = fig_of(refbase, e)->s.median;
-	size_t nx = per_item_samples(ctx, r, e, x);
-	size_t ny = per_item_samples(ctx, ref, e, y);
-	for (size_t k = 0; k < nx; k++)
-		x[k] -= bm;
-	for (size_t k = 0; k < ny; k++)
-		y[k] -= rbm;
-	ratio_of(f, fig_of(ref, e), bm, rbm, x, nx, y, ny);
-}
-
-static void apply_links(struct pmb_context *ctx, struct pmb_result *res, size_t n,
-			size_t reps, size_t i)
-{
-	struct pmb_result *r = &res[i];
-	const struct pmb_instance *in = r->inst;
-	struct pmb_result *base = NULL, *ref = NULL, *refbase = NULL;
-	double *x, *y;
-
-	if (in->baseline >= 0)
-		base = &res[(size_t)in->baseline * reps + (size_t)r->repetition];
-	if (in->reference >= 0)
-		ref = &res[(size_t)in->reference * reps + (size_t)r->repetition];
-	if (ref && ref->inst->baseline >= 0)
-		refbase = &res[(size_t)ref->inst->baseline * reps + (size_t)r->repetition];
-	if ((!base && !ref) || r->status)
-		return;
-	x = malloc((r->nsamples + 1) * sizeof(double));
-	y = malloc(((ref ? ref->nsamples : 0) + 1) * sizeof(double));
-	for (int e = -1; x && y && e < ctx->plan.nev; e++)
-		link_figure(ctx, r, base, ref, refbase, e, x, y);
-	free(x);
-	free(y);
-	(void)n;
-}
-
 int pmb__analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t reps)
 {
 	if (reps == 0)
@@ -478,8 +322,7 @@ int pmb__analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t
 	for (size_t i = 0; i < n; i++)
 		if (r[i].status == 0)
 			analyze_one(ctx, &r[i]);
-	for (size_t i = 0; i < n; i++)
-		apply_links(ctx, r, n, reps, i);
+	pmb__analysis_links(ctx, r, n, reps);
 	/* Spread between repetitions: each is a whole call, fresh setup. */
 	if (reps > 1) {
 		double med[64];

@@ -27,6 +27,34 @@ void pmb__overhead_merge(struct pmb_overhead *a, const struct pmb_overhead *b);
 int pmb__analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n,
 		size_t repetitions);
 
+/* Why a normalized figure or a ratio is not given: the short reasons that
+ * struct pmb_figure's _why fields point to (the reports print them in the
+ * cell, the warnings name the benchmarks). */
+#define PMB_WHY_BASE_MISSING "baseline not measured"
+#define PMB_WHY_BASE_SLOWER "baseline slower"
+#define PMB_WHY_BASE_EQUAL "not resolved from baseline"
+#define PMB_WHY_IS_BASE "is the baseline"
+#define PMB_WHY_REF_MISSING "reference not measured"
+#define PMB_WHY_REF_UNRESOLVED "reference not resolved"
+#define PMB_WHY_CI_ZERO "interval holds 0"
+#define PMB_WHY_NEGATIVE "negative"
+#define PMB_WHY_BELOW_RES "below resolution"
+
+/* Value of event e in sample s, scaled (*scaled set where it was); false
+ * where it was not read or never ran in that sample. */
+bool pmb__sample_event(const struct pmb_sample *s, int e, double *v, int *scaled);
+
+/* For analysis.c (in analysis_fixed.c): f's fixed cost per sample from
+ * the per-sample costs cost[i] (harness overhead subtracted) over p[i]
+ * passes; exact for counts that do not vary (the simulator).  Below floor
+ * (what a sample resolves) no fixed cost is claimed. */
+void pmb__fixed_cost(struct pmb_figure *f, const double *p, const double *cost, size_t n, bool exact,
+		     double floor);
+
+/* For analysis.c (in analysis_links.c): normalized figures and ratios of
+ * res[0..n) (reps repetitions of each instance, side by side). */
+void pmb__analysis_links(const struct pmb_context *ctx, struct pmb_result *res, size_t n, size_t reps);
+
 /* For analysis.c (in analysis_warn.c): the warnings res[0..n)'s figures
  * call for, into ctx, one per kind, naming up to four benchmarks each. */
 void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, size_t n);

@@ -166,6 +166,40 @@ static void time_columns(FILE *f, const struct pmb_result *r, bool t)
 	num(f, r->time.ratio_hi, t && isfinite(r->time.ratio));
 }
 
+/* The figure that stands for the cost (time, or under sim the
+ * instructions): its name, baseline and reference figures with their
+ * intervals and the reasons where one is not given (pmubench(3)), its
+ * fixed cost per sample. */
+static void cost_columns(FILE *f, const struct pmb_context *c, const struct pmb_result *r, bool ok)
+{
+	int ins = pmb__context_event(c, "instructions");
+	const struct pmb_figure *g = pmb__cost_figure(c, r, ins);
+	char why[96];
+	bool v = ok && g->valid;
+	bool ratio = v && (isfinite(g->ratio) || g->ratio_why);
+
+	field(f, !v ? "" : g == &r->time ? "ns" : c->plan.ev[ins >= 0 ? ins : 0].name, false);
+	num(f, g->normalized, v);
+	num(f, g->normalized_lo, v);
+	num(f, g->normalized_hi, v);
+	num(f, g->ratio, v);
+	num(f, g->ratio_lo, v);
+	num(f, g->ratio_hi, v);
+	field(f, !ratio ? "" : g->ratio_normalized ? "normalized" : "raw", false);
+	num(f, g->raw_ratio, v);
+	num(f, g->raw_ratio_lo, v);
+	num(f, g->raw_ratio_hi, v);
+	num(f, g->fixed, v);
+	num(f, g->fixed_lo, v);
+	num(f, g->fixed_hi, v);
+	num(f, g->fixed_share, v);
+	field(f, !v ? "" : g->fixed_flagged ? "1" : "0", false);
+	snprintf(why, sizeof(why), "%s%s%s%s%s", g->normalized_why ? "normalized: " : "",
+		 g->normalized_why ? g->normalized_why : "", g->normalized_why && g->ratio_why ? "; " : "",
+		 g->ratio_why ? "ratio: " : "", g->ratio_why ? g->ratio_why : "");
+	field(f, v ? why : "", false);
+}
+
 /* Per item counts of each event, estimated cycles, and derived figures. */
 static void count_columns(FILE *f, const struct pmb_context *c,
 			  const struct pmb_result *r, bool ok)
@@ -199,6 +233,7 @@ static void write_row(FILE *f, const struct pmb_context *c,
 	unum(f, passes, ok);
 	unum(f, r->items_per_pass, ok);
 	time_columns(f, r, t);
+	cost_columns(f, c, r, ok);
 	unum(f, (uint64_t)r->repetition, r->repetition >= 0);
 	/* Spread of the repetitions' time medians: no time, no spread. */
 	num(f, r->rep_spread, t);
@@ -223,6 +258,11 @@ int pmb__report_csv(FILE *f, const struct pmb_context *c,
 	      "ns_per_item_ci_hi,ns_per_item_stddev,ns_per_item_mdape,"
 	      "outliers_mild,outliers_severe,ns_per_item_normalized,"
 	      "ns_per_item_ratio,ns_per_item_ratio_ci_lo,ns_per_item_ratio_ci_hi,"
+	      "cost_figure,cost_normalized,cost_normalized_ci_lo,cost_normalized_ci_hi,"
+	      "cost_ratio,cost_ratio_ci_lo,cost_ratio_ci_hi,cost_ratio_basis,"
+	      "cost_raw_ratio,cost_raw_ratio_ci_lo,cost_raw_ratio_ci_hi,"
+	      "cost_fixed_per_sample,cost_fixed_ci_lo,cost_fixed_ci_hi,cost_fixed_share,"
+	      "cost_fixed_flagged,cost_why,"
 	      "repetition,repetition_spread,seed,"
 	      "items_per_second,bytes_per_second,", f);
 	for (e = 0; e < c->plan.nev; e++)

@@ -9,6 +9,69 @@
 #include "report.h"
 #include "report_json_internal.h"
 
+/* v and its interval under prefix + what (+ "_ci_lo", "_ci_hi"), or the
+ * reason it is not given (prefix + what + "_why"); nothing where neither. */
+static void write_ci(struct pmb__jw *w, const char *prefix, const char *what, double v, double lo, double hi,
+		     const char *why)
+{
+	char k[128], kk[160];
+
+	pmb__json_keyf(k, sizeof(k), prefix, what);
+	if (!isfinite(v)) {
+		snprintf(kk, sizeof(kk), "%s_why", k);
+		if (why)
+			pmb__jw_str(w, kk, why);
+		return;
+	}
+	pmb__jw_num(w, k, v);
+	if (!isfinite(lo) || !isfinite(hi))
+		return;
+	snprintf(kk, sizeof(kk), "%s_ci_lo", k);
+	pmb__jw_num(w, kk, lo);
+	snprintf(kk, sizeof(kk), "%s_ci_hi", k);
+	pmb__jw_num(w, kk, hi);
+}
+
+/* Baseline and reference figures (pmubench(3) "Baselines and
+ * references"): normalized, the ratio and its basis, the raw ratio. */
+static void write_links(struct pmb__jw *w, const char *prefix, const struct pmb_figure *fg)
+{
+	char k[128];
+
+	write_ci(w, prefix, "_per_item_normalized", fg->normalized, fg->normalized_lo, fg->normalized_hi,
+		 fg->normalized_why);
+	write_ci(w, prefix, "_per_item_ratio", fg->ratio, fg->ratio_lo, fg->ratio_hi, fg->ratio_why);
+	if (isfinite(fg->ratio) || fg->ratio_why) {
+		pmb__json_keyf(k, sizeof(k), prefix, "_per_item_ratio_basis");
+		pmb__jw_str(w, k, fg->ratio_normalized ? "normalized" : "raw");
+	}
+	write_ci(w, prefix, "_per_item_raw_ratio", fg->raw_ratio, fg->raw_ratio_lo, fg->raw_ratio_hi,
+		 fg->raw_ratio_why);
+}
+
+/* The fixed cost per sample of a figure under prefix: the estimate and
+ * its interval, its share of a sample, whether it is flagged, the robust
+ * fit's estimate beside it. */
+static void json_fixed(struct pmb__jw *w, const char *prefix, const struct pmb_figure *fg)
+{
+	char k[128];
+
+	pmb__json_keyf(k, sizeof(k), prefix, "_fixed_per_sample");
+	pmb__jw_num(w, k, fg->fixed);
+	pmb__json_keyf(k, sizeof(k), prefix, "_fixed_ci_lo");
+	pmb__jw_num(w, k, fg->fixed_lo);
+	pmb__json_keyf(k, sizeof(k), prefix, "_fixed_ci_hi");
+	pmb__jw_num(w, k, fg->fixed_hi);
+	pmb__json_keyf(k, sizeof(k), prefix, "_fixed_share");
+	pmb__jw_num(w, k, fg->fixed_share);
+	pmb__json_keyf(k, sizeof(k), prefix, "_fixed_flagged");
+	pmb__jw_bool(w, k, fg->fixed_flagged);
+	pmb__json_keyf(k, sizeof(k), prefix, "_fixed_two_point");
+	pmb__jw_num(w, k, fg->fixed_two_point);
+	pmb__json_keyf(k, sizeof(k), prefix, "_fixed_fit");
+	pmb__jw_num(w, k, fg->fixed_fit);
+}
+
 /* median, CI and the flags of one figure under `prefix` (e.g. "ns"). */
 static void write_figure(struct pmb__jw *w, const char *prefix,
 			 const struct pmb_figure *fg, bool sim)
@@ -32,18 +95,7 @@ static void write_figure(struct pmb__jw *w, const char *prefix,
 		pmb__json_keyf(k, sizeof(k), prefix, "_per_item_resolution");
 		pmb__jw_num(w, k, fg->resolution);
 	}
-	if (isfinite(fg->normalized)) {
-		pmb__json_keyf(k, sizeof(k), prefix, "_per_item_normalized");
-		pmb__jw_num(w, k, fg->normalized);
-	}
-	if (isfinite(fg->ratio)) {
-		pmb__json_keyf(k, sizeof(k), prefix, "_per_item_ratio");
-		pmb__jw_num(w, k, fg->ratio);
-		pmb__json_keyf(k, sizeof(k), prefix, "_per_item_ratio_ci_lo");
-		pmb__jw_num(w, k, fg->ratio_lo);
-		pmb__json_keyf(k, sizeof(k), prefix, "_per_item_ratio_ci_hi");
-		pmb__jw_num(w, k, fg->ratio_hi);
-	}
+	write_links(w, prefix, fg);
 	if (sim || fg->simulated) {
 		pmb__json_keyf(k, sizeof(k), prefix, "_simulated");
 		pmb__jw_bool(w, k, true);
@@ -63,9 +115,7 @@ static void write_time(struct pmb__jw *w, const struct pmb_result *r)
 	pmb__jw_num(w, "ns_per_item_max", fmax(s->max, z));
 	pmb__jw_num(w, "ns_per_item_stddev", s->stddev);
 	pmb__jw_num(w, "ns_per_item_mdape", s->mdape);
-	pmb__jw_num(w, "ns_fixed_per_sample", t->fixed);
-	pmb__jw_num(w, "ns_fixed_share", t->fixed_share);
-	pmb__jw_num(w, "ns_fixed_two_point", t->fixed_two_point);
+	json_fixed(w, "ns", t);
 	pmb__jw_int(w, "outliers_mild", s->tukey.mild_low + s->tukey.mild_high);
 	pmb__jw_int(w, "outliers_severe",
 	       s->tukey.severe_low + s->tukey.severe_high);
@@ -93,6 +143,9 @@ static void write_events(struct pmb__jw *w, const struct pmb_context *c,
 		write_figure(w, name, fg, pmb_context_sim(c));
 		pmb__json_keyf(k, sizeof(k), name, "_multiplexed");
 		pmb__jw_bool(w, k, fg->multiplexed == 1);
+		/* Exact counts under sim: their fixed cost is exact too. */
+		if (pmb_context_sim(c))
+			json_fixed(w, name, fg);
 	}
 	if (!c->has_cycles && r->est_cycles.valid) {
 		write_figure(w, "est_cycles", &r->est_cycles, false);

@@ -83,6 +83,8 @@ static void header(FILE *f, const struct pmb_context *c)
  * table's print. */
 struct main_layout {
 	bool sim, tiers, norm, ref, reps, bytes;
+	bool raw;                    /* a ratio is of normalized figures: the raw one beside it */
+	bool fixed;                  /* a row's fixed cost per sample is flagged */
 	bool na_note;                /* a row showed an n/a event column */
 	int col_ev[PMB_MAX_EVENTS];
 	int col_der[PMB_MAX_DERIVED];
@@ -90,6 +92,75 @@ struct main_layout {
 	char ehead[PMB_MAX_EVENTS][48];
 	char dhead[PMB_MAX_DERIVED][48];
 };
+
+/* The figure that stands for a row's cost: time, or under simulation the
+ * instructions (the first event where none are counted). */
+static const struct pmb_figure *cost_figure(const struct pmb_context *c, const struct pmb_result *r)
+{
+	return pmb__cost_figure(c, r, pmb__context_event(c, "instructions"));
+}
+
+/* "v [lo, hi]" in v's unit (time) or as numbers; the reason where v is
+ * not given; "" where there is neither. */
+static void fmt_with_ci(char *b, size_t n, double v, double lo, double hi, const char *why, bool time)
+{
+	char x[3][24];
+	double f[3] = { v, lo, hi };
+
+	b[0] = 0;
+	if (!isfinite(v)) {
+		snprintf(b, n, "%s", why ? why : "");
+		return;
+	}
+	for (int k = 0; k < 3; k++)
+		if (time)
+			pmb__fmt_time(x[k], sizeof(x[k]), f[k]);
+		else
+			pmb__fmt_num(x[k], sizeof(x[k]), f[k]);
+	if (isfinite(lo) && isfinite(hi))
+		snprintf(b, n, "%s [%s, %s]", x[0], x[1], x[2]);
+	else
+		snprintf(b, n, "%s", x[0]);
+}
+
+/* The columns of baselines and references: normalized, ratio, and the raw
+ * ratio beside a normalized one. */
+static void link_columns(struct pmb__table *t, const struct main_layout *m)
+{
+	if (m->norm)
+		t->head[t->ncol++] = m->sim ? "normalized (sim) [95% CI]" : "normalized [95% CI]";
+	if (m->ref)
+		t->head[t->ncol++] = "ratio [95% CI]";
+	if (m->ref && m->raw)
+		t->head[t->ncol++] = "raw ratio [95% CI]";
+}
+
+/* A row's link cells from column k on; returns the column after them. */
+static int link_cells(struct pmb__table *t, const struct main_layout *m, const struct pmb_figure *f, int k)
+{
+	char b[80];
+
+	if (m->norm) {
+		fmt_with_ci(b, sizeof(b), f->normalized, f->normalized_lo, f->normalized_hi, f->normalized_why,
+			    !m->sim);
+		pmb__table_set(t, k++, "%s", b);
+	}
+	if (m->ref) {
+		if (isfinite(f->ratio))
+			pmb__fmt_ratio(b, sizeof(b), f->ratio, f->ratio_lo, f->ratio_hi);
+		else
+			snprintf(b, sizeof(b), "%s", f->ratio_why ? f->ratio_why : "");
+		pmb__table_set(t, k++, "%s", b);
+	}
+	if (m->ref && m->raw) {
+		if (isfinite(f->raw_ratio))
+			pmb__fmt_ratio(b, sizeof(b), f->raw_ratio, f->raw_ratio_lo, f->raw_ratio_hi);
+		else
+			snprintf(b, sizeof(b), "%s", f->raw_ratio_why ? f->raw_ratio_why : "");
+		pmb__table_set(t, k++, "%s", b);
+	}
+	return k;
+}
 
 static void layout_scan(struct main_layout *m, const struct pmb_context *c, const struct pmb_result *r,
 			size_t n)
@@ -101,6 +172,11 @@ static void layout_scan(struct main_layout *m, const struct pmb_context *c, cons
 		m->tiers |= r[i].inst->tier[0] != 0;
 		m->reps |= r[i].repetition > 0;
 		m->bytes |= r[i].bytes_per_pass > 0;
+		if (r[i].status)
+			continue;
+		const struct pmb_figure *f = cost_figure(c, &r[i]);
+		m->raw |= f->ratio_normalized && r[i].inst->reference >= 0;
+		m->fixed |= f->fixed_flagged;
 	}
 }
 
@@ -113,10 +189,7 @@ static void time_columns(struct pmb__table *t, const struct pmb_context *c, cons
 	t->head[t->ncol++] = "+/-95%";
 	t->head[t->ncol++] = "mean";
 	t->head[t->ncol++] = "min";
-	if (m->norm)
-		t->head[t->ncol++] = "normalized";
-	if (m->ref)
-		t->head[t->ncol++] = "ratio [95% CI]";
+	link_columns(t, m);
 	if (!c->has_cycles)
 		t->head[t->ncol++] = "est.cycles";
 }
@@ -159,8 +232,8 @@ static void main_columns(struct pmb__table *t, const struct pmb_context *c, stru
 		t->head[t->ncol] = "tier", t->left[t->ncol++] = true;
 	time_columns(t, c, m);
 	count_columns(t, c, m, r, n);
-	if (m->sim && m->ref)
-		t->head[t->ncol++] = "ratio [95% CI]";
+	if (m->sim)
+		link_columns(t, m);
 	if (!m->sim)
 		t->head[t->ncol++] = "items/s";
 	m->col_bytes = -1;
@@ -168,6 +241,8 @@ static void main_columns(struct pmb__table *t, const struct pmb_context *c, stru
 		m->col_bytes = t->ncol;
 		t->head[t->ncol++] = "bytes/s";
 	}
+	if (m->fixed)
+		t->head[t->ncol++] = m->sim ? "fixed/sample (sim) [95% CI]" : "fixed/sample [95% CI]";
 	m->col_rep = -1;
 	if (m->reps) {
 		m->col_rep = t->ncol;
@@ -200,17 +275,7 @@ static int time_cells(struct pmb__table *t, const struct pmb_context *c, const s
 	else
 		pmb__fmt_time(b, sizeof(b), tm->s.min);
 	pmb__table_set(t, k++, "%s", b);
-	if (m->norm) {
-		pmb__fmt_time(b, sizeof(b), tm->normalized);
-		pmb__table_set(t, k++, "%s", b);
-	}
-	if (m->ref) {
-		if (isfinite(tm->ratio)) {
-			pmb__fmt_ratio(b, sizeof(b), tm->ratio, tm->ratio_lo, tm->ratio_hi);
-			pmb__table_set(t, k, "%s", b);
-		}
-		k++;
-	}
+	k = link_cells(t, m, tm, k);
 	if (!c->has_cycles) {
 		pmb__fmt_figure(b, sizeof(b), &x->est_cycles, false);
 		pmb__table_set(t, k++, "%s", b);
@@ -244,19 +309,15 @@ static int count_cells(struct pmb__table *t, const struct pmb_context *c, struct
 		pmb__table_set(t, m->col_der[d], "%s", b);
 		k = m->col_der[d] + 1;
 	}
-	if (m->sim && m->ref) {
-		/* Under simulation the first event stands for the cost. */
-		if (c->plan.nev && isfinite(x->ev[0].ratio)) {
-			pmb__fmt_ratio(b, sizeof(b), x->ev[0].ratio, x->ev[0].ratio_lo, x->ev[0].ratio_hi);
-			pmb__table_set(t, k, "%s", b);
-		}
-		k++;
-	}
+	/* Under simulation the instructions stand for the cost. */
+	if (m->sim)
+		k = link_cells(t, m, cost_figure(c, x), k);
 	return k;
 }
 
 /* A row's rates, repetition spread, samples and passes from column k on. */
-static void tail_cells(struct pmb__table *t, const struct main_layout *m, const struct pmb_result *x, int k)
+static void tail_cells(struct pmb__table *t, const struct pmb_context *c, const struct main_layout *m,
+		       const struct pmb_result *x, int k)
 {
 	uint64_t passes = 0;
 	char b[40];
@@ -264,6 +325,14 @@ static void tail_cells(struct pmb__table *t, const struct main_layout *m, const 
 	if (!m->sim) {
 		pmb__fmt_num(b, sizeof(b), x->items_per_second);
 		pmb__table_set(t, k++, "%s", b);
+	}
+	if (m->fixed) {
+		const struct pmb_figure *f = cost_figure(c, x);
+
+		if (f->fixed_flagged)
+			fmt_with_ci(b, sizeof(b), f->fixed, f->fixed_lo, f->fixed_hi, NULL, !m->sim);
+		pmb__table_set(t, k++, "%s", f->fixed_flagged ? b : "");
+		k = m->col_bytes >= 0 ? m->col_bytes : k;
 	}
 	if (m->col_bytes >= 0) {
 		if (x->bytes_per_pass && isfinite(x->bytes_per_second)) {
@@ -308,7 +377,7 @@ static void main_row(struct pmb__table *t, const struct pmb_context *c, struct m
 	if (!m->sim)
 		k = time_cells(t, c, m, x, k);
 	k = count_cells(t, c, m, x, k);
-	tail_cells(t, m, x, k);
+	tail_cells(t, c, m, x, k);
 }
 
 /* Under the table: why rows failed or were skipped, why events show n/a,

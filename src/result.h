@@ -45,13 +45,36 @@ struct pmb_figure {
 	bool below_resolution; /* median under the resolution: not a number */
 	double resolution;   /* per item, same unit */
 	struct pmb_summary s; /* per item, harness overhead subtracted */
-	double fixed;        /* a of cost = a + b*passes (per sample) */
-	double fixed_share;  /* a / typical sample cost */
-	double fixed_two_point; /* cross-check from the two-point formula */
-	double normalized;   /* median minus the additive baseline's; NAN none */
-	double ratio, ratio_lo, ratio_hi; /* vs reference (normalized where a
-	                                     baseline exists); NAN none */
+	/* The fixed cost per sample, a of cost = a + b*passes
+	 * (analysis_fixed.c): under the perf backend the seed's two-point
+	 * formula on the fastest samples at the ends of the ladder, with a
+	 * bootstrap interval; under sim exact from the two pass counts. */
+	double fixed;        /* per sample; 0 where not estimated */
+	double fixed_lo, fixed_hi; /* its 95 % interval; NAN none */
+	double fixed_share;  /* fixed / the median sample's cost, >= 0; 0 where
+	                        the fixed cost is not resolved */
+	bool fixed_flagged;  /* resolved and at least PMB_FIXED_SHARE of a sample */
+	double fixed_two_point; /* the two-point estimate (= fixed) */
+	double fixed_fit;    /* the robust fit's (Theil-Sen) estimate, for
+	                        comparison; NAN none */
+	/* Baselines and references (analysis_links.c; the table of cases is
+	 * in pmubench(3)).  Each figure is NAN where it is not given, and its
+	 * _why says why in a few words (NULL: given, or nothing to give). */
+	double normalized;   /* median less the baseline's median */
+	double normalized_lo, normalized_hi; /* paired bootstrap interval */
+	const char *normalized_why;
+	double ratio, ratio_lo, ratio_hi; /* to the reference: normalized over
+	                                     normalized where both have a
+	                                     baseline, else raw over raw */
+	bool ratio_normalized; /* the ratio is of normalized figures */
+	const char *ratio_why;
+	double raw_ratio, raw_ratio_lo, raw_ratio_hi; /* raw over raw, given
+	                                     beside a normalized ratio */
+	const char *raw_ratio_why;
 };
+
+/* The share of a sample from which a fixed cost per sample is flagged. */
+#define PMB_FIXED_SHARE 0.05
 
 /* Harness overhead: the empty loop.  Per pass and per sample, for time and
  * for each event, fitted from samples at N and 2N passes. */
@@ -169,6 +192,17 @@ struct pmb_context {
 static inline bool pmb_context_sim(const struct pmb_context *c)
 {
 	return c->backend == PMB_BACKEND_SIM;
+}
+
+/* The figure that stands for a result's cost: its time, or where time is
+ * not measured (the simulator) its instructions (ins: plan index, or -1),
+ * else its first event. */
+static inline const struct pmb_figure *pmb__cost_figure(const struct pmb_context *c, const struct pmb_result *r,
+							int ins)
+{
+	if (r->time.valid || c->plan.nev == 0)
+		return &r->time;
+	return &r->ev[ins >= 0 ? ins : 0];
 }
 
 /* Whether an event that does not count is shown (as n/a, with its reason)

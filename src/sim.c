@@ -4,9 +4,12 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <strings.h>
+#include <linux/perf_event.h>
 
 #include "pmubench.h"
+#include "events.h"
 #include "sim_internal.h"
 
 char pmb__sim_err[512];
@@ -136,6 +139,55 @@ static int lookup(const char *name)
 	return -1;
 }
 
+/* The simulated quantity of a hardware cache event (PERF_TYPE_HW_CACHE):
+ * misses of L1d, the last level and L1i, loads and stores; -1 other. */
+static int cache_quantity(uint64_t config)
+{
+	unsigned id = config & 0xff, op = (config >> 8) & 0xff, res = (config >> 16) & 0xff;
+
+	if (res != PERF_COUNT_HW_CACHE_RESULT_MISS)
+		return -1;
+	if (op == PERF_COUNT_HW_CACHE_OP_READ)
+		return id == PERF_COUNT_HW_CACHE_L1D ? Q_L1D_MISSES : id == PERF_COUNT_HW_CACHE_LL ? Q_LLC_MISSES
+		       : id == PERF_COUNT_HW_CACHE_L1I ? Q_L1I_MISSES : -1;
+	if (op == PERF_COUNT_HW_CACHE_OP_WRITE)
+		return id == PERF_COUNT_HW_CACHE_L1D ? Q_L1D_WMISSES : id == PERF_COUNT_HW_CACHE_LL ? Q_LLC_WMISSES : -1;
+	return -1;
+}
+
+/* One event vocabulary on both backends: a name the perf backend resolves
+ * (libpfm4's events such as BR_MISP_RETIRED, the tables' aliases, perf's
+ * generic names), resolved by the events module as the perf backend would,
+ * is the simulated quantity of what its encoding counts: instructions,
+ * branches, mispredicted branches, cache misses.  -1 where it resolves to
+ * nothing the simulator has. */
+static int lookup_by_meaning(const char *name)
+{
+	/* 1 + the quantity; 0 none (cycles: callgrind has none). */
+	static const int by_means[] = {
+		[PMB_MEANS_INSTRUCTIONS] = 1 + Q_INSTRUCTIONS,
+		[PMB_MEANS_BRANCHES] = 1 + Q_BRANCHES,
+		[PMB_MEANS_BRANCH_MISSES] = 1 + Q_BRANCH_MISSES,
+	};
+	struct pmb_event_plan *pl = malloc(sizeof(*pl));
+	const struct perf_event_attr *a;
+	int q = -1;
+
+	if (!pl || strpbrk(name, "@,") || pmb__events_resolve(name, 0, false, pl) != 0 || pl->nev != 1)
+		goto out;
+	a = &pl->ev[0].attr;
+	if (pl->ev[0].means > 0 && (size_t)pl->ev[0].means < PMB__ARRAY_LEN(by_means) &&
+	    by_means[pl->ev[0].means])
+		q = by_means[pl->ev[0].means] - 1;
+	else if (a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_CACHE_MISSES)
+		q = Q_CACHE_MISSES;
+	else if (a->type == PERF_TYPE_HW_CACHE)
+		q = cache_quantity(a->config);
+out:
+	free(pl);
+	return q;
+}
+
 static void encode(unsigned mask, char *buf, size_t n)
 {
 	size_t len = (size_t)snprintf(buf, n, "callgrind ");
@@ -245,6 +297,8 @@ static int add_list(const char *list, struct pmb_event_plan *plan, int *quant,
 			continue;
 		}
 		q = lookup(name);
+		if (q < 0)
+			q = lookup_by_meaning(name);
 		if (q < 0) {
 			pmb__sim_err_nosim(name);
 			return PMB_ENOSIM;

@@ -51,6 +51,23 @@ int pmb__bootstrap_diff_ci(const double *x, size_t nx, const double *y,
 			  size_t ny, double conf, int resamples, uint64_t seed,
 			  double *lo, double *hi);
 
+/* Samples linked by subtraction and division: the statistic is
+ * (median(x[0]) - median(x[1])) / (median(x[2]) - median(x[3])), where an
+ * absent x[1] or x[3] (NULL) counts as 0 and an absent x[2] as 1 (so
+ * x[0] less x[1] alone is a difference).  Samples as long as x[0] are
+ * resampled with x[0]'s indices, the others on their own: a benchmark and
+ * its baseline, measured interleaved, vary together. */
+struct pmb_linked {
+	const double *x[4];
+	size_t n[4];
+};
+/* Percentile bootstrap CI of that statistic.  Returns 0, -EINVAL (x[0]
+ * NULL, an empty sample, conf outside (0, 1), resamples < 1), -EDOM where
+ * x[2] is given and the lower (1 - conf) / 2 quantile of the resampled
+ * denominators is not above 0 (the ratio is not resolved), or -ENOMEM. */
+int pmb__bootstrap_linked_ci(const struct pmb_linked *s, double conf, int resamples, uint64_t seed,
+			     double *lo, double *hi);
+
 /* y = a + b x.  Returns 0, -EINVAL (n < 2, all x equal, NULL) or -ENOMEM.
  * Theil-Sen skips pairs with equal x (ladders repeat pass counts) and
  * beyond 2^18 pairs uses a fixed-seed random sample of pairs. */

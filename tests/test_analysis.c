@@ -48,6 +48,55 @@ static void inst(struct pmb_instance *in, const char *name, int baseline, int re
 	in->reference = reference;
 }
 
+/* Make r's samples noisy: each sample's time moved by up to +/-spread of
+ * itself, by a fixed pseudo-random sequence (seed). */
+static void jitter(struct pmb_result *r, double spread, uint64_t seed)
+{
+	for (size_t i = 0; i < r->nsamples; i++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		double u = (double)(seed >> 11) * 0x1p-53 * 2 - 1;
+
+		r->samples[i].ns = (uint64_t)llround((double)r->samples[i].ns * (1 + spread * u));
+	}
+}
+
+/* Noise that hides a difference or flips its sign: no negative figure, the
+ * reason in its place, a warning naming the benchmark. */
+static void noisy_links(struct pmb_context *ctx)
+{
+	struct pmb_instance in[4];
+	struct pmb_result r[4];
+
+	inst(&in[0], "n/base", -1, -1);
+	inst(&in[1], "n/same", 0, -1);   /* costs what its baseline does */
+	inst(&in[2], "n/faster", 0, -1); /* measured faster than its baseline */
+	inst(&in[3], "n/vs_same", 0, 1); /* against a reference of ~0 normalized */
+	const double t[4] = { 10, 10, 9, 20 };
+	for (int i = 0; i < 4; i++) {
+		make(&r[i], &in[i], t[i], t[i], 0, &ctx->overhead);
+		jitter(&r[i], i == 2 ? 0.001 : 0.05, 17 + (uint64_t)i);
+	}
+	pmb__context_free(ctx); /* this case's warnings alone */
+	tap_ok(pmb__analyze(ctx, r, 4, 1) == 0, "analyze noisy links");
+	const struct pmb_figure *same = &r[1].time, *fast = &r[2].time, *vs = &r[3].time;
+	tap_ok(isnan(same->normalized) && same->normalized_why && !strcmp(same->normalized_why, PMB_WHY_BASE_EQUAL),
+	       "a benchmark within noise of its baseline: no normalized figure, '%s'", same->normalized_why);
+	tap_ok(isnan(fast->normalized) && fast->normalized_why && !strcmp(fast->normalized_why, PMB_WHY_BASE_SLOWER),
+	       "a baseline measured slower: no negative figure, '%s'", fast->normalized_why);
+	tap_ok(isnan(vs->ratio) && vs->ratio_why && !strcmp(vs->ratio_why, PMB_WHY_REF_UNRESOLVED) &&
+		       isfinite(vs->raw_ratio) && vs->raw_ratio > 0,
+	       "over a normalized reference of ~0: no ratio, '%s'; the raw ratio %.3f beside it", vs->ratio_why,
+	       vs->raw_ratio);
+	bool slower = false, noratio = false;
+	for (int i = 0; i < ctx->nwarnings; i++) {
+		slower |= strstr(ctx->warnings[i], "slower than n/faster") != NULL;
+		noratio |= strstr(ctx->warnings[i], "no ratio to the reference for n/vs_same") != NULL;
+	}
+	tap_ok(slower && noratio, "warnings name the benchmarks (baseline slower, no ratio)");
+	for (int i = 0; i < 4; i++)
+		free(r[i].samples);
+}
+
 static bool near(double a, double b, double rel)
 {
 	return fabs(a - b) <= rel * fabs(b) + 1e-12;
@@ -284,7 +333,7 @@ int main(void)
 	tap_ok(r[0].time.fixed_share < 0.01, "no fixed cost where there is none (%.4f)", r[0].time.fixed_share);
 	bool flagged = false;
 	for (int i = 0; i < ctx.nwarnings; i++)
-		flagged |= strstr(ctx.warnings[i], "fixed cost of") && strstr(ctx.warnings[i], "setup_inside") &&
+		flagged |= strstr(ctx.warnings[i], "fixed cost per sample") && strstr(ctx.warnings[i], "setup_inside") &&
 			   strstr(ctx.warnings[i], "move setup out of it");
 	tap_ok(flagged, "the fixed cost is flagged with what to do");
 
@@ -296,6 +345,8 @@ int main(void)
 	pmb__analyze(&ctx, &re, 1, 1);
 	tap_ok(re.time.below_resolution, "an empty body is below resolution (%.5f < %.5f)", re.time.s.median,
 	       re.time.resolution);
+
+	noisy_links(&ctx);
 
 	/* A warning is given once however often it is raised. */
 	int before = ctx.nwarnings;

@@ -295,6 +295,12 @@ def load_spec(path):
 _ITEM_SUFFIX = {"": "item", "_ci_lo": "item", "_ci_hi": "item",
                 "_resolution": "resolution", "_below_resolution": "flag",
                 "_ratio": "ratio", "_ratio_ci_lo": "ratio", "_ratio_ci_hi": "ratio"}
+_ITEM_SUFFIX.update({"_normalized": "item", "_normalized_ci_lo": "item", "_normalized_ci_hi": "item",
+                     "_raw_ratio": "ratio", "_raw_ratio_ci_lo": "ratio", "_raw_ratio_ci_hi": "ratio"})
+# A miss event's fixed cost per sample (exact under sim): counts per
+# sample, as the raw samples; its share of a sample, as a per-item figure.
+_FIXED_SUFFIX = {"_fixed_per_sample": "raw", "_fixed_ci_lo": "raw", "_fixed_ci_hi": "raw",
+                 "_fixed_two_point": "raw", "_fixed_share": "item"}
 _OPTIONAL = ("resolution", "flag", "ratio")
 
 
@@ -306,6 +312,9 @@ def miss_kind(spec, name):
     ef = spec.event_field(name)
     if ef and ef[1] in _ITEM_SUFFIX:
         return _ITEM_SUFFIX[ef[1]], ef[0]
+    for ev in spec.miss:
+        if name.startswith(ev + "_fixed") and name[len(ev):] in _FIXED_SUFFIX:
+            return _FIXED_SUFFIX[name[len(ev):]], ev
     return None, None
 
 

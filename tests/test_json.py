@@ -356,8 +356,15 @@ TIME = ["ns_per_item", "ns_per_item_mean", "ns_per_item_min",
         "ns_per_item_mdape", "outliers_mild", "outliers_severe",
         "ns_per_item_normalized", "ns_per_item_ratio",
         "ns_per_item_ratio_ci_lo", "ns_per_item_ratio_ci_hi"]
+# The figure that stands for the cost (time; under sim the instructions):
+# baselines, references and the fixed cost per sample (pmubench(3)).
+COST = ["cost_figure", "cost_normalized", "cost_normalized_ci_lo", "cost_normalized_ci_hi",
+        "cost_ratio", "cost_ratio_ci_lo", "cost_ratio_ci_hi", "cost_ratio_basis",
+        "cost_raw_ratio", "cost_raw_ratio_ci_lo", "cost_raw_ratio_ci_hi",
+        "cost_fixed_per_sample", "cost_fixed_ci_lo", "cost_fixed_ci_hi", "cost_fixed_share",
+        "cost_fixed_flagged", "cost_why"]
 FIXED = ["name", "tier", "working_set_bytes", "samples", "passes",
-         "items_per_pass"] + TIME + \
+         "items_per_pass"] + TIME + COST + \
     ["repetition", "repetition_spread", "seed", "items_per_second",
      "bytes_per_second"]
 

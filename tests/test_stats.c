@@ -280,6 +280,44 @@ static void test_bootstrap(void)
 
 /* ---- line fits ---------------------------------------------------------------- */
 
+/* Linked samples: a benchmark and its baseline disturbed alike, sample by
+ * sample (they run interleaved), resampled together. */
+static void test_bootstrap_linked(void)
+{
+	double x[60], b[60], r[60], rb[60], lo = 0, hi = 0, ilo = 0, ihi = 0;
+	struct pmb_rng rng;
+	struct pmb_linked l;
+	int rc;
+
+	pmb_rng_seed(&rng, 7);
+	for (int i = 0; i < 60; i++) {
+		double d = 5 * expo(&rng); /* the machine's disturbance of round i */
+
+		x[i] = 20 + d, b[i] = 12 + d, r[i] = 8 + d, rb[i] = 6 + d;
+	}
+	memset(&l, 0, sizeof(l));
+	l.x[0] = x, l.n[0] = 60, l.x[1] = b, l.n[1] = 60;
+	rc = pmb__bootstrap_linked_ci(&l, 0.95, 1000, 1, &lo, &hi);
+	tap_ok(rc == 0 && close_rel(lo, 8, 1e-12) && close_rel(hi, 8, 1e-12),
+	       "linked: a difference disturbed alike on both sides is exact when paired ([%g, %g])", lo, hi);
+	rc = pmb__bootstrap_diff_ci(x, 60, b, 60, 0.95, 1000, 1, &ilo, &ihi);
+	tap_ok(rc == 0 && ihi - ilo > 0.5, "... where resampling them apart gives a wide interval ([%g, %g])", ilo,
+	       ihi);
+	l.x[2] = r, l.n[2] = 60, l.x[3] = rb, l.n[3] = 60;
+	rc = pmb__bootstrap_linked_ci(&l, 0.95, 1000, 1, &lo, &hi);
+	tap_ok(rc == 0 && close_rel(lo, 4, 1e-12) && close_rel(hi, 4, 1e-12),
+	       "linked: (x - b) / (r - rb) = 8 / 2 exactly ([%g, %g])", lo, hi);
+	l.x[3] = r;
+	tap_ok(pmb__bootstrap_linked_ci(&l, 0.95, 1000, 1, &lo, &hi) == -EDOM,
+	       "linked: a denominator of 0 is not resolved (-EDOM)");
+	l.x[3] = rb, l.n[3] = 30; /* another length: resampled on its own */
+	rc = pmb__bootstrap_linked_ci(&l, 0.95, 1000, 1, &lo, &hi);
+	tap_ok(rc == 0 && lo < 4 && hi > 4 && lo > 0,
+	       "linked: a sample of another length is resampled apart: an interval around 4 ([%g, %g])", lo, hi);
+	l.n[1] = 0;
+	tap_ok(pmb__bootstrap_linked_ci(&l, 0.95, 1000, 1, &lo, &hi) == -EINVAL, "linked: an empty sample is -EINVAL");
+}
+
 static void test_fit(void)
 {
 	enum { N = 1000, PER = 10, M = 4 * PER, BIG = 2000 };
@@ -603,6 +641,7 @@ int main(void)
 	test_order();
 	test_tukey();
 	test_bootstrap();
+	test_bootstrap_linked();
 	test_fit();
 	test_mann_whitney();
 	test_multimodal();

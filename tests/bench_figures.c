@@ -1,0 +1,238 @@
+/* bench_figures.c - a user's benchmark program (public API only) with known costs, for test_figures.py: every combination of .baseline and .reference over add chains of known instruction counts, and hidden costs per sample of known size. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <pmubench.h>
+
+/* 64 dependent adds: exactly 64 instructions. */
+#if defined(__x86_64__)
+#define ADD8 "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t" \
+	     "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
+#elif defined(__aarch64__)
+#define ADD8 "add %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1\n\t" \
+	     "add %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1\n\t" \
+	     "add %0, %0, %1\n\tadd %0, %0, %1\n\t"
+#endif
+#define ADD64 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8
+
+#ifdef ADD8
+#if defined(__x86_64__)
+#define PINNED(x, v) register uint64_t x __asm__("rbx") = (v)
+#else
+#define PINNED(x, v) register uint64_t x __asm__("x19") = (v)
+#endif
+
+#define REP1 ADD64
+#define REP3 ADD64 ADD64 ADD64
+#define REP5 REP3 ADD64 ADD64
+#define REP7 REP5 ADD64 ADD64
+
+/* 64 items a pass, `per_item` instructions each: the pass is per_item
+ * blocks of 64 adds in one asm statement plus the loop every benchmark
+ * has (x pinned to one register, as in calib/add_chain, so the loop adds
+ * no copies). */
+#define CHAIN(fn, per_item)                                               \
+	static void fn(struct pmb_state *s)                               \
+	{                                                                 \
+		PINNED(x, pmb_seed(s));                                   \
+		uint64_t k = 3;                                           \
+		while (pmb_loop_batch(s, 64))                             \
+			__asm__ volatile(REP##per_item : "+r"(x) : "r"(k)); \
+		pmb_do_not_optimize(x);                                   \
+	}
+#else
+#define CHAIN(fn, per_item)                                               \
+	static void fn(struct pmb_state *s)                               \
+	{                                                                 \
+		pmb_skip(s, "no add chain for this architecture");        \
+	}
+#endif
+
+CHAIN(chain1, 1)
+CHAIN(chain3, 3)
+CHAIN(chain5, 5)
+CHAIN(chain7, 7)
+
+/* The cases of pmubench(3) "Baselines and references", in its order;
+ * test_figures.py holds the expected figure of each. */
+PMB_BENCHMARK(chain1, .group = "links", .name = "base");          /* 1: the shared overhead */
+PMB_BENCHMARK(chain3, .group = "links", .name = "ref");           /* 3: a reference, no baseline */
+PMB_BENCHMARK(chain3, .group = "links", .name = "ref_b", .baseline = "base");
+PMB_BENCHMARK(chain1, .group = "links", .name = "ref_zero", .baseline = "base");
+PMB_BENCHMARK(chain7, .group = "links", .name = "none");
+PMB_BENCHMARK(chain7, .group = "links", .name = "bench_base", .baseline = "base");
+PMB_BENCHMARK(chain7, .group = "links", .name = "ref_plain", .reference = "ref");
+PMB_BENCHMARK(chain7, .group = "links", .name = "ref_base", .reference = "ref_b");
+PMB_BENCHMARK(chain7, .group = "links", .name = "both_base", .baseline = "base", .reference = "ref");
+PMB_BENCHMARK(chain7, .group = "links", .name = "all", .baseline = "base", .reference = "ref_b");
+PMB_BENCHMARK(chain5, .group = "links", .name = "mid", .reference = "ref");
+PMB_BENCHMARK(chain7, .group = "links", .name = "chain", .reference = "mid");
+PMB_BENCHMARK(chain7, .group = "links", .name = "big");
+PMB_BENCHMARK(chain1, .group = "links", .name = "slow_base", .baseline = "big");
+PMB_BENCHMARK(chain1, .group = "links", .name = "equal_base", .baseline = "base");
+PMB_BENCHMARK(chain7, .group = "links", .name = "ref_unresolved", .baseline = "base", .reference = "ref_zero");
+
+/* ---- the seed's table (the casting example of additive and multiplicative
+ * baselines): its figures as instructions per item, exactly.  A pass is
+ * 10000 items of n single adds (.rept: n instructions, no loop), so an
+ * item costs n / 10000: 16.2276 is 162276 adds a pass. */
+#if defined(__x86_64__)
+#define ADD1 "add %1, %0\n\t"
+#elif defined(__aarch64__)
+#define ADD1 "add %0, %0, %1\n\t"
+#endif
+#ifdef ADD1
+#define SEED(fn, n)                                                       \
+	static void fn(struct pmb_state *s)                               \
+	{                                                                 \
+		PINNED(x, pmb_seed(s));                                   \
+		uint64_t k = 3;                                           \
+		while (pmb_loop_batch(s, 10000))                          \
+			__asm__ volatile(".rept " #n "\n\t" ADD1 ".endr" \
+					 : "+r"(x) : "r"(k));             \
+		pmb_do_not_optimize(x);                                   \
+	}
+#else
+#define SEED(fn, n) CHAIN(fn, 1)
+#endif
+
+SEED(seed_direct, 162276)
+SEED(seed_normal, 165152)
+SEED(seed_explicit, 806373)
+SEED(seed_dynamic, 294733)
+
+/* Direct holds only the overhead (the additive baseline); NormalCast is
+ * the reference (the multiplicative one), normalized itself. */
+PMB_BENCHMARK(seed_direct, .group = "seed", .name = "Direct");
+PMB_BENCHMARK(seed_normal, .group = "seed", .name = "NormalCast", .baseline = "Direct");
+PMB_BENCHMARK(seed_explicit, .group = "seed", .name = "ExplicitCovariantCast", .baseline = "Direct",
+	      .reference = "NormalCast");
+PMB_BENCHMARK(seed_dynamic, .group = "seed", .name = "DynamicCovariantCast", .baseline = "Direct",
+	      .reference = "NormalCast");
+/* The seed's first table: Direct as the reference, nothing subtracted. */
+PMB_BENCHMARK(seed_explicit, .group = "seed", .name = "raw/Explicit", .reference = "Direct");
+PMB_BENCHMARK(seed_dynamic, .group = "seed", .name = "raw/Dynamic", .reference = "Direct");
+
+/* ---- hidden costs per sample ------------------------------------------ */
+
+/* Whether a new sample began since the last pass: the passes left in the
+ * running sample (the state's private count, read here only to find the
+ * boundary that a benchmark cannot otherwise see) went up, or stayed at 0
+ * for samples of one pass.  The work done then lies inside the measured
+ * region, once a sample: a fixed cost per sample. */
+static int sample_began(const struct pmb_state *s, uint64_t *prev)
+{
+	int began = s->pmb__left >= *prev;
+
+	*prev = s->pmb__left;
+	return began;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Busy for `us` microseconds of wall-clock time. */
+static void spin_us(uint64_t us)
+{
+	uint64_t end = now_ns() + us * 1000;
+
+	while (now_ns() < end)
+		;
+}
+
+#define MEMSET_BYTES (4u << 20)
+
+static unsigned char *memset_buf(struct pmb_state *s)
+{
+	unsigned char *b = malloc(MEMSET_BYTES);
+
+	if (!b)
+		pmb_skip(s, "out of memory");
+	else
+		memset(b, 1, MEMSET_BYTES); /* pages faulted in outside the loop */
+	return b;
+}
+
+/* A body of 64 adds a pass (64 items), and every sample the hidden work:
+ * a busy wait of arg 0 microseconds, or (arg 0 == 0) a 4 MiB memset. */
+static void bm_hidden(struct pmb_state *s)
+{
+	uint64_t us = (uint64_t)pmb_arg(s, 0), prev = 0, k = 3, x = pmb_seed(s);
+	unsigned char *b = us ? NULL : memset_buf(s);
+
+	if (!us && !b)
+		return;
+	while (pmb_loop_batch(s, 64)) {
+		if (sample_began(s, &prev)) {
+			if (us)
+				spin_us(us);
+			else
+				memset(b, (int)(prev & 0x7f), MEMSET_BYTES);
+			pmb_clobber_memory();
+		}
+#ifdef ADD8
+		__asm__ volatile(ADD64 : "+r"(x) : "r"(k));
+#else
+		x = x * 3 + k;
+#endif
+	}
+	pmb_do_not_optimize(x);
+	free(b);
+}
+PMB_BENCHMARK(bm_hidden, .group = "hidden", .name = "cost", .args = PMB_ARGS(0, 50, 200, 1000));
+
+/* The truth for the memset: the same 4 MiB memset once a pass, a pass
+ * counted as MEMSET_ITEMS items (so that the simulator's calibration,
+ * which asks for 4096 items a sample, takes one or two passes, not 4096):
+ * its cost per item times MEMSET_ITEMS is what a sample of hidden/cost/0
+ * hides. */
+#define MEMSET_ITEMS 4096
+static void bm_memset_pass(struct pmb_state *s)
+{
+	unsigned char *b = memset_buf(s);
+	uint64_t n = 0;
+
+	if (!b)
+		return;
+	while (pmb_loop_batch(s, MEMSET_ITEMS)) {
+		memset(b, (int)(n++ & 0x7f), MEMSET_BYTES);
+		pmb_clobber_memory();
+	}
+	free(b);
+}
+PMB_BENCHMARK(bm_memset_pass, .group = "hidden", .name = "memset_pass");
+
+/* Real work that overlaps the loop's own dependency chain: a shift of a
+ * volatile, 3 instructions an item (load, shift, store), whose latency the
+ * loop hides. */
+static void bm_overlap(struct pmb_state *s)
+{
+	volatile int v = 1;
+
+	while (pmb_loop(s))
+		v <<= 1;
+}
+PMB_BENCHMARK(bm_overlap, .group = "fast", .name = "overlap");
+
+/* The body the compiler removes: no work at all. */
+static void bm_removed(struct pmb_state *s)
+{
+	int v = 1;
+
+	while (pmb_loop(s))
+		v <<= 1;
+	(void)v;
+}
+PMB_BENCHMARK(bm_removed, .group = "fast", .name = "removed");
+
+int main(int argc, char **argv)
+{
+	return pmb_main(argc, argv);
+}

@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""test_figures.py - baselines, references and fixed costs, in every
+combination, on both backends, with a user's benchmark program
+(tests/bench_figures.c, built against the library): under --backend=sim
+the expected figures are exact arithmetic of known instruction counts."""
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pmbtap  # noqa: E402
+from pmbtap import ok, skip, diag, done, sim_unavailable, idlest_cpu, emulated_timing  # noqa: E402
+
+EXE = os.environ.get("PMB_BENCH_FIGURES")
+
+
+def run(*args, timeout=600):
+    return subprocess.run([EXE, *args], capture_output=True, text=True, timeout=timeout)
+
+
+def run_json(*args):
+    r = run(*args, "--format=json")
+    try:
+        return r, {b["name"]: b for b in json.loads(r.stdout)["benchmarks"]}
+    except (ValueError, KeyError):
+        return r, None
+
+
+def near(a, b, rel=1e-9):
+    return a is not None and abs(a - b) <= rel * abs(b) + 1e-12
+
+
+# pmubench(3) "Baselines and references", case by case: instructions per
+# item of the add chains (base 1, ref 3, ref_b 3 less base, mid 5, the
+# others 7) and the figure each row must show.  None: the key is absent;
+# a string: the reason given in its place (<key>_why).
+K = "instructions_per_item"
+CASES = [
+    ("links/none", {"_normalized": None, "_ratio": None, "_raw_ratio": None}),
+    ("links/base", {"_normalized": "is the baseline", "_ratio": None}),
+    ("links/bench_base", {"_normalized": 6.0, "_ratio": None}),
+    ("links/ref", {"_normalized": None, "_ratio": 1.0, "_ratio_basis": "raw"}),
+    ("links/ref_plain", {"_normalized": None, "_ratio": 7 / 3, "_ratio_basis": "raw"}),
+    # The reference has a baseline, the benchmark none: raw over raw
+    # (7 / 3), not the raw benchmark over the normalized reference (3.5).
+    ("links/ref_base", {"_normalized": None, "_ratio": 7 / 3, "_ratio_basis": "raw"}),
+    ("links/ref_b", {"_normalized": 2.0, "_ratio": 1.0, "_ratio_basis": "normalized"}),
+    ("links/both_base", {"_normalized": 6.0, "_ratio": 7 / 3, "_ratio_basis": "raw"}),
+    ("links/all", {"_normalized": 6.0, "_ratio": 3.0, "_ratio_basis": "normalized",
+                   "_raw_ratio": 7 / 3}),
+    ("links/mid", {"_ratio": 5 / 3}),
+    ("links/chain", {"_ratio": 7 / 5, "_raw_ratio": 7 / 5}),
+    ("links/slow_base", {"_normalized": "baseline slower"}),
+    ("links/equal_base", {"_normalized": "not resolved from baseline"}),
+    ("links/ref_zero", {"_normalized": "not resolved from baseline", "_ratio": 1.0}),
+    ("links/ref_unresolved", {"_normalized": 6.0, "_ratio": "reference not resolved", "_raw_ratio": 7.0}),
+]
+
+
+def check_case(name, b, want):
+    for suffix, v in want.items():
+        key = K + suffix
+        if suffix == "_ratio_basis":
+            ok(b.get(key) == v, "%s: the ratio is of %s figures (%s)" % (name, v, b.get(key)))
+        elif v is None:
+            ok(key not in b and key + "_why" not in b, "%s: no %s (%s)" % (name, key, b.get(key)))
+        elif isinstance(v, str):
+            ok(key not in b and b.get(key + "_why") == v,
+               "%s: %s not given, because '%s' (%s, %s)" % (name, key, v, b.get(key), b.get(key + "_why")))
+        else:
+            lo, hi = b.get(key + "_ci_lo"), b.get(key + "_ci_hi")
+            ok(near(b.get(key), v) and near(lo, v) and near(hi, v),
+               "%s: %s = %.6g exactly, interval of zero width (%s [%s, %s])" % (name, key, v, b.get(key), lo, hi))
+
+
+def sim_links():
+    r, bench = run_json("--backend=sim", "--filter=^links/", "--counters=instructions")
+    ok(r.returncode == 0 and bench, "sim run of the links exits 0 (%d%s)" % (r.returncode, r.stderr[-300:]))
+    if not bench:
+        return
+    for name, k in (("links/base", 1), ("links/ref", 3), ("links/mid", 5), ("links/none", 7)):
+        ok(near(bench[name][K], k), "%s: %d instructions per item exactly (%s)" % (name, k, bench[name][K]))
+    for name, want in CASES:
+        check_case(name, bench[name], want)
+    neg = [(b["name"], k) for b in bench.values() for k, v in b.items()
+           if ("normalized" in k or "ratio" in k) and isinstance(v, (int, float)) and v < 0]
+    ok(not neg, "no negative normalized figure or ratio anywhere (%s)" % neg)
+    ok("baseline measured slower than links/slow_base" in r.stderr,
+       "a baseline slower than its benchmark is a warning naming it")
+    ok("no ratio to the reference for links/ref_unresolved" in r.stderr,
+       "a ratio not given is a warning naming the benchmark")
+    c = run("--backend=sim", "--filter=^links/(all|ref_unresolved|slow_base|ref_b|base)$",
+            "--counters=instructions")
+    rows = {ln.split()[0]: ln for ln in c.stdout.splitlines() if ln.startswith("links/")}
+    ok("normalized (sim) [95% CI]" in c.stdout and "raw ratio [95% CI]" in c.stdout,
+       "the console shows normalized (sim) and a raw ratio beside a normalized one")
+    ok("6.000 [6.000, 6.000]" in rows.get("links/all", "") and "3.00 [3.00, 3.00]" in rows.get("links/all", "")
+       and "2.33 [2.33, 2.33]" in rows.get("links/all", ""),
+       "console links/all: normalized 6 with its interval, ratio 3.00, raw ratio 2.33 (%s)" % rows.get("links/all"))
+    ok("1.00 [1.00, 1.00]" in rows.get("links/ref_b", ""), "console: the reference row reads 1.00")
+    ok("reference not resolved" in rows.get("links/ref_unresolved", "") and
+       "baseline slower" in rows.get("links/slow_base", ""), "console: the cells say why a figure is missing")
+    v = run("--backend=sim", "--filter=^links/all$", "--counters=instructions", "--format=csv")
+    row = next((x for x in csv.DictReader(io.StringIO(v.stdout)) if x["name"] == "links/all"), {})
+    ok(row.get("cost_figure") == "instructions" and near(float(row.get("cost_ratio") or "nan"), 3.0)
+       and row.get("cost_ratio_basis") == "normalized" and near(float(row.get("cost_raw_ratio") or "nan"), 7 / 3)
+       and near(float(row.get("cost_normalized_ci_lo") or "nan"), 6.0),
+       "CSV: the cost figure's normalized, ratio, basis and raw ratio (%s)" % {k: v for k, v in row.items()
+                                                                                if k.startswith("cost")})
+
+
+def sim_seed():
+    """The seed's table (additive and multiplicative baselines) as exact
+    instruction counts: normalized 0.2876, 64.4097, 13.2457; scaled 223.96
+    and 46.06; raw against Direct 4.97 and 1.82."""
+    r, b = run_json("--backend=sim", "--filter=^seed/", "--counters=instructions")
+    ok(r.returncode == 0 and b, "sim run of the seed's table exits 0")
+    if not b:
+        return
+    raw = {"Direct": 16.2276, "NormalCast": 16.5152, "ExplicitCovariantCast": 80.6373,
+           "DynamicCovariantCast": 29.4733}
+    for n, v in raw.items():
+        ok(near(b["seed/" + n][K], v), "seed %s: %.4f instructions per item (%s)" % (n, v, b["seed/" + n][K]))
+    for n, v in (("NormalCast", 0.2876), ("ExplicitCovariantCast", 64.4097), ("DynamicCovariantCast", 13.2457)):
+        got = b["seed/" + n].get(K + "_normalized")
+        ok(near(got, v, 1e-9), "seed %s: normalized %.4f = raw - Direct exactly (%s)" % (n, v, got))
+    for n, v in (("ExplicitCovariantCast", 223.96), ("DynamicCovariantCast", 46.06),
+                 ("raw/Explicit", 4.97), ("raw/Dynamic", 1.82)):
+        got = b["seed/" + n].get(K + "_ratio")
+        ok(got is not None and round(got, 2) == v, "seed %s: scaled %.2f (%s)" % (n, v, got))
+    e, d = b["seed/ExplicitCovariantCast"], b["seed/DynamicCovariantCast"]
+    ok(near(e[K + "_ratio"] / d[K + "_ratio"], 64.4097 / 13.2457) and near(e[K + "_raw_ratio"], 80.6373 / 16.5152),
+       "dynamic is 4.86x faster than explicit once the overhead is subtracted; the raw ratio is beside it")
+    ok(b["seed/NormalCast"].get(K + "_ratio") == 1 and b["seed/Direct"].get(K + "_normalized_why") ==
+       "is the baseline", "the reference reads 1.00, the baseline says it is one")
+
+
+def sim_fixed():
+    r, b = run_json("--backend=sim", "--filter=^hidden/(cost/0|memset_pass)$", "--counters=instructions")
+    ok(r.returncode == 0 and b, "sim run of the 4 MiB memset per sample exits 0")
+    if not b:
+        return
+    truth = b["hidden/memset_pass"][K] * 4096   # one memset a pass of 4096 items
+    h = b["hidden/cost/0"]
+    got = h.get("instructions_fixed_per_sample")
+    ok(got and abs(got / truth - 1) < 0.02, "sim: the fixed cost per sample is the memset's %.0f instructions "
+       "within 2 %% (%s, %+.3f %%)" % (truth, got, (got / truth - 1) * 100 if got else 0))
+    ok(h.get("instructions_fixed_ci_lo") == h.get("instructions_fixed_ci_hi") == got,
+       "sim: exact from the two pass counts (an interval of zero width)")
+    ok(h.get("instructions_fixed_flagged") is True and h.get("instructions_fixed_share") >= 0.05,
+       "sim: flagged (share %.3f)" % h.get("instructions_fixed_share", 0))
+    ok("fixed cost per sample inside the measured loop for hidden/cost/0" in r.stderr,
+       "sim: the warning names the benchmark")
+    ok(b["hidden/memset_pass"].get("instructions_fixed_flagged") is False, "sim: no fixed cost where there is none")
+
+
+def sim_fast_and_vocabulary():
+    r = run("--backend=sim", "--filter=^fast/", "--counters=instructions")
+    warn = [ln for ln in r.stderr.splitlines() if "cannot be true" in ln]
+    ok(warn and "fast/removed" in warn[0] and "fast/overlap" not in warn[0],
+       "sim: 'too fast' fires for the removed body only, not for real work that overlaps the loop (%s)" % warn)
+    # The same names on both backends (pmubench's own branch study).
+    for name in ("BR_MISP_RETIRED", "branch-misses", "br-misp-retired"):
+        p = pmbtap.run("--filter=^calib/empty$", "--counters=" + name, "--format=json", "--samples=3")
+        try:
+            perf_ok = any(e["name"] == name for e in json.loads(p.stdout)["context"]["events"])
+        except (ValueError, KeyError):
+            perf_ok = False
+        if not perf_ok:
+            skip("sim accepts %s" % name, "the perf backend here does not resolve it (%s)"
+                 % " ".join(p.stderr.split())[-120:])
+            continue
+        s = pmbtap.run("--backend=sim", "--filter=^branch/sum_if/(branchy|branchless)/p50$",
+                       "--counters=instructions," + name)
+        ok(s.returncode == 0, "sim accepts %s, which the perf backend resolves (%s)" % (name, s.stderr[-200:]))
+        study = [ln for ln in s.stdout.splitlines() if ln.startswith("p50 ")]
+        ok(study and study[0].split()[-3:] == ["0.500", "/", "0.000"],
+           "sim maps %s to the simulated mispredictions; the branch study shows them: 0.500 / 0.000 "
+           "per item at p50 (%s)" % (name, study))
+
+
+def perf_fixed():
+    why = emulated_timing()
+    if why:
+        skip("hidden costs per sample under the perf backend", why)
+        return
+    cpu = idlest_cpu()
+    with open("/proc/loadavg") as f:
+        load = float(f.read().split()[0])
+    ncpu = os.cpu_count() or 1
+    idle = load < 0.5 * ncpu
+    cases = [("hidden/cost/50", 50e3, "150us"), ("hidden/cost/200", 200e3, "400us"),
+             ("hidden/cost/1000", 1000e3, "1500us"), ("hidden/cost/0", None, "1ms")]
+    pin = ["--cpu=%d" % cpu] if cpu is not None else []
+    truth_mem = None
+    for name, truth, mst in cases:
+        if truth is None:
+            _, m = run_json("--filter=^hidden/memset_pass$", *pin)
+            truth = truth_mem = m and m["hidden/memset_pass"]["ns_per_item"] * 4096
+        r, b = run_json("--filter=^%s$" % name, "--min-sample-time=" + mst, *pin)
+        h = b and b.get(name)
+        ok(h is not None, "%s runs under the perf backend" % name)
+        if not h or not truth:
+            continue
+        est, lo, hi = h.get("ns_fixed_two_point"), h.get("ns_fixed_ci_lo"), h.get("ns_fixed_ci_hi")
+        fixed, share = h.get("ns_fixed_per_sample"), h.get("ns_fixed_share")
+        diag("%s: truth %.0f ns, two-point %s [%s, %s], robust fit %s, share %s, load %.1f on %d cores"
+             % (name, truth, est, lo, hi, h.get("ns_fixed_fit"), share, load, ncpu))
+        ok(0 <= share <= 1 and (fixed == 0 or (lo is not None and lo > 0)),
+           "%s: a share in [0, 1], a fixed cost claimed only where its interval excludes 0" % name)
+        ok(not h.get("ns_fixed_flagged") or share >= 0.05, "%s: flagged only from 5 %% of a sample" % name)
+        if idle:
+            ok(est is not None and abs(est / truth - 1) < 0.10,
+               "%s: the fixed cost per sample within 10 %% of the truth %.0f ns (%s)" % (name, truth, est))
+        else:
+            skip("%s: the fixed cost per sample within 10 %% of the truth" % name,
+                 "the machine is busy (load %.1f on %d cores): the bound holds on an idle machine" % (load, ncpu))
+    r, b = run_json("--filter=^fast/removed$", *pin)
+    t = (b or {}).get("fast/removed", {})
+    fast = t.get("ns_per_item_below_resolution") or (t.get("ns_per_item", 1) < 0.05)
+    said = [ln for ln in r.stderr.splitlines() if "fast/removed" in ln and "removed" in ln.split("fast/removed")[1]]
+    if fast:
+        ok(said and ("--backend=sim" in said[0] or "instructions run" in said[0]),
+           "perf: 'too fast' names the benchmark, and without instruction counts suggests --backend=sim (%s)"
+           % said)
+    else:
+        skip("perf: 'too fast' for a removed body", "noise made it %s ns per item, resolved" % t.get("ns_per_item"))
+    del truth_mem
+
+
+def main():
+    if not EXE or not os.access(EXE, os.X_OK):
+        print("1..0 # SKIP $PMB_BENCH_FIGURES is not the built tests/bench_figures")
+        sys.exit(0)
+    why = sim_unavailable()
+    if why:
+        skip("baselines, references and fixed costs under --backend=sim", why)
+    else:
+        sim_links()
+        sim_seed()
+        sim_fixed()
+        sim_fast_and_vocabulary()
+    perf_fixed()
+    done()
+
+
+main()

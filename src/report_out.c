@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,6 +40,23 @@ void pmb__out_progress(void *unused, const char *name, size_t done, size_t total
 	if (done == total)
 		fprintf(stderr, "\r\033[K");
 	fflush(stderr);
+}
+
+int pmb__out_width(const char *out)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	char *end;
+
+	if (env && *env) {
+		long v = strtol(env, &end, 10);
+
+		if (!*end && v >= 40 && v <= 1000)
+			return (int)v;
+	}
+	if (!out && isatty(1) && ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+		return ws.ws_col;
+	return 100;
 }
 
 void pmb__out_event(void *unused, const char *pmu, const char *name, const char *desc)

@@ -20,6 +20,11 @@ void pmb__out_warnings(char *const *text, int n, int *printed);
 /* The runner's progress line on stderr ("[3/40] name"), erased at the end. */
 void pmb__out_progress(void *unused, const char *name, size_t done, size_t total);
 
+/* The width the console report fits: $COLUMNS where set (a number from
+ * 40 to 1000), else the terminal's (TIOCGWINSZ) where the report goes to
+ * standard output and that is a terminal, else 100. */
+int pmb__out_width(const char *out);
+
 /* One --list-events entry on stdout (pmb__events_list's callback). */
 void pmb__out_event(void *unused, const char *pmu, const char *name, const char *desc);
 

@@ -11,6 +11,7 @@
 #include "events.h"
 #include "probe.h"
 #include "registry.h"
+#include "report_cols.h"
 #include "report_out.h"
 #include "result.h"
 #include "run.h"
@@ -410,6 +411,11 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 	c->seed = o->seed;
 	c->samples = o->samples;
 	c->repetitions = o->repetitions;
+	c->view.width = pmb__out_width(o->out);
+	snprintf(c->view.columns, sizeof(c->view.columns), "%s", o->columns ? o->columns : "");
+	c->view.wide = o->wide;
+	c->view.verbose = o->verbose;
+	c->view.counters_given = o->counters != NULL;
 	if (s) {
 		c->overhead = s->overhead;
 		c->min_sample_ns = s->ro.min_sample_ns;
@@ -448,6 +454,17 @@ static int show_topology(const struct pmb_options *o, const struct pmb_plan *p, 
 	return rc;
 }
 
+/* --columns names columns of the events the run counts (a fallback's
+ * too): checked once they are known, before the long part. */
+static int check_columns(const struct pmb_options *o, const struct pmb_opened *m)
+{
+	char err[1600];
+
+	if (pmb__columns_check(o->columns, &m->events, err, sizeof(err)))
+		return pmb__out_error("%s", err);
+	return 0;
+}
+
 /* Counters opened, samples measured, figures analysed, report written. */
 static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, struct pmb_warnings *warn)
 {
@@ -461,6 +478,10 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 	rc = open_meter(o, plan, &opened, warn);
 	if (rc)
 		goto out;
+	if (o->columns && check_columns(o, &opened)) {
+		rc = 2;
+		goto out;
+	}
 	pmb__out_warnings(warn->text, warn->n, &printed);
 	if (o->topology) {
 		rc = show_topology(o, plan, &opened, warn);

@@ -31,6 +31,8 @@ struct pmb_options {
 	int hugepages;           /* --hugepages: 1 on, 0 off */
 	int repetitions;         /* --repetitions */
 	uint64_t seed;           /* --seed; 0 each benchmark's own */
+	const char *columns;     /* --columns: the console table's; NULL chosen */
+	bool wide, verbose;      /* --wide, --verbose: the console report's */
 	const char *topology_src; /* hidden, for tests: a made-up topology */
 	int argc;                /* the command line, for --backend=sim to */
 	char **argv;             /* run again under valgrind */

@@ -44,7 +44,6 @@ static void verdict(FILE *f, const int *w, char (*arg)[64], int n, bool ordered)
 	/* The first input from which branchless wins at every later one. */
 	while (from > 0 && w[from - 1] > 0)
 		from--;
-	fprintf(f, "  verdict: ");
 	if (!wins && !losses) {
 		fprintf(f, "no significant difference at any input\n");
 		return;
@@ -94,19 +93,40 @@ static const struct pmb_figure *cycles_figure(const struct study_events *ev, con
 	return ev->cyc >= 0 ? &x->ev[ev->cyc] : &x->est_cycles;
 }
 
+/* The headers, each with its unit ("y/l": branchy / branchless). */
 static void study_columns(struct pmb__table *t, const struct pmb_context *c, bool sim)
 {
 	t->head[t->ncol] = "input", t->left[t->ncol++] = true;
-	t->head[t->ncol++] = sim ? "branchy instr" : "branchy";
-	t->head[t->ncol++] = sim ? "branchless instr" : "branchless";
-	t->head[t->ncol++] = sim ? "sol instr" : "sol";
+	t->head[t->ncol++] = sim ? "branchy instr/item" : "branchy ns/item";
+	t->head[t->ncol++] = sim ? "branchless instr/item" : "branchless ns/item";
+	t->head[t->ncol++] = sim ? "sol instr/item" : "sol ns/item";
 	if (!sim)
-		t->head[t->ncol++] = c->has_cycles ? "cycles (y/l)" : "est.cycles (y/l)";
-	t->head[t->ncol++] = sim ? "misp/item (y/l, sim)" : "misp/item (y/l)";
+		t->head[t->ncol++] = c->has_cycles ? "cycles/item y/l" : "est.cyc/item y/l";
+	t->head[t->ncol++] = "misp/item y/l";
 	if (!sim) {
-		t->head[t->ncol++] = "ratio [95% CI]";
+		t->head[t->ncol++] = "ratio× l/y";
 		t->head[t->ncol++] = "winner";
 	}
+}
+
+/* What the study's table leaves out for the width, and its legend. */
+static void study_notes(FILE *f, const struct pmb_context *c, struct pmb__table *t, const struct study_events *ev)
+{
+	bool est = !ev->sim && !c->has_cycles;
+
+	for (int k = 0, any = 0; k < t->ncol; k++)
+		if (t->hide[k])
+			fprintf(f, "%s%s", any++ ? ", " : "  not shown, for the width: ", t->head[k]);
+	for (int k = 0; k < t->ncol; k++)
+		if (t->hide[k]) {
+			fputc('\n', f);
+			break;
+		}
+	fprintf(f, "  legend: y/l: branchy / branchless; sol: speed of light, the plain loop over the same "
+		"input; %s%s%s\n", ev->sim ? "counts SIMULATED (no time, so no winner)" :
+		"ratio×: branchless ns/item over branchy's, 95 % interval in brackets; a winner where it "
+		"excludes 1", est ? "; est.cyc: ESTIMATED from time" : "", ev->bm < 0 ? "; n/a: no "
+		"branch-misses counter here" : "");
 }
 
 /* Cost of branchy y, branchless l and speed of light s (NULL: none),
@@ -123,7 +143,7 @@ static int cost_cells(struct pmb__table *t, const struct study_events *ev, const
 	for (int q = 0; q < 3; q++, k++) {
 		if (!col[q] || !col[q]->valid)
 			continue;
-		pmb__fmt_figure(b, sizeof(b), col[q], !ev->sim);
+		pmb__fmt_figure(b, sizeof(b), col[q], false);
 		pmb__table_set(t, k, "%s", b);
 	}
 	if (!ev->sim) {
@@ -142,13 +162,16 @@ static int cost_cells(struct pmb__table *t, const struct study_events *ev, const
 static void penalty_points(const struct study_events *ev, const struct pmb_result *y, struct study_acc *a)
 {
 	const struct pmb_figure *cy = cycles_figure(ev, y);
+	bool p0 = !strcmp(y->inst->args, "p0"), p50 = !strcmp(y->inst->args, "p50");
+	double m;
 
-	if (!cy->valid || ev->bm < 0 || !y->ev[ev->bm].valid)
+	if (ev->bm < 0 || !y->ev[ev->bm].valid || (!p0 && !p50))
 		return;
-	if (!strcmp(y->inst->args, "p0"))
-		a->c0 = cy->s.median, a->m0 = y->ev[ev->bm].s.median;
-	if (!strcmp(y->inst->args, "p50"))
-		a->c50 = cy->s.median, a->m50 = y->ev[ev->bm].s.median;
+	m = fmax(y->ev[ev->bm].s.median, 0);
+	if (p0)
+		a->m0 = m, a->c0 = cy->valid ? cy->s.median : NAN;
+	else
+		a->m50 = m, a->c50 = cy->valid ? cy->s.median : NAN;
 }
 
 /* The ratio branchless / branchy and the winner, from column k on; a win
@@ -198,25 +221,44 @@ static void study_row(struct pmb__table *t, const struct study_events *ev, const
 	winner_cells(t, y, l, k, a);
 }
 
-/* One branch study, from its first branchy result r[first]. */
+/* The study's finding in one sentence: the verdict over the inputs, or
+ * under simulation how mispredictions go. */
+static void finding(FILE *f, const struct study_events *ev, struct study_acc *a)
+{
+	if (ev->sim) {
+		fprintf(f, "counts SIMULATED, no time: no winner");
+		if (isfinite(a->m0))
+			fprintf(f, "; branchy mispredicts %.3f per item at p0", a->m0);
+		if (isfinite(a->m50))
+			fprintf(f, "%s %.3f at p50", isfinite(a->m0) ? "," : "; branchy mispredicts", a->m50);
+		fputc('\n', f);
+		return;
+	}
+	verdict(f, a->w, a->args, a->nw, a->ordered);
+}
+
+/* One branch study, from its first branchy result r[first]: its finding
+ * first, then its table. */
 static int branch_study(FILE *f, const struct pmb_context *c, const struct study_events *ev,
 			const struct pmb_result *r, size_t n, size_t first, const char *prefix)
 {
+	static const int drop_perf[] = { 3, 5, 4, 6 }, drop_sim[] = { 3, 4 };
 	const char *fam = r[first].inst->family;
 	struct pmb__table t = { 0 };
 	struct study_acc a = { .ordered = true, .c0 = NAN, .c50 = NAN, .m0 = NAN, .m50 = NAN };
 	int err;
 
-	fprintf(f, "\nbranch study %s: branchless / branchy%s; inputs seeded with %llu\n", prefix,
-		ev->sim ? " (SIMULATED counts: no time, so no winner)" : "",
-		(unsigned long long)r[first].seed);
 	study_columns(&t, c, ev->sim);
 	for (size_t j = 0; j < n; j++)
 		if (!strcmp(r[j].inst->family, fam) && !r[j].repetition)
 			study_row(&t, ev, r, n, prefix, &r[j], &a);
+	fprintf(f, "\nbranch study %s: ", prefix);
+	finding(f, ev, &a);
+	fprintf(f, "  branchless / branchy per input, inputs seeded with %llu\n", (unsigned long long)r[first].seed);
+	if (!c->view.wide && !c->view.columns[0])
+		pmb__table_fit(&t, (size_t)c->view.width, ev->sim ? drop_sim : drop_perf, ev->sim ? 2 : 4);
 	err = pmb__table_print(f, &t);
-	if (!ev->sim)
-		verdict(f, a.w, a.args, a.nw, a.ordered);
+	study_notes(f, c, &t, ev);
 	if (isfinite(a.c0) && isfinite(a.c50) && a.m50 - a.m0 > 0.01 && ev->cyc >= 0)
 		fprintf(f, "  misprediction penalty, ESTIMATED: %.1f cycles "
 			"(delta cycles / delta mispredicts between p0 and p50)\n",

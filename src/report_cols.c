@@ -534,8 +534,9 @@ static bool listed(const struct col *k, const char *list)
 	return false;
 }
 
-/* The default choice: columns by priority while they fit the width. */
-static void fit(const struct cols *cs, const size_t *w, size_t width, bool *on)
+/* The default choice: columns by priority while they fit the width,
+ * from the candidates cand[] (NULL: all). */
+static void fit(const struct cols *cs, const size_t *w, size_t width, const bool *cand, bool *on)
 {
 	size_t total = 0;
 
@@ -544,7 +545,7 @@ static void fit(const struct cols *cs, const size_t *w, size_t width, bool *on)
 			const struct col *k = &cs->k[i];
 			size_t add = w[i] + (total ? 2 : 0);
 
-			if (k->prio != prio || k->hidden || (total + add > width && prio > 1))
+			if (k->prio != prio || k->hidden || (cand && !cand[i]) || (total + add > width && prio > 1))
 				continue;
 			on[i] = true;
 			total += add;
@@ -558,7 +559,7 @@ static void choose(const struct mt *m, const struct cols *cs, const size_t *w, b
 	for (int i = 0; i < cs->n; i++)
 		on[i] = i == 0 || v->wide || (v->columns[0] && listed(&cs->k[i], v->columns));
 	if (!v->wide && !v->columns[0])
-		fit(cs, w, (size_t)v->width, on);
+		fit(cs, w, (size_t)v->width, NULL, on);
 }
 
 /* ---- the table ---------------------------------------------------------------- */
@@ -575,14 +576,13 @@ static void status_row(struct mt *m, struct pmb__table *t, const struct pmb_resu
 	pmb__table_set(t, 1, "%s%s", st, pmb__note(&m->notes, "%s%s %s: %s", x->inst->name, rep, st, x->reason));
 }
 
-/* The table of the columns on[], cells and notes afresh. */
+/* The table of the columns on[], cells afresh; their notes added to
+ * m->notes. */
 static void fill(struct mt *m, const struct cols *cs, const bool *on, struct pmb__table *t)
 {
 	int map[MAXCOLS];
 
 	pmb__table_free(t);
-	m->notes.n = 0;
-	m->below = false;
 	t->ncol = 0;
 	for (int i = 0; i < cs->n; i++)
 		if (on[i]) {
@@ -632,6 +632,8 @@ static void layout(struct mt *m, const struct cols *cs, bool *on, struct pmb__ta
 	fill(m, cs, all, t);
 	pmb__table_widths(t, w);
 	choose(m, cs, w, on);
+	m->notes.n = 0;
+	m->below = false;
 	fill(m, cs, on, t);
 	while (!v->wide && !v->columns[0] && table_width(t) > (size_t)v->width) {
 		int last = -1;
@@ -642,40 +644,58 @@ static void layout(struct mt *m, const struct cols *cs, bool *on, struct pmb__ta
 		if (last < 0)
 			break;
 		on[last] = false;
+		m->notes.n = 0;
+		m->below = false;
 		fill(m, cs, on, t);
 	}
 }
 
-/* What the table leaves out: columns that did not fit, those shown on
- * request, counters that carry nothing. */
+static const char *nothing_why(const struct mt *m, const struct col *k)
+{
+	return k->cell == cell_event ? event_nothing(m, k->arg) : "zero in every row";
+}
+
+/* "a, b (why); c (why)": the hidden counters, grouped by reason. */
+static void nothing_list(const struct mt *m, const struct cols *cs, const bool *on, char *b, size_t size)
+{
+	const struct col *item[MAXCOLS];
+	size_t len = 0;
+	int ni = 0;
+
+	for (int i = 0; i < cs->n; i++)
+		if (!on[i] && cs->k[i].hidden)
+			item[ni++] = &cs->k[i];
+	b[0] = 0;
+	for (int i = 0; i < ni && len < size; i++) {
+		const char *why = nothing_why(m, item[i]);
+
+		if (i + 1 < ni && !strcmp(why, nothing_why(m, item[i + 1])))
+			len += (size_t)snprintf(b + len, size - len, "%s, ", item[i]->key);
+		else
+			len += (size_t)snprintf(b + len, size - len, "%s (%s)%s", item[i]->key, why,
+						i + 1 < ni ? "; " : "");
+	}
+}
+
+/* What the tables leave out: columns shown only on request, counters
+ * that carry nothing. */
 static void left_out(FILE *f, const struct mt *m, const struct cols *cs, const bool *on)
 {
-	char fitless[512] = "", asked[512] = "", nothing[512] = "", line[1600];
+	char asked[512] = "", nothing[512], line[1600];
+	size_t len = 0;
 
-	for (int i = 0; i < cs->n; i++) {
-		const struct col *k = &cs->k[i];
-		char *dst = k->hidden ? nothing : k->prio ? fitless : asked;
-		size_t len = strlen(dst);
-
-		if (on[i])
-			continue;
-		if (k->hidden && k->arg >= 0 && k->cell == cell_event)
-			snprintf(dst + len, 512 - len, "%s%s (%s)", len ? ", " : "", k->key,
-				 event_nothing(m, k->arg));
-		else
-			snprintf(dst + len, 512 - len, "%s%s", len ? ", " : "", k->key);
-	}
-	if (fitless[0]) {
-		snprintf(line, sizeof(line), "not shown, for the width of %d columns: %s", m->c->view.width, fitless);
-		pmb__wrap(f, line, 0, 2, (size_t)m->c->view.width);
-	}
+	for (int i = 0; i < cs->n; i++)
+		if (!on[i] && !cs->k[i].hidden && !cs->k[i].prio && len < sizeof(asked))
+			len += (size_t)snprintf(asked + len, sizeof(asked) - len, "%s%s", len ? ", " : "",
+						cs->k[i].key);
+	nothing_list(m, cs, on, nothing, sizeof(nothing));
 	if (nothing[0]) {
 		snprintf(line, sizeof(line), "not shown, carrying nothing here (JSON and CSV have them): %s", nothing);
 		pmb__wrap(f, line, 0, 2, (size_t)m->c->view.width);
 	}
-	if (asked[0] || fitless[0] || nothing[0]) {
+	if (asked[0] || nothing[0]) {
 		snprintf(line, sizeof(line), "%s%s%sshow any with --columns=LIST, all with --wide", asked[0] ?
-			 "more: " : "", asked, asked[0] ? "; " : "");
+			 "more columns: " : "", asked, asked[0] ? "; " : "");
 		pmb__wrap(f, line, 0, 2, (size_t)m->c->view.width);
 	}
 }
@@ -694,8 +714,50 @@ static void legend(FILE *f, const struct mt *m, const struct cols *cs, const boo
 			 "zero within X", len ? "; " : "");
 	if (!line[0])
 		return;
-	fputs("legend:", f);
-	pmb__wrap(f, line, 7, 2, (size_t)m->c->view.width);
+	fputs("legend: ", f);
+	pmb__wrap(f, line, 8, 2, (size_t)m->c->view.width);
+}
+
+/* The columns the first table had no room for, beside the names again,
+ * as many as fit; on[] gains them. */
+static int second_table(FILE *f, struct mt *m, const struct cols *cs, bool *on)
+{
+	struct pmb__table t = { 0 };
+	bool more[MAXCOLS] = { false }, cand[MAXCOLS], any = false, below = m->below;
+	size_t w[MAXCOLS], tw[PMB_TABLE_MAXCOL];
+	int nnotes = m->notes.n;
+
+	for (int i = 0; i < cs->n; i++) {
+		more[i] = i == 0 || (!on[i] && cs->k[i].prio && !cs->k[i].hidden);
+		any |= i && more[i];
+	}
+	if (!any || m->c->view.wide || m->c->view.columns[0])
+		return 0;
+	fill(m, cs, more, &t);
+	pmb__table_widths(&t, tw);
+	for (int i = 0, j = 0; i < cs->n; i++) {
+		w[i] = more[i] ? tw[j++] : 0;
+		cand[i] = more[i];
+		more[i] = false;
+	}
+	fit(cs, w, (size_t)m->c->view.width, cand, more);
+	/* The marks go on from the first table's. */
+	m->notes.n = nnotes;
+	m->below = below;
+	fill(m, cs, more, &t);
+	fputc('\n', f);
+	for (int i = 1; i < cs->n; i++)
+		on[i] |= more[i];
+	return pmb__table_print(f, &t);
+}
+
+/* The notes under the tables: what was left out, the legend, the
+ * footnotes. */
+static void under(FILE *f, struct mt *m, const struct cols *cs, const bool *on)
+{
+	left_out(f, m, cs, on);
+	legend(f, m, cs, on);
+	pmb__notes_print(f, &m->notes, (size_t)m->c->view.width);
 }
 
 int pmb__report_main_table(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
@@ -704,7 +766,7 @@ int pmb__report_main_table(FILE *f, const struct pmb_context *c, const struct pm
 	struct pmb__table t = { 0 };
 	struct cols cs = { .n = 0 };
 	bool on[MAXCOLS] = { false };
-	int err;
+	int err, err2;
 
 	m = (struct mt){ .c = c, .r = r, .n = n, .reps = c->repetitions > 0 ? (size_t)c->repetitions : 1,
 			 .sim = pmb_context_sim(c), .cost = -1 };
@@ -715,10 +777,9 @@ int pmb__report_main_table(FILE *f, const struct pmb_context *c, const struct pm
 	if (m.sim)
 		fprintf(f, "per item, SIMULATED by valgrind (no time under simulation):\n");
 	err = pmb__table_print(f, &t);
-	left_out(f, &m, &cs, on);
-	legend(f, &m, &cs, on);
-	pmb__notes_print(f, &m.notes, (size_t)c->view.width);
-	return err;
+	err2 = second_table(f, &m, &cs, on);
+	under(f, &m, &cs, on);
+	return err ? err : err2;
 }
 
 int pmb__columns_check(const char *list, const struct pmb_event_plan *plan, char *err, size_t size)

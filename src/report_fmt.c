@@ -145,6 +145,19 @@ void pmb__table_widths(const struct pmb__table *t, size_t *w)
 	}
 }
 
+static size_t shown_width(const struct pmb__table *t, const size_t *w)
+{
+	size_t total = 0;
+	bool any = false;
+
+	for (int c = 0; c < t->ncol; c++)
+		if (!t->hide[c]) {
+			total += w[c] + (any ? 2 : 0);
+			any = true;
+		}
+	return total;
+}
+
 int pmb__table_print(FILE *f, struct pmb__table *t)
 {
 	size_t w[PMB_TABLE_MAXCOL] = { 0 };
@@ -153,15 +166,10 @@ int pmb__table_print(FILE *f, struct pmb__table *t)
 
 	pmb__table_widths(t, w);
 	if (head) {
-		size_t total = 0;
-		bool any = false;
+		size_t total;
 
 		print_line(f, t, w, SIZE_MAX);
-		for (int c = 0; c < t->ncol; c++)
-			if (!t->hide[c]) {
-				total += w[c] + (any ? 2 : 0);
-				any = true;
-			}
+		total = shown_width(t, w);
 		for (size_t k = 0; k < total; k++)
 			fputc('-', f);
 		fputc('\n', f);
@@ -170,6 +178,20 @@ int pmb__table_print(FILE *f, struct pmb__table *t)
 		print_line(f, t, w, r);
 	pmb__table_free(t);
 	return err;
+}
+
+int pmb__table_fit(struct pmb__table *t, size_t width, const int *drop, int ndrop)
+{
+	size_t w[PMB_TABLE_MAXCOL];
+	int k = 0;
+
+	pmb__table_widths(t, w);
+	while (k < ndrop && shown_width(t, w) > width)
+		if (drop[k] >= 0 && drop[k] < t->ncol)
+			t->hide[drop[k++]] = true;
+		else
+			k++;
+	return k;
 }
 
 void pmb__table_free(struct pmb__table *t)
@@ -267,7 +289,7 @@ void pmb__fmt_ratio(char *b, size_t n, double ratio, double lo, double hi)
 void pmb__wrap(FILE *f, const char *text, size_t first, size_t indent, size_t width)
 {
 	size_t col = first;
-	bool fresh = first == 0; /* nothing on this line yet */
+	bool fresh = true; /* no word on this line yet */
 
 	while (*text) {
 		size_t len = strcspn(text, " "), k;
@@ -293,6 +315,24 @@ void pmb__wrap(FILE *f, const char *text, size_t first, size_t indent, size_t wi
 			text++;
 	}
 	fputc('\n', f);
+}
+
+void pmb__wrap_lines(FILE *f, const char *text, size_t width)
+{
+	while (*text) {
+		size_t len = strcspn(text, "\n"), lead = strspn(text, " ");
+		char line[4096];
+
+		snprintf(line, sizeof(line), "%.*s", (int)len, text);
+		if (pmb__text_width(line) <= width || lead >= len) {
+			fputs(line, f);
+			fputc('\n', f);
+		} else {
+			pad(f, lead);
+			pmb__wrap(f, line + lead, lead, lead + 2, width);
+		}
+		text += len + (text[len] == '\n');
+	}
 }
 
 /* Superscript digits of k (1 -> "¹", 12 -> "¹²"). */
@@ -334,7 +374,7 @@ void pmb__notes_print(FILE *f, const struct pmb__notes *nt, size_t width)
 	for (int i = 0; i < nt->n; i++) {
 		size_t k = pmb__text_width(nt->mark[i]);
 
-		fprintf(f, "%s", nt->mark[i]);
-		pmb__wrap(f, nt->text[i], k, k + 1, width);
+		fprintf(f, "%s ", nt->mark[i]);
+		pmb__wrap(f, nt->text[i], k + 1, k + 1, width);
 	}
 }

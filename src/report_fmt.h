@@ -42,6 +42,9 @@ int pmb__table_print(FILE *f, struct pmb__table *t);
 /* Each column's width in w[0..ncol): its widest cell or header, in
  * terminal columns (UTF-8 characters, not bytes). */
 void pmb__table_widths(const struct pmb__table *t, size_t *w);
+/* Hide columns drop[0..ndrop), in that order, while the table is wider
+ * than width.  Returns how many it hid. */
+int pmb__table_fit(struct pmb__table *t, size_t width, const int *drop, int ndrop);
 /* Free the rows and cells, keeping ncol, head and left: t can be reused.
  * Safe on a table that has none. */
 void pmb__table_free(struct pmb__table *t);
@@ -50,9 +53,14 @@ void pmb__table_free(struct pmb__table *t);
  * (the report's "±", "×" and footnote marks are one column each). */
 size_t pmb__text_width(const char *s);
 /* Write text to f wrapped at width columns, at spaces: the first line
- * after `first` (already written by the caller, its width given), the
+ * after `first` columns the caller wrote (its separator included), the
  * others indented by `indent` spaces.  Ends with a newline. */
 void pmb__wrap(FILE *f, const char *text, size_t first, size_t indent, size_t width);
+
+/* Copy text to f, each line wider than width wrapped at spaces, its
+ * continuation indented two more than the line.  Table rows (already
+ * fitted) pass as they are. */
+void pmb__wrap_lines(FILE *f, const char *text, size_t width);
 
 /* Footnotes under a table: each reason once, with its mark ("¹", "²", ...).
  * Reasons past PMB_MAX_NOTES share the last mark's "and others" line. */

@@ -326,12 +326,12 @@ static void report_sweep(FILE *f, const struct pmb_context *c, const struct pmb_
 	struct sweep_figs s = sweep_figs(c);
 	int steps = 0;
 
-	fprintf(f, "\n%s across the cache tiers:\n", r[first].inst->family);
-	tier_summary(f, c, r, n, first, &s);
-	fprintf(f, "  steps seen in the data:");
+	/* The finding first: where the cost steps; then the tiers. */
+	fprintf(f, "\n%s across the cache tiers: steps", r[first].inst->family);
 	for (int q = 0; q < s.n; q++)
 		steps = data_steps(f, c, r, n, first, s.ev[q], steps);
-	fprintf(f, "%s\n", steps ? "" : " none");
+	fprintf(f, "%s\n", steps ? "" : " none in the data");
+	tier_summary(f, c, r, n, first, &s);
 	boundaries_line(f, c);
 	compare_boundaries(f, c, r, n, first);
 	huge_pages_line(f, c, r, n, first);

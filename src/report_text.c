@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "registry.h"
@@ -50,27 +52,49 @@ static void overhead_line(FILE *f, const struct pmb_context *c)
 		"inside the timed sample)");
 }
 
+/* The rest of the probe, under --verbose: governor, turbo, load,
+ * perf_event_paranoid, counter groups and how they were read. */
+static void probe_lines(FILE *f, const struct pmb_context *c)
+{
+	fprintf(f, "governor %s, turbo %s, load %.2f %.2f %.2f, perf_event_paranoid %d, %d counter group%s\n",
+		c->governor[0] ? c->governor : "unknown", c->turbo < 0 ? "unknown" : c->turbo ? "on" : "off",
+		c->loadavg[0], c->loadavg[1], c->loadavg[2], c->paranoid, c->ngroups, c->ngroups == 1 ? "" : "s");
+	if (c->fallback[0])
+		fprintf(f, "fallback: %s\n", c->fallback);
+	read_path_line(f, c);
+}
+
+/* The machine in one line: CPU, frequency and how it was obtained, the
+ * PMU or its absence, the clock; under simulation, the simulated caches.
+ * The rest of the probe under --verbose. */
 static void header(FILE *f, const struct pmb_context *c)
 {
+	char line[800];
+
 	fprintf(f, "pmubench %s  %s  core %d  backend %s\n", PMB_VERSION_STRING, c->host, c->cpu,
 		pmb_backend_name(c->backend));
 	if (pmb_context_sim(c)) {
-		fprintf(f, "counts SIMULATED by valgrind/callgrind (%s); time is not measured under "
-			"simulation\n", c->sim_geometry);
+		snprintf(line, sizeof(line), "counts SIMULATED by valgrind/callgrind (%s); time is not "
+			 "measured under simulation", c->sim_geometry);
 	} else {
-		fprintf(f, "clock %s: resolution %.0f ns, read %.1f ns; core %.2f GHz (measured); ",
-			c->clock.source, c->clock.resolution_ns, c->clock.read_cost_ns, c->ghz);
-		if (c->pmu_ok)
-			fprintf(f, "PMU %s, ", c->plan.pmu_name);
-		else
-			fprintf(f, "no hardware counters: cycles are ESTIMATED from time; ");
-		fprintf(f, "%d counter group%s\n", c->ngroups, c->ngroups == 1 ? "" : "s");
-		read_path_line(f, c);
+		snprintf(line, sizeof(line), "%s, %.2f GHz (add chain, measured), %s%s%s, %s %.0f ns",
+			 c->cpu_model[0] ? c->cpu_model : "CPU unknown", c->ghz,
+			 c->pmu_ok ? "PMU " : "no PMU (cycles ESTIMATED)",
+			 c->pmu_ok ? c->plan.pmu_name : "", c->pmu_ok && !c->has_cycles ? " (no cycles)" : "",
+			 c->clock.source, c->clock.resolution_ns);
 	}
-	overhead_line(f, c);
+	pmb__wrap(f, line, 0, 2, (size_t)c->view.width);
+	if (c->view.verbose) {
+		if (!pmb_context_sim(c))
+			probe_lines(f, c);
+		overhead_line(f, c);
+	} else {
+		fputc('\n', f);
+	}
 }
 
-int pmb__report_text(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+/* The report into f: header, main table, studies. */
+static int report(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
 {
 	int err, study_err;
 
@@ -80,7 +104,27 @@ int pmb__report_text(FILE *f, const struct pmb_context *c, const struct pmb_resu
 	err = pmb__report_main_table(f, c, r, n);
 	pmb__report_sweeps(f, c, r, n);
 	study_err = pmb__report_branch_studies(f, c, r, n);
-	if (!err)
-		err = study_err;
+	return err ? err : study_err;
+}
+
+int pmb__report_text(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int err;
+
+	/* Written whole first, then every line that is still wider than the
+	 * terminal (free text of the studies, long names) wrapped. */
+	if (!mem)
+		return report(f, c, r, n) ? -ENOMEM : ferror(f) ? -EIO : 0;
+	err = report(mem, c, r, n);
+	if (fclose(mem)) {
+		free(text);
+		return -ENOMEM;
+	}
+	/* --wide and --columns ask for a table however wide: left as it is. */
+	pmb__wrap_lines(f, text, c->view.wide || c->view.columns[0] ? SIZE_MAX : (size_t)c->view.width);
+	free(text);
 	return err ? err : ferror(f) ? -EIO : 0;
 }

@@ -125,6 +125,7 @@ struct pmb_context {
 	char date[40];
 	char host[64];
 	char executable[256];
+	char cpu_model[96];        /* "" unknown; console only */
 	enum pmb_backend backend;
 	int cpu;                   /* pinned */
 	int ncpus;

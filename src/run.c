@@ -386,6 +386,7 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 	snprintf(c->host, sizeof(c->host), "%s", env->host);
 	snprintf(c->executable, sizeof(c->executable), "%s", env->executable);
 	snprintf(c->governor, sizeof(c->governor), "%s", env->governor);
+	snprintf(c->cpu_model, sizeof(c->cpu_model), "%s", env->cpu_model);
 	c->clock = env->clock;
 	c->ghz = env->ghz;
 	c->turbo = env->turbo;

@@ -77,6 +77,7 @@ struct study_acc {
 	char args[64][64];
 	bool ordered;
 	double c0, c50, m0, m50;
+	double misp[2][2]; /* branchy, branchless: least and most mispredictions per item */
 };
 
 /* A result's cost figure: time, or under simulation instructions (NULL
@@ -216,6 +217,14 @@ static void study_row(struct pmb__table *t, const struct study_events *ev, const
 	}
 	k = cost_cells(t, ev, y, l, s, 1);
 	penalty_points(ev, y, a);
+	for (int q = 0; q < 2 && ev->bm >= 0; q++) {
+		const struct pmb_figure *fm = &(q ? l : y)->ev[ev->bm];
+
+		if (!fm->valid)
+			continue;
+		a->misp[q][0] = fmin(a->misp[q][0], fmax(fm->s.median, 0));
+		a->misp[q][1] = fmax(a->misp[q][1], fmax(fm->s.median, 0));
+	}
 	if (ev->sim || a->nw == 64)
 		return;
 	winner_cells(t, y, l, k, a);
@@ -227,10 +236,9 @@ static void finding(FILE *f, const struct study_events *ev, struct study_acc *a)
 {
 	if (ev->sim) {
 		fprintf(f, "counts SIMULATED, no time: no winner");
-		if (isfinite(a->m0))
-			fprintf(f, "; branchy mispredicts %.3f per item at p0", a->m0);
-		if (isfinite(a->m50))
-			fprintf(f, "%s %.3f at p50", isfinite(a->m0) ? "," : "; branchy mispredicts", a->m50);
+		if (a->misp[0][0] <= a->misp[0][1] && a->misp[1][0] <= a->misp[1][1])
+			fprintf(f, "; mispredictions per item: branchy %.3f to %.3f, branchless %.3f to %.3f",
+				a->misp[0][0], a->misp[0][1], a->misp[1][0], a->misp[1][1]);
 		fputc('\n', f);
 		return;
 	}
@@ -245,7 +253,8 @@ static int branch_study(FILE *f, const struct pmb_context *c, const struct study
 	static const int drop_perf[] = { 3, 5, 4, 6 }, drop_sim[] = { 3, 4 };
 	const char *fam = r[first].inst->family;
 	struct pmb__table t = { 0 };
-	struct study_acc a = { .ordered = true, .c0 = NAN, .c50 = NAN, .m0 = NAN, .m50 = NAN };
+	struct study_acc a = { .ordered = true, .c0 = NAN, .c50 = NAN, .m0 = NAN, .m50 = NAN,
+			       .misp = { { INFINITY, -INFINITY }, { INFINITY, -INFINITY } } };
 	int err;
 
 	study_columns(&t, c, ev->sim);

@@ -401,8 +401,8 @@ static void derived_col(struct mt *m, struct cols *cs, int d)
 	k->arg = d;
 	k->hidden = !nonzero && !m->c->view.counters_given;
 	snprintf(k->legend, sizeof(k->legend), "%s: %s per %s%s%s", head, ev[der->num].name,
-		 der->den < 0 ? "item" : ev[der->den].name, der->scale == 1000 ? " × 1000" : "",
-		 derived_pct(der) ? " in %" : "");
+		 der->scale == 1000 ? "1000 " : "", der->den < 0 ? "item" : ev[der->den].name,
+		 derived_pct(der) ? ", in %" : "");
 }
 
 /* Time and what is computed from it, the ratio, and the columns only
@@ -681,19 +681,30 @@ static void nothing_list(const struct mt *m, const struct cols *cs, const bool *
  * that carry nothing. */
 static void left_out(FILE *f, const struct mt *m, const struct cols *cs, const bool *on)
 {
-	char asked[512] = "", nothing[512], line[1600];
-	size_t len = 0;
+	char asked[512] = "", fitless[512] = "", nothing[512], line[1600];
+	size_t len = 0, flen = 0;
 
-	for (int i = 0; i < cs->n; i++)
-		if (!on[i] && !cs->k[i].hidden && !cs->k[i].prio && len < sizeof(asked))
+	for (int i = 0; i < cs->n; i++) {
+		if (on[i] || cs->k[i].hidden)
+			continue;
+		if (!cs->k[i].prio && len < sizeof(asked))
 			len += (size_t)snprintf(asked + len, sizeof(asked) - len, "%s%s", len ? ", " : "",
 						cs->k[i].key);
+		else if (cs->k[i].prio && flen < sizeof(fitless))
+			flen += (size_t)snprintf(fitless + flen, sizeof(fitless) - flen, "%s%s", flen ? ", " : "",
+						 cs->k[i].key);
+	}
+	if (fitless[0]) {
+		snprintf(line, sizeof(line), "not shown, for the width of %d columns: %s", m->c->view.width,
+			 fitless);
+		pmb__wrap(f, line, 0, 2, (size_t)m->c->view.width);
+	}
 	nothing_list(m, cs, on, nothing, sizeof(nothing));
 	if (nothing[0]) {
 		snprintf(line, sizeof(line), "not shown, carrying nothing here (JSON and CSV have them): %s", nothing);
 		pmb__wrap(f, line, 0, 2, (size_t)m->c->view.width);
 	}
-	if (asked[0] || nothing[0]) {
+	if (asked[0] || nothing[0] || fitless[0]) {
 		snprintf(line, sizeof(line), "%s%s%sshow any with --columns=LIST, all with --wide", asked[0] ?
 			 "more columns: " : "", asked, asked[0] ? "; " : "");
 		pmb__wrap(f, line, 0, 2, (size_t)m->c->view.width);

@@ -288,7 +288,7 @@ void pmb__fmt_ratio(char *b, size_t n, double ratio, double lo, double hi)
 
 void pmb__wrap(FILE *f, const char *text, size_t first, size_t indent, size_t width)
 {
-	size_t col = first;
+	size_t col = first, gap = 0;
 	bool fresh = true; /* no word on this line yet */
 
 	while (*text) {
@@ -297,22 +297,24 @@ void pmb__wrap(FILE *f, const char *text, size_t first, size_t indent, size_t wi
 
 		snprintf(word, sizeof(word), "%.*s", (int)len, text);
 		k = pmb__text_width(word);
-		if (!fresh && col > indent && col + 1 + k > width) {
+		if (!fresh && col > indent && col + gap + k > width) {
 			fputc('\n', f);
 			pad(f, indent);
 			col = indent;
 			fresh = true;
 		}
+		/* The spaces between words kept as they were (aligned
+		 * labels), except at the start of a line. */
 		if (!fresh) {
-			fputc(' ', f);
-			col++;
+			pad(f, gap);
+			col += gap;
 		}
 		fputs(word, f);
 		col += k;
 		fresh = false;
 		text += len;
-		while (*text == ' ')
-			text++;
+		gap = strspn(text, " ");
+		text += gap;
 	}
 	fputc('\n', f);
 }

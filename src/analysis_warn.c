@@ -1,6 +1,8 @@
 /* analysis_warn.c - the warnings the figures call for: noise, fixed costs, results too fast to be true, multiplexing, clusters, spread repetitions, a branchy kernel without branches. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis.h"
@@ -35,10 +37,96 @@ static const char *names(struct namelist *l)
 	return l->buf;
 }
 
-/* What the warnings name: the benchmarks of each kind, and the worst. */
+/* Each benchmark a warning concerns with its own figure, one line each
+ * ("fixed cost 1.0 ms per sample (96 % of a sample) in NAME"), kept
+ * sorted worst first: the console shows the first few, JSON all. */
+struct figlist {
+	struct figline {
+		double key;
+		char text[256];
+	} *item;
+	int n, cap;
+};
+
+static void fig_add(struct figlist *l, double key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fig_add(struct figlist *l, double key, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (l->n == l->cap) {
+		int cap = l->cap ? 2 * l->cap : 16;
+		struct figline *p = realloc(l->item, (size_t)cap * sizeof(*p));
+
+		if (!p)
+			return;
+		l->item = p;
+		l->cap = cap;
+	}
+	/* Once per benchmark, however many repetitions raised it. */
+	va_start(ap, fmt);
+	vsnprintf(l->item[l->n].text, sizeof(l->item[0].text), fmt, ap);
+	va_end(ap);
+	for (k = 0; k < l->n && strcmp(l->item[k].text + strcspn(l->item[k].text, "\t"),
+					   l->item[l->n].text + strcspn(l->item[l->n].text, "\t")); k++)
+		;
+	if (k < l->n)
+		return;
+	for (k = l->n; k > 0 && l->item[k - 1].key < key; k--)
+		;
+	struct figline line = l->item[l->n];
+
+	memmove(&l->item[k + 1], &l->item[k], (size_t)(l->n - k) * sizeof(line));
+	l->item[k] = line;
+	l->item[k].key = key;
+	l->n++;
+}
+
+/* "TITLE:\n  line\n  line": the title, then one line per benchmark (the
+ * tab that ends each figure, before " in NAME", removed). */
+static void fig_warn(struct pmb_context *ctx, struct figlist *l, const char *title)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!l->n)
+		return;
+	f = open_memstream(&text, &len);
+	if (!f) {
+		free(l->item);
+		return;
+	}
+	fputs(title, f);
+	for (int i = 0; i < l->n; i++) {
+		char *tab = strchr(l->item[i].text, '\t');
+
+		fprintf(f, "\n  %.*s%s", tab ? (int)(tab - l->item[i].text) : 255, l->item[i].text, tab ? tab + 1 : "");
+	}
+	if (fclose(f) == 0)
+		pmb__context_warn(ctx, "%s", text);
+	free(text);
+	free(l->item);
+}
+
+/* A time in ns with its unit: "1.0 ms", "250 ns". */
+static void human_ns(char *b, size_t n, double ns)
+{
+	static const struct { double div; const char *u; } units[] = {
+		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
+	};
+	int k = 0;
+
+	while (k < 3 && fabs(ns) < units[k].div)
+		k++;
+	snprintf(b, n, "%.*f %s", fabs(ns / units[k].div) >= 100 ? 0 : 1, ns / units[k].div, units[k].u);
+}
+
+/* What the warnings name: the benchmarks of each kind, each with its own
+ * figure where it has one. */
 struct findings {
-	struct namelist noisy, fixed, fast, multiplexed, modes, nobranch, reps;
-	double worst_err, worst_fixed, worst_fixed_ns, worst_two_point, worst_rep;
+	struct namelist fast, multiplexed, modes, nobranch;
+	struct figlist noisy, fixed, reps;
 };
 
 /* What r's time figure shows: noise, a fixed cost, clusters, repetitions
@@ -48,31 +136,27 @@ static void find_in_time(const struct pmb_context *ctx, const struct pmb_result 
 	const struct pmb_figure *t = &r->time;
 	bool resolved = t->valid && !t->below_resolution && !r->inst->def->empty;
 
+	char a[32], b[32];
+
 	/* Relative error of a figure that should be zero means nothing. */
 	if (resolved && t->s.median > 0) {
 		double err = (t->s.ci_hi - t->s.ci_lo) / 2 / t->s.median;
 
-		if (err > 0.05) {
-			add_name(&k->noisy, r->inst->name);
-			if (err > k->worst_err)
-				k->worst_err = err;
-		}
+		if (err > 0.05)
+			fig_add(&k->noisy, err, "+/-%.0f %%\t in %s", err * 100, r->inst->name);
 	}
 	if (resolved && t->fixed_share > 0.05 && t->fixed > 10 * ctx->clock.resolution_ns) {
-		add_name(&k->fixed, r->inst->name);
-		if (t->fixed_share > k->worst_fixed) {
-			k->worst_fixed = t->fixed_share;
-			k->worst_fixed_ns = t->fixed;
-			k->worst_two_point = t->fixed_two_point;
-		}
+		human_ns(a, sizeof(a), t->fixed);
+		human_ns(b, sizeof(b), t->fixed_two_point);
+		fig_add(&k->fixed, t->fixed_share, "fixed cost %s per sample (%.0f %% of a sample; two-point "
+			"check %s)\t in %s", a, t->fixed_share * 100, b, r->inst->name);
 	}
 	if (t->valid && t->s.multimodal)
 		add_name(&k->modes, r->inst->name);
 	if (!r->inst->def->empty && isfinite(r->rep_spread) && r->rep_spread > 0.05 &&
-	    !t->below_resolution) {
-		add_name(&k->reps, r->inst->name);
-		k->worst_rep = fmax(k->worst_rep, r->rep_spread);
-	}
+	    !t->below_resolution)
+		fig_add(&k->reps, r->rep_spread, "repetitions %.0f %% apart\t in %s", r->rep_spread * 100,
+			r->inst->name);
 }
 
 /* What r's counts show: too fast to be true, multiplexed, a "branchy"
@@ -102,7 +186,7 @@ static void find_in_counts(const struct pmb_context *ctx, const struct pmb_resul
 
 void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, size_t n)
 {
-	struct findings k = { .worst_two_point = NAN };
+	struct findings k = { .fast.count = 0 };
 	int ins = pmb__context_event(ctx, "instructions"), br = pmb__context_event(ctx, "branches");
 
 	for (size_t i = 0; i < n; i++) {
@@ -111,15 +195,10 @@ void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, s
 		find_in_time(ctx, &res[i], &k);
 		find_in_counts(ctx, &res[i], ins, br, &k);
 	}
-	if (k.noisy.count)
-		pmb__context_warn(ctx, "error above 5 %% (up to +/-%.0f %%) for %s: the machine is noisy; "
-				 "close other programs, or raise --samples or --min-sample-time",
-				 k.worst_err * 100, names(&k.noisy));
-	if (k.fixed.count)
-		pmb__context_warn(ctx, "fixed cost of %.0f ns per sample inside the measured loop "
-				 "(%.0f %% of a sample; two-point check i*j*(t_i - t_j)/(j - i): %.0f ns) "
-				 "for %s: move setup out of it",
-				 k.worst_fixed_ns, k.worst_fixed * 100, k.worst_two_point, names(&k.fixed));
+	fig_warn(ctx, &k.noisy, "error above 5 % (half the 95 % interval of the median): the machine is "
+		 "noisy; close other programs, or raise --samples or --min-sample-time");
+	fig_warn(ctx, &k.fixed, "fixed cost inside the measured loop (fitted from samples of 1 to 4x the "
+		 "passes; two-point check i*j*(t_i - t_j)/(j - i)): move setup out of it");
 	if (k.fast.count)
 		pmb__context_warn(ctx, "under 0.05 ns or 0.1 instruction per item for %s: cannot be true; "
 				 "the compiler may have removed the work: use pmb_do_not_optimize",
@@ -127,10 +206,8 @@ void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, s
 	if (k.multiplexed.count)
 		pmb__context_warn(ctx, "counters were multiplexed for %s: their values are estimates "
 				 "(scaled by time running); ask for fewer --counters", names(&k.multiplexed));
-	if (k.reps.count)
-		pmb__context_warn(ctx, "repetitions differ by up to %.0f %% for %s: each call with its own "
-				 "setup measured differently (alignment, page placement, a disturbed run); "
-				 "report the spread, not one repetition", k.worst_rep * 100, names(&k.reps));
+	fig_warn(ctx, &k.reps, "repetitions differ: each call with its own setup measured differently "
+		 "(alignment, page placement, a disturbed run); report the spread, not one repetition");
 	if (k.modes.count)
 		pmb__context_warn(ctx, "samples fall in separate clusters for %s: something changed "
 				 "during the run (frequency, migration, another process); rerun "

@@ -27,10 +27,27 @@ int pmb__out_error(const char *fmt, ...)
 	return 2;
 }
 
+/* The console shows this many of a warning's lines per benchmark; the
+ * JSON report's context/warnings holds them all. */
+#define WARN_LINES 6
+
 void pmb__out_warnings(char *const *text, int n, int *printed)
 {
-	for (; *printed < n; (*printed)++)
-		fprintf(stderr, "pmubench: warning: %s\n", text[*printed]);
+	for (; *printed < n; (*printed)++) {
+		const char *t = text[*printed];
+		int lines = 0, more = 0;
+
+		for (const char *p = strchr(t, '\n'); p; p = strchr(p + 1, '\n'))
+			lines++;
+		for (const char *p = t; p; p = strchr(p + 1, '\n'))
+			if (p != t && ++more > WARN_LINES) {
+				fprintf(stderr, "pmubench: warning: %.*s\n  and %d more: the JSON report "
+					"(--format=json) lists every one\n", (int)(p - t), t, lines - WARN_LINES);
+				break;
+			}
+		if (lines <= WARN_LINES)
+			fprintf(stderr, "pmubench: warning: %s\n", t);
+	}
 }
 
 void pmb__out_progress(void *unused, const char *name, size_t done, size_t total)

@@ -147,7 +147,8 @@ static void cell_event(struct mt *m, const struct col *k, const struct pmb_resul
 	const struct pmb_context *c = m->c;
 
 	if (c->event_group[k->arg] < 0) {
-		blank(m, b, n, "n/a", c->event_why[k->arg][0] ? c->event_why[k->arg] : "not counted");
+		blank(m, b, n, "n/a", "%s not counted: %s", c->plan.ev[k->arg].name,
+		      c->event_why[k->arg][0] ? c->event_why[k->arg] : "no reason given");
 		return;
 	}
 	figure_cell(m, &x->ev[k->arg], c->plan.ev[k->arg].name, b, n);

@@ -104,28 +104,30 @@ static void pad(FILE *f, size_t n)
 }
 
 /* One line: row `row`, or the header where row is SIZE_MAX; hidden
- * columns left out.  Padded by hand: printf's widths count bytes. */
+ * columns left out.  Padded by hand (printf's widths count bytes), and
+ * only before text: no line ends in spaces. */
 static void print_line(FILE *f, const struct pmb__table *t, const size_t *w, size_t row)
 {
-	int last = t->ncol - 1;
+	size_t owed = 0;
 	bool first = true;
 
-	while (last > 0 && t->hide[last])
-		last--;
-	for (int c = 0; c <= last; c++) {
+	for (int c = 0; c < t->ncol; c++) {
 		const char *s = row == SIZE_MAX ? t->head[c] : cell(t, row, c);
 		size_t k = pmb__text_width(s);
 
 		if (t->hide[c])
 			continue;
-		if (!first)
-			fputs("  ", f);
+		owed += first ? 0 : 2;
 		first = false;
 		if (!t->left[c])
-			pad(f, w[c] - k);
-		fputs(s, f);
-		if (t->left[c] && c < last)
-			pad(f, w[c] - k);
+			owed += w[c] - k;
+		if (*s) {
+			pad(f, owed);
+			fputs(s, f);
+			owed = 0;
+		}
+		if (t->left[c])
+			owed += w[c] - k;
 	}
 	fputc('\n', f);
 }

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,13 +51,52 @@ void pmb__out_warnings(char *const *text, int n, int *printed)
 	}
 }
 
+/* Whether a progress line stands on the terminal now, and the signal
+ * dispositions its handler replaced. */
+static volatile sig_atomic_t progress_drawn;
+static struct sigaction progress_old[2];
+static const int progress_sig[2] = { SIGINT, SIGTERM };
+
+/* A run stopped by a signal: the line erased (write() is safe here), then
+ * the signal's own disposition. */
+static void progress_signal(int sig)
+{
+	static const char erase[] = "\r\033[K";
+
+	if (progress_drawn)
+		(void)!write(2, erase, sizeof(erase) - 1);
+	progress_drawn = 0;
+	for (int i = 0; i < 2; i++)
+		sigaction(progress_sig[i], &progress_old[i], NULL);
+	raise(sig);
+}
+
 void pmb__out_progress(void *unused, const char *name, size_t done, size_t total)
 {
 	(void)unused;
+	if (!progress_drawn) {
+		struct sigaction sa = { .sa_handler = progress_signal };
+
+		sigemptyset(&sa.sa_mask);
+		for (int i = 0; i < 2; i++)
+			sigaction(progress_sig[i], &sa, &progress_old[i]);
+		progress_drawn = 1;
+	}
 	fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, total, name);
-	if (done == total)
-		fprintf(stderr, "\r\033[K");
 	fflush(stderr);
+	if (done == total)
+		pmb__out_progress_end();
+}
+
+void pmb__out_progress_end(void)
+{
+	if (!progress_drawn)
+		return;
+	fprintf(stderr, "\r\033[K");
+	fflush(stderr);
+	progress_drawn = 0;
+	for (int i = 0; i < 2; i++)
+		sigaction(progress_sig[i], &progress_old[i], NULL);
 }
 
 int pmb__out_width(const char *out)

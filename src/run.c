@@ -357,6 +357,7 @@ static int measure(const struct pmb_options *o, const struct pmb_plan *p, const 
 	if (!s->res)
 		return pmb__out_error("out of memory");
 	err = pmb__runner_run(&s->ro, &m->meter, p->inst, p->ninst, s->res);
+	pmb__out_progress_end();
 	if (err)
 		return pmb__out_error("running the benchmarks failed: %s", pmb_strerror(err));
 	/* Counts that depend on timing: the overhead again now, merged. */

@@ -250,7 +250,9 @@ static void finding(FILE *f, const struct study_events *ev, struct study_acc *a)
 static int branch_study(FILE *f, const struct pmb_context *c, const struct study_events *ev,
 			const struct pmb_result *r, size_t n, size_t first, const char *prefix)
 {
-	static const int drop_perf[] = { 3, 5, 4, 6 }, drop_sim[] = { 3, 4 };
+	/* Columns dropped for the width, least telling first: sol, or the
+	 * mispredictions where no counter gives them (all n/a). */
+	static const int drop_perf[] = { 3, 5, 4, 6 }, drop_perf_nobm[] = { 5, 3, 4, 6 }, drop_sim[] = { 3, 4 };
 	const char *fam = r[first].inst->family;
 	struct pmb__table t = { 0 };
 	struct study_acc a = { .ordered = true, .c0 = NAN, .c50 = NAN, .m0 = NAN, .m50 = NAN,
@@ -265,7 +267,8 @@ static int branch_study(FILE *f, const struct pmb_context *c, const struct study
 	finding(f, ev, &a);
 	fprintf(f, "  branchless / branchy per input, inputs seeded with %llu\n", (unsigned long long)r[first].seed);
 	if (!c->view.wide && !c->view.columns[0])
-		pmb__table_fit(&t, (size_t)c->view.width, ev->sim ? drop_sim : drop_perf, ev->sim ? 2 : 4);
+		pmb__table_fit(&t, (size_t)c->view.width, ev->sim ? drop_sim : ev->bm < 0 ? drop_perf_nobm : drop_perf,
+			       ev->sim ? 2 : 4);
 	err = pmb__table_print(f, &t);
 	study_notes(f, c, &t, ev);
 	if (isfinite(a.c0) && isfinite(a.c50) && a.m50 - a.m0 > 0.01 && ev->cyc >= 0)

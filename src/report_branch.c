@@ -76,6 +76,7 @@ struct study_acc {
 	int w[64], nw;
 	char args[64][64];
 	bool ordered;
+	bool ratio_na;      /* a ratio cell reads n/a */
 	double c0, c50, m0, m50;
 	double misp[2][2]; /* branchy, branchless: least and most mispredictions per item */
 };
@@ -111,7 +112,8 @@ static void study_columns(struct pmb__table *t, const struct pmb_context *c, boo
 }
 
 /* What the study's table leaves out for the width, and its legend. */
-static void study_notes(FILE *f, const struct pmb_context *c, struct pmb__table *t, const struct study_events *ev)
+static void study_notes(FILE *f, const struct pmb_context *c, struct pmb__table *t, const struct study_events *ev,
+			const struct study_acc *a)
 {
 	bool est = !ev->sim && !c->has_cycles;
 
@@ -128,6 +130,9 @@ static void study_notes(FILE *f, const struct pmb_context *c, struct pmb__table 
 		"ratio×: branchless ns/item over branchy's, 95 % interval in brackets; a winner where it "
 		"excludes 1", est ? "; est.cyc: ESTIMATED from time" : "", ev->bm < 0 ? "; n/a: no "
 		"branch-misses counter here" : "");
+	if (a->ratio_na)
+		fprintf(f, "  ratio× n/a: branchy's ns/item below resolution, or the interval reaches zero: "
+			"no ratio\n");
 }
 
 /* Cost of branchy y, branchless l and speed of light s (NULL: none),
@@ -187,6 +192,10 @@ static void winner_cells(struct pmb__table *t, const struct pmb_result *y, const
 	if (isfinite(fl->ratio)) {
 		pmb__fmt_ratio(b, sizeof(b), fl->ratio, fl->ratio_lo, fl->ratio_hi);
 		pmb__table_set(t, k, "%s", b);
+	} else {
+		/* No ratio over what is not resolved: said in the legend. */
+		pmb__table_set(t, k, "n/a");
+		a->ratio_na = true;
 	}
 	k++;
 	if (isfinite(fl->ratio_hi) && fl->ratio_hi < 1)
@@ -270,7 +279,7 @@ static int branch_study(FILE *f, const struct pmb_context *c, const struct study
 		pmb__table_fit(&t, (size_t)c->view.width, ev->sim ? drop_sim : ev->bm < 0 ? drop_perf_nobm : drop_perf,
 			       ev->sim ? 2 : 4);
 	err = pmb__table_print(f, &t);
-	study_notes(f, c, &t, ev);
+	study_notes(f, c, &t, ev, &a);
 	if (isfinite(a.c0) && isfinite(a.c50) && a.m50 - a.m0 > 0.01 && ev->cyc >= 0)
 		fprintf(f, "  misprediction penalty, ESTIMATED: %.1f cycles "
 			"(delta cycles / delta mispredicts between p0 and p50)\n",

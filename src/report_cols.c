@@ -422,27 +422,55 @@ static void link_cols(struct pmb__coltab *m, struct pmb__cols *cs)
 			 "(SIMULATED: no time)" : "ns/item");
 }
 
+/* "Shown when" predicates of the columns below. */
+static bool timed(const struct pmb__coltab *m)
+{
+	return !m->sim;
+}
+
+static bool with_bytes(const struct pmb__coltab *m)
+{
+	return !m->sim && any_of(m, 3);
+}
+
+static bool with_reps(const struct pmb__coltab *m)
+{
+	return any_of(m, 4);
+}
+
+static bool always(const struct pmb__coltab *m)
+{
+	(void)m;
+	return true;
+}
+
+/* The columns shown only on request (--wide, --columns): one descriptor
+ * each, a figure added later being one row more. */
 static void extra_cols(struct pmb__coltab *m, struct pmb__cols *cs)
 {
-	static const struct { const char *key, *head, *legend; pmb__cell_fn *cell; int arg; bool time; } x[] = {
-		{ "mean", "mean ns", "mean ns: mean ns/item", cell_stat, 0, true },
-		{ "min", "min ns", "min ns: fastest sample's ns/item", cell_stat, 1, true },
-		{ "sd", "sd ns", "sd: standard deviation of ns/item", cell_stat, 2, true },
-		{ "outliers", "outliers", "outliers: mild/severe (Tukey fences)", cell_outliers, 0, true },
-		{ "items", "items/s", "", cell_rate, 0, true },
-		{ "bytes", "bytes/s", "", cell_rate, 1, true },
+	static const struct {
+		const char *key, *head, *legend;
+		pmb__cell_fn *cell;
+		int arg;
+		bool (*shown)(const struct pmb__coltab *m);
+	} x[] = {
+		{ "mean", "mean ns", "mean ns: mean ns/item", cell_stat, 0, timed },
+		{ "min", "min ns", "min ns: fastest sample's ns/item", cell_stat, 1, timed },
+		{ "sd", "sd ns", "sd: standard deviation of ns/item", cell_stat, 2, timed },
+		{ "outliers", "outliers", "outliers: mild/severe (Tukey fences)", cell_outliers, 0, timed },
+		{ "items", "items/s", "", cell_rate, 0, timed },
+		{ "bytes", "bytes/s", "", cell_rate, 1, with_bytes },
 		{ "reps", "rep.spread %", "rep.spread: (max - min) / median of the repetitions' medians",
-		  cell_reps, 0, false },
-		{ "samples", "samples", "", cell_count, 0, false },
-		{ "passes", "passes", "passes: of the loop, over all samples", cell_count, 1, false },
-		{ "total", "total s", "total s: what its samples took", cell_count, 2, false },
+		  cell_reps, 0, with_reps },
+		{ "samples", "samples", "", cell_count, 0, always },
+		{ "passes", "passes", "passes: of the loop, over all samples", cell_count, 1, always },
+		{ "total", "total s", "total s: what its samples took", cell_count, 2, timed },
 	};
 
 	for (size_t i = 0; i < sizeof(x) / sizeof(x[0]); i++) {
 		struct pmb__col *k;
 
-		if ((x[i].time && m->sim) || (x[i].arg == 1 && x[i].cell == cell_rate && !any_of(m, 3)) ||
-		    (x[i].cell == cell_reps && !any_of(m, 4)) || (x[i].arg == 2 && x[i].cell == cell_count && m->sim))
+		if (!x[i].shown(m))
 			continue;
 		k = col_add(cs, x[i].key, x[i].head, 0, x[i].cell);
 		if (!k)

@@ -67,9 +67,30 @@ static void probe_lines(FILE *f, const struct pmb_context *c)
 /* The machine in one line: CPU, frequency and how it was obtained, the
  * PMU or its absence, the clock; under simulation, the simulated caches.
  * The rest of the probe under --verbose. */
+/* The CPU's name without trademark signs and doubled spaces. */
+static void cpu_name(char *b, size_t n, const char *model)
+{
+	size_t k = 0;
+
+	for (const char *p = model; *p && k + 1 < n; p++) {
+		if (!strncmp(p, "(R)", 3) || !strncmp(p, "(TM)", 4)) {
+			p += p[1] == 'R' ? 2 : 3;
+			continue;
+		}
+		if (*p == ' ' && (k == 0 || b[k - 1] == ' '))
+			continue;
+		b[k++] = *p;
+	}
+	while (k && b[k - 1] == ' ')
+		k--;
+	b[k] = 0;
+	if (!k)
+		snprintf(b, n, "CPU unknown");
+}
+
 static void header(FILE *f, const struct pmb_context *c)
 {
-	char line[800];
+	char line[800], cpu[96];
 
 	fprintf(f, "pmubench %s  %s  core %d  backend %s\n", PMB_VERSION_STRING, c->host, c->cpu,
 		pmb_backend_name(c->backend));
@@ -77,8 +98,9 @@ static void header(FILE *f, const struct pmb_context *c)
 		snprintf(line, sizeof(line), "counts SIMULATED by valgrind/callgrind (%s); time is not "
 			 "measured under simulation", c->sim_geometry);
 	} else {
+		cpu_name(cpu, sizeof(cpu), c->cpu_model);
 		snprintf(line, sizeof(line), "%s, %.2f GHz (add chain, measured), %s%s%s, %s %.0f ns",
-			 c->cpu_model[0] ? c->cpu_model : "CPU unknown", c->ghz,
+			 cpu, c->ghz,
 			 c->pmu_ok ? "PMU " : "no PMU (cycles ESTIMATED)",
 			 c->pmu_ok ? c->plan.pmu_name : "", c->pmu_ok && !c->has_cycles ? " (no cycles)" : "",
 			 c->clock.source, c->clock.resolution_ns);

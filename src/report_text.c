@@ -56,6 +56,8 @@ static void overhead_line(FILE *f, const struct pmb_context *c)
  * perf_event_paranoid, counter groups and how they were read. */
 static void probe_lines(FILE *f, const struct pmb_context *c)
 {
+	fprintf(f, "frequency: a dependent add chain timed against the clock; clock read %.1f ns\n",
+		c->clock.read_cost_ns);
 	fprintf(f, "governor %s, turbo %s, load %.2f %.2f %.2f, perf_event_paranoid %d, %d counter group%s\n",
 		c->governor[0] ? c->governor : "unknown", c->turbo < 0 ? "unknown" : c->turbo ? "on" : "off",
 		c->loadavg[0], c->loadavg[1], c->loadavg[2], c->paranoid, c->ngroups, c->ngroups == 1 ? "" : "s");
@@ -99,7 +101,7 @@ static void header(FILE *f, const struct pmb_context *c)
 			 "measured under simulation", c->sim_geometry);
 	} else {
 		cpu_name(cpu, sizeof(cpu), c->cpu_model);
-		snprintf(line, sizeof(line), "%s, %.2f GHz (add chain, measured), %s%s%s, %s %.0f ns",
+		snprintf(line, sizeof(line), "%s, %.2f GHz (add chain), %s%s%s, %s res. %.0f ns",
 			 cpu, c->ghz,
 			 c->pmu_ok ? "PMU " : "no PMU (cycles ESTIMATED)",
 			 c->pmu_ok ? c->plan.pmu_name : "", c->pmu_ok && !c->has_cycles ? " (no cycles)" : "",

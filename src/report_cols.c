@@ -132,11 +132,20 @@ static void cell_derived(struct pmb__coltab *m, const struct pmb__col *k, const 
 	const struct pmb_derived *d = &m->c->plan.der[k->arg];
 	double v = x->derived[k->arg];
 
+	const struct pmb_figure *num = &x->ev[d->num], *den = d->den >= 0 ? &x->ev[d->den] : NULL;
+	double scale = d->scale * (derived_pct(d) ? 100 : 1);
+
 	if (!isfinite(v) || v < 0) {
 		blank(m, b, n, "-", "%s: not computable: its operands are not both resolved", k->head);
 		return;
 	}
-	pmb__fmt_num(b, n, derived_pct(d) ? v * 100 : v);
+	/* A numerator below resolution: the bound, not the noise under it. */
+	if (num->below_resolution && (!den || (den->valid && !den->below_resolution && den->s.median > 0))) {
+		m->below = true;
+		snprintf(b, n, "< %.1g", num->resolution / (den ? den->s.median : 1) * scale);
+		return;
+	}
+	pmb__fmt_num(b, n, v * scale / d->scale);
 }
 
 static void cell_norm(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)

@@ -199,6 +199,10 @@ static void footnotes(void)
 	       "an event not counted is n/a with the kernel's reason");
 	tap_ok(cell_marked(t, "t/plain ", "-", "faults %: not computable"),
 	       "a derived figure that cannot be computed is a marked blank");
+	/* page-faults (below resolution, 0.01) over task-clock (10 per item)
+	 * in %: the bound 0.1, not the noise under it. */
+	tap_ok(line_of(t, "t/base ", row, sizeof(row)) && strstr(row, " < 0.1 "),
+	       "a derived figure over a numerator below resolution reads as its bound (%s)", row);
 	tap_ok(strstr(t, "legend: ") && strstr(t, "ns/item: median time per item") && strstr(t, "±%: half the 95 %") &&
 		       strstr(t, "est.cyc: cycles ESTIMATED as ns/item × 3.00 GHz") && strstr(t, "< X: below"),
 	       "the legend explains every header and the < X cells");

@@ -37,6 +37,13 @@ static void blank(struct pmb__coltab *m, char *b, size_t n, const char *what, co
 	snprintf(b, n, "%s%s", what, pmb__note(&m->notes, "%s", why));
 }
 
+/* "< X" for a figure below resolution X: one digit under 1 ("< 6e-05"),
+ * three above ("< 20"). */
+static void bound(char *b, size_t n, double x)
+{
+	snprintf(b, n, x < 1 ? "< %.1g" : "< %.3g", x);
+}
+
 /* A per-item figure: its median, "< X" below resolution, or a marked
  * blank; what names it in a reason. */
 static void figure_cell(struct pmb__coltab *m, const struct pmb_figure *fg, const char *what, char *b, size_t n)
@@ -53,7 +60,7 @@ static void figure_cell(struct pmb__coltab *m, const struct pmb_figure *fg, cons
 	}
 	if (fg->below_resolution) {
 		m->below = true;
-		snprintf(b, n, "< %.1g", fg->resolution);
+		bound(b, n, fg->resolution);
 		return;
 	}
 	pmb__fmt_num(v, sizeof(v), fg->s.median);
@@ -142,7 +149,7 @@ static void cell_derived(struct pmb__coltab *m, const struct pmb__col *k, const 
 	/* A numerator below resolution: the bound, not the noise under it. */
 	if (num->below_resolution && (!den || (den->valid && !den->below_resolution && den->s.median > 0))) {
 		m->below = true;
-		snprintf(b, n, "< %.1g", num->resolution / (den ? den->s.median : 1) * scale);
+		bound(b, n, num->resolution / (den ? den->s.median : 1) * scale);
 		return;
 	}
 	pmb__fmt_num(b, n, v * scale / d->scale);
@@ -249,7 +256,7 @@ static void cell_stat(struct pmb__coltab *m, const struct pmb__col *k, const str
 	}
 	if (x->time.below_resolution && k->arg != 2) {
 		m->below = true;
-		snprintf(b, n, "< %.1g", x->time.resolution);
+		bound(b, n, x->time.resolution);
 		return;
 	}
 	pmb__fmt_num(b, n, v);

@@ -218,7 +218,7 @@ static void legend(FILE *f, const struct pmb__coltab *m, const struct pmb__cols 
 			len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s", len ? "; " : "",
 						cs->k[i].legend);
 	if (m->below && len < sizeof(line))
-		snprintf(line + len, sizeof(line) - len, "%s< X: below what the measurement resolves, "
+		snprintf(line + len, sizeof(line) - len, "%s<\u00a0X: below what the measurement resolves, "
 			 "zero within X", len ? "; " : "");
 	if (!line[0])
 		return;

@@ -85,6 +85,8 @@ static void build(struct world *w)
 	bench(w, 2, "t/base", -1, 10);
 	bench(w, 3, "t/half", 2, 5);
 	w->r[3].time.ratio = 0.5, w->r[3].time.ratio_lo = 0.45, w->r[3].time.ratio_hi = 0.55;
+	w->in[3].baseline = 0;         /* an additive baseline too */
+	w->r[3].time.normalized = 2.5;
 	bench(w, 4, "t/plain", -1, 7);
 	w->r[4].derived[0] = NAN;
 	bench(w, 5, "t/skipped", -1, 1);
@@ -199,12 +201,16 @@ static void footnotes(void)
 	       "an event not counted is n/a with the kernel's reason");
 	tap_ok(cell_marked(t, "t/plain ", "-", "faults %: not computable"),
 	       "a derived figure that cannot be computed is a marked blank");
+	tap_ok(line_of(t, "t/half ", row, sizeof(row)) && strstr(row, " 2.500 ") &&
+		       cell_marked(t, "t/plain ", "-", "norm: no .baseline for this benchmark") &&
+		       strstr(t, "norm: ns/item less its .baseline's"),
+	       "a benchmark with a baseline has its normalized figure, one without a marked blank");
 	/* page-faults (below resolution, 0.01) over task-clock (10 per item)
 	 * in %: the bound 0.1, not the noise under it. */
 	tap_ok(line_of(t, "t/base ", row, sizeof(row)) && strstr(row, " < 0.1 "),
 	       "a derived figure over a numerator below resolution reads as its bound (%s)", row);
 	tap_ok(strstr(t, "legend: ") && strstr(t, "ns/item: median time per item") && strstr(t, "±%: half the 95 %") &&
-		       strstr(t, "est.cyc: cycles ESTIMATED as ns/item × 3.00 GHz") && strstr(t, "< X: below"),
+		       strstr(t, "est.cyc: cycles ESTIMATED as ns/item × 3.00 GHz") && strstr(t, "X: below what the measurement resolves"),
 	       "the legend explains every header and the < X cells");
 	/* Counters nobody asked for that carry nothing: out of the table. */
 	tap_ok(!strstr(t, "task-clock/item") && !strstr(t, "page-faults/item") &&

@@ -1,6 +1,8 @@
 /* analysis_warn.c - the warnings the figures call for: noise, fixed costs, results too fast to be true, multiplexing, clusters, spread repetitions, an input being learned, a branchy kernel without branches. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis.h"
@@ -35,13 +37,97 @@ static const char *names(struct namelist *l)
 	return l->buf;
 }
 
-/* What the warnings name: the benchmarks of each kind, and the worst. */
+/* Each benchmark a warning concerns with its own figure, one line each
+ * ("fixed cost 1.0 ms per sample (96 % of a sample) in NAME"), kept
+ * sorted worst first: the console shows the first few, JSON all. */
+struct figlist {
+	struct figline {
+		double key;
+		char text[256];
+	} *item;
+	int n, cap;
+};
+
+static void fig_add(struct figlist *l, double key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fig_add(struct figlist *l, double key, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (l->n == l->cap) {
+		int cap = l->cap ? 2 * l->cap : 16;
+		struct figline *p = realloc(l->item, (size_t)cap * sizeof(*p));
+
+		if (!p)
+			return;
+		l->item = p;
+		l->cap = cap;
+	}
+	/* Once per benchmark, however many repetitions raised it. */
+	va_start(ap, fmt);
+	vsnprintf(l->item[l->n].text, sizeof(l->item[0].text), fmt, ap);
+	va_end(ap);
+	for (k = 0; k < l->n && strcmp(l->item[k].text + strcspn(l->item[k].text, "\t"),
+					   l->item[l->n].text + strcspn(l->item[l->n].text, "\t")); k++)
+		;
+	if (k < l->n)
+		return;
+	for (k = l->n; k > 0 && l->item[k - 1].key < key; k--)
+		;
+	struct figline line = l->item[l->n];
+
+	memmove(&l->item[k + 1], &l->item[k], (size_t)(l->n - k) * sizeof(line));
+	l->item[k] = line;
+	l->item[k].key = key;
+	l->n++;
+}
+
+/* "TITLE:\n  line\n  line": the title, then one line per benchmark (the
+ * tab that ends each figure, before " in NAME", removed). */
+static void fig_warn(struct pmb_context *ctx, struct figlist *l, const char *title)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!l->n)
+		return;
+	f = open_memstream(&text, &len);
+	if (!f) {
+		free(l->item);
+		return;
+	}
+	fputs(title, f);
+	for (int i = 0; i < l->n; i++) {
+		char *tab = strchr(l->item[i].text, '\t');
+
+		fprintf(f, "\n  %.*s%s", tab ? (int)(tab - l->item[i].text) : 255, l->item[i].text, tab ? tab + 1 : "");
+	}
+	if (fclose(f) == 0)
+		pmb__context_warn(ctx, "%s", text);
+	free(text);
+	free(l->item);
+}
+
+/* A time in ns with its unit: "1.0 ms", "250 ns". */
+static void human_ns(char *b, size_t n, double ns)
+{
+	static const struct { double div; const char *u; } units[] = {
+		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" },
+	};
+	int k = 0;
+
+	while (k < 3 && fabs(ns) < units[k].div)
+		k++;
+	snprintf(b, n, "%.*f %s", fabs(ns / units[k].div) >= 100 ? 0 : 1, ns / units[k].div, units[k].u);
+}
+
+/* What the warnings name: the benchmarks of each kind, each with its own
+ * figure where it has one. */
 struct findings {
-	struct namelist noisy, fixed, fast, overlap, fast_or_overlap, multiplexed, modes, nobranch, reps;
-	struct namelist slower, unresolved, noratio, learned, rep_modes;
-	double worst_err, worst_fixed, worst_rep, worst_fall;
-	const struct pmb_figure *worst_fixed_fig;
-	const char *fixed_unit;
+	struct namelist fast, overlap, fast_or_overlap, multiplexed, modes, nobranch;
+	struct namelist slower, unresolved, noratio, rep_modes;
+	struct figlist noisy, fixed, reps, learned;
 };
 
 /* What r's time figure shows: noise, clusters, repetitions that differ. */
@@ -54,24 +140,43 @@ static void find_in_time(const struct pmb_result *r, struct findings *k)
 	if (resolved && t->s.median > 0) {
 		double err = (t->s.ci_hi - t->s.ci_lo) / 2 / t->s.median;
 
-		if (err > 0.05) {
-			add_name(&k->noisy, r->inst->name);
-			if (err > k->worst_err)
-				k->worst_err = err;
-		}
+		if (err > 0.05)
+			fig_add(&k->noisy, err, "+/-%.0f %%\t in %s", err * 100, r->inst->name);
 	}
 	if (t->valid && t->s.multimodal)
 		add_name(&k->modes, r->inst->name);
-	if (r->learning) {
-		add_name(&k->learned, r->inst->name);
-		k->worst_fall = fmax(k->worst_fall, r->ladder_fall);
-	}
+	if (r->learning)
+		fig_add(&k->learned, r->ladder_fall, "the cost per pass falls by %.0f %% along the ladder\t in %s",
+			r->ladder_fall * 100, r->inst->name);
 	if (r->rep_modes)
 		add_name(&k->rep_modes, r->inst->name);
 	if (!r->inst->def->empty && isfinite(r->rep_spread) && r->rep_spread > 0.05 &&
-	    !t->below_resolution) {
-		add_name(&k->reps, r->inst->name);
-		k->worst_rep = fmax(k->worst_rep, r->rep_spread);
+	    !t->below_resolution)
+		fig_add(&k->reps, r->rep_spread, "repetitions %.0f %% apart\t in %s", r->rep_spread * 100,
+			r->inst->name);
+}
+
+/* "fixed cost 1.0 ms [0.98, 1.02] per sample (96 % of a sample) in NAME";
+ * under sim in the counted event. */
+static void fixed_line(const struct pmb_context *ctx, const struct pmb_result *r, const struct pmb_figure *f,
+		       int ins, struct findings *k)
+{
+	char v[32], lo[32], hi[32];
+
+	if (f == &r->time) {
+		human_ns(v, sizeof(v), f->fixed);
+		human_ns(lo, sizeof(lo), f->fixed_lo);
+		human_ns(hi, sizeof(hi), f->fixed_hi);
+		if (strcmp(lo, hi))
+			fig_add(&k->fixed, f->fixed_share, "fixed cost %s [%s, %s] per sample (%.0f %% of a "
+				"sample)\t in %s", v, lo, hi, f->fixed_share * 100, r->inst->name);
+		else
+			fig_add(&k->fixed, f->fixed_share, "fixed cost %s per sample (%.0f %% of a sample)\t in %s",
+				v, f->fixed_share * 100, r->inst->name);
+	} else {
+		fig_add(&k->fixed, f->fixed_share, "fixed cost %.6g %s per sample (%.0f %% of a sample, "
+			"SIMULATED, exact)\t in %s", f->fixed, ctx->plan.ev[ins >= 0 ? ins : 0].name,
+			f->fixed_share * 100, r->inst->name);
 	}
 }
 
@@ -86,14 +191,8 @@ static void find_in_cost(const struct pmb_context *ctx, const struct pmb_result 
 		return;
 	/* A body below resolution with a fixed cost is the worst case (the
 	 * work removed, the setup measured): flagged too. */
-	if (f->fixed_flagged && !r->inst->def->empty) {
-		add_name(&k->fixed, r->inst->name);
-		if (f->fixed_share > k->worst_fixed) {
-			k->worst_fixed = f->fixed_share;
-			k->worst_fixed_fig = f;
-			k->fixed_unit = f == &r->time ? "ns" : ctx->plan.ev[ins >= 0 ? ins : 0].name;
-		}
-	}
+	if (f->fixed_flagged && !r->inst->def->empty)
+		fixed_line(ctx, r, f, ins, k);
 	if (nw && !strcmp(nw, PMB_WHY_BASE_SLOWER))
 		add_name(&k->slower, r->inst->name);
 	else if (nw && !strcmp(nw, PMB_WHY_BASE_EQUAL))
@@ -149,14 +248,12 @@ static void find_in_counts(const struct pmb_context *ctx, const struct pmb_resul
  * work too fast to be true, baselines and references that give no figure. */
 static void warn_claims(struct pmb_context *ctx, struct findings *k)
 {
-	const struct pmb_figure *f = k->worst_fixed_fig;
+	char title[256];
 
-	if (k->fixed.count)
-		pmb__context_warn(ctx, "fixed cost per sample inside the measured loop for %s: up to %.4g %s "
-				 "[95%% CI %.4g, %.4g] (%.0f %% of a sample, flagged from %.0f %%; the two-point "
-				 "check i*j*(t_i - t_j)/(j - i)): move setup out of it",
-				 names(&k->fixed), f->fixed, k->fixed_unit, f->fixed_lo, f->fixed_hi,
-				 k->worst_fixed * 100, PMB_FIXED_SHARE * 100);
+	snprintf(title, sizeof(title), "fixed cost per sample inside the measured loop (two-point check "
+		 "i*j*(t_i - t_j)/(j - i), flagged from %.0f %% of a sample): move setup out of it",
+		 PMB_FIXED_SHARE * 100);
+	fig_warn(ctx, &k->fixed, title);
 	if (k->fast.count)
 		pmb__context_warn(ctx, "%s for %s: cannot be true; the compiler may have removed the work: "
 				 "use pmb_do_not_optimize", pmb_context_sim(ctx) ?
@@ -185,7 +282,7 @@ static void warn_claims(struct pmb_context *ctx, struct findings *k)
 
 void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, size_t n)
 {
-	struct findings k = { .worst_err = 0 };
+	struct findings k = { .fast.count = 0 };
 	int ins = pmb__context_event(ctx, "instructions"), br = pmb__context_event(ctx, "branches");
 
 	for (size_t i = 0; i < n; i++) {
@@ -196,28 +293,22 @@ void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, s
 		find_too_fast(ctx, &res[i], ins, &k);
 		find_in_counts(ctx, &res[i], br, &k);
 	}
-	if (k.noisy.count)
-		pmb__context_warn(ctx, "error above 5 %% (up to +/-%.0f %%) for %s: the machine is noisy; "
-				 "close other programs, or raise --samples or --min-sample-time",
-				 k.worst_err * 100, names(&k.noisy));
+	fig_warn(ctx, &k.noisy, "error above 5 % (half the 95 % interval of the median): the machine is "
+		 "noisy; close other programs, or raise --samples or --min-sample-time");
 	warn_claims(ctx, &k);
 	if (k.multiplexed.count)
 		pmb__context_warn(ctx, "counters were multiplexed for %s: their values are estimates "
 				 "(scaled by time running); ask for fewer --counters", names(&k.multiplexed));
-	if (k.reps.count)
-		pmb__context_warn(ctx, "repetitions differ by up to %.0f %% for %s: each call with its own "
-				 "setup measured differently (alignment, page placement, a disturbed run); "
-				 "report the spread, not one repetition", k.worst_rep * 100, names(&k.reps));
+	fig_warn(ctx, &k.reps, "repetitions differ: each call with its own setup measured differently "
+		 "(alignment, page placement, a disturbed run); report the spread, not one repetition");
 	if (k.modes.count)
 		pmb__context_warn(ctx, "samples fall in separate clusters for %s: something changed "
 				 "during the run (frequency, migration, another process); rerun "
 				 "on a quiet machine", names(&k.modes));
-	if (k.learned.count)
-		pmb__context_warn(ctx, "the cost per pass falls as passes grow (by up to %.0f %% along the "
-				 "ladder of pass counts) for %s: a branch predictor or a cache is likely "
-				 "learning an input that every pass repeats; give each pass data it has not "
-				 "seen (a prepare hook, pmubench(3)), then compare two --min-sample-time values",
-				 k.worst_fall * 100, names(&k.learned));
+	fig_warn(ctx, &k.learned, "the cost per pass falls as passes grow (along the ladder of pass "
+		 "counts): a branch predictor or a cache is likely learning an input that every pass "
+		 "repeats; give each pass data it has not seen (a prepare hook, pmubench(3)), then compare "
+		 "two --min-sample-time values");
 	if (k.rep_modes.count)
 		pmb__context_warn(ctx, "repetitions disagree beyond their intervals for %s (reported as "
 				 "multimodal): two modes between calls, or an input learned better in one "

@@ -63,6 +63,29 @@ static double cpu_busy(int cpu)
 	return all ? (double)busy / (double)all : -1;
 }
 
+/* The CPU's "model name" (x86) or "CPU part" where there is none (Arm). */
+static void cpu_model(char *buf, size_t size)
+{
+	char line[256];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	buf[0] = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		char *v = strchr(line, ':');
+		bool model = !strncmp(line, "model name", 10);
+
+		if (!v || !(model || (!buf[0] && !strncmp(line, "CPU part", 8))))
+			continue;
+		v += 1 + (v[1] == ' ');
+		v[strcspn(v, "\n")] = 0;
+		snprintf(buf, size, "%s%s", model ? "" : "CPU part ", v);
+		if (model)
+			break;
+	}
+	if (f)
+		fclose(f);
+}
+
 void pmb__env_probe(struct pmb_env *env, int cpu, bool sim, struct pmb_warnings *w)
 {
 	char buf[128], path[128];
@@ -81,6 +104,7 @@ void pmb__env_probe(struct pmb_env *env, int cpu, bool sim, struct pmb_warnings 
 	read_line("/sys/devices/system/cpu/cpufreq/boost", buf, sizeof(buf));
 	if (buf[0])
 		env->turbo = buf[0] == '1';
+	cpu_model(env->cpu_model, sizeof(env->cpu_model));
 	read_line("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf));
 	env->paranoid = buf[0] ? atoi(buf) : -100;
 	f = fopen("/proc/loadavg", "r");

@@ -20,6 +20,7 @@ struct pmb_env {
 	int turbo;                 /* 1 on, 0 off, -1 unknown */
 	double loadavg[3];         /* 0 unknown, -1 unreadable */
 	int paranoid;              /* perf_event_paranoid; -100 unknown */
+	char cpu_model[96];        /* /proc/cpuinfo's model name; "" unknown */
 };
 
 /* Probe clock resolution and read cost, core frequency estimate, CPU

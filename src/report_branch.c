@@ -45,7 +45,6 @@ static void verdict(FILE *f, const int *w, char (*arg)[64], int n, bool ordered)
 	/* The first input from which branchless wins at every later one. */
 	while (from > 0 && w[from - 1] > 0)
 		from--;
-	fprintf(f, "  verdict: ");
 	if (!wins && !losses) {
 		fprintf(f, "no significant difference at any input\n");
 		return;
@@ -83,6 +82,8 @@ struct study_acc {
 	int np;
 	bool measured;   /* rates counted by a PMU, not the inputs' known ones */
 	bool cyc_counted; /* cycles counted, not estimated */
+	bool ratio_na;    /* a ratio cell reads n/a */
+	double misp[2][2]; /* branchy, branchless: least and most mispredictions per item */
 };
 
 /* A result's cost figure: time, or under simulation instructions (NULL
@@ -99,19 +100,44 @@ static const struct pmb_figure *cycles_figure(const struct study_events *ev, con
 	return ev->cyc >= 0 ? &x->ev[ev->cyc] : &x->est_cycles;
 }
 
+/* The headers, each with its unit ("y/l": branchy / branchless). */
 static void study_columns(struct pmb__table *t, const struct pmb_context *c, bool sim)
 {
 	t->head[t->ncol] = "input", t->left[t->ncol++] = true;
-	t->head[t->ncol++] = sim ? "branchy instr" : "branchy";
-	t->head[t->ncol++] = sim ? "branchless instr" : "branchless";
-	t->head[t->ncol++] = sim ? "sol instr" : "sol";
+	t->head[t->ncol++] = sim ? "branchy instr/item" : "branchy ns/item";
+	t->head[t->ncol++] = sim ? "branchless instr/item" : "branchless ns/item";
+	t->head[t->ncol++] = sim ? "sol instr/item" : "sol ns/item";
 	if (!sim)
-		t->head[t->ncol++] = c->has_cycles ? "cycles (y/l)" : "est.cycles (y/l)";
-	t->head[t->ncol++] = sim ? "misp/item (y/l, sim)" : "misp/item (y/l)";
+		t->head[t->ncol++] = c->has_cycles ? "cycles/item y/l" : "est.cyc/item y/l";
+	t->head[t->ncol++] = "misp/item y/l";
 	if (!sim) {
-		t->head[t->ncol++] = "ratio [95% CI]";
+		t->head[t->ncol++] = "ratio× l/y";
 		t->head[t->ncol++] = "winner";
 	}
+}
+
+/* What the study's table leaves out for the width, and its legend. */
+static void study_notes(FILE *f, const struct pmb_context *c, struct pmb__table *t, const struct study_events *ev,
+			const struct study_acc *a)
+{
+	bool est = !ev->sim && !c->has_cycles;
+
+	for (int k = 0, any = 0; k < t->ncol; k++)
+		if (t->hide[k])
+			fprintf(f, "%s%s", any++ ? ", " : "  not shown, for the width: ", t->head[k]);
+	for (int k = 0; k < t->ncol; k++)
+		if (t->hide[k]) {
+			fputc('\n', f);
+			break;
+		}
+	fprintf(f, "  legend: y/l: branchy / branchless; sol: speed of light, the plain loop over the same "
+		"input; %s%s%s\n", ev->sim ? "counts SIMULATED (no time, so no winner)" :
+		"ratio×: branchless ns/item over branchy's, 95 % interval in brackets; a winner where it "
+		"excludes 1", est ? "; est.cyc: ESTIMATED from time" : "", ev->bm < 0 ? "; n/a: no "
+		"branch-misses counter here" : "");
+	if (a->ratio_na)
+		fprintf(f, "  ratio× n/a: branchy's ns/item below resolution, or the interval reaches zero: "
+			"no ratio\n");
 }
 
 /* Cost of branchy y, branchless l and speed of light s (NULL: none),
@@ -128,7 +154,7 @@ static int cost_cells(struct pmb__table *t, const struct study_events *ev, const
 	for (int q = 0; q < 3; q++, k++) {
 		if (!col[q] || !col[q]->valid)
 			continue;
-		pmb__fmt_figure(b, sizeof(b), col[q], !ev->sim);
+		pmb__fmt_figure(b, sizeof(b), col[q], false);
 		pmb__table_set(t, k, "%s", b);
 	}
 	if (!ev->sim) {
@@ -235,6 +261,10 @@ static void winner_cells(struct pmb__table *t, const struct pmb_result *y, const
 		pmb__table_set(t, k, "%s", b);
 	} else if (fl->valid && y->time.valid && y->time.s.median > 0) {
 		pmb__table_set(t, k, "%.2f (medians)", fl->s.median / y->time.s.median);
+	} else {
+		/* No ratio over what is not resolved: said in the legend. */
+		pmb__table_set(t, k, "n/a");
+		a->ratio_na = true;
 	}
 	k++;
 	pmb__table_set(t, k, "%s", win > 0 ? "branchless" : win < 0 ? "branchy" : "tie");
@@ -261,6 +291,14 @@ static void study_row(struct pmb__table *t, const struct study_events *ev, const
 	}
 	k = cost_cells(t, ev, y, l, s, 1);
 	penalty_points(ev, y, a);
+	for (int q = 0; q < 2 && ev->bm >= 0; q++) {
+		const struct pmb_figure *fm = &(q ? l : y)->ev[ev->bm];
+
+		if (!fm->valid)
+			continue;
+		a->misp[q][0] = fmin(a->misp[q][0], fmax(fm->s.median, 0));
+		a->misp[q][1] = fmax(a->misp[q][1], fmax(fm->s.median, 0));
+	}
 	if (ev->sim || a->nw == 64)
 		return;
 	winner_cells(t, y, l, k, a);
@@ -314,28 +352,51 @@ static void sim_predictor_note(FILE *f)
 		   "    what your CPU does\n");
 }
 
-/* One branch study, from its first branchy result r[first]. */
+/* The study's finding in one sentence: the verdict over the inputs, or
+ * under simulation how mispredictions go. */
+static void finding(FILE *f, const struct study_events *ev, struct study_acc *a)
+{
+	if (ev->sim) {
+		fprintf(f, "counts SIMULATED, no time: no winner");
+		if (a->misp[0][0] <= a->misp[0][1] && a->misp[1][0] <= a->misp[1][1])
+			fprintf(f, "; mispredictions per item: branchy %.3f to %.3f, branchless %.3f to %.3f",
+				a->misp[0][0], a->misp[0][1], a->misp[1][0], a->misp[1][1]);
+		fputc('\n', f);
+		return;
+	}
+	verdict(f, a->w, a->args, a->nw, a->ordered);
+}
+
+/* One branch study, from its first branchy result r[first]: its finding
+ * first, then its table. */
 static int branch_study(FILE *f, const struct pmb_context *c, const struct study_events *ev,
 			const struct pmb_result *r, size_t n, size_t first, const char *prefix)
 {
+	/* Columns dropped for the width, least telling first: sol, or the
+	 * mispredictions where no counter gives them (all n/a). */
+	static const int drop_perf[] = { 3, 5, 4, 6 }, drop_perf_nobm[] = { 5, 3, 4, 6 }, drop_sim[] = { 3, 4 };
 	const char *fam = r[first].inst->family;
 	struct pmb__table t = { 0 };
-	struct study_acc a = { .ordered = true };
+	struct study_acc a = { .ordered = true,
+			       .misp = { { INFINITY, -INFINITY }, { INFINITY, -INFINITY } } };
 	uint64_t seed = 0;
 	int err;
 
-	fprintf(f, "\nbranch study %s: branchless / branchy%s", prefix,
-		ev->sim ? " (SIMULATED counts: no time, so no winner)" : "");
-	if (study_seed(r, n, prefix, &seed))
-		fprintf(f, "; inputs seeded with %llu", (unsigned long long)seed);
-	fputc('\n', f);
 	study_columns(&t, c, ev->sim);
 	for (size_t j = 0; j < n; j++)
 		if (!strcmp(r[j].inst->family, fam) && !r[j].repetition)
 			study_row(&t, ev, r, n, prefix, &r[j], &a);
+	fprintf(f, "\nbranch study %s: ", prefix);
+	finding(f, ev, &a);
+	fprintf(f, "  branchless / branchy per input");
+	if (study_seed(r, n, prefix, &seed))
+		fprintf(f, ", inputs seeded with %llu", (unsigned long long)seed);
+	fputc('\n', f);
+	if (!c->view.wide && !c->view.columns[0])
+		pmb__table_fit(&t, (size_t)c->view.width, ev->sim ? drop_sim : ev->bm < 0 ? drop_perf_nobm : drop_perf,
+			       ev->sim ? 2 : 4);
 	err = pmb__table_print(f, &t);
-	if (!ev->sim)
-		verdict(f, a.w, a.args, a.nw, a.ordered);
+	study_notes(f, c, &t, ev, &a);
 	penalty_line(f, &a);
 	if (ev->sim)
 		sim_predictor_note(f);

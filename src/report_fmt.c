@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,18 +113,76 @@ static const char *cell(const struct pmb__table *t, size_t row, int col)
 	return t->text + t->off[row * (size_t)t->ncol + (size_t)col];
 }
 
-/* One line: row `row`, or the header where row is SIZE_MAX. */
+size_t pmb__text_width(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+static void pad(FILE *f, size_t n)
+{
+	while (n--)
+		fputc(' ', f);
+}
+
+/* One line: row `row`, or the header where row is SIZE_MAX; hidden
+ * columns left out.  Padded by hand (printf's widths count bytes), and
+ * only before text: no line ends in spaces. */
 static void print_line(FILE *f, const struct pmb__table *t, const size_t *w, size_t row)
 {
+	size_t owed = 0;
+	bool first = true;
+
 	for (int c = 0; c < t->ncol; c++) {
 		const char *s = row == SIZE_MAX ? t->head[c] : cell(t, row, c);
+		size_t k = pmb__text_width(s);
 
-		if (c + 1 == t->ncol && t->left[c])
+		if (t->hide[c])
+			continue;
+		owed += first ? 0 : 2;
+		first = false;
+		if (!t->left[c])
+			owed += w[c] - k;
+		if (*s) {
+			pad(f, owed);
 			fputs(s, f);
-		else
-			fprintf(f, t->left[c] ? "%-*s" : "%*s", (int)w[c], s);
-		fputs(c + 1 < t->ncol ? "  " : "\n", f);
+			owed = 0;
+		}
+		if (t->left[c])
+			owed += w[c] - k;
 	}
+	fputc('\n', f);
+}
+
+void pmb__table_widths(const struct pmb__table *t, size_t *w)
+{
+	bool head = t->ncol > 0 && t->head[0];
+
+	for (int c = 0; c < t->ncol; c++) {
+		w[c] = head ? pmb__text_width(t->head[c]) : 0;
+		for (size_t r = 0; r < t->nrow; r++) {
+			size_t k = pmb__text_width(cell(t, r, c));
+
+			if (k > w[c])
+				w[c] = k;
+		}
+	}
+}
+
+static size_t shown_width(const struct pmb__table *t, const size_t *w)
+{
+	size_t total = 0;
+	bool any = false;
+
+	for (int c = 0; c < t->ncol; c++)
+		if (!t->hide[c]) {
+			total += w[c] + (any ? 2 : 0);
+			any = true;
+		}
+	return total;
 }
 
 int pmb__table_print(FILE *f, struct pmb__table *t)
@@ -132,22 +191,12 @@ int pmb__table_print(FILE *f, struct pmb__table *t)
 	bool head = t->ncol > 0 && t->head[0];
 	int err = t->err;
 
-	for (int c = 0; c < t->ncol; c++) {
-		if (head)
-			w[c] = strlen(t->head[c]);
-		for (size_t r = 0; r < t->nrow; r++) {
-			size_t k = strlen(cell(t, r, c));
-
-			if (k > w[c])
-				w[c] = k;
-		}
-	}
+	pmb__table_widths(t, w);
 	if (head) {
-		size_t total = 0;
+		size_t total;
 
 		print_line(f, t, w, SIZE_MAX);
-		for (int c = 0; c < t->ncol; c++)
-			total += w[c] + (c + 1 < t->ncol ? 2 : 0);
+		total = shown_width(t, w);
 		for (size_t k = 0; k < total; k++)
 			fputc('-', f);
 		fputc('\n', f);
@@ -156,6 +205,20 @@ int pmb__table_print(FILE *f, struct pmb__table *t)
 		print_line(f, t, w, r);
 	pmb__table_free(t);
 	return err;
+}
+
+int pmb__table_fit(struct pmb__table *t, size_t width, const int *drop, int ndrop)
+{
+	size_t w[PMB_TABLE_MAXCOL];
+	int k = 0;
+
+	pmb__table_widths(t, w);
+	while (k < ndrop && shown_width(t, w) > width)
+		if (drop[k] >= 0 && drop[k] < t->ncol)
+			t->hide[drop[k++]] = true;
+		else
+			k++;
+	return k;
 }
 
 void pmb__table_free(struct pmb__table *t)
@@ -246,4 +309,101 @@ void pmb__fmt_ratio(char *b, size_t n, double ratio, double lo, double hi)
 		snprintf(b, n, "%.2f [%.2f, %.2f]", ratio, lo, hi);
 	else
 		snprintf(b, n, "%.2f", ratio);
+}
+
+/* ---- wrapped text and footnotes ----------------------------------------- */
+
+void pmb__wrap(FILE *f, const char *text, size_t first, size_t indent, size_t width)
+{
+	size_t col = first, gap = 0;
+	bool fresh = true; /* no word on this line yet */
+
+	while (*text) {
+		size_t len = strcspn(text, " "), k;
+		char word[512];
+
+		snprintf(word, sizeof(word), "%.*s", (int)len, text);
+		k = pmb__text_width(word);
+		if (!fresh && col > indent && col + gap + k > width) {
+			fputc('\n', f);
+			pad(f, indent);
+			col = indent;
+			fresh = true;
+		}
+		/* The spaces between words kept as they were (aligned
+		 * labels), except at the start of a line. */
+		if (!fresh) {
+			pad(f, gap);
+			col += gap;
+		}
+		fputs(word, f);
+		col += k;
+		fresh = false;
+		text += len;
+		gap = strspn(text, " ");
+		text += gap;
+	}
+	fputc('\n', f);
+}
+
+void pmb__wrap_lines(FILE *f, const char *text, size_t width)
+{
+	while (*text) {
+		size_t len = strcspn(text, "\n"), lead = strspn(text, " ");
+		char line[4096];
+
+		snprintf(line, sizeof(line), "%.*s", (int)len, text);
+		if (pmb__text_width(line) <= width || lead >= len) {
+			fputs(line, f);
+			fputc('\n', f);
+		} else {
+			pad(f, lead);
+			pmb__wrap(f, line + lead, lead, lead + 2, width);
+		}
+		text += len + (text[len] == '\n');
+	}
+}
+
+/* Superscript digits of k (1 -> "¹", 12 -> "¹²"). */
+static void superscript(char *b, size_t n, int k)
+{
+	static const char *const digit[] = { "⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹" };
+	char d[12];
+	size_t len = 0;
+
+	snprintf(d, sizeof(d), "%d", k);
+	b[0] = 0;
+	for (const char *p = d; *p && len + 4 < n; p++)
+		len += (size_t)snprintf(b + len, n - len, "%s", digit[*p - '0']);
+}
+
+const char *pmb__note(struct pmb__notes *nt, const char *fmt, ...)
+{
+	char text[sizeof(nt->text[0])];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	for (int i = 0; i < nt->n; i++)
+		if (!strcmp(nt->text[i], text))
+			return nt->mark[i];
+	if (nt->n == PMB_MAX_NOTES) {
+		snprintf(nt->text[nt->n - 1], sizeof(nt->text[0]), "and other reasons (the JSON report "
+			 "has every figure)");
+		return nt->mark[nt->n - 1];
+	}
+	superscript(nt->mark[nt->n], sizeof(nt->mark[0]), nt->n + 1);
+	snprintf(nt->text[nt->n], sizeof(nt->text[0]), "%s", text);
+	return nt->mark[nt->n++];
+}
+
+void pmb__notes_print(FILE *f, const struct pmb__notes *nt, size_t width)
+{
+	for (int i = 0; i < nt->n; i++) {
+		size_t k = pmb__text_width(nt->mark[i]);
+
+		fprintf(f, "%s ", nt->mark[i]);
+		pmb__wrap(f, nt->text[i], k + 1, k + 1, width);
+	}
 }

@@ -8,7 +8,7 @@
 
 #include "result.h"
 
-#define PMB_TABLE_MAXCOL 24
+#define PMB_TABLE_MAXCOL 48
 
 /* An aligned text table: each column as wide as its widest cell or header,
  * two spaces between columns, text columns (left[c]) flush left and the
@@ -20,6 +20,7 @@ struct pmb__table {
 	int ncol;
 	const char *head[PMB_TABLE_MAXCOL]; /* head[0] NULL: no header, no rule */
 	bool left[PMB_TABLE_MAXCOL];
+	bool hide[PMB_TABLE_MAXCOL]; /* not printed (kept for its width) */
 	size_t nrow, cap;
 	size_t *off;  /* nrow * ncol offsets into text; offset 0 is "" */
 	char *text;
@@ -38,9 +39,41 @@ void pmb__table_set(struct pmb__table *t, int col, const char *fmt, ...)
  * then the rows; then free the rows, as pmb__table_free().  Returns t->err
  * from before the free: 0, or -ENOMEM when rows or cells are missing. */
 int pmb__table_print(FILE *f, struct pmb__table *t);
+/* Each column's width in w[0..ncol): its widest cell or header, in
+ * terminal columns (UTF-8 characters, not bytes). */
+void pmb__table_widths(const struct pmb__table *t, size_t *w);
+/* Hide columns drop[0..ndrop), in that order, while the table is wider
+ * than width.  Returns how many it hid. */
+int pmb__table_fit(struct pmb__table *t, size_t width, const int *drop, int ndrop);
 /* Free the rows and cells, keeping ncol, head and left: t can be reused.
  * Safe on a table that has none. */
 void pmb__table_free(struct pmb__table *t);
+
+/* The terminal columns UTF-8 text takes: its characters, not its bytes
+ * (the report's "±", "×" and footnote marks are one column each). */
+size_t pmb__text_width(const char *s);
+/* Write text to f wrapped at width columns, at spaces: the first line
+ * after `first` columns the caller wrote (its separator included), the
+ * others indented by `indent` spaces.  Ends with a newline. */
+void pmb__wrap(FILE *f, const char *text, size_t first, size_t indent, size_t width);
+
+/* Copy text to f, each line wider than width wrapped at spaces, its
+ * continuation indented two more than the line.  Table rows (already
+ * fitted) pass as they are. */
+void pmb__wrap_lines(FILE *f, const char *text, size_t width);
+
+/* Footnotes under a table: each reason once, with its mark ("¹", "²", ...).
+ * Reasons past PMB_MAX_NOTES share the last mark's "and others" line. */
+#define PMB_MAX_NOTES 24
+struct pmb__notes {
+	int n;
+	char mark[PMB_MAX_NOTES][16];
+	char text[PMB_MAX_NOTES][240];
+};
+/* The mark of the reason printf'ed from fmt, added when it is new. */
+const char *pmb__note(struct pmb__notes *nt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "¹ reason" per note, wrapped at width. */
+void pmb__notes_print(FILE *f, const struct pmb__notes *nt, size_t width);
 
 /* Time in ns with an auto-scaled unit (ps .. s), 3-4 significant digits;
  * "-" where not finite. */

@@ -2,10 +2,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -60,20 +63,78 @@ int pmb__out_error(const char *fmt, ...)
 	return 2;
 }
 
+/* The console shows this many of a warning's lines per benchmark; the
+ * JSON report's context/warnings holds them all. */
+#define WARN_LINES 6
+
+/* One warning: its first line after "pmubench: warning: ", the lines of
+ * its list indented under it, at most WARN_LINES of them (the JSON has
+ * all); each line escaped as pmb__out_line does. */
+static void warning_lines(const char *t)
+{
+	int lines = 0;
+
+	for (const char *p = strchr(t, '\n'); p; p = strchr(p + 1, '\n'))
+		lines++;
+	for (int i = 0; i <= lines && i <= WARN_LINES; i++) {
+		size_t len = strcspn(t, "\n");
+		char *line = strndup(t, len), buf[1024];
+
+		if (!line)
+			return;
+		pmb__text_safe(buf, sizeof(buf), line);
+		fprintf(stderr, i ? "%s\n" : "pmubench: warning: %s\n", buf);
+		free(line);
+		t += len + (t[len] != 0);
+	}
+	if (lines > WARN_LINES)
+		fprintf(stderr, "  and %d more: the JSON report (--format=json) lists every one\n", lines - WARN_LINES);
+}
+
 void pmb__out_warnings(char *const *text, int n, int *printed)
 {
 	for (; *printed < n; (*printed)++)
 		if (!capture)
-			pmb__out_line("warning: ", text[*printed]);
+			warning_lines(text[*printed]);
 }
+
+/* Whether a progress line stands on the terminal now. */
+static bool progress_drawn;
 
 void pmb__out_progress(void *unused, const char *name, size_t done, size_t total)
 {
 	(void)unused;
+	progress_drawn = true;
 	fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, total, name);
-	if (done == total)
-		fprintf(stderr, "\r\033[K");
 	fflush(stderr);
+	if (done == total)
+		pmb__out_progress_end();
+}
+
+void pmb__out_progress_end(void)
+{
+	if (!progress_drawn)
+		return;
+	fprintf(stderr, "\r\033[K");
+	fflush(stderr);
+	progress_drawn = false;
+}
+
+int pmb__out_width(const char *out)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	char *end;
+
+	if (env && *env) {
+		long v = strtol(env, &end, 10);
+
+		if (!*end && v >= 40 && v <= 1000)
+			return (int)v;
+	}
+	if (!out && isatty(1) && ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+		return ws.ws_col;
+	return 100;
 }
 
 void pmb__out_progress_erase(void)

@@ -26,8 +26,17 @@ void pmb__out_capture(char *buf, size_t size);
  * one before the long run, not after it). */
 void pmb__out_warnings(char *const *text, int n, int *printed);
 
-/* The runner's progress line on stderr ("[3/40] name"), erased at the end. */
+/* The runner's progress line on stderr ("[3/40] name"), erased at the end
+ * and when SIGINT or SIGTERM stops the run (then the signal goes on). */
 void pmb__out_progress(void *unused, const char *name, size_t done, size_t total);
+/* Erase the progress line where one stands: a run that stopped early
+ * (an error) leaves none before its messages or report. */
+void pmb__out_progress_end(void);
+
+/* The width the console report fits: $COLUMNS where set (a number from
+ * 40 to 1000), else the terminal's (TIOCGWINSZ) where the report goes to
+ * standard output and that is a terminal, else 100. */
+int pmb__out_width(const char *out);
 
 /* Erase a progress line left on stderr (a run stopped by a signal). */
 void pmb__out_progress_erase(void);

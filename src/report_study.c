@@ -1,6 +1,7 @@
 /* report_study.c - the console report's working-set sweeps: median per cache tier, where the data step, against the cache boundaries. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "registry.h"
@@ -326,12 +327,19 @@ static void report_sweep(FILE *f, const struct pmb_context *c, const struct pmb_
 	struct sweep_figs s = sweep_figs(c);
 	int steps = 0;
 
-	fprintf(f, "\n%s across the cache tiers:\n", r[first].inst->family);
+	/* The finding first: where the cost steps; then the tiers. */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	for (int q = 0; mem && q < s.n; q++)
+		steps = data_steps(mem, c, r, n, first, s.ev[q], steps);
+	if (mem)
+		fclose(mem);
+	fprintf(f, "\n%s across the cache tiers: %s%s\n", r[first].inst->family,
+		steps ? "the cost steps" : "no step in the data", steps && text ? text : "");
+	free(text);
 	tier_summary(f, c, r, n, first, &s);
-	fprintf(f, "  steps seen in the data:");
-	for (int q = 0; q < s.n; q++)
-		steps = data_steps(f, c, r, n, first, s.ev[q], steps);
-	fprintf(f, "%s\n", steps ? "" : " none");
 	boundaries_line(f, c);
 	compare_boundaries(f, c, r, n, first);
 	huge_pages_line(f, c, r, n, first);

@@ -11,17 +11,21 @@
  * warning, not read it fifty times. */
 static void add_once(char **list, int *n, const char *fmt, va_list ap)
 {
-	char buf[512];
+	char *buf = NULL;
 
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	for (int i = 0; i < *n; i++)
-		if (strcmp(list[i], buf) == 0)
-			return;
-	if (*n == PMB_MAX_WARNINGS)
+	/* As long as it is: a warning may list every benchmark it concerns. */
+	if (vasprintf(&buf, fmt, ap) < 0)
 		return;
-	list[*n] = strdup(buf);
-	if (list[*n])
-		(*n)++;
+	for (int i = 0; i < *n; i++)
+		if (strcmp(list[i], buf) == 0) {
+			free(buf);
+			return;
+		}
+	if (*n == PMB_MAX_WARNINGS) {
+		free(buf);
+		return;
+	}
+	list[(*n)++] = buf;
 }
 
 void pmb__warn(struct pmb_warnings *w, const char *fmt, ...)

@@ -147,6 +147,16 @@ struct pmb_result {
  * what the stages returned (plan, opened counters, environment probe,
  * measured overhead, warnings) right before the analysis; the analysis adds
  * its warnings, and the reports only read it. */
+/* How the console report is drawn: --columns, --wide, --verbose and the
+ * terminal's width.  The console's alone: JSON and CSV write everything. */
+struct pmb_console_view {
+	int width;           /* columns the report must fit in */
+	char columns[256];   /* --columns=LIST; "" chosen by what was measured */
+	bool wide;           /* --wide: every column */
+	bool verbose;        /* --verbose: the whole probe in the header */
+	bool counters_given; /* --counters given: its events were asked for */
+};
+
 /* Where the counts come from: perf_event counters, or valgrind's simulation. */
 enum pmb_backend { PMB_BACKEND_PERF, PMB_BACKEND_SIM };
 
@@ -154,6 +164,7 @@ struct pmb_context {
 	char date[40];
 	char host[64];
 	char executable[256];
+	char cpu_model[96];        /* "" unknown; console only */
 	enum pmb_backend backend;
 	int cpu;                   /* pinned */
 	int ncpus;
@@ -185,6 +196,7 @@ struct pmb_context {
 	                              how far it got; "" complete */
 	char *warnings[PMB_MAX_WARNINGS]; /* each once; owned */
 	int nwarnings;
+	struct pmb_console_view view;
 };
 
 /* Whether the counts are simulated (--backend=sim): the one test of the

@@ -17,6 +17,7 @@
 #include "load.h"
 #include "probe.h"
 #include "registry.h"
+#include "report_cols.h"
 #include "report_out.h"
 #include "result.h"
 #include "run.h"
@@ -399,6 +400,7 @@ static int measure(const struct pmb_options *o, const struct pmb_plan *p, const 
 	if (!s->res)
 		return pmb__out_error("out of memory");
 	err = pmb__runner_run(&s->ro, &m->meter, p->inst, p->ninst, s->res);
+	pmb__out_progress_end();
 	if (err)
 		return pmb__out_error("running the benchmarks failed: %s", pmb_strerror(err));
 	s->stopped = pmb__stop_signal;
@@ -476,6 +478,7 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 	pmb__text_safe(c->host, sizeof(c->host), env->host);
 	pmb__text_safe(c->executable, sizeof(c->executable), env->executable);
 	snprintf(c->governor, sizeof(c->governor), "%s", env->governor);
+	snprintf(c->cpu_model, sizeof(c->cpu_model), "%s", env->cpu_model);
 	c->clock = env->clock;
 	c->ghz = env->ghz;
 	c->turbo = env->turbo;
@@ -501,6 +504,11 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 	c->seed = o->seed;
 	c->samples = o->samples;
 	c->repetitions = o->repetitions;
+	c->view.width = pmb__out_width(o->out);
+	snprintf(c->view.columns, sizeof(c->view.columns), "%s", o->columns ? o->columns : "");
+	c->view.wide = o->wide;
+	c->view.verbose = o->verbose;
+	c->view.counters_given = o->counters != NULL;
 	if (s) {
 		c->overhead = s->overhead;
 		c->min_sample_ns = s->ro.min_sample_ns;
@@ -611,6 +619,17 @@ static int show_topology(const struct pmb_options *o, const struct pmb_plan *p, 
 	return rc;
 }
 
+/* --columns names columns of the events the run counts (a fallback's
+ * too): checked once they are known, before the long part. */
+static int check_columns(const struct pmb_options *o, const struct pmb_opened *m)
+{
+	char err[1600];
+
+	if (pmb__columns_check(o->columns, &m->events, err, sizeof(err)))
+		return pmb__out_error("%s", err);
+	return 0;
+}
+
 /* Counters opened, samples measured, figures analysed (into run, which
  * owns them from here on), report written unless quiet. */
 static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, struct pmb_warnings *warn,
@@ -626,6 +645,10 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 	rc = open_meter(o, plan, &opened, warn);
 	if (rc)
 		goto out;
+	if (o->columns && check_columns(o, &opened)) {
+		rc = 2;
+		goto out;
+	}
 	pmb__out_warnings(warn->text, warn->n, &printed);
 	if (o->topology) {
 		rc = show_topology(o, plan, &opened, warn);

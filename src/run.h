@@ -34,6 +34,8 @@ struct pmb_options {
 	int hugepages;           /* --hugepages: 1 on, 0 off */
 	int repetitions;         /* --repetitions */
 	uint64_t seed;           /* --seed; 0 each benchmark's own */
+	const char *columns;     /* --columns: the console table's; NULL chosen */
+	bool wide, verbose;      /* --wide, --verbose: the console report's */
 	const char *topology_src; /* hidden, for tests: a made-up topology */
 	bool quiet;              /* pmb_run(): no report, no warnings, no
 	                            progress, errors kept (pmb__out_capture) */

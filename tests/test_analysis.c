@@ -261,8 +261,8 @@ static void test_winner(void)
 int main(void)
 {
 	struct pmb_context ctx;
-	struct pmb_instance in[6];
-	struct pmb_result r[6];
+	struct pmb_instance in[7];
+	struct pmb_result r[7];
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.backend = PMB_BACKEND_PERF;
@@ -301,7 +301,10 @@ int main(void)
 	/* A sixth benchmark with a fixed setup cost inside its loop. */
 	inst(&in[5], "setup_inside", -1, -1);
 	make(&r[5], &in[5], 5.0, 1, 20000, &ctx.overhead);
-	tap_ok(pmb__analyze(&ctx, r, 6, 1) == 0, "analyze");
+	/* A seventh with a larger one: each is named with its own figure. */
+	inst(&in[6], "setup_inside_more", -1, -1);
+	make(&r[6], &in[6], 5.0, 1, 1500000, &ctx.overhead);
+	tap_ok(pmb__analyze(&ctx, r, 7, 1) == 0, "analyze");
 
 	for (int i = 0; i < 5; i++)
 		tap_ok(near(r[i].time.s.median, t[i], 1e-5), "%s: raw %.4f ns per item after overhead (%.6f)",
@@ -331,11 +334,17 @@ int main(void)
 	tap_ok(near(r[5].time.fixed_two_point, 20000, 0.01), "two-point cross-check agrees (%.1f ns)",
 	       r[5].time.fixed_two_point);
 	tap_ok(r[0].time.fixed_share < 0.01, "no fixed cost where there is none (%.4f)", r[0].time.fixed_share);
-	bool flagged = false;
+	const char *fw = NULL;
 	for (int i = 0; i < ctx.nwarnings; i++)
-		flagged |= strstr(ctx.warnings[i], "fixed cost per sample") && strstr(ctx.warnings[i], "setup_inside") &&
-			   strstr(ctx.warnings[i], "move setup out of it");
-	tap_ok(flagged, "the fixed cost is flagged with what to do");
+		if (strstr(ctx.warnings[i], "move setup out of it"))
+			fw = ctx.warnings[i];
+	tap_ok(fw != NULL, "the fixed cost is flagged with what to do");
+	/* One line per benchmark, its own figure in human units, worst first. */
+	const char *l1 = fw ? strstr(fw, "\n  fixed cost 1.5 ms per sample (") : NULL;
+	const char *l2 = fw ? strstr(fw, "\n  fixed cost 20.0 us per sample (") : NULL;
+	tap_ok(l1 && l2 && l1 < l2 && strstr(l1, ") in setup_inside_more\n") && strstr(l2, ") in setup_inside") &&
+		       !strchr(l2 + 1, '\n'),
+	       "each benchmark with a fixed cost is named with its own figure, the larger first");
 
 	/* Below resolution: reported as such, never as a negative figure. */
 	struct pmb_instance e;

@@ -126,7 +126,7 @@ ok("calib/add_chain" in r.stdout and "calib/empty" in r.stdout, "console table n
 pmu = subprocess.run(["perf", "stat", "-e", "instructions", "true"], capture_output=True, text=True) \
     if os.path.exists("/usr/bin/perf") else None
 warn = r.stderr.count("hardware counters are not available")
-if "est.cycles" in r.stdout:
+if "est.cyc" in r.stdout:
     ok(warn == 1, "no-PMU warning printed exactly once (%d)" % warn)
     ok("ESTIMATED" in r.stdout, "estimated cycles are labelled in the console output")
 else:
@@ -199,5 +199,93 @@ ok(r.returncode == 0 and "ASSUMED" not in r.stderr,
 r = run(NOCACHE, "--filter=^mem/chase/(4KiB|16MiB)$", "--samples=3", "--min-sample-time=100us")
 ok(r.returncode == 0 and r.stderr.count("ASSUMED sizes") == 1,
    "a sweep without caches runs and names the assumed sizes once (%d: %s)" % (r.returncode, r.stderr[-300:]))
+
+# ---- the console report: its width, its options, progress ---------------
+def widest(text):
+    return max((len(l) for l in text.splitlines()), default=0)
+
+
+# The default report fits the width: 100 columns when stdout is no
+# terminal, $COLUMNS where it is set; --wide is as wide as it needs.
+FILT = "--filter=^calib/|^branch/filter/branch(y|less)/p5$"
+for cols in (None, "80", "120"):
+    e = dict(os.environ)
+    e.pop("COLUMNS", None)
+    if cols:
+        e["COLUMNS"] = cols
+    r = run(FILT, "--samples=5", env=e)
+    lim = int(cols or 100)
+    ok(r.returncode == 0 and widest(r.stdout) <= lim and "ratio×" in r.stdout and "ns/item" in r.stdout,
+       "the default report fits %d columns%s (widest %d)" % (lim, "" if cols else " (not a terminal)",
+                                                            widest(r.stdout)))
+    ok("\r" not in r.stderr and "[1/" not in r.stderr, "no progress where stderr is no terminal")
+e = dict(os.environ, COLUMNS="80")
+r = run(FILT, "--samples=5", "--wide", env=e)
+ok(r.returncode == 0 and widest(r.stdout) > 80 and "sd ns" in r.stdout and "outliers" in r.stdout,
+   "--wide gives every column however wide (widest %d)" % widest(r.stdout))
+r = run(FILT, "--samples=5", "--columns=ns,sd,samples", env=e)
+head = [l for l in r.stdout.splitlines() if l.startswith("benchmark")]
+ok(r.returncode == 0 and head and head[0].split() == ["benchmark", "ns/item", "sd", "ns", "samples"],
+   "--columns=ns,sd,samples shows those beside the name (%r)" % head)
+r = run(FILT, "--columns=ns,nope")
+ok(r.returncode == 2 and "--columns=ns,nope" in r.stderr and "'nope'" in r.stderr and "instr" in r.stderr
+   and r.stdout == "", "--columns with an unknown name: one line naming it and what is valid (%d: %s)"
+   % (r.returncode, r.stderr.strip()[-200:]))
+r = run("--filter=^calib/empty$", "--samples=5", "--verbose")
+ok(r.returncode == 0 and "harness overhead subtracted:" in r.stdout and "perf_event_paranoid" in r.stdout,
+   "--verbose prints the rest of the probe")
+r = run("--filter=^calib/empty$", "--samples=5")
+ok(r.returncode == 0 and "harness overhead subtracted:" not in r.stdout
+   and len(r.stdout.split("\n\n")[0].splitlines()) <= 3,
+   "without --verbose the header is the version line and the machine's line")
+
+
+def on_pty(args, stop_at=None):
+    """pmubench with stderr on a terminal: (what the terminal got, exit
+    status).  stop_at: SIGINT once the terminal shows that text."""
+    import pty
+    import select
+    import signal
+    master, slave = pty.openpty()
+    p = subprocess.Popen([PMB, *args], stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    got, sent = b"", False
+    while True:
+        rd, _, _ = select.select([master], [], [], 60)
+        if not rd:
+            break
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        got += chunk
+        if stop_at and not sent and stop_at in got:
+            p.send_signal(signal.SIGINT)
+            sent = True
+    p.stdout.read()
+    return got, p.wait(timeout=60)
+
+
+try:
+    import pty  # noqa: F401
+    def erased(got):
+        """Whether the last progress line ("[n/N] name") was erased, and
+        nothing but warnings on lines of their own came after it."""
+        last = list(re.finditer(rb"\[\d+/\d+\] ", got))
+        tail = got[last[-1].end():] if last else b""
+        return bool(last) and b"\r\x1b[K" in tail and \
+            all(x.startswith((b"pmubench: warning", b"  ")) or not x
+                for x in tail[tail.index(b"\r\x1b[K") + 4:].split(b"\r\n"))
+
+    got, rc = on_pty(["--filter=^calib/", "--samples=5"])
+    ok(rc == 0 and erased(got), "progress on a terminal, erased before the report (%r)" % got[-80:])
+    got, rc = on_pty(["--filter=^mem/", "--samples=5"], stop_at=b"[2/")
+    ok(rc == -2 and got.endswith(b"\r\x1b[K"),
+       "a run stopped by SIGINT erases its progress line and dies of the signal (%d, %r)" % (rc, got[-60:]))
+except (ImportError, OSError) as err:
+    skip("progress on a terminal", "no pseudo-terminal here (%s)" % err)
+    skip("progress erased when stopped", "no pseudo-terminal here")
 
 done()

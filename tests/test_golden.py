@@ -58,6 +58,11 @@ CASES = [
 ]
 
 FORMATS = [("json", "--format=json"), ("csv", "--format=csv"), ("console", None)]
+# The console again at these terminal widths ($COLUMNS; the plain console
+# run above has none and is not a terminal: 100 columns).  Written with
+# three digits, so that every width gives the environment the same length
+# (the simulated misses move with it: see stage()).
+WIDTHS = [80, 120, 200]
 
 # JSON values replaced by "<normalised>", by key path ("[]": any element).
 # Varying from run to run (three runs of every case compared): anything
@@ -669,16 +674,47 @@ def _map_cells(line, hdr):
     return out
 
 
-def _console_miss(spec, header):
-    """(kind, derived name) for a console column header."""
+# Console headers that name an event by a short name (report_cols.c).
+_SHORT = {"instr": ("instructions",), "br-miss": ("branch-misses", "cond-branch-misses")}
+
+
+def _header_event(spec, header):
+    """The event a console header names ("instr/item", "l1d-read-misses/item",
+    or the old "NAME (sim)"), or None."""
     base = re.sub(r" \(.*\)$", "", header)
-    if spec.key_of.get(base) in spec.miss:
-        return "item", None
+    base = re.sub(r"/item$", "", base)
+    for name in _SHORT.get(base, (base,)):
+        if name in spec.key_of:
+            return name
+    return None
+
+
+def _header_derived(spec, header):
+    """(derived name, scale of the print) for a derived figure's header: its
+    name, or "NAME %" for NAME_ratio printed in % ("misp %": the
+    mispredict ratio)."""
+    base = re.sub(r" \(.*\)$", "", header)
     if base in spec.derived:
-        return "derived", base
+        return base, 1
+    if base.endswith(" %"):
+        stem = base[:-2]
+        for d in spec.derived:
+            if d == stem + "_ratio" or (stem == "misp" and d.endswith("mispredict_ratio")):
+                return d, 100
+    return None, 1
+
+
+def _console_miss(spec, header):
+    """(kind, derived name, scale) for a console column header."""
+    ev = _header_event(spec, header)
+    if ev is not None and spec.key_of[ev] in spec.miss:
+        return "item", None, 1
+    dname, scale = _header_derived(spec, header)
+    if dname is not None:
+        return "derived", dname, scale
     if MISS_HEADER.search(header):
-        return "item", None
-    return None, None
+        return "item", None, 1
+    return None, None, 1
 
 
 def tolerant_console(want, got, spec, flips):
@@ -710,7 +746,7 @@ def tolerant_console(want, got, spec, flips):
             if a == b and sa == sb:
                 continue
             col = hdr[j][2]
-            kind, dname = _console_miss(spec, col)
+            kind, dname, scale = _console_miss(spec, col)
             na, ka = _cnums(a.replace("< ", ""))
             nb, kb = _cnums(b.replace("< ", ""))
             anchor_same = ea == eb if hdr[j][1] == ea else sa == sb
@@ -719,9 +755,9 @@ def tolerant_console(want, got, spec, flips):
                 continue
             for (x, ux), (y, uy) in zip(na, nb):
                 if kind == "derived":
-                    _, den_key, scale = spec.derived[dname]
+                    _, den_key, dscale = spec.derived[dname]
                     den = _console_den(spec, den_key, names, ca) if den_key else None
-                    lim = lim_derived(x, y, scale, den)
+                    lim = scale * lim_derived(x / scale, y / scale, dscale, den)
                 else:
                     lim = lim_item(x, y)
                 v.within(col, x, y, lim + ux + uy, "%s: " % label)
@@ -733,15 +769,14 @@ def tolerant_console(want, got, spec, flips):
 def _console_den(spec, den_key, names, cells):
     """The denominator per item of a derived column, from this row's cell
     under that event's column; 0 (no per-item allowance) where unknown."""
-    for name, key in spec.key_of.items():
-        if key != den_key:
+    for col, j in names.items():
+        ev = _header_event(spec, col)
+        if ev is None or spec.key_of[ev] != den_key or j not in cells:
             continue
-        for col, j in names.items():
-            if re.sub(r" \(.*\)$", "", col) == name and j in cells:
-                t = cells[j][2]
-                nums, _ = _cnums(t)
-                if len(nums) == 1 and not t.startswith("<"):
-                    return nums[0][0]
+        t = cells[j][2]
+        nums, _ = _cnums(t)
+        if len(nums) == 1 and not t.startswith("<"):
+            return nums[0][0]
     return 0
 
 
@@ -814,11 +849,13 @@ def stage(tmp, prefix):
     return prefix, exe, {"PATH": vg, "PMUBENCH_EVENTS_DIR": events}
 
 
-def run(world, args):
+def run(world, args, width=None):
     """pmubench in world (from stage) with stdout and stderr captured (so
     neither is a terminal), as bytes decoded strictly: the comparison is
-    byte for byte."""
+    byte for byte.  width: $COLUMNS, or None for none."""
     prefix, exe, env = world
+    if width is not None:
+        env = dict(env, COLUMNS="%03d" % width)
     p = subprocess.run([*prefix, exe, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        env=env, cwd=os.path.dirname(exe), timeout=300)
     return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
@@ -1054,13 +1091,13 @@ def tolerance_self_check():
          _edit_line(cs, row.match, csv_cell("labels", lambda t: t.replace(
              "indirect_branch_misses:below_resolution;", ""))), False),
         ("console", "a miss cell one in the last digit",
-         _cell("cond-branch-misses (sim)", "branch/sum_if/branchy/p50",
+         _cell("br-miss/item", "branch/sum_if/branchy/p50",
                lambda t: "%.4f" % (float(t) + 0.0001))(co), True),
         ("console", "a miss cell x1.1",
-         _cell("cond-branch-misses (sim)", "branch/sum_if/branchy/p50",
+         _cell("br-miss/item", "branch/sum_if/branchy/p50",
                lambda t: "%.4f" % (float(t) * 1.1))(co), False),
         ("console", "an instructions cell in the last digit",
-         _cell("instructions (sim)", "branch/sum_if/branchy/p50",
+         _cell("instr/item", "branch/sum_if/branchy/p50",
                lambda t: "%.3f" % (float(t) + 0.001))(co), False),
         ("console", "a benchmark's name",
          _edit_line(co, lambda x: x.startswith("branch/sum_if/branchy/p50 "),
@@ -1118,24 +1155,31 @@ def cases(world):
         if spec is None and not UPDATE:
             diag("%s: no readable tests/golden/%s.json: compared byte for byte"
                  % (c["name"], c["name"]))
-        for ext, fmt in FORMATS:
+        runs = [(ext, fmt, None) for ext, fmt in FORMATS] + [("console", None, w) for w in WIDTHS]
+        for ext, fmt, width in runs:
             args = COMMON + c["args"] + ([fmt] if fmt else [])
-            rc, out, err = run(world, args)
-            what = "%s %s" % (c["name"], ext)
+            rc, out, err = run(world, args, width)
+            label = ext if width is None else "%s at %d columns" % (ext, width)
+            golden = "%s.%s" % (c["name"], ext) if width is None else "%s.w%d.%s" % (c["name"], width, ext)
+            what = "%s %s" % (c["name"], label)
             if not ok(rc == 0, "%s: exits 0 (rc %d)" % (what, rc)):
                 diag("pmubench " + " ".join(args))
                 diag(err[-2000:])
                 continue
-            errs[ext] = normalise_stderr(err)
+            errs[label] = normalise_stderr(err)
             try:
                 got = NORMALISE[ext](out)
             except ValueError as e:
                 ok(False, "%s: the JSON is well-formed (%s)" % (what, e))
                 continue
+            if width is not None:
+                wide = [ln for ln in got.splitlines() if len(ln) > width]
+                if not ok(not wide, "%s: no line wider than %d" % (what, width)):
+                    diag("\n".join(wide[:5]))
             tol = None
             if spec is not None:
                 tol = (lambda w, g, f=TOLERANT[ext]: f(w, g, spec, flips))
-            compare(what, "%s.%s" % (c["name"], ext), got, c["line"], tol)
+            compare(what, golden, got, c["line"], tol)
         # Warnings are part of the output too: the same in every format.
         if errs:
             same = len(set(errs.values())) == 1
@@ -1143,7 +1187,7 @@ def cases(world):
                 diag("\n".join("%s: %r" % kv for kv in errs.items()))
             compare("%s stderr" % c["name"], "%s.stderr" % c["name"],
                     errs.get("console", next(iter(errs.values()))), c["line"])
-        diag("%s: %.1f s for %d runs" % (c["name"], time.monotonic() - t0, len(FORMATS)))
+        diag("%s: %.1f s for %d runs" % (c["name"], time.monotonic() - t0, len(runs)))
     diag("all cases: %.1f s" % (time.monotonic() - total))
 
 

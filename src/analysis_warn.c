@@ -174,7 +174,7 @@ static void fixed_line(const struct pmb_context *ctx, const struct pmb_result *r
 			fig_add(&k->fixed, f->fixed_share, "fixed cost %s per sample (%.0f %% of a sample)\t in %s",
 				v, f->fixed_share * 100, r->inst->name);
 	} else {
-		fig_add(&k->fixed, f->fixed_share, "fixed cost %.6g %s per sample (%.0f %% of a sample, "
+		fig_add(&k->fixed, f->fixed_share, "fixed cost %.0f %s per sample (%.0f %% of a sample, "
 			"SIMULATED, exact)\t in %s", f->fixed, ctx->plan.ev[ins >= 0 ? ins : 0].name,
 			f->fixed_share * 100, r->inst->name);
 	}

@@ -291,7 +291,7 @@ static void cell_ratio(struct pmb__coltab *m, const struct pmb__col *k, const st
 		blank(m, b, n, "-", "ratio×: its reference was not run");
 		return;
 	}
-	if (!isfinite(f->ratio) && f->ratio_why && strcmp(f->ratio_why, PMB_WHY_REF_UNRESOLVED)) {
+	if (!isfinite(f->ratio) && f->ratio_why) {
 		blank(m, b, n, "n/a", "ratio×: %s", f->ratio_why);
 		return;
 	}

@@ -6,6 +6,7 @@ the expected figures are exact arithmetic of known instruction counts."""
 import csv
 import io
 import json
+import re
 import os
 import subprocess
 import sys
@@ -95,14 +96,30 @@ def sim_links():
     c = run("--backend=sim", "--filter=^links/(all|ref_unresolved|slow_base|ref_b|base)$",
             "--counters=instructions")
     rows = {ln.split()[0]: ln for ln in c.stdout.splitlines() if ln.startswith("links/")}
-    ok("normalized (sim) [95% CI]" in c.stdout and "raw ratio [95% CI]" in c.stdout,
-       "the console shows normalized (sim) and a raw ratio beside a normalized one")
-    ok("6.000 [6.000, 6.000]" in rows.get("links/all", "") and "3.00 [3.00, 3.00]" in rows.get("links/all", "")
-       and "2.33 [2.33, 2.33]" in rows.get("links/all", ""),
-       "console links/all: normalized 6 with its interval, ratio 3.00, raw ratio 2.33 (%s)" % rows.get("links/all"))
-    ok("1.00 [1.00, 1.00]" in rows.get("links/ref_b", ""), "console: the reference row reads 1.00")
-    ok("reference not resolved" in rows.get("links/ref_unresolved", "") and
-       "baseline slower" in rows.get("links/slow_base", ""), "console: the cells say why a figure is missing")
+    marks = "¹²³⁴⁵⁶⁷⁸⁹⁰"
+    notes = {}
+    for ln in c.stdout.splitlines():
+        mark = "".join(ch for ch in ln[:3] if ch in marks)
+        if mark and ln.startswith(mark + " "):
+            notes[mark] = ln[len(mark) + 1:]
+
+    def why(row, head):
+        """The footnote of the n/a cell in `row` whose reason starts with head."""
+        for cell in re.findall(r"n/a([%s]+)" % marks, rows.get(row, "")):
+            if notes.get(cell, "").startswith(head):
+                return notes[cell]
+        return None
+
+    ok("norm instr/item" in c.stdout and "raw×" in c.stdout,
+       "the console shows normalized under sim and a raw ratio beside a normalized one")
+    all_cells = rows.get("links/all", "").split()
+    ok(all_cells[1:6] == ["7.000", "6.000", "3.00", "of", "ref_b"] and all_cells[-1] == "2.33",
+       "console links/all: normalized 6 (an exact interval, shown as its value), ratio 3.00 of ref_b, "
+       "raw ratio 2.33 (%s)" % rows.get("links/all"))
+    ok("1.00 (reference)" in rows.get("links/ref_b", ""), "console: the reference row reads 1.00")
+    ok(why("links/ref_unresolved", "ratio×: reference not resolved") and
+       why("links/slow_base", "norm: baseline slower"),
+       "console: the cells say why a figure is missing, in footnotes (%s)" % notes)
     v = run("--backend=sim", "--filter=^links/all$", "--counters=instructions", "--format=csv")
     row = next((x for x in csv.DictReader(io.StringIO(v.stdout)) if x["name"] == "links/all"), {})
     ok(row.get("cost_figure") == "instructions" and near(float(row.get("cost_ratio") or "nan"), 3.0)
@@ -152,8 +169,10 @@ def sim_fixed():
        "sim: exact from the two pass counts (an interval of zero width)")
     ok(h.get("instructions_fixed_flagged") is True and h.get("instructions_fixed_share") >= 0.05,
        "sim: flagged (share %.3f)" % h.get("instructions_fixed_share", 0))
-    ok("fixed cost per sample inside the measured loop for hidden/cost/0" in r.stderr,
-       "sim: the warning names the benchmark")
+    ok("fixed cost per sample inside the measured loop" in r.stderr and
+       re.search(r"\n  fixed cost \d+ instructions per sample \(\d+ % of a sample, SIMULATED, exact\) in "
+                 r"hidden/cost/0\n", r.stderr),
+       "sim: the warning names the benchmark with its own figure (%s)" % r.stderr[-300:])
     ok(b["hidden/memset_pass"].get("instructions_fixed_flagged") is False, "sim: no fixed cost where there is none")
 
 
@@ -177,8 +196,11 @@ def sim_fast_and_vocabulary():
                        "--counters=instructions," + name)
         ok(s.returncode == 0, "sim accepts %s, which the perf backend resolves (%s)" % (name, s.stderr[-200:]))
         study = [ln for ln in s.stdout.splitlines() if ln.startswith("p50 ")]
-        ok(study and study[0].split()[-3:] == ["0.500", "/", "0.000"],
-           "sim maps %s to the simulated mispredictions; the branch study shows them: 0.500 / 0.000 "
+        cells = study[0].split()[-3:] if study else []
+        # The inputs are fresh random bits every pass (issue 19): p50
+        # mispredicts half of them, to within the draw's own spread.
+        ok(len(cells) == 3 and cells[1] == "/" and abs(float(cells[0]) - 0.5) < 0.01 and cells[2] == "0.000",
+           "sim maps %s to the simulated mispredictions; the branch study shows them: 0.50 +/- 0.01 / 0.000 "
            "per item at p50 (%s)" % (name, study))
 
 

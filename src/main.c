@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ab.h"
 #include "compare.h"
 #include "events.h"
 #include "options.h"
@@ -87,6 +88,7 @@ static void usage(void)
 {
 	fputs("usage: pmubench [OPTION]...\n"
 	      "       pmubench compare [--threshold=PCT] OLD.json NEW.json\n"
+	      "       pmubench ab [OPTION]... OLD NEW   (two builds, in alternation)\n"
 	      "Measure what small pieces of code cost per item: time, cycles,\n"
 	      "instructions, branch mispredictions, cache misses.\n\n", stdout);
 	pmb__options_help(options, NOPTIONS, stdout);
@@ -181,6 +183,8 @@ PMB_API int pmb_main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return pmb__compare_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "ab"))
+		return pmb__ab_main(argc - 1, argv + 1);
 	rc = parse_command_line(argc, argv, &o);
 	return rc >= 0 ? rc : pmb__run(&o);
 }

@@ -386,8 +386,8 @@ static int compare_figure(struct report *ro, struct report *rn,
 	    !by_runs(bo, bn, key, fnv1a(bo->name, key), thr, &c, v))
 		; /* repetitions on both sides: the noise between runs */
 	else if (x.n >= MIN_SAMPLES && y.n >= MIN_SAMPLES)
-		*v = by_samples(&x, &y, fnv1a(bo->name, key), thr, ro->drift,
-				&po, &pn, &c);
+		*v = by_samples(&x, &y, fnv1a(bo->name, key), thr,
+				ro->drift + pmb__compare_off_cpu(bo, bn, key), &po, &pn, &c);
 	else
 		*v = by_points(po, pn, thr, ro->drift, &c);
 	/* Two figures that neither run resolved are both zero within their

@@ -49,6 +49,15 @@ int pmb__compare_between(const struct pmb_results_bench *bo,
 			 const struct pmb_results_bench *bn, const char *key,
 			 uint64_t seed, struct pmb__compare_ci *ci);
 
+/* Wall time that a single run's process spent off the CPU (waiting for it
+ * on a busy machine) is not the code's, and another run need not wait
+ * alike: for key "ns_per_item", how far wall time per item exceeds the task
+ * clock (CPU time) per item in bo and in bn, the worst run of each, summed
+ * as fractions; 0 for other figures, without a task clock, or under 2 %.
+ * A single run's time interval is widened by it, beside the drift. */
+double pmb__compare_off_cpu(const struct pmb_results_bench *bo,
+			    const struct pmb_results_bench *bn, const char *key);
+
 /* Widen an interval by a drift between runs that could not be measured (a
  * fraction): a ratio's [lo, hi] to [lo / (1 + drift), hi * (1 + drift)], a
  * difference's by drift * |scale| each way. */

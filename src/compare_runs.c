@@ -11,6 +11,8 @@
 
 #define CONF 0.95
 #define RESAMPLES 2000
+/* Wall time this far over the task clock is a busy machine's, not noise. */
+#define OFF_CPU 0.02
 
 double pmb__compare_run_value(const struct pmb_results_run *run, const char *key)
 {
@@ -72,6 +74,30 @@ out:
 	return ret;
 }
 
+/* How far b's wall time per item exceeds its task clock (CPU time) per
+ * item, the worst of its runs, as a fraction (0: none, or no task clock). */
+static double off_cpu(const struct pmb_results_bench *b)
+{
+	double worst = 0;
+
+	for (size_t i = 0; i < b->nrun; i++) {
+		double ns = pmb__compare_run_value(&b->run[i], "ns_per_item");
+		double cpu = pmb__compare_run_value(&b->run[i], "task_clock_per_item");
+
+		if (ns > 0 && cpu > 0 && ns / cpu - 1 > worst)
+			worst = ns / cpu - 1;
+	}
+	return worst;
+}
+
+double pmb__compare_off_cpu(const struct pmb_results_bench *bo,
+			     const struct pmb_results_bench *bn, const char *key)
+{
+	double w = off_cpu(bo) + off_cpu(bn);
+
+	return !strcmp(key, "ns_per_item") && w > OFF_CPU ? w : 0;
+}
+
 void pmb__compare_widen(double *lo, double *hi, bool ratio, double scale, double drift)
 {
 	if (ratio) {
@@ -87,7 +113,8 @@ double pmb__compare_notes(const struct pmb_results *o, const struct pmb_results 
 			  double drift)
 {
 	char line[16][160];
-	size_t k = pmb__results_env_diff(o, n, line, 16), reps = 0, single = 0;
+	size_t k = pmb__results_env_diff(o, n, line, 16), reps = 0, single = 0, off = 0;
+	double worst = 0;
 
 	for (size_t i = 0; i < k; i++)
 		printf("note: the runs differ in %s\n", line[i]);
@@ -95,8 +122,17 @@ double pmb__compare_notes(const struct pmb_results *o, const struct pmb_results 
 		const struct pmb_results_bench *bo = &o->bench[i];
 		const struct pmb_results_bench *bn = pmb__results_find(n, bo->name);
 
-		if (bn && bo->nrun && bn->nrun)
-			*(bo->nrun >= 2 && bn->nrun >= 2 ? &reps : &single) += 1;
+		if (!bn || !bo->nrun || !bn->nrun)
+			continue;
+		if (bo->nrun >= 2 && bn->nrun >= 2) {
+			reps++;
+			continue;
+		}
+		single++;
+		double w = off_cpu(bo) + off_cpu(bn);
+
+		off += w > OFF_CPU;
+		worst = fmax(worst, w);
 	}
 	if (o->backend && n->backend && !strcmp(o->backend, "sim") && !strcmp(n->backend, "sim"))
 		drift = 0; /* simulated counts are the same run after run */
@@ -108,5 +144,10 @@ double pmb__compare_notes(const struct pmb_results *o, const struct pmb_results 
 		       "be told\n      from a change, so intervals are widened by %g %% (--drift); "
 		       "run both with\n      --repetitions=5, or measure with pmubench ab\n",
 		       single, single == 1 ? "" : "s", drift * 100);
+	if (off)
+		printf("note: %zu benchmark%s waited for the CPU inside samples (wall time over the "
+		       "task clock\n      by up to %.0f %%, both runs together: the machine is busy): "
+		       "time intervals\n      widened by as much\n", off, off == 1 ? "" : "s",
+		       worst * 100);
 	return drift;
 }

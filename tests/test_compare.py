@@ -249,6 +249,26 @@ rc, out, err = compare(sim_old, sim_new)
 ok(rc == 1 and verdict(out, "x/a", "branch_misses_per_item") == "regressed" and "widened" not in out,
    "sim, one run a file, 3 %% more branch misses: regressed, no widening (%d)" % rc)
 
+# 4c'. A single run whose process waited for the CPU inside its samples
+# (wall time over its task clock): that time is the machine's, so the time
+# interval is widened by it.  30 % more wall time at the same task clock is
+# within noise, said in a note; 30 % more of both is a regression.
+def with_cpu(b, cpu):
+    b["task_clock_per_item"] = cpu
+    return b
+
+
+busy_old = write("busy_old.json", report([with_cpu(bench("x/a", 10.0), 10.0)]))
+busy_new = write("busy_new.json", report([with_cpu(bench("x/a", 13.0), 10.0)]))
+real_new = write("real_new.json", report([with_cpu(bench("x/a", 13.0), 13.0)]))
+rc, out, err = compare(busy_old, busy_new)
+ok(rc == 0 and verdict(out, "x/a") == "within noise" and
+   re.search(r"waited for the CPU .*\n.*by up to 30 %", out),
+   "30 %% more wall time, the same task clock: within noise, said (%d, %r)" % (rc, out[:600]))
+rc, out, err = compare(busy_old, real_new)
+ok(rc == 1 and verdict(out, "x/a") == "regressed" and "waited for the CPU" not in out,
+   "30 %% more wall time and task clock: regressed (%d, %s)" % (rc, verdict(out, "x/a")))
+
 # 4d. Environments that differ are said, one note each.
 env_old = report([bench("x/a", 10.0)])
 env_new = report([bench("x/a", 10.0)])

@@ -114,11 +114,14 @@ static int parse_args(int argc, char **argv, struct ab *ab)
 		pmb__options_help(ab_options, NAB_OPTIONS, stdout);
 		return 0;
 	}
-	if (ret == 0 && argc - first != 2)
+	if (ret == 0 && argc - first == 2) {
+		ab->side[0].path = argv[first];
+		ab->side[1].path = argv[first + 1];
+		return -1;
+	}
+	if (ret == 0)
 		snprintf(err, sizeof(err), "%s (OLD and NEW)", argc - first > 2 ?
 			 "more than two programs" : "need two programs");
-	else if (ret == 0)
-		return (ab->side[0].path = argv[first], ab->side[1].path = argv[first + 1], -1);
 	fprintf(stderr, "pmubench ab: %s\n", err);
 	usage(stderr);
 	return 2;
@@ -140,13 +143,13 @@ static int common_benchmarks(struct ab *ab)
 	}
 	ab->names = calloc(n[0] + 1, sizeof(*ab->names));
 	if (!ab->names)
-		goto out;
+		goto nomem;
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < n[k]; i++) {
 			for (j = 0; j < n[1 - k] && strcmp(l[k][i], l[1 - k][j]); j++)
 				;
-			if (j < n[1 - k] && k == 0)
-				ab->names[ab->nnames++] = strdup(l[0][i]);
+			if (j < n[1 - k] && k == 0 && !(ab->names[ab->nnames++] = strdup(l[0][i])))
+				goto nomem;
 			else if (j == n[1 - k] && ab->nnote < MAX_NOTES)
 				snprintf(ab->note[ab->nnote++], 160, "%s: %.120s",
 					 k ? "only in NEW (added)" : "only in OLD (removed)", l[k][i]);
@@ -157,6 +160,9 @@ static int common_benchmarks(struct ab *ab)
 			 ab->o.filter ? " that --filter selects" : "");
 		ret = -1;
 	}
+	goto out;
+nomem:
+	snprintf(ab->err, sizeof(ab->err), "%s", strerror(ENOMEM));
 out:
 	pmb__ab_names_free(l[0], n[0]);
 	pmb__ab_names_free(l[1], n[1]);

@@ -4,6 +4,9 @@ wrong on this machine (not a test: an experiment, minutes long).
 
     tests/bench_ab.py [--runs=N] [--dir=DIR]   measure, then analyse
     tests/bench_ab.py --analyse --dir=DIR      analyse what DIR holds again
+    ... --before=PMUBENCH                      also judge the pairs with another
+                                               pmubench's compare (one built
+                                               before a change, for instance)
 
 Sides: build/tests/ab_target, whose kernel (abt/chain) PMB_TEST_SLOWDOWN=k
 makes k % slower.  N times each (default 20):
@@ -90,8 +93,8 @@ def measure(d, runs):
             print("%s-%02d done" % (name, i), file=sys.stderr)
 
 
-def compare(old, new, *opts):
-    p = subprocess.run([PMB, "compare", *opts, old, new], capture_output=True, text=True)
+def compare(old, new, *opts, exe=None):
+    p = subprocess.run([exe or PMB, "compare", *opts, old, new], capture_output=True, text=True)
     m = re.search(r"^(\d+) regressed, (\d+) improved, (\d+) within noise", p.stdout, re.M)
     changed, total = (int(m.group(1)) + int(m.group(2)),
                       sum(int(x) for x in m.groups())) if m else (0, 0)
@@ -125,30 +128,48 @@ def analyse_ab(d):
             min((x["load"][0] for x in m), default=0), max((x["load"][1] for x in m), default=0)))
 
 
+def pair_time(d, prefix, new):
+    """The median time of measuring one pair (both runs), in s."""
+    t = []
+    for path in sorted(glob.glob(os.path.join(d, "%s-old-[0-9][0-9].meta" % prefix))):
+        other = path.replace("-old-", "-%s-" % new)
+        if os.path.exists(other):
+            t.append(json.load(open(path))["s"] + json.load(open(other))["s"])
+    return "%.0f s a pair" % sorted(t)[len(t) // 2] if t else "-"
+
+
+def variants():
+    """compare as run: (label, options, executable)."""
+    v = [("default", [], None), ("--drift=0", ["--drift=0"], None)]
+    if arg("--before", None):
+        v.append(("before", [], arg("--before", None)))
+    return v
+
+
 def analyse_sep(d):
     for prefix, label in (("sep", "separate single runs"), ("rep", "separate runs, --repetitions=5")):
-        for opts in ([], ["--drift=0"]):
+        for name, opts, exe in variants():
             for new, what in (("aa", "A/A: exit 1 (false positive)"), ("new5", "5 % slower: exit 1 (detected)")):
                 res = []
                 for path in sorted(glob.glob(os.path.join(d, "%s-old-[0-9][0-9].json" % prefix))):
                     other = path.replace("-old-", "-%s-" % new)
                     if os.path.exists(other):
-                        res.append(compare(path, other, *opts)[0])
-                print("compare, %-31s %-9s %-30s %s" % (label, " ".join(opts) or "default", what,
-                                                       pct(res.count(1), len(res))))
+                        res.append(compare(path, other, *opts, exe=exe)[0])
+                print("compare, %-31s %-9s %-30s %s; %s" % (label, name, what, pct(res.count(1), len(res)),
+                                                              pair_time(d, prefix, new)))
 
 
 def analyse_sumif(d):
-    for opts in ([], ["--drift=0"]):
+    for name, opts, exe in variants():
         ch = tot = ex = n = 0
         for i in range(10):
             a = os.path.join(d, "sumif-a-%02d.json" % i)
             b = os.path.join(d, "sumif-b-%02d.json" % i)
             if os.path.exists(a) and os.path.exists(b):
-                rc, c, t = compare(a, b, *opts)
+                rc, c, t = compare(a, b, *opts, exe=exe)
                 ch, tot, ex, n = ch + c, tot + t, ex + (rc == 1), n + 1
         print("compare, sum_if suite, identical code, %-9s changed figures %s; exit 1 in %s pairs" % (
-            " ".join(opts) or "default", pct(ch, tot), pct(ex, n)))
+            name, pct(ch, tot), pct(ex, n)))
 
 
 def main():

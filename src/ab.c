@@ -79,7 +79,7 @@ struct ab {
 	size_t ns;
 	int rounds;
 	char note[MAX_NOTES][160];
-	size_t nnote;
+	size_t nnote, more;           /* notes, and those past MAX_NOTES */
 	char err[8192];
 };
 
@@ -153,6 +153,8 @@ static int common_benchmarks(struct ab *ab)
 			else if (j == n[1 - k] && ab->nnote < MAX_NOTES)
 				snprintf(ab->note[ab->nnote++], 160, "%s: %.120s",
 					 k ? "only in NEW (added)" : "only in OLD (removed)", l[k][i]);
+			else if (j == n[1 - k])
+				ab->more++;
 		}
 	ret = 0;
 	if (!ab->nnames) {
@@ -418,6 +420,8 @@ static int report(struct ab *ab, const char *stopped, uint64_t seed)
 		       "interval; p: signed-rank test\n");
 	for (size_t i = 0; i < ab->nnote; i++)
 		printf("note: %s\n", ab->note[i]);
+	if (ab->more)
+		printf("note: %zu more benchmarks only in OLD or only in NEW\n", ab->more);
 	if (pmb__ab_table(ab->s, ab->v, ab->ns, exact, &t) || pmb__table_print(stdout, &t)) {
 		pmb__table_free(&t);
 		fprintf(stderr, "pmubench ab: %s\n", strerror(ENOMEM));

@@ -17,7 +17,10 @@
 /* Rounds before the intervals may stop the run: fewer make a bootstrap
  * interval of a median that is too narrow to trust. */
 #define MIN_ROUNDS 10
-#define MAX_NOTES 16
+/* Notes: up to LIST_NOTES benchmarks listed by one side only (the rest
+ * counted), then one for each way the environments differ (10 at most). */
+#define LIST_NOTES 10
+#define MAX_NOTES 20
 
 enum { AB_AUTO, AB_PERF, AB_SIM };
 
@@ -150,7 +153,7 @@ static int common_benchmarks(struct ab *ab)
 				;
 			if (j < n[1 - k] && k == 0 && !(ab->names[ab->nnames++] = strdup(l[0][i])))
 				goto nomem;
-			else if (j == n[1 - k] && ab->nnote < MAX_NOTES)
+			else if (j == n[1 - k] && ab->nnote < LIST_NOTES)
 				snprintf(ab->note[ab->nnote++], 160, "%s: %.120s",
 					 k ? "only in NEW (added)" : "only in OLD (removed)", l[k][i]);
 			else if (j == n[1 - k])

@@ -87,7 +87,7 @@ static int bad(const char *msg)
 static void usage(void)
 {
 	fputs("usage: pmubench [OPTION]...\n"
-	      "       pmubench compare [--threshold=PCT] OLD.json NEW.json\n"
+	      "       pmubench compare [--threshold=PCT] [--drift=PCT] OLD.json NEW.json\n"
 	      "       pmubench ab [OPTION]... OLD NEW   (two builds, in alternation)\n"
 	      "Measure what small pieces of code cost per item: time, cycles,\n"
 	      "instructions, branch mispredictions, cache misses.\n\n", stdout);

@@ -83,6 +83,7 @@ struct ab {
 	int rounds;
 	char note[MAX_NOTES][160];
 	size_t nnote, more;           /* notes, and those past MAX_NOTES */
+	double t0;                    /* when ab started: the time limit's origin */
 	char err[8192];
 };
 
@@ -348,7 +349,7 @@ static void progress(const struct ab *ab, double elapsed_ns, double widest, bool
 static int run_rounds(struct ab *ab, struct pmb_rng *rng, char *stopped, size_t size)
 {
 	bool sim = ab->o.backend == AB_SIM;
-	double t0 = now_ns(), t, took, widest = INFINITY;
+	double t0 = ab->t0, t, took, widest = INFINITY;
 
 	for (int r = 0;; r++) {
 		int first = sim ? 0 : (int)(pmb_rng_next(rng) >> 63);
@@ -507,6 +508,7 @@ int pmb__ab_main(int argc, char **argv)
 
 	if (!ab)
 		return fprintf(stderr, "pmubench ab: %s\n", strerror(ENOMEM)), 2;
+	ab->t0 = now_ns(); /* the lists count against the limit too */
 	ret = parse_args(argc, argv, ab);
 	if (ret >= 0)
 		goto out;

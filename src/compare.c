@@ -37,6 +37,8 @@ struct report {
 	const char *path;
 	struct pmb_results *res;
 	char err[256];   /* why a figure could not be computed */
+	double drift;    /* --drift, the same in both reports: what a
+	                    single run's interval is widened by */
 };
 
 #define NCOL 8
@@ -187,44 +189,9 @@ static int figure_samples(struct report *r, const struct pmb_results_bench *b,
 	return err;
 }
 
-/* The number `key` of a run, NAN where it has none: a per-item figure, or
- * Google Benchmark's real_time and cpu_time (in ns). */
-static double run_value(const struct pmb_results_run *run, const char *key)
-{
-	const struct pmb_results_figure *f;
-
-	if (!strcmp(key, "real_time"))
-		return run->real_ns;
-	if (!strcmp(key, "cpu_time"))
-		return run->cpu_ns;
-	f = pmb__results_figure(run, key);
-	return f ? f->value : NAN;
-}
-
-/* The reported value of a figure: median over every run of b (NAN: none
- * has it). */
-static int figure_point(const struct pmb_results_bench *b, const char *key,
-			double *out)
-{
-	struct vec v = { 0 };
-	double x;
-	size_t i;
-
-	for (i = 0; i < b->nrun; i++) {
-		x = run_value(&b->run[i], key);
-		if (isfinite(x) && vec_push(&v, x)) {
-			free(v.v);
-			return -ENOMEM;
-		}
-	}
-	*out = v.n ? pmb__median(v.v, v.n) : NAN;
-	free(v.v);
-	return 0;
-}
-
 static bool has_number(const struct pmb_results_bench *b, const char *key)
 {
-	return b->nrun && !isnan(run_value(&b->run[0], key));
+	return b->nrun && !isnan(pmb__compare_run_value(&b->run[0], key));
 }
 
 /* Figures to compare, all of them (no cap): every "*_per_item" number
@@ -320,8 +287,8 @@ struct cells {
  * against the threshold; the U test's p is shown beside it.  Missing
  * point values are the samples' medians. */
 static enum verdict by_samples(const struct vec *x, const struct vec *y,
-			       uint64_t seed, double thr, double *po,
-			       double *pn, struct cells *c)
+			       uint64_t seed, double thr, double drift,
+			       double *po, double *pn, struct cells *c)
 {
 	double mx = pmb__median(x->v, x->n), my = pmb__median(y->v, y->n);
 	double lo, hi, p;
@@ -338,6 +305,7 @@ static enum verdict by_samples(const struct vec *x, const struct vec *y,
 	if (mx > 0 && !pmb__bootstrap_ratio_ci(y->v, y->n, x->v, x->n, CONF,
 					      RESAMPLES, seed, &lo, &hi)) {
 		snprintf(c->ratio, sizeof(c->ratio), "%.3f", my / mx);
+		pmb__compare_widen(&lo, &hi, true, mx, drift);
 		snprintf(c->ci, sizeof(c->ci), "[%.3f, %.3f]", lo, hi);
 		return lo > 1 + thr ? V_REGRESSED :
 		       hi < 1 - thr ? V_IMPROVED : V_NOISE;
@@ -346,6 +314,7 @@ static enum verdict by_samples(const struct vec *x, const struct vec *y,
 				   seed, &lo, &hi)) {
 		/* No ratio to a median of zero or less: the difference says
 		 * whether anything moved. */
+		pmb__compare_widen(&lo, &hi, false, fmax(fabs(mx), fabs(my)), drift);
 		snprintf(c->ci, sizeof(c->ci), "diff [%+.3g, %+.3g]", lo, hi);
 		return lo > 0 ? V_REGRESSED : hi < 0 ? V_IMPROVED : V_NOISE;
 	}
@@ -356,15 +325,39 @@ static enum verdict by_samples(const struct vec *x, const struct vec *y,
 /* Verdict from point values only: no interval, so the threshold alone
  * decides, as Google Benchmark's compare.py does. */
 static enum verdict by_points(double po, double pn, double thr,
-			      struct cells *c)
+			      double drift, struct cells *c)
 {
 	snprintf(c->ci, sizeof(c->ci), "no samples");
 	if (po > 0 && isfinite(pn)) {
 		snprintf(c->ratio, sizeof(c->ratio), "%.3f", pn / po);
-		return pn / po > 1 + thr ? V_REGRESSED :
-		       pn / po < 1 - thr ? V_IMPROVED : V_NOISE;
+		/* Drift between the runs could move the ratio as far. */
+		return pn / po > (1 + thr) * (1 + drift) ? V_REGRESSED :
+		       pn / po < (1 - thr) / (1 + drift) ? V_IMPROVED : V_NOISE;
 	}
 	return po != pn ? V_NONE : V_NOISE;
+}
+
+/* Verdict from the spread between runs (repetitions) on both sides: each
+ * run's value is one observation, so drift between processes is in the
+ * interval.  Returns 0, or -1 when a side has fewer than two values. */
+static int by_runs(const struct pmb_results_bench *bo,
+		   const struct pmb_results_bench *bn, const char *key,
+		   uint64_t seed, double thr, struct cells *c, enum verdict *v)
+{
+	struct pmb__compare_ci ci;
+
+	if (pmb__compare_between(bo, bn, key, seed, &ci))
+		return -1;
+	snprintf(c->p, sizeof(c->p), ci.p < 1e-4 ? "<0.0001" : "%.4f", ci.p);
+	if (ci.ratio) {
+		snprintf(c->ratio, sizeof(c->ratio), "%.3f", ci.est);
+		snprintf(c->ci, sizeof(c->ci), "[%.3f, %.3f]", ci.lo, ci.hi);
+		*v = ci.lo > 1 + thr ? V_REGRESSED : ci.hi < 1 - thr ? V_IMPROVED : V_NOISE;
+	} else {
+		snprintf(c->ci, sizeof(c->ci), "diff [%+.3g, %+.3g]", ci.lo, ci.hi);
+		*v = ci.lo > 0 ? V_REGRESSED : ci.hi < 0 ? V_IMPROVED : V_NOISE;
+	}
+	return 0;
 }
 
 /* Compare one figure of one benchmark; add its row.  Lower is better for
@@ -380,20 +373,23 @@ static int compare_figure(struct report *ro, struct report *rn,
 	double po = NAN, pn = NAN;
 	int err;
 
-	err = figure_point(bo, key, &po);
+	err = pmb__compare_point(bo, key, &po);
 	if (!err)
-		err = figure_point(bn, key, &pn);
+		err = pmb__compare_point(bn, key, &pn);
 	if (!err)
 		err = figure_samples(ro, bo, key, &x);
 	if (!err)
 		err = figure_samples(rn, bn, key, &y);
 	if (err)
 		goto out;
-	if (x.n >= MIN_SAMPLES && y.n >= MIN_SAMPLES)
-		*v = by_samples(&x, &y, fnv1a(bo->name, key), thr, &po, &pn,
-				&c);
+	if (bo->nrun >= 2 && bn->nrun >= 2 &&
+	    !by_runs(bo, bn, key, fnv1a(bo->name, key), thr, &c, v))
+		; /* repetitions on both sides: the noise between runs */
+	else if (x.n >= MIN_SAMPLES && y.n >= MIN_SAMPLES)
+		*v = by_samples(&x, &y, fnv1a(bo->name, key), thr,
+				ro->drift + pmb__compare_off_cpu(bo, bn, key), &po, &pn, &c);
 	else
-		*v = by_points(po, pn, thr, &c);
+		*v = by_points(po, pn, thr, ro->drift, &c);
 	/* Two figures that neither run resolved are both zero within their
 	 * resolution: a difference between them is not a change. */
 	if (below_resolution(bo, key) && below_resolution(bn, key)) {
@@ -411,13 +407,6 @@ out:
 	return err;
 }
 
-static void note_differs(const char *a, const char *b, const char *what)
-{
-	if (a && b && strcmp(a, b))
-		printf("note: the runs differ in %s: \"%s\" vs \"%s\"\n", what,
-		       a, b);
-}
-
 static int load(struct report *r, const char *path)
 {
 	char err[256];
@@ -432,6 +421,7 @@ static int load(struct report *r, const char *path)
 
 struct compare_options {
 	double threshold;  /* a fraction */
+	double drift;      /* a fraction */
 	bool help;
 };
 
@@ -439,6 +429,9 @@ static const struct pmb_optdef compare_options[] = {
 	{ .name = "--threshold", .kind = PMB_OPT_PERCENT,
 	  .value = PMB_OPT_AT(struct compare_options, threshold), .meta = "=PCT",
 	  .help = "improved or regressed only where the 95% interval\nlies beyond PCT percent (default 1)" },
+	{ .name = "--drift", .kind = PMB_OPT_PERCENT,
+	  .value = PMB_OPT_AT(struct compare_options, drift), .meta = "=PCT",
+	  .help = "drift between two runs assumed where a benchmark\nhas one run in a file: its interval is widened\nby PCT percent (default 5; 0 on a quiet machine)" },
 	{ .name = "--help", .short_name = 'h', .kind = PMB_OPT_STOP,
 	  .given = PMB_OPT_AT(struct compare_options, help), .help = "print this help and exit" },
 };
@@ -446,15 +439,16 @@ static const struct pmb_optdef compare_options[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pmubench compare [--threshold=PCT] OLD.json "
-		   "NEW.json\n");
+	fprintf(f, "usage: pmubench compare [--threshold=PCT] [--drift=PCT] "
+		   "OLD.json NEW.json\n");
 }
 
 /* The options and the two files.  Returns 0, 1 after --help, or -EINVAL
  * with the error said. */
-static int parse_args(int argc, char **argv, double *thr, const char **files)
+static int parse_args(int argc, char **argv, double *thr, double *drift,
+		      const char **files)
 {
-	struct compare_options o = { .threshold = *thr };
+	struct compare_options o = { .threshold = *thr, .drift = *drift };
 	char err[512];
 	int first, ret;
 
@@ -477,6 +471,7 @@ static int parse_args(int argc, char **argv, double *thr, const char **files)
 	files[0] = argv[first];
 	files[1] = argv[first + 1];
 	*thr = o.threshold;
+	*drift = o.drift;
 	return 0;
 }
 
@@ -560,10 +555,10 @@ int pmb__compare_main(int argc, char **argv)
 	const char *files[2] = { NULL, NULL };
 	struct pmb__table t = { 0 };
 	size_t counts[4] = { 0 };
-	double thr = 0.01;
+	double thr = 0.01, drift = 0.05;
 	int ret;
 
-	ret = parse_args(argc, argv, &thr, files);
+	ret = parse_args(argc, argv, &thr, &drift, files);
 	if (ret) {
 		if (ret < 0)
 			usage(stderr);
@@ -575,9 +570,8 @@ int pmb__compare_main(int argc, char **argv)
 	}
 	printf("comparing %s (old) with %s (new); threshold %g %%\n",
 	       files[0], files[1], thr * 100);
-	note_differs(ro.res->host_name, rn.res->host_name, "host");
-	note_differs(ro.res->backend, rn.res->backend, "backend");
-	note_differs(ro.res->governor, rn.res->governor, "governor");
+	drift = pmb__compare_notes(ro.res, rn.res, drift);
+	ro.drift = rn.drift = drift;
 	ret = compare_all(&ro, &rn, &t, thr, counts);
 	if (ret) {
 		say_failed(ret, &ro, &rn);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ab.h"
 #include "compare.h"
 #include "events.h"
 #include "options.h"
@@ -104,7 +105,8 @@ static int bad(const char *msg)
 static void usage(void)
 {
 	fputs("usage: pmubench [OPTION]...\n"
-	      "       pmubench compare [--threshold=PCT] OLD.json NEW.json\n"
+	      "       pmubench compare [--threshold=PCT] [--drift=PCT] OLD.json NEW.json\n"
+	      "       pmubench ab [OPTION]... OLD NEW   (two builds, in alternation)\n"
 	      "Measure what small pieces of code cost per item: time, cycles,\n"
 	      "instructions, branch mispredictions, cache misses.\n\n", stdout);
 	pmb__options_help(options, NOPTIONS, stdout);
@@ -204,6 +206,8 @@ static int main_in_c_locale(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return stdout_checked(pmb__compare_main(argc - 1, argv + 1));
+	if (argc > 1 && !strcmp(argv[1], "ab"))
+		return stdout_checked(pmb__ab_main(argc - 1, argv + 1));
 	rc = pmb__main_options(argc, argv, &o, err, sizeof(err));
 	if (rc == 2)
 		return bad(err);

@@ -417,6 +417,39 @@ out:
 	return ret;
 }
 
+static const char *str_or_null(struct ctx *c, json_t *v, bool *nomem_)
+{
+	const char *s = json_string_value(v), *d;
+
+	if (!s)
+		return NULL;
+	d = mem_strdup(c->m, s);
+	*nomem_ |= !d;
+	return d;
+}
+
+/* The machine's description in the context (struct pmb_results_env). */
+static int read_env(struct ctx *c, json_t *ctx, struct pmb_results_env *e)
+{
+	json_t *pmu = json_object_get(ctx, "pmu");
+	json_t *turbo = json_object_get(ctx, "turbo");
+	json_t *works = json_object_get(pmu, "hardware_counters_work");
+	bool short_ = false;
+
+	e->cpu = str_or_null(c, json_object_get(pmu, "description"), &short_);
+	if (!e->cpu)
+		e->cpu = str_or_null(c, json_object_get(pmu, "name"), &short_);
+	e->pmu = str_or_null(c, json_object_get(pmu, "name"), &short_);
+	e->pmu_works = json_is_boolean(works) ? json_is_true(works) : -1;
+	e->turbo = json_is_boolean(turbo) ? (json_is_true(turbo) ? "on" : "off") : NULL;
+	e->mhz = number(json_object_get(ctx, "mhz_per_cpu"));
+	if (!(e->mhz > 0))
+		e->mhz = NAN;
+	e->load = number(json_array_get(json_object_get(ctx, "load_avg"), 0));
+	e->ncpus = number(json_object_get(ctx, "num_cpus"));
+	return short_ ? nomem(c) : 0;
+}
+
 static int read_root(struct ctx *c, struct pmb_results *r, json_t *root)
 {
 	json_t *ctx = json_object_get(root, "context");
@@ -435,8 +468,10 @@ static int read_root(struct ctx *c, struct pmb_results *r, json_t *root)
 		if (s && !(*dst[i] = mem_strdup(c->m, s)))
 			return nomem(c);
 	}
-	ret = read_overhead(c, json_object_get(ctx, "harness_overhead"),
-			    &r->overhead);
+	ret = read_env(c, ctx, &r->env);
+	if (!ret)
+		ret = read_overhead(c, json_object_get(ctx, "harness_overhead"),
+				    &r->overhead);
 	if (!ret)
 		ret = read_benchmarks(c, r, arr);
 	return ret;

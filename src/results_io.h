@@ -67,10 +67,24 @@ struct pmb_results_bench {
 	size_t nrun;              /* 0: every run was skipped or failed */
 };
 
+/* What a file's context says of the machine it ran on, for telling two
+ * runs' environments apart.  NULL, NAN or -1: absent. */
+struct pmb_results_env {
+	const char *cpu;          /* context.pmu.description (the CPU's model as
+	                             libpfm4 names it), else .name */
+	const char *pmu;          /* context.pmu.name */
+	int pmu_works;            /* context.pmu.hardware_counters_work: 1, 0 */
+	const char *turbo;        /* "on", "off" */
+	double mhz;               /* context.mhz_per_cpu (0 taken as absent) */
+	double load;              /* context.load_avg[0] */
+	double ncpus;             /* context.num_cpus */
+};
+
 /* One result file.  Everything hangs off it and lives until
  * pmb__results_free(). */
 struct pmb_results {
 	const char *host_name, *backend, *governor; /* context; NULL: absent */
+	struct pmb_results_env env;                 /* context's */
 	struct pmb_results_overhead overhead;       /* context's */
 	const struct pmb_results_bench *bench;      /* by first appearance */
 	size_t nbench;
@@ -102,6 +116,26 @@ pmb__results_figure(const struct pmb_results_run *run, const char *key);
 /* The raw series `name` of a run, or NULL. */
 const struct pmb_results_series *
 pmb__results_series(const struct pmb_results_run *run, const char *name);
+
+/* The ways the environments of a and b differ, one line each ("governor:
+ * \"performance\" vs \"powersave\""), into line[0..max) of 160 bytes:
+ * host, CPU, PMU, cores, backend, governor, turbo, a frequency more than
+ * 5 % apart (the estimate of one run moves by 2-3 % on a busy machine), a
+ * load average more than 0.5 apart.  Returns how many lines
+ * (at most max). */
+size_t pmb__results_env_diff(const struct pmb_results *a,
+			     const struct pmb_results *b, char (*line)[160],
+			     size_t max);
+
+/* Write one result file at out holding every benchmark run of the files
+ * paths[0..n), in order, as repetitions (run k of a benchmark gets
+ * "repetition_index" k and every run "repetitions" = its count), under the
+ * first file's context: what `pmubench ab` writes of each side's turns for
+ * `compare` to read.  Written to out.tmp, then renamed.  Returns 0, or an
+ * error of pmb__results_read()'s kinds, or -errno of the write, with one
+ * line in err. */
+int pmb__results_merge(const char *const *paths, size_t n, const char *out,
+		       char *err, size_t errlen);
 
 /* Free everything read; NULL does nothing. */
 void pmb__results_free(struct pmb_results *r);

@@ -1,9 +1,10 @@
-/* results_io_internal.h - private declarations of the result-file reader, shared by results_io.c and results_file.c only. */
+/* results_io_internal.h - private declarations of the result-file reader, shared by results_io.c, results_file.c and results_merge.c only. */
 #ifndef PMB_RESULTS_IO_INTERNAL_H
 #define PMB_RESULTS_IO_INTERNAL_H
 
 /* results_file.c opens and parses the file; results_io.c turns the tree
- * into results_io.h's structs.  The two are the only users of jansson. */
+ * into results_io.h's structs; results_merge.c writes several files as
+ * one.  The three are the only users of jansson. */
 #include <stddef.h>
 
 #include <jansson.h>

@@ -92,6 +92,15 @@ double pmb__setup_two_point(double i, double ti, double j, double tj);
 double pmb__mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 			double *u);
 
+/* Wilcoxon's signed-rank test of paired differences d[0..n) against a
+ * centre of 0, two-sided: zeros (and NANs) dropped, tied |d| given their
+ * mean rank, the normal approximation with tie and continuity correction
+ * (for the 10 or more pairs `pmubench ab` has; below about 10 it is
+ * approximate).  *used (if non-NULL): the differences ranked.  Returns the
+ * p-value in [0, 1]; 1 when no difference is non-zero or d is empty, or
+ * memory is short. */
+double pmb__signed_rank(const double *d, size_t n, size_t *used);
+
 /* Whether the samples fall in separate clusters.  Over the gaps of the
  * sorted data that leave m = max(3, ceil(n / 10)) values or more on each
  * side, take the gap widest relative to the spread (range) of the m values

@@ -75,7 +75,7 @@ ok(r.returncode == 0 and r.stdout.startswith("pmubench "), "--version")
 
 
 # Each option is declared once, in a table (src/main.c; compare's in
-# src/compare.c): --help lists exactly the table's options, hidden ones
+# src/compare.c, ab's in src/ab.c): --help lists exactly the table's options, hidden ones
 # aside, in its order, and man/pmubench.1 documents every one of them.
 ROOT = os.environ.get("PMB_SOURCE_ROOT", os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -99,7 +99,8 @@ def in_man(man, opt):
 
 man = open(os.path.join(ROOT, "man", "pmubench.1")).read()
 for path, name, args in [("main.c", "options", ["--help"]),
-                         ("compare.c", "compare_options", ["compare", "--help"])]:
+                         ("compare.c", "compare_options", ["compare", "--help"]),
+                         ("ab.c", "ab_options", ["ab", "--help"])]:
     table = option_table(path, name)
     r = run(*args)
     ok(len(table) >= 2 and r.returncode == 0 and

@@ -177,25 +177,114 @@ rc, out, err = compare(base, fast)
 ok(rc == 0, "20 %% faster: exit 0 (got %d)" % rc)
 ok(verdict(out, "x/a") == "improved", "20 % faster: improved")
 
-# 4. the threshold decides a 3 % change
+# 4. the threshold decides a 3 % change.  With one run per file the drift
+# between two processes cannot be told from a change: the interval is
+# widened by --drift (5 % by default), so a 3 % change is within noise and
+# the note says why; --drift=0 (a quiet machine) lets the threshold decide.
 three = write("three.json", report([bench("x/a", 10.3, 2.0),
                                     bench("x/b", 3.0)]))
 rc, out, err = compare(base, three)
-ok(rc == 1 and verdict(out, "x/a") == "regressed",
-   "3 %% slower, default threshold 1 %%: regressed, exit 1 (got %d, %s)"
+ok(rc == 0 and verdict(out, "x/a") == "within noise" and
+   "drift between runs cannot be told" in out and "widened by 5 %" in out,
+   "3 %% slower, one run a file: within noise, the widening said (%d, %s)"
    % (rc, verdict(out, "x/a")))
-rc, out, err = compare("--threshold=5", base, three)
+r = rows(out).get(("x/a", "ns_per_item"))
+m = re.match(r"\[([0-9.]+), ([0-9.]+)\]$", r[5]) if r else None
+ok(m and float(m.group(1)) < 1.03 / 1.05 + 0.01 and float(m.group(2)) > 1.03 * 1.05 - 0.01,
+   "one run a file: the interval widened by 5 %% each way (%s)" % (r[5] if r else None))
+rc, out, err = compare("--drift=0", base, three)
+ok(rc == 1 and verdict(out, "x/a") == "regressed" and "widened" not in out,
+   "3 %% slower, --drift=0, default threshold 1 %%: regressed, exit 1 (got %d, %s)"
+   % (rc, verdict(out, "x/a")))
+rc, out, err = compare("--threshold=5", "--drift=0", base, three)
 ok(rc == 0 and verdict(out, "x/a") == "within noise",
    "3 %% slower, --threshold=5: within noise, exit 0 (got %d, %s)"
    % (rc, verdict(out, "x/a")))
 three_fast = write("three_fast.json", report([bench("x/a", 9.7, 2.0),
                                               bench("x/b", 3.0)]))
-rc, out, err = compare("--threshold=5", base, three_fast)
+rc, out, err = compare("--threshold=5", "--drift=0", base, three_fast)
 ok(rc == 0 and verdict(out, "x/a") == "within noise",
    "3 % faster, --threshold=5: within noise")
-rc, out, err = compare(base, three_fast)
+rc, out, err = compare("--drift=0", base, three_fast)
 ok(rc == 0 and verdict(out, "x/a") == "improved",
-   "3 % faster, default threshold: improved")
+   "3 % faster, --drift=0, default threshold: improved")
+rc, out, err = compare("--drift=abc", base, base)
+ok(rc == 2 and "--drift=abc" in err, "a bad --drift: exit 2, named (%d, %r)" % (rc, err.strip()))
+
+# 4b. Repetitions in both files: the interval comes from the spread between
+# runs (each run's median one value), which holds the drift.  Runs 1 %
+# apart: a 3 % change is regressed (default threshold and drift); runs 5 %
+# apart with tight samples inside each: a 3 % change is within noise, where
+# the pooled samples of the runs would have called it.
+def runs(name, ns, factors):
+    return [bench(name, ns * f) for f in factors]
+
+
+TIGHT, LOOSE = (0.99, 1.0, 1.01, 1.0, 0.995), (0.95, 1.0, 1.05, 0.97, 1.03)
+rep_old = write("rep_old.json", report(runs("x/a", 10.0, TIGHT)))
+rep_new = write("rep_new.json", report(runs("x/a", 10.3, TIGHT)))
+rc, out, err = compare(rep_old, rep_new)
+r = rows(out).get(("x/a", "ns_per_item"))
+m = re.match(r"\[([0-9.]+), ([0-9.]+)\]$", r[5]) if r else None
+ok(rc == 1 and verdict(out, "x/a") == "regressed" and ratio(out, "x/a") == 1.03 and
+   "intervals from the spread" in out and "widened" not in out,
+   "5 runs a file, 1 %% apart, 3 %% slower: regressed from the runs' spread (%d, %r)" % (rc, r))
+ok(m and 1.01 < float(m.group(1)) <= 1.03 <= float(m.group(2)) < 1.06,
+   "5 runs a file: the interval of the ratio of the runs' medians (%s)" % (r[5] if r else None))
+drift_old = write("drift_old.json", report(runs("x/a", 10.0, LOOSE)))
+drift_new = write("drift_new.json", report(runs("x/a", 10.3, LOOSE[::-1])))
+rc, out, err = compare(drift_old, drift_new)
+ok(rc == 0 and verdict(out, "x/a") == "within noise",
+   "5 runs a file, 5 %% apart, 3 %% slower: within noise (%d, %r)" % (rc, rows(out).get(("x/a", "ns_per_item"))))
+
+# 4c. Simulated counts do not drift: no widening, the threshold decides.
+def sim(rep):
+    rep["context"]["backend"] = "sim"
+    return rep
+
+
+sim_old = write("sim_old.json", sim(report([bench("x/a", 10.0, 2.0)])))
+sim_new = write("sim_new.json", sim(report([bench("x/a", 10.0, 2.06)])))
+rc, out, err = compare(sim_old, sim_new)
+ok(rc == 1 and verdict(out, "x/a", "branch_misses_per_item") == "regressed" and "widened" not in out,
+   "sim, one run a file, 3 %% more branch misses: regressed, no widening (%d)" % rc)
+
+# 4c'. A single run whose process waited for the CPU inside its samples
+# (wall time over its task clock): that time is the machine's, so the time
+# interval is widened by it.  30 % more wall time at the same task clock is
+# within noise, said in a note; 30 % more of both is a regression.
+def with_cpu(b, cpu):
+    b["task_clock_per_item"] = cpu
+    return b
+
+
+busy_old = write("busy_old.json", report([with_cpu(bench("x/a", 10.0), 10.0)]))
+busy_new = write("busy_new.json", report([with_cpu(bench("x/a", 13.0), 10.0)]))
+real_new = write("real_new.json", report([with_cpu(bench("x/a", 13.0), 13.0)]))
+rc, out, err = compare(busy_old, busy_new)
+ok(rc == 0 and verdict(out, "x/a") == "within noise" and
+   re.search(r"waited for the CPU .*\n.*by up to 30 %", out),
+   "30 %% more wall time, the same task clock: within noise, said (%d, %r)" % (rc, out[:600]))
+rc, out, err = compare(busy_old, real_new)
+ok(rc == 1 and verdict(out, "x/a") == "regressed" and "waited for the CPU" not in out,
+   "30 %% more wall time and task clock: regressed (%d, %s)" % (rc, verdict(out, "x/a")))
+
+# 4d. Environments that differ are said, one note each.
+env_old = report([bench("x/a", 10.0)])
+env_new = report([bench("x/a", 10.0)])
+env_old["context"].update({"governor": "performance", "mhz_per_cpu": 3000, "load_avg": [0.1, 0.1, 0.1],
+                           "pmu": {"name": "icl", "description": "Intel Icelake",
+                                   "hardware_counters_work": True}})
+env_new["context"].update({"governor": "powersave", "mhz_per_cpu": 2000, "load_avg": [3.5, 1, 1],
+                           "pmu": {"name": "zen3", "description": "AMD Zen3",
+                                   "hardware_counters_work": False}})
+rc, out, err = compare(write("env_old.json", env_old), write("env_new.json", env_new))
+for words in ('governor: "performance" vs "powersave"', "frequency: 3000 MHz vs 2000 MHz",
+              "load average: 0.10 vs 3.50", 'CPU: "Intel Icelake" vs "AMD Zen3"',
+              'PMU: "icl" vs "zen3"', 'hardware counters: "work" vs "absent"'):
+    ok("note: the runs differ in " + words in out, "environments differ: %s said (%r)" % (words, out[:500]))
+rc, out, err = compare(base, base)
+ok("differ" not in out, "the same environment: no note of a difference")
 
 # 5. counters from raw samples, with the harness overhead subtracted:
 # 2.0 -> 2.4 per item is a ratio of 1.2 only once the overhead is gone.

@@ -635,6 +635,34 @@ static void test_summary(void)
 	       s.median);
 }
 
+/* Signed-rank: W+ by hand, p from the normal approximation with the
+ * continuity correction (and the tie term where |d| tie). */
+static void test_signed_rank(void)
+{
+	double up[10], d[] = { 0.5, -1, 2, 2, -2, 3, 0, 4, -4.5, 5, 6, 7 };
+	double neg[10], none[3] = { 0, 0, 0 };
+	size_t used;
+	double p;
+
+	for (int i = 0; i < 10; i++) {
+		up[i] = i + 1;
+		neg[i] = -(i + 1);
+	}
+	/* W+ = 55, mean 27.5, variance 96.25: z = 27 / 9.811. */
+	p = pmb__signed_rank(up, 10, &used);
+	tap_ok(used == 10 && fabs(p - 0.0059215) < 1e-6,
+	       "signed rank: 1..10 all positive: p = 0.00592 (%g)", p);
+	tap_ok(fabs(pmb__signed_rank(neg, 10, NULL) - p) < 1e-15,
+	       "signed rank: two-sided (all negative gives the same p)");
+	/* The zero dropped (11 left); |2| three times, ranks 3..5 -> 4 each:
+	 * W+ = 1+4+4+6+7+9+10+11 = 52, mean 33, variance 126.5 - 24/48. */
+	p = pmb__signed_rank(d, 12, &used);
+	tap_ok(used == 11 && fabs(p - 0.0993299) < 1e-6,
+	       "signed rank: zero dropped, ties at their mean rank: p = 0.0993 (%g)", p);
+	p = pmb__signed_rank(none, 3, &used);
+	tap_ok(used == 0 && p == 1, "signed rank: all differences zero: p = 1");
+}
+
 int main(void)
 {
 	test_rng();
@@ -644,6 +672,7 @@ int main(void)
 	test_bootstrap_linked();
 	test_fit();
 	test_mann_whitney();
+	test_signed_rank();
 	test_multimodal();
 	test_summary();
 	return tap_done();

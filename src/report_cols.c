@@ -147,6 +147,13 @@ static void cell_derived(struct pmb__coltab *m, const struct pmb__col *k, const 
 		blank(m, b, n, "-", "%s: not computable: its operands are not both resolved", k->head);
 		return;
 	}
+	/* A denominator below resolution: no ratio over it (it could be any
+	 * number: 300 % mispredicted of branches that are noise). */
+	if (den && (!den->valid || den->below_resolution || den->s.median <= den->resolution)) {
+		blank(m, b, n, "-", "%s: its denominator (%s) is below resolution", k->head,
+		      m->c->plan.ev[d->den].name);
+		return;
+	}
 	/* A numerator below resolution: the bound, not the noise under it. */
 	if (num->below_resolution && (!den || (den->valid && !den->below_resolution && den->s.median > 0))) {
 		m->below = true;
@@ -433,7 +440,9 @@ static void derived_col(struct pmb__coltab *m, struct pmb__cols *cs, int d)
 	}
 	if (!any)
 		return;
-	if (misp)
+	if (misp && strstr(der->name, "indirect"))
+		snprintf(head, sizeof(head), "ind-misp %%"); /* beside the conditional one's */
+	else if (misp)
 		snprintf(head, sizeof(head), "misp %%");
 	else if (derived_pct(der))
 		snprintf(head, sizeof(head), "%.*s %%", (int)strlen(der->name) - 6, der->name);
@@ -497,12 +506,16 @@ static bool any_cost(const struct pmb__coltab *m, bool fixed)
 
 static void link_cols(struct pmb__coltab *m, struct pmb__cols *cs)
 {
-	const char *unit = m->sim ? "instr/item" : "ns/item";
-	char head[48];
+	char unit[32], head[48];
 	struct pmb__col *k;
 
+	if (m->cost >= 0)
+		snprintf(unit, sizeof(unit), "%.26s/item", m->c->plan.ev[m->cost].means == PMB_MEANS_INSTRUCTIONS ?
+			 "instr" : m->c->plan.ev[m->cost].name);
+	else
+		snprintf(unit, sizeof(unit), "ns/item");
 	if (any_of(m, 1)) {
-		snprintf(head, sizeof(head), "norm %s", unit);
+		snprintf(head, sizeof(head), "norm %.32s", unit);
 		k = col_add(cs, "norm", head, 11, cell_norm);
 		if (k)
 			snprintf(k->legend, sizeof(k->legend), "norm: %s less its .baseline's%s, 95 %% interval "
@@ -518,9 +531,9 @@ static void link_cols(struct pmb__coltab *m, struct pmb__cols *cs)
 		return;
 	k = col_add(cs, "ratio", "ratio×", 6, cell_ratio);
 	if (k)
-		snprintf(k->legend, sizeof(k->legend), "ratio×: %s over that of the benchmark named after "
+		snprintf(k->legend, sizeof(k->legend), "ratio×: %s%s over that of the benchmark named after "
 			 "\"of\" (its .reference; normalized where both have a .baseline), 95 %% interval in "
-			 "brackets", m->sim ? "instr/item (SIMULATED: no time)" : "ns/item");
+			 "brackets", unit, m->sim ? " (SIMULATED: no time)" : "");
 	if (!any_cost(m, false))
 		return;
 	k = col_add(cs, "raw", "raw×", 12, cell_raw);

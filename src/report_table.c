@@ -278,8 +278,12 @@ int pmb__report_main_table(FILE *f, const struct pmb_context *c, const struct pm
 
 	m = (struct pmb__coltab){ .c = c, .r = r, .n = n, .reps = c->repetitions > 0 ? (size_t)c->repetitions : 1,
 			 .sim = pmb_context_sim(c), .cost = -1 };
-	if (m.sim)
+	/* Under simulation a ratio is of the instructions, or where they were
+	 * not asked for of the first event (as pmb__cost_figure). */
+	if (m.sim && c->plan.nev > 0) {
 		m.cost = pmb__context_event(c, "instructions");
+		m.cost = m.cost >= 0 ? m.cost : 0;
+	}
 	pmb__cols_build(&m, &cs);
 	layout(&m, &cs, on, &t);
 	if (m.sim)
@@ -292,7 +296,7 @@ int pmb__report_main_table(FILE *f, const struct pmb_context *c, const struct pm
 
 int pmb__columns_check(const char *list, const struct pmb_event_plan *plan, char *err, size_t size)
 {
-	static const char *const fixed[] = { "name", "tier", "ns", "ci", "cycles", "ratio", "norm", "instr",
+	static const char *const fixed[] = { "name", "tier", "ns", "ci", "cycles", "ratio", "raw", "norm", "fixed", "instr",
 		"br-miss", "ipc", "misp", "mean", "min", "sd", "outliers", "items", "bytes", "reps",
 		"samples", "passes", "total" };
 	char valid[1400];

@@ -367,7 +367,7 @@ int main(void)
 	test_penalty();
 	test_winner();
 
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 7; i++)
 		free(r[i].samples);
 	free(re.samples);
 	pmb__context_free(&ctx);

@@ -275,6 +275,13 @@ class MissSpec:
             if num in self.miss:
                 self.derived[d["name"]] = (num, self.key_of.get(d.get("denominator")),
                                            d.get("scale") or 1)
+        # Each benchmark's per-item figures: the denominator of a derived
+        # column whose own column the console left out for the width.
+        self.per_item = {}
+        for b in doc.get("benchmarks") or []:
+            for k, v in b.items():
+                if k.endswith("_per_item") and isinstance(v, (int, float)):
+                    self.per_item[(b.get("name"), k[:-len("_per_item")])] = v
 
     def event_field(self, key):
         """(miss event, suffix) for "<event>_per_item<suffix>", else None."""
@@ -756,7 +763,7 @@ def tolerant_console(want, got, spec, flips):
             for (x, ux), (y, uy) in zip(na, nb):
                 if kind == "derived":
                     _, den_key, dscale = spec.derived[dname]
-                    den = _console_den(spec, den_key, names, ca) if den_key else None
+                    den = _console_den(spec, den_key, names, ca, label) if den_key else None
                     lim = scale * lim_derived(x / scale, y / scale, dscale, den)
                 else:
                     lim = lim_item(x, y)
@@ -766,9 +773,10 @@ def tolerant_console(want, got, spec, flips):
     return v
 
 
-def _console_den(spec, den_key, names, cells):
+def _console_den(spec, den_key, names, cells, label):
     """The denominator per item of a derived column, from this row's cell
-    under that event's column; 0 (no per-item allowance) where unknown."""
+    under that event's column, else from the golden JSON's row of that
+    name; 0 (no per-item allowance) where unknown."""
     for col, j in names.items():
         ev = _header_event(spec, col)
         if ev is None or spec.key_of[ev] != den_key or j not in cells:
@@ -777,7 +785,7 @@ def _console_den(spec, den_key, names, cells):
         nums, _ = _cnums(t)
         if len(nums) == 1 and not t.startswith("<"):
             return nums[0][0]
-    return 0
+    return spec.per_item.get((label.strip(), den_key), 0)
 
 
 def _console_free(v, spec, n, la, lb):

@@ -315,42 +315,60 @@ struct cells {
 	char old[32], new[32], ratio[32], ci[64], p[32];
 };
 
+/* A statistic of finite samples that overflowed (values near 1e308):
+ * said, naming the figure, rather than shown as a verdict on nan. */
+static int overflowed(struct report *r, const char *bname, const char *key,
+		      const char *what)
+{
+	snprintf(r->err, sizeof(r->err), "benchmark \"%.60s\": %.60s: the "
+		 "samples' %s is not a finite number (values this large "
+		 "overflow a double)", bname, key, what);
+	return -ERANGE;
+}
+
 /* Verdict from samples on both sides: the bootstrap CI of the ratio of
  * medians (or of their difference, where the old median is not positive)
  * against the threshold; the U test's p is shown beside it.  Missing
- * point values are the samples' medians. */
-static enum verdict by_samples(const struct vec *x, const struct vec *y,
-			       uint64_t seed, double thr, double *po,
-			       double *pn, struct cells *c)
+ * point values are the samples' medians.  Returns 0, or -ERANGE where a
+ * median or an interval overflows (said in ro's err). */
+static int by_samples(struct report *ro, const char *bname, const char *key,
+		      const struct vec *x, const struct vec *y, double thr,
+		      double *po, double *pn, struct cells *c, enum verdict *v)
 {
 	double mx = pmb__median(x->v, x->n), my = pmb__median(y->v, y->n);
+	uint64_t seed = fnv1a(bname, key);
 	double lo, hi, p;
 
+	if (!isfinite(mx) || !isfinite(my))
+		return overflowed(ro, bname, key, "median");
 	if (!isfinite(*po))
 		*po = mx;
 	if (!isfinite(*pn))
 		*pn = my;
 	p = pmb__mann_whitney(x->v, x->n, y->v, y->n, NULL);
-	if (p < 1e-4)
-		snprintf(c->p, sizeof(c->p), "<0.0001");
-	else
-		snprintf(c->p, sizeof(c->p), "%.4f", p);
+	snprintf(c->p, sizeof(c->p), isnan(p) ? "-" : p < 1e-4 ? "<0.0001" : "%.4f", p);
 	if (mx > 0 && !pmb__bootstrap_ratio_ci(y->v, y->n, x->v, x->n, CONF,
 					      RESAMPLES, seed, &lo, &hi)) {
+		if (!isfinite(lo) || !isfinite(hi) || !isfinite(my / mx))
+			return overflowed(ro, bname, key, "ratio or its 95 % interval");
 		snprintf(c->ratio, sizeof(c->ratio), "%.3f", my / mx);
 		snprintf(c->ci, sizeof(c->ci), "[%.3f, %.3f]", lo, hi);
-		return lo > 1 + thr ? V_REGRESSED :
-		       hi < 1 - thr ? V_IMPROVED : V_NOISE;
+		*v = lo > 1 + thr ? V_REGRESSED : hi < 1 - thr ? V_IMPROVED : V_NOISE;
+		return 0;
 	}
 	if (!pmb__bootstrap_diff_ci(y->v, y->n, x->v, x->n, CONF, RESAMPLES,
 				   seed, &lo, &hi)) {
+		if (!isfinite(lo) || !isfinite(hi))
+			return overflowed(ro, bname, key, "difference's 95 % interval");
 		/* No ratio to a median of zero or less: the difference says
 		 * whether anything moved. */
 		snprintf(c->ci, sizeof(c->ci), "diff [%+.3g, %+.3g]", lo, hi);
-		return lo > 0 ? V_REGRESSED : hi < 0 ? V_IMPROVED : V_NOISE;
+		*v = lo > 0 ? V_REGRESSED : hi < 0 ? V_IMPROVED : V_NOISE;
+		return 0;
 	}
 	snprintf(c->ci, sizeof(c->ci), "no CI");
-	return V_NOISE;
+	*v = V_NOISE;
+	return 0;
 }
 
 /* Verdict from point values only: no interval, so the threshold alone
@@ -390,10 +408,11 @@ static int compare_figure(struct report *ro, struct report *rn,
 	if (err)
 		goto out;
 	if (x.n >= MIN_SAMPLES && y.n >= MIN_SAMPLES)
-		*v = by_samples(&x, &y, fnv1a(bo->name, key), thr, &po, &pn,
-				&c);
+		err = by_samples(ro, bo->name, key, &x, &y, thr, &po, &pn, &c, v);
 	else
 		*v = by_points(po, pn, thr, &c);
+	if (err)
+		goto out;
 	/* Two figures that neither run resolved are both zero within their
 	 * resolution: a difference between them is not a change. */
 	if (below_resolution(bo, key) && below_resolution(bn, key)) {
@@ -491,11 +510,13 @@ static int compare_bench(struct report *ro, struct report *rn,
 	enum verdict v;
 	int err;
 
-	if (!bo->nrun || !bn->nrun)
+	if (!bo->nrun || !bn->nrun) {
+		counts[V_NONE]++;
 		return table_add(t, (const char *const[NCOL]){
 			bo->name, "-", "-", "-", "-",
 			!bo->nrun ? "not run in old" : "not run in new",
 			"-", "-" });
+	}
 	err = list_figures(bo, bn, &fig, &nfig);
 	if (err)
 		return err;
@@ -587,8 +608,13 @@ int pmb__compare_main(int argc, char **argv)
 	pmb__table_print(stdout, &t);
 	list_missing(ro.res, rn.res, "removed");
 	list_missing(rn.res, ro.res, "added");
-	printf("%zu regressed, %zu improved, %zu within noise\n",
-	       counts[V_REGRESSED], counts[V_IMPROVED], counts[V_NOISE]);
+	/* Every row counted: those with verdict "-" (not run on one side, no
+	 * point value to compare) too. */
+	printf("%zu regressed, %zu improved, %zu within noise", counts[V_REGRESSED],
+	       counts[V_IMPROVED], counts[V_NOISE]);
+	if (counts[V_NONE])
+		printf(", %zu without a verdict", counts[V_NONE]);
+	printf("\n");
 	ret = counts[V_REGRESSED] ? 1 : 0;
 out:
 	pmb__table_free(&t);

@@ -1,6 +1,7 @@
 /* compare.c - `pmubench compare OLD NEW`: per-figure change, bootstrap CI, U test, verdict. */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "options.h"
 #include "pmubench.h"
 #include "report_fmt.h"
+#include "report_out.h"
 #include "results_io.h"
 #include "stats.h"
 
@@ -286,13 +288,42 @@ static void fmt_value(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.4g", v);
 }
 
+/* One line on f, made visible (report_out.c): it quotes names from the
+ * files and the command line, which may hold control characters. */
+__attribute__((format(printf, 2, 3)))
+static void out_line(FILE *f, const char *fmt, ...)
+{
+	char *text = NULL, *shown = NULL;
+	size_t size;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	size = n >= 0 ? 4 * (size_t)n + 1 : 0;
+	if (n >= 0 && (shown = malloc(size)))
+		fprintf(f, "%s\n", pmb__out_visible(shown, size, text));
+	else
+		fprintf(f, "pmubench compare: %s\n", strerror(ENOMEM));
+	free(shown);
+	free(text);
+}
+
 /* One row of NCOL cells.  Returns 0 or -ENOMEM. */
 static int table_add(struct pmb__table *t, const char *const cell[NCOL])
 {
 	if (pmb__table_add_row(t))
 		return t->err;
-	for (int i = 0; i < NCOL; i++)
-		pmb__table_set(t, i, "%s", cell[i]);
+	for (int i = 0; i < NCOL; i++) {
+		size_t size = 4 * strlen(cell[i]) + 1;
+		char *shown = malloc(size);
+
+		if (!shown)
+			return -ENOMEM;
+		pmb__table_set(t, i, "%s", pmb__out_visible(shown, size, cell[i]));
+		free(shown);
+	}
 	return t->err;
 }
 
@@ -433,7 +464,7 @@ out:
 static void note_differs(const char *a, const char *b, const char *what)
 {
 	if (a && b && strcmp(a, b))
-		printf("note: the runs differ in %s: \"%s\" vs \"%s\"\n", what,
+		out_line(stdout, "note: the runs differ in %s: \"%s\" vs \"%s\"", what,
 		       a, b);
 }
 
@@ -445,7 +476,7 @@ static int load(struct report *r, const char *path)
 	r->path = path;
 	ret = pmb__results_read(path, &r->res, err, sizeof(err));
 	if (ret)
-		fprintf(stderr, "pmubench compare: %s: %s\n", path, err);
+		out_line(stderr, "pmubench compare: %s: %s", path, err);
 	return ret;
 }
 
@@ -480,7 +511,7 @@ static int parse_args(int argc, char **argv, double *thr, const char **files)
 	ret = pmb__options_parse(compare_options, NCOMPARE_OPTIONS, argc, argv, &o, &first, err,
 				sizeof(err));
 	if (ret < 0) {
-		fprintf(stderr, "pmubench compare: %s\n", err);
+		out_line(stderr, "pmubench compare: %s", err);
 		return ret;
 	}
 	if (ret > 0) {
@@ -535,7 +566,7 @@ static void list_missing(const struct pmb_results *a,
 {
 	for (size_t i = 0; i < a->nbench; i++)
 		if (!pmb__results_find(b, a->bench[i].name))
-			printf("%s: %s\n", what, a->bench[i].name);
+			out_line(stdout, "%s: %s", what, a->bench[i].name);
 }
 
 /* The table of every benchmark in both files: a first row of column
@@ -570,7 +601,7 @@ static void say_failed(int ret, const struct report *ro,
 	if (ret == -ENOMEM)
 		fprintf(stderr, "pmubench compare: %s\n", strerror(ENOMEM));
 	else
-		fprintf(stderr, "pmubench compare: %s: %s\n",
+		out_line(stderr, "pmubench compare: %s: %s",
 			ro->err[0] ? ro->path : rn->path,
 			ro->err[0] ? ro->err : rn->err);
 }
@@ -594,7 +625,7 @@ int pmb__compare_main(int argc, char **argv)
 		ret = 2;
 		goto out;
 	}
-	printf("comparing %s (old) with %s (new); threshold %g %%\n",
+	out_line(stdout, "comparing %s (old) with %s (new); threshold %g %%",
 	       files[0], files[1], thr * 100);
 	note_differs(ro.res->host_name, rn.res->host_name, "host");
 	note_differs(ro.res->backend, rn.res->backend, "backend");

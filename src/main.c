@@ -77,10 +77,11 @@ static const struct pmb_optdef options[] = {
 };
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
 
+/* The message made visible: it quotes the command line, which may hold
+ * control characters. */
 static int bad(const char *msg)
 {
-	fprintf(stderr, "pmubench: %s\n", msg);
-	return 2;
+	return pmb__out_error("%s", msg);
 }
 
 static void usage(void)
@@ -139,9 +140,7 @@ static int check_together(const struct pmb_options *o)
 	return bad(msg);
 }
 
-/* Returns -1 to run, or the exit status (after --help, --version, or an
- * error said). */
-static int parse_command_line(int argc, char **argv, struct pmb_options *o)
+int pmb__command_line(int argc, char **argv, struct pmb_options *o)
 {
 	char err[PATH_MAX + 256];
 	int first, rc;
@@ -181,6 +180,6 @@ PMB_API int pmb_main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return pmb__compare_main(argc - 1, argv + 1);
-	rc = parse_command_line(argc, argv, &o);
+	rc = pmb__command_line(argc, argv, &o);
 	return rc >= 0 ? rc : pmb__run(&o);
 }

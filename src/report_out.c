@@ -14,22 +14,87 @@
 #include "report.h"
 #include "report_out.h"
 
+/* Length of the UTF-8 sequence at s that prints (2 to 4 bytes: no
+ * overlong form, no surrogate, nothing past U+10FFFF, no C1 control), or
+ * 0. */
+static size_t utf8_printable(const unsigned char *s)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (*s >= 0xc2 && *s <= 0xdf)
+		n = 2, lo = *s == 0xc2 ? 0xa0 : 0x80; /* C2 80..9F: C1 controls */
+	else if (*s >= 0xe0 && *s <= 0xef)
+		n = 3, lo = *s == 0xe0 ? 0xa0 : 0x80, hi = *s == 0xed ? 0x9f : 0xbf;
+	else if (*s >= 0xf0 && *s <= 0xf4)
+		n = 4, lo = *s == 0xf0 ? 0x90 : 0x80, hi = *s == 0xf4 ? 0x8f : 0xbf;
+	else
+		return 0;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+char *pmb__out_visible(char *dst, size_t size, const char *src)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t k = 0, n;
+
+	if (!size)
+		return dst;
+	while (*s && k + 1 < size) {
+		if (*s >= 0x20 && *s < 0x7f)
+			n = 1;
+		else if (*s < 0x80 || !(n = utf8_printable(s)))
+			n = 0;
+		if (n && k + n < size) {
+			memcpy(dst + k, s, n);
+			k += n;
+			s += n;
+		} else if (!n && k + 4 < size) {
+			snprintf(dst + k, 5, "\\x%02x", *s++);
+			k += 4;
+		} else {
+			break; /* what does not fit whole is left out */
+		}
+	}
+	dst[k] = '\0';
+	return dst;
+}
+
+/* One line on stderr: prefix, then text made visible. */
+static void say(const char *prefix, const char *text)
+{
+	size_t size = 4 * strlen(text) + 1;
+	char small[1024], *buf = size <= sizeof(small) ? small : malloc(size);
+
+	fprintf(stderr, "%s%s\n", prefix, buf ? pmb__out_visible(buf, size, text) : "(out of memory)");
+	if (buf != small)
+		free(buf);
+}
+
 int pmb__out_error(const char *fmt, ...)
 {
+	char *text = NULL;
 	va_list ap;
+	int n;
 
-	fputs("pmubench: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vasprintf(&text, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	say("pmubench: ", n >= 0 ? text : "(out of memory)");
+	if (n >= 0)
+		free(text);
 	return 2;
 }
 
 void pmb__out_warnings(char *const *text, int n, int *printed)
 {
 	for (; *printed < n; (*printed)++)
-		fprintf(stderr, "pmubench: warning: %s\n", text[*printed]);
+		say("pmubench: warning: ", text[*printed]);
 }
 
 void pmb__out_progress(void *unused, const char *name, size_t done, size_t total)

@@ -8,7 +8,13 @@
 
 enum pmb_format { PMB_FORMAT_CONSOLE, PMB_FORMAT_JSON, PMB_FORMAT_CSV };
 
-/* "pmubench: MESSAGE" on stderr, one line.  Returns 2, the exit status of
+/* src made fit for one line of a terminal, into dst of size bytes: bytes
+ * that are control characters (C0, DEL, C1) or not UTF-8 are written as
+ * \xNN, the rest as they are; what does not fit is cut at a whole
+ * character.  4 * strlen(src) + 1 bytes always hold it all.  Returns dst. */
+char *pmb__out_visible(char *dst, size_t size, const char *src);
+
+/* "pmubench: MESSAGE" on stderr, one line (made visible, as above).  Returns 2, the exit status of
  * a run that measured nothing. */
 int pmb__out_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -198,12 +198,19 @@ static int plan_events(const struct pmb_options *o, struct pmb_plan *p)
 
 /* ---- early exits: listings, and --backend=sim's parent ------------------ */
 
-static int list_benchmarks(struct pmb_plan *p)
+static int list_benchmarks(const struct pmb_options *o, struct pmb_plan *p)
 {
 	int err = plan_expand(p);
 
 	if (err)
 		return pmb__out_error("cannot list benchmarks: %s", pmb_strerror(err));
+	/* As a run with this filter: nothing to list is an error, not an
+	 * empty success. */
+	if (!p->ninst && o->filter)
+		return pmb__out_error("--filter=%s matches no benchmark; --list without it lists them all",
+				     o->filter);
+	if (!p->ninst)
+		return pmb__out_error("no benchmark is registered in this program");
 	for (size_t i = 0; i < p->ninst; i++)
 		printf("%s\n", p->inst[i].name);
 	return 0;
@@ -506,7 +513,7 @@ int pmb__run(const struct pmb_options *o)
 	if (rc)
 		goto out;
 	if (o->list) {
-		rc = list_benchmarks(&plan);
+		rc = list_benchmarks(o, &plan);
 		goto out;
 	}
 	if (o->backend == PMB_WANT_SIM && !plan.sim) {

@@ -36,6 +36,11 @@ struct pmb_options {
 	char **argv;             /* run again under valgrind */
 };
 
+/* Fill o from a run's command line (main.c's option table) and check the
+ * options together.  Returns -1 to run, or the exit status after --help,
+ * --version or an error said (tests/fuzz_cmdline.c calls it alone). */
+int pmb__command_line(int argc, char **argv, struct pmb_options *o);
+
 /* Run what the options ask for: the benchmarks (plan, counters, samples,
  * figures, report), or --list, --list-events, --topology, --self-check.
  * Prints the report, its errors ("pmubench: ..." on stderr) and warnings.

@@ -426,6 +426,22 @@ ok(rc == 0 and verdict(out, "x/z") == "-" and rows(out).get(("x/e", "-")) is not
    "rows with verdict \"-\" are counted: 2 without a verdict (%d, %r)"
    % (rc, out.strip().splitlines()[-1:]))
 
+# 15c. names from a file reach the terminal escaped: control characters
+# (an escape sequence, a bell, C1's CSI) as \xNN, valid UTF-8 as it is.
+esc_name = "x/\u001b[2Jclear\u009b\u00e9"
+esc_old = report([bench(esc_name, 10.0)])
+esc_old["context"]["host_name"] = "h\u001b]0;title\u0007"
+esc_new = report([bench(esc_name, 10.0), bench("new\u0007", 1.0)])
+rc, out, err = compare(write("esc_old.json", esc_old), write("esc_new.json", esc_new))
+ok(rc == 0 and not re.search(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]", out) and
+   "x/\\x1b[2Jclear\\xc2\\x9b\u00e9" in out and "added: new\\x07" in out and
+   '"h\\x1b]0;title\\x07"' in out,
+   "control characters in names and the host are escaped (\\xNN), UTF-8 kept (%d, %r)"
+   % (rc, out[:300]))
+rc, out, err = compare("--threshold=\u001b[2J", base, base)
+ok(rc == 2 and "\u001b" not in err and "--threshold=\\x1b[2J" in err,
+   "a control character in an option is escaped in its error (%r)" % err.strip()[:120])
+
 # 15. a big pair of files: 100 000 benchmarks, about 20 MB each.  Reading is
 # linear and benchmarks are found by hash: a few seconds, not the minutes
 # (and GBs) of a quadratic reader; the bound is loose for slow machines.

@@ -23,6 +23,11 @@ int pmb__results_fail(char *err, size_t errlen, int ret, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(err, errlen, fmt, ap);
 		va_end(ap);
+		/* One line: jansson quotes the text near an error, which may
+		 * hold a newline or any control character. */
+		for (char *p = err; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
 	}
 	return ret;
 }

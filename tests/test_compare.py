@@ -337,6 +337,10 @@ for i, (text, words, what) in enumerate([
          ["line 1, column"], "a number beyond a double"),
         ('{"context": {}, "benchmarks": [{"name": "x"}]} trailing',
          ["line 1, column"], "text after the value"),
+        # jansson quotes the text near the error: a newline there (fuzz
+        # finding, tests/fuzz/results/crash-newline-in-error.json) made two
+        ('{"context": {}, "benchmarks": [{"name": "x\\\n\u001b[2J"}]}',
+         ["line 2, column", "invalid escape"], "an error whose quoted text holds a newline"),
         ('{"context": {}, "benchmarks": [{"ns_per_item": 1}]}',
          ["benchmark 0", "name"], "a benchmark without a name"),
         ('{"context": {}, "benchmarks": [{"name": "BM_x", "real_time": 1e300, "time_unit": "s"}]}',

@@ -1,4 +1,5 @@
 /* run.c - the path of one run, top to bottom: plan, counters opened, samples measured, figures analysed, report written. */
+#include <limits.h>
 #include <math.h>
 #include <regex.h>
 #include <sched.h>
@@ -245,6 +246,30 @@ static int load_events(void)
 	int err = pmb__events_init(NULL);
 
 	return err ? pmb__out_error("%s", *pmb__events_error() ? pmb__events_error() : pmb_strerror(err)) : 0;
+}
+
+/* --out and --plot can be written, and are none of the run's inputs: the
+ * program, a topology file, the events tables.  Before anything is
+ * measured (or valgrind started). */
+static int check_outputs(const struct pmb_options *o)
+{
+	char aliases[PATH_MAX + 16], sets[PATH_MAX + 16];
+	const struct pmb_out_input inputs[] = {
+		{ "the running program", "/proc/self/exe" },
+		{ "the topology source", o->topology_src },
+		{ "an events table", aliases },
+		{ "an events table", sets },
+		{ NULL, NULL },
+	};
+	int rc = 0;
+
+	snprintf(aliases, sizeof(aliases), "%s/aliases.txt", pmb__events_dir());
+	snprintf(sets, sizeof(sets), "%s/sets.txt", pmb__events_dir());
+	if (o->out)
+		rc = pmb__out_check("--out", o->out, inputs);
+	if (!rc && o->plot)
+		rc = pmb__out_check("--plot", o->plot, inputs);
+	return rc;
 }
 
 /* ---- open: pin, probe, counters ------------------------------------------ */
@@ -504,10 +529,6 @@ int pmb__run(const struct pmb_options *o)
 
 	memset(&plan, 0, sizeof(plan));
 	rc = plan_filter(o, &plan);
-	if (!rc && o->out)
-		rc = pmb__out_check("--out", o->out);
-	if (!rc && o->plot)
-		rc = pmb__out_check("--plot", o->plot);
 	if (!rc)
 		rc = plan_machine(o, &plan);
 	if (rc)
@@ -516,13 +537,15 @@ int pmb__run(const struct pmb_options *o)
 		rc = list_benchmarks(o, &plan);
 		goto out;
 	}
+	rc = load_events();
+	if (!rc)
+		rc = check_outputs(o);
+	if (rc)
+		goto out;
 	if (o->backend == PMB_WANT_SIM && !plan.sim) {
 		rc = run_under_valgrind(o, &plan);
 		goto out;
 	}
-	rc = load_events();
-	if (rc)
-		goto out;
 	if (o->list_events) {
 		rc = list_events(o->list_pattern);
 		goto out;

@@ -11,6 +11,7 @@ import stat
 import subprocess
 import tempfile
 import threading
+import time
 
 from pmbtap import PMB, done, ok, require_pmubench, run, skip
 
@@ -200,6 +201,79 @@ r = run(*QUICK, "--filter=caf\xe9\u20ac\udcff")
 line = one_line(r) or ""
 ok(r.returncode == 2 and "caf\xe9\u20ac\\xff" in line,
    "UTF-8 in an argument is kept, a byte that is not UTF-8 escaped (%r)" % line[:120])
+
+# ---- events tables -----------------------------------------------------------
+
+def tables(name, aliases, sets):
+    """A folder of events tables; aliases or sets None: left for the caller."""
+    d = path("tables-" + name)
+    os.makedirs(d)
+    for base, text in [("aliases.txt", aliases), ("sets.txt", sets)]:
+        if text is not None:
+            with open(os.path.join(d, base), "wb" if isinstance(text, bytes) else "w") as f:
+                f.write(text)
+    return d
+
+
+def with_tables(d, *args, timeout=120):
+    t0 = time.monotonic()
+    try:
+        r = run(*QUICK, *args, env=dict(os.environ, PMUBENCH_EVENTS_DIR=d), timeout=timeout)
+    except subprocess.TimeoutExpired:
+        r = subprocess.CompletedProcess([], -1, "", "timed out after %d s" % timeout)
+    return r, time.monotonic() - t0
+
+
+# Sets that name each other 100 times, 7 deep: 100^7 expansions before
+# (never ended), each set once now.
+deep = tables("deep", "map x * cycles\n", "".join(
+    "set s%d %s\n" % (i, ",".join(["@s%d" % (i + 1)] * 100 if i < 6 else ["x,task-clock"] * 30))
+    for i in range(7)))
+r, secs = with_tables(deep, "--counters=@s0")
+m = re.search(r'"events": \[([^\]]*)\]', r.stdout)
+ok(r.returncode == 0 and secs < 20 and m and "task-clock" in m.group(1),
+   "7 levels of sets naming the next 100 times: resolved once each, in %.1f s (bound 20 s; %d)"
+   % (secs, r.returncode))
+selfref = tables("self", "map x * cycles\n", "set a x,@b\nset b @c\nset c @a\n")
+r, secs = with_tables(selfref, "--counters=@a")
+refused(r, ["@a", "includes itself"], "a set that names itself through two others")
+# 50 000 lines: one alias for 50 000 PMUs, and a chain of 50 000 sets; the
+# duplicate checks were quadratic (over 60 s), now by hash.
+big = tables("big", "".join("map a %s cycles\n" % ("*" if i == 0 else "p%d" % i) for i in range(50000)),
+             "".join("set s%d a,task-clock\n" % i for i in range(50000)))
+r, secs = with_tables(big, "--counters=@s49999,a")
+ok(r.returncode == 0 and secs < 20, "50 000 alias rows and 50 000 sets: loaded and resolved in %.1f s "
+   "(bound 20 s; %d)" % (secs, r.returncode))
+dup = tables("dup", "".join("map a%d * cycles\n" % i for i in range(50000)) + "map A7 * instructions\n", "")
+r, secs = with_tables(dup)
+refused(r, ["aliases.txt:50001", "'A7' mapped twice", "first at line 8"], "an alias mapped twice "
+        "among 50 000 (in %.1f s)" % secs)
+
+d = tables("long", "map x * cycles\n", "set s " + ",".join(["x,task-clock"] * 100) + "\n")
+refused(with_tables(d, "--counters=@s")[0], ["sets.txt:1", "set 's' lists 1299 characters, at most 511"],
+        "a set longer than a set holds: refused, not cut into another name")
+
+# What is no table: refused, naming it, never read as empty or forever.
+d = tables("dir", "map x * cycles\n", None)
+os.mkdir(os.path.join(d, "sets.txt"))
+refused(with_tables(d)[0], ["sets.txt", "a directory", "not a regular file"], "a directory as sets.txt")
+d = tables("zero", "map x * cycles\n", None)
+os.symlink("/dev/zero", os.path.join(d, "sets.txt"))
+refused(with_tables(d, timeout=30)[0], ["sets.txt", "a character device"], "/dev/zero as sets.txt")
+d = tables("fifo", "map x * cycles\n", None)
+os.mkfifo(os.path.join(d, "sets.txt"))
+refused(with_tables(d, timeout=30)[0], ["sets.txt", "a FIFO"], "a FIFO as sets.txt (no writer)")
+d = tables("huge", "map x * cycles\n", None)
+with open(os.path.join(d, "sets.txt"), "w") as f:
+    f.truncate(17 << 20)
+refused(with_tables(d)[0], ["sets.txt", "over the 16 MiB limit"], "a 17 MiB sets.txt")
+d = tables("junk", b"map x * cycles\n\x1b[2J\x00\xff junk\n", "")
+r = with_tables(d)[0]
+refused(r, ["aliases.txt:2", "control character (0x1b)"], "binary junk in aliases.txt")
+ok("\x1b" not in r.stderr, "the junk is not echoed to the terminal")
+refused(with_tables(path("nonexistent"))[0], ["PMUBENCH_EVENTS_DIR=" + path("nonexistent"),
+                                              "No such file or directory"],
+        "PMUBENCH_EVENTS_DIR naming no folder: an error, not a silent fallback")
 
 shutil.rmtree(TMP)
 done()

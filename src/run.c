@@ -1,4 +1,5 @@
 /* run.c - the path of one run, top to bottom: plan, counters opened, samples measured, figures analysed, report written. */
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <regex.h>
@@ -106,6 +107,10 @@ static int plan_machine(const struct pmb_options *o, struct pmb_plan *p)
 {
 	int err = pmb__topology_load(&p->topo, o->topology_src);
 
+	if (err && o->topology_src)
+		return pmb__out_error("--topology-source=%s: %s; expected a synthetic description or a regular "
+				     ".xml file of at most 64 MiB", o->topology_src,
+				     err == -EINVAL ? "not a regular file, or not a topology" : pmb_strerror(err));
 	if (err)
 		return pmb__out_error("cannot read the machine's topology: %s", pmb_strerror(err));
 	p->sim = pmb__sim_active();

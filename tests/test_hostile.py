@@ -164,6 +164,15 @@ refused(r, ["is the running program"], "--out=the running binary")
 ok(os.access(exe, os.X_OK) and open(exe, "rb").read(4) == b"\x7fELF", "the binary is untouched")
 ok(not leftovers(), "no temporary file is left behind (%s)" % leftovers())
 
+# Input files are checked before they are read: a FIFO as the topology
+# source would block hwloc, a directory is no file.
+os.mkfifo(path("topo-fifo.xml"))
+refused(run("--list", "--topology-source=" + path("topo-fifo.xml"), timeout=30),
+        ["--topology-source=", "not a regular file"], "a FIFO as the topology source")
+os.mkdir(path("topo-dir.xml"))
+refused(run("--list", "--topology-source=" + path("topo-dir.xml")), ["Is a directory"],
+        "a directory as the topology source")
+
 # ---- values that are almost numbers, and control characters ---------------
 
 for arg, words in [("--samples= 5", ["--samples= 5", "whole number"]),

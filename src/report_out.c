@@ -198,8 +198,10 @@ static int follow(const char *path, struct target *t)
 	if ((size_t)snprintf(t->path, sizeof(t->path), "%s", path) >= sizeof(t->path))
 		return ENAMETOOLONG;
 	for (int hops = 0;; hops++) {
-		if (lstat(t->path, &t->st))
+		if (lstat(t->path, &t->st)) {
+			memset(&t->st, 0, sizeof(t->st)); /* not the link's */
 			return errno == ENOENT ? 0 : errno; /* ENOENT: a new file */
+		}
 		if (!S_ISLNK(t->st.st_mode))
 			break;
 		if (hops == 40)

@@ -28,13 +28,24 @@ struct loader {
 
 static char err_buf[512];
 
+/* One line: a name quoted from --counters or a table may hold a newline
+ * or any control character, kept as \xNN. */
 void pmb__events_set_error(const char *fmt, ...)
 {
+	char raw[sizeof(err_buf)];
+	size_t k = 0;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(err_buf, sizeof(err_buf), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	for (const unsigned char *p = (const unsigned char *)raw; *p && k + 5 <= sizeof(err_buf); p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			k += (size_t)snprintf(err_buf + k, 5, "\\x%02x", *p);
+		else
+			err_buf[k++] = (char)*p;
+	}
+	err_buf[k] = '\0';
 }
 
 void pmb__events_clear_error(void)

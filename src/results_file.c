@@ -19,15 +19,22 @@ int pmb__results_fail(char *err, size_t errlen, int ret, const char *fmt, ...)
 {
 	va_list ap;
 
+	char raw[512];
+	size_t k = 0;
+
 	if (err && errlen) {
 		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
+		vsnprintf(raw, sizeof(raw), fmt, ap);
 		va_end(ap);
 		/* One line: jansson quotes the text near an error, which may
-		 * hold a newline or any control character. */
-		for (char *p = err; *p; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f)
-				*p = '?';
+		 * hold a newline or any control character, kept as \xNN. */
+		for (const unsigned char *p = (const unsigned char *)raw; *p && k + 5 <= errlen; p++) {
+			if (*p < 0x20 || *p == 0x7f)
+				k += (size_t)snprintf(err + k, 5, "\\x%02x", *p);
+			else
+				err[k++] = (char)*p;
+		}
+		err[k] = '\0';
 	}
 	return ret;
 }

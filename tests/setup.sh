@@ -8,10 +8,9 @@ need=""
 # PMU (tests/aarch64), a bare name would also match libhwloc-dev:arm64.
 arch=$(dpkg --print-architecture)
 # libbenchmark-tools and python3-scipy only for the test that feeds
-# pmubench's JSON to Google Benchmark's compare.py; clang-14 (its libFuzzer)
-# only for tests/test_fuzz.py.
+# pmubench's JSON to Google Benchmark's compare.py.
 for pkg in meson ninja-build pkg-config gcc libc6-dev libpfm4-dev libhwloc-dev libjansson-dev valgrind binutils python3 \
-	libbenchmark-tools python3-scipy clang-14; do
+	libbenchmark-tools python3-scipy; do
 	dpkg-query -W -f='${Status} ${Architecture}\n' "$pkg" 2>/dev/null |
 		grep -Eq "^install ok installed ($arch|all)\$" || need="$need $pkg"
 done

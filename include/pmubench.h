@@ -6,7 +6,7 @@
  * pmb_strerror() names every one of them.  The library never prints and never
  * exits the process; only pmb_main() (the command line) does.
  *
- * A benchmark program is one C file:
+ * A benchmark program is one C or C++ file (C99 or C++11 and later):
  *
  *     static void bm_sum(struct pmb_state *s)
  *     {
@@ -31,7 +31,20 @@
 extern "C" {
 #endif
 
+/* ---- version ------------------------------------------------------------ */
+
+/* The version of this header.  The major version changes with any change a
+ * program must be rebuilt for (the definition struct's layout, a function's
+ * signature); minor versions only add (functions, fields at the end of
+ * struct pmb_benchmark_def), and the library reads definitions of any older
+ * minor version of its major by their .size. */
+#define PMB_VERSION_MAJOR 0
+#define PMB_VERSION_MINOR 1
+#define PMB_VERSION_PATCH 0
 #define PMB_VERSION_STRING "0.1.0"
+/* One number, MAJOR * 10000 + MINOR * 100 + PATCH, for #if. */
+#define PMB_VERSION_NUMBER                                                      \
+	(PMB_VERSION_MAJOR * 10000 + PMB_VERSION_MINOR * 100 + PMB_VERSION_PATCH)
 
 #if defined(PMB_BUILDING_LIBRARY)
 #define PMB_API __attribute__((visibility("default")))
@@ -54,7 +67,9 @@ extern "C" {
 	X(NOVALGRIND, 8, "valgrind is not installed")                            \
 	X(BADJSON, 9, "malformed JSON input")                                    \
 	X(SKIPPED, 10, "benchmark skipped itself")                               \
-	X(VERIFY, 11, "kernel failed to verify its result")
+	X(VERIFY, 11, "kernel failed to verify its result")                      \
+	X(ABI, 12, "built against another major version of pmubench.h")         \
+	X(DEFSIZE, 13, "benchmark definition of an unknown size")
 
 enum pmb_errno {
 #define PMB__ERRNO_ENUM(name, off, msg) PMB_E##name = PMB_EBASE - (off),
@@ -65,6 +80,11 @@ enum pmb_errno {
 /* Message for a negative errno or a PMB_E* code; never NULL, owned by the
  * library. */
 PMB_API const char *pmb_strerror(int err);
+
+/* The library's version, PMB_VERSION_NUMBER as it was built (compare with
+ * the header's to see what a program runs against); *string, when not NULL,
+ * gets "0.1.0", owned by the library. */
+PMB_API int pmb_version(const char **string);
 
 /* ---- arguments --------------------------------------------------------- */
 
@@ -89,6 +109,7 @@ struct pmb_axis {
 	                                instead of prefix + value */
 };
 
+#ifndef __cplusplus
 /** Argument list: `.args = PMB_ARGS(1, 8, 64)`. */
 #define PMB_ARGS(...)                                                           \
 	{ .kind = PMB_AXIS_LIST, .list = (const int64_t[]){ __VA_ARGS__ },      \
@@ -105,6 +126,36 @@ struct pmb_axis {
 /** Working-set sizes in bytes across the cache tiers of the pinned core;
  * each instance is labelled with its tier (L1, L2, L3, DRAM). */
 #define PMB_TIERS { .kind = PMB_AXIS_TIERS }
+#else
+/* C++ has no compound literals (nor, before C++20, designated
+ * initializers): the same macros are expressions there, the values in an
+ * array of static storage inside a lambda.  The outer parentheses keep
+ * their commas inside one macro argument of PMB_BENCHMARK. */
+static inline struct pmb_axis pmb__axis_of(enum pmb_axis_kind kind, const int64_t *list, size_t n,
+					   int64_t lo, int64_t hi, const char *prefix)
+{
+	struct pmb_axis a = pmb_axis();
+
+	a.kind = kind;
+	a.list = list;
+	a.n = n;
+	a.lo = lo;
+	a.hi = hi;
+	a.mult = kind == PMB_AXIS_RANGE ? 8 : 0;
+	a.prefix = prefix;
+	return a;
+}
+#define PMB__CXX_LIST(pfx, ...)                                                 \
+	([]() -> struct pmb_axis {                                              \
+		static const int64_t v_[] = { __VA_ARGS__ };                    \
+		return pmb__axis_of(PMB_AXIS_LIST, v_, sizeof(v_) / sizeof(v_[0]), \
+				    0, 0, (pfx));                               \
+	}())
+#define PMB_ARGS(...) PMB__CXX_LIST(nullptr, __VA_ARGS__)
+#define PMB_NAMED_ARGS(pfx, ...) PMB__CXX_LIST(pfx, __VA_ARGS__)
+#define PMB_RANGE(lo_, hi_) (pmb__axis_of(PMB_AXIS_RANGE, nullptr, 0, (lo_), (hi_), nullptr))
+#define PMB_TIERS (pmb__axis_of(PMB_AXIS_TIERS, nullptr, 0, 0, 0, nullptr))
+#endif
 
 /* ---- registration ------------------------------------------------------ */
 
@@ -119,8 +170,15 @@ enum pmb_role {
 	PMB_ROLE_SOL,         /* speed of light: the same data, no decision */
 };
 
-/** A benchmark definition.  Write it through PMB_BENCHMARK. */
+/** A benchmark definition.  Write it through PMB_BENCHMARK.  The first two
+ * fields stay first in every version: by them the library reads a
+ * definition built against another header (fields past .size are zero to
+ * it) or refuses one of another major version. */
 struct pmb_benchmark_def {
+	size_t size;           /* sizeof(struct pmb_benchmark_def) where it was
+	                          built (set by PMB_BENCHMARK) */
+	int abi;               /* PMB_VERSION_MAJOR where it was built (set by
+	                          PMB_BENCHMARK) */
 	void (*func)(struct pmb_state *s); /* called once per instance */
 	const char *fname;     /* C name of func (set by PMB_BENCHMARK) */
 	const char *name;      /* "kernel/variant"; default: fname */
@@ -145,31 +203,89 @@ struct pmb_benchmark_def {
 	int line;              /* set by PMB_BENCHMARK */
 };
 
-/** Add a definition to the global registry.  The pointer must stay valid
- * for the life of the program.  Returns 0, or -ENOMEM. */
+/** Add a definition to the global registry.  The library keeps a copy;
+ * strings and argument lists it points to must stay valid for the life of
+ * the program.  Returns 0, -ENOMEM, PMB_EABI (def->abi is not this
+ * library's PMB_VERSION_MAJOR) or PMB_EDEFSIZE (def->size too small to
+ * hold .func).  A refused definition is counted, and `pmubench --load`
+ * says why. */
 PMB_API int pmb_register(const struct pmb_benchmark_def *def);
 
 #define PMB__CAT2(a, b) a##b
 #define PMB__CAT(a, b) PMB__CAT2(a, b)
+#define PMB__STR2(...) #__VA_ARGS__
+#define PMB__HEAD(a, ...) a
+#define PMB__HEAD_STR(a, ...) PMB__STR2(a)
 
-/** Register fn as a benchmark, from any translation unit:
+/** Register fn as a benchmark, from any translation unit, in C or C++:
  * `PMB_BENCHMARK(bm_x, .name = "x/fast", .group = "demo", .args = ...);`
  * (a statement at file scope: it ends with a semicolon).  The same function
  * may be registered again on another line, under another name or with other
- * arguments.
- * The fields are those of struct pmb_benchmark_def. */
-#define PMB__DEF(fn) PMB__CAT(PMB__CAT(pmb__def_, fn), __LINE__)
-#define PMB__REG(fn) PMB__CAT(PMB__CAT(pmb__reg_, fn), __LINE__)
-#define PMB_BENCHMARK(fn, ...)                                                  \
-	static const struct pmb_benchmark_def PMB__DEF(fn) = {                  \
-		.func = (fn), .fname = #fn, .file = __FILE__, .line = __LINE__, \
-		__VA_ARGS__                                                     \
+ * arguments.  The fields are those of struct pmb_benchmark_def, in any
+ * order; .size, .abi, .func, .fname, .file and .line are set here. */
+#define PMB_BENCHMARK(...) PMB__BENCHMARK(__COUNTER__, __VA_ARGS__)
+
+#ifndef __cplusplus
+#define PMB__BENCHMARK(id, ...)                                                 \
+	static const struct pmb_benchmark_def PMB__CAT(pmb__def_, id) = {       \
+		.size = sizeof(struct pmb_benchmark_def),                       \
+		.abi = PMB_VERSION_MAJOR,                                       \
+		.fname = PMB__HEAD_STR(__VA_ARGS__, ~),                         \
+		.file = __FILE__, .line = __LINE__,                             \
+		.func = __VA_ARGS__                                             \
 	};                                                                      \
-	__attribute__((constructor)) static void PMB__REG(fn)(void)             \
+	__attribute__((constructor)) static void PMB__CAT(pmb__reg_, id)(void)  \
 	{                                                                       \
-		(void)pmb_register(&PMB__DEF(fn));                              \
+		(void)pmb_register(&PMB__CAT(pmb__def_, id));                   \
 	}                                                                       \
 	extern int pmb__benchmark_needs_a_semicolon
+#else
+/* C++: each `.field = value` becomes the statement `d .field = value;` on
+ * a zeroed definition, in the registering function (up to 24 fields). */
+#define PMB__NARG(...) PMB__NARG_(__VA_ARGS__, 25, 24, 23, 22, 21, 20, 19, 18, \
+	17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, ~)
+#define PMB__NARG_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13,    \
+	a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25, n, ...) n
+#define PMB__SET1(d, f)
+#define PMB__SET2(d, f, a) d a;
+#define PMB__SET3(d, f, a, ...) d a; PMB__SET2(d, f, __VA_ARGS__)
+#define PMB__SET4(d, f, a, ...) d a; PMB__SET3(d, f, __VA_ARGS__)
+#define PMB__SET5(d, f, a, ...) d a; PMB__SET4(d, f, __VA_ARGS__)
+#define PMB__SET6(d, f, a, ...) d a; PMB__SET5(d, f, __VA_ARGS__)
+#define PMB__SET7(d, f, a, ...) d a; PMB__SET6(d, f, __VA_ARGS__)
+#define PMB__SET8(d, f, a, ...) d a; PMB__SET7(d, f, __VA_ARGS__)
+#define PMB__SET9(d, f, a, ...) d a; PMB__SET8(d, f, __VA_ARGS__)
+#define PMB__SET10(d, f, a, ...) d a; PMB__SET9(d, f, __VA_ARGS__)
+#define PMB__SET11(d, f, a, ...) d a; PMB__SET10(d, f, __VA_ARGS__)
+#define PMB__SET12(d, f, a, ...) d a; PMB__SET11(d, f, __VA_ARGS__)
+#define PMB__SET13(d, f, a, ...) d a; PMB__SET12(d, f, __VA_ARGS__)
+#define PMB__SET14(d, f, a, ...) d a; PMB__SET13(d, f, __VA_ARGS__)
+#define PMB__SET15(d, f, a, ...) d a; PMB__SET14(d, f, __VA_ARGS__)
+#define PMB__SET16(d, f, a, ...) d a; PMB__SET15(d, f, __VA_ARGS__)
+#define PMB__SET17(d, f, a, ...) d a; PMB__SET16(d, f, __VA_ARGS__)
+#define PMB__SET18(d, f, a, ...) d a; PMB__SET17(d, f, __VA_ARGS__)
+#define PMB__SET19(d, f, a, ...) d a; PMB__SET18(d, f, __VA_ARGS__)
+#define PMB__SET20(d, f, a, ...) d a; PMB__SET19(d, f, __VA_ARGS__)
+#define PMB__SET21(d, f, a, ...) d a; PMB__SET20(d, f, __VA_ARGS__)
+#define PMB__SET22(d, f, a, ...) d a; PMB__SET21(d, f, __VA_ARGS__)
+#define PMB__SET23(d, f, a, ...) d a; PMB__SET22(d, f, __VA_ARGS__)
+#define PMB__SET24(d, f, a, ...) d a; PMB__SET23(d, f, __VA_ARGS__)
+#define PMB__SET25(d, f, a, ...) d a; PMB__SET24(d, f, __VA_ARGS__)
+#define PMB__BENCHMARK(id, ...)                                                 \
+	__attribute__((constructor)) static void PMB__CAT(pmb__reg_, id)(void)  \
+	{                                                                       \
+		static struct pmb_benchmark_def d_;                             \
+		d_.size = sizeof(struct pmb_benchmark_def);                     \
+		d_.abi = PMB_VERSION_MAJOR;                                     \
+		d_.func = PMB__HEAD(__VA_ARGS__, ~);                            \
+		d_.fname = PMB__HEAD_STR(__VA_ARGS__, ~);                       \
+		d_.file = __FILE__;                                             \
+		d_.line = __LINE__;                                             \
+		PMB__CAT(PMB__SET, PMB__NARG(__VA_ARGS__))(d_, __VA_ARGS__)     \
+		(void)pmb_register(&d_);                                        \
+	}                                                                       \
+	extern int pmb__benchmark_needs_a_semicolon
+#endif
 
 /* ---- the measured loop -------------------------------------------------- */
 
@@ -260,6 +376,67 @@ static inline __attribute__((always_inline)) void pmb_clobber_memory(void)
  * Returns the process exit status (0 ok, 1 a benchmark failed or a
  * comparison regressed, 2 bad usage). */
 PMB_API int pmb_main(int argc, char **argv);
+
+/* ---- runs inside a program -------------------------------------------- */
+
+/** The results of one run, kept by the program that ran it (opaque). */
+struct pmb_run;
+
+/** What a figure is, besides a measurement (bits of pmb_value.flags). */
+enum pmb_value_flag {
+	PMB_VALUE_ESTIMATED = 1,        /* from time and a frequency estimate:
+	                                   no cycles counter */
+	PMB_VALUE_SIMULATED = 2,        /* counted by valgrind (--backend=sim
+	                                   with the program under valgrind) */
+	PMB_VALUE_MULTIPLEXED = 4,      /* the counter shared the PMU: scaled */
+	PMB_VALUE_BELOW_RESOLUTION = 8, /* under what the run resolves: the
+	                                   median is then that bound, not a value */
+};
+
+/** One per-item figure of one result: the median over the samples, with
+ * the harness's own cost subtracted, and its 95 % interval.  Fields are
+ * only ever added at the end. */
+struct pmb_value {
+	const char *name;    /* "time", "est-cycles", or an event as it was
+	                        asked for ("instructions", "branch-misses") */
+	const char *unit;    /* per item: "ns", "cycles", "instructions" or
+	                        "events" */
+	double median;
+	double lo, hi;       /* 95 % bootstrap interval of the median */
+	unsigned flags;      /* PMB_VALUE_* */
+};
+
+/** Run the registered benchmarks as the command line argv[0..argc) says
+ * (argv[0] a program name, then options of pmubench(1), e.g.
+ * "--filter=^demo/", "--samples=10", "--counters=instructions",
+ * "--load=./x.so"), printing nothing.  Options that only print (--list,
+ * --list-events, --topology, --self-check, --format, --out, --plot, --help,
+ * --version) and --backend=sim outside valgrind are refused.  *run is set
+ * whenever memory allows, failed or not: read pmb_run_error() and free it
+ * with pmb_run_free().  Returns 0, -EINVAL (options: see pmb_run_error),
+ * -ENOMEM, or PMB_EVERIFY (the run is complete, a benchmark failed its
+ * check), or another negative code with the message in pmb_run_error(). */
+PMB_API int pmb_run(int argc, char **argv, struct pmb_run **run);
+/** Free a run and everything read from it; NULL does nothing. */
+PMB_API void pmb_run_free(struct pmb_run *run);
+/** Why the run failed, one line; "" when it did not. */
+PMB_API const char *pmb_run_error(const struct pmb_run *run);
+/** Results: one per benchmark instance and repetition, in run order. */
+PMB_API size_t pmb_run_count(const struct pmb_run *run);
+/** Result i's name, "group/name/args"; NULL past the end. */
+PMB_API const char *pmb_run_name(const struct pmb_run *run, size_t i);
+/** Result i's status: 0 measured, PMB_ESKIPPED (pmb_skip) or PMB_EVERIFY
+ * (pmb_fail), -ERANGE past the end; *reason, when not NULL, gets the
+ * reason given ("" for none). */
+PMB_API int pmb_run_status(const struct pmb_run *run, size_t i, const char **reason);
+/** Result i's figures: sets *values to an array owned by the run and
+ * returns its length (0 for a skipped or failed result, or past the end).
+ * Time first, then the events counted, then "est-cycles" where cycles
+ * are estimated; an event that was not counted is left out. */
+PMB_API size_t pmb_run_values(const struct pmb_run *run, size_t i, const struct pmb_value **values);
+/** Warning i of the run (each once, as pmubench would print it); NULL past
+ * the end. */
+PMB_API const char *pmb_run_warning(const struct pmb_run *run, size_t i);
 
 #ifdef __cplusplus
 }

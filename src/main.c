@@ -32,6 +32,9 @@ static const struct pmb_optdef options[] = {
 	  .help = "run benchmarks whose name matches (POSIX ERE)" },
 	{ .name = "--list", .kind = PMB_OPT_FLAG, .given = AT(list),
 	  .help = "list benchmark names and exit" },
+	{ .name = "--load", .kind = PMB_OPT_FILES, .value = AT(load), .meta = "=FILE.so",
+	  .help = "run the benchmarks of this shared object (built\nwith -shared -fPIC) instead of the built-in\nones; "
+		  "may be given several times" },
 	{ .name = "--samples", .kind = PMB_OPT_INT, .value = AT(samples), .given = AT(samples_given),
 	  .lo = 1, .hi = 1000000, .meta = "=N",
 	  .help = "samples per benchmark (default 30, fewer for\nslow benchmarks, never under 10)" },
@@ -114,35 +117,31 @@ static bool same_file(const char *a, const char *b)
 
 /* What one option cannot say alone: modes that exclude each other and the
  * report options, and an --out and --plot that would overwrite each other.
- * Returns 0 or 2 with the error said. */
-static int check_together(const struct pmb_options *o)
+ * Returns 0, or 2 with the error in msg. */
+static int check_together(const struct pmb_options *o, char *msg, size_t size)
 {
-	char msg[PATH_MAX * 2 + 128];
 	const char *mode = o->list ? "--list" : o->topology ? "--topology" :
 			   o->self_check ? "--self-check" : o->list_events ? "--list-events" : NULL;
 	size_t len = o->plot ? strlen(o->plot) : 0;
 
 	/* Reports are for benchmark runs; the other modes print text. */
 	if (mode && (o->out || o->plot || o->format != PMB_FORMAT_CONSOLE))
-		snprintf(msg, sizeof(msg), "%s prints text to standard output: --format, --out and --plot are "
+		snprintf(msg, size, "%s prints text to standard output: --format, --out and --plot are "
 			 "for benchmark runs", mode);
 	else if (o->list + o->topology + o->self_check + o->list_events > 1)
-		snprintf(msg, sizeof(msg), "%s: choose one of --list, --list-events, --topology and --self-check",
-			 mode);
+		snprintf(msg, size, "%s: choose one of --list, --list-events, --topology and --self-check", mode);
 	else if (o->out && o->plot && same_file(o->out, o->plot))
-		snprintf(msg, sizeof(msg), "--plot=%s: the same file as --out=%s; expected another file name",
-			 o->plot, o->out);
+		snprintf(msg, size, "--plot=%s: the same file as --out=%s; expected another file name", o->plot,
+			 o->out);
 	else if (o->plot && (len < 5 || strcmp(o->plot + len - 4, ".svg")))
-		snprintf(msg, sizeof(msg), "--plot=%s: expected a file name ending in .svg (the plot is SVG)",
-			 o->plot);
+		snprintf(msg, size, "--plot=%s: expected a file name ending in .svg (the plot is SVG)", o->plot);
 	else
 		return 0;
-	return bad(msg);
+	return 2;
 }
 
-int pmb__command_line(int argc, char **argv, struct pmb_options *o)
+int pmb__main_options(int argc, char **argv, struct pmb_options *o, char *err, size_t size)
 {
-	char err[PATH_MAX + 256];
 	int first, rc;
 
 	memset(o, 0, sizeof(*o));
@@ -156,30 +155,33 @@ int pmb__command_line(int argc, char **argv, struct pmb_options *o)
 	o->repetitions = 1;
 	o->argc = argc;
 	o->argv = argv;
-	rc = pmb__options_parse(options, NOPTIONS, argc, argv, o, &first, err, sizeof(err));
+	rc = pmb__options_parse(options, NOPTIONS, argc, argv, o, &first, err, size);
 	if (rc < 0)
-		return bad(err);
-	if (o->help)
-		usage();
-	else if (o->version)
-		printf("pmubench %s\n", PMB_VERSION_STRING);
+		return 2;
 	if (rc > 0)
-		return 0;
+		return 1;
 	if (first < argc) {
-		snprintf(err, sizeof(err), "unexpected argument '%s' (options start with --; see --help)",
-			 argv[first]);
-		return bad(err);
+		snprintf(err, size, "unexpected argument '%s' (options start with --; see --help)", argv[first]);
+		return 2;
 	}
-	return check_together(o) ? 2 : -1;
+	return check_together(o, err, size);
 }
 
 PMB_API int pmb_main(int argc, char **argv)
 {
+	char err[PATH_MAX * 2 + 256];
 	struct pmb_options o;
+	const char *v;
 	int rc;
 
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return pmb__compare_main(argc - 1, argv + 1);
-	rc = pmb__command_line(argc, argv, &o);
-	return rc >= 0 ? rc : pmb__run(&o);
+	rc = pmb__main_options(argc, argv, &o, err, sizeof(err));
+	if (rc == 2)
+		return bad(err);
+	if (rc == 1 && o.help)
+		usage();
+	else if (rc == 1 && o.version && pmb_version(&v))
+		printf("pmubench %s\n", v);
+	return rc == 1 ? 0 : pmb__run(&o);
 }

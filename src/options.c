@@ -55,6 +55,17 @@ static bool read_file(const struct pmb_optdef *d, const char *a, void *p)
 	return *a && read_string(d, a, p);
 }
 
+static bool read_files(const struct pmb_optdef *d, const char *a, void *p)
+{
+	struct pmb_optfiles *f = p;
+
+	(void)d;
+	if (!*a || f->n == PMB_OPT_MAX_FILES)
+		return false;
+	f->v[f->n++] = a;
+	return true;
+}
+
 static bool read_list(const struct pmb_optdef *d, const char *a, void *p)
 {
 	return a[strspn(a, ", ")] && read_string(d, a, p);
@@ -158,7 +169,7 @@ static reader_fn *const readers[] = {
 	[PMB_OPT_LIST] = read_list, [PMB_OPT_INT] = read_int,
 	[PMB_OPT_CORE] = read_core, [PMB_OPT_SEED] = read_seed,
 	[PMB_OPT_DURATION] = read_duration, [PMB_OPT_PERCENT] = read_percent,
-	[PMB_OPT_CHOICE] = read_choice,
+	[PMB_OPT_CHOICE] = read_choice, [PMB_OPT_FILES] = read_files,
 };
 
 /* "expected ...": the option's own words, or its kind's. */
@@ -173,6 +184,9 @@ static void expected(const struct pmb_optdef *d, char *buf, size_t size)
 	switch (d->kind) {
 	case PMB_OPT_FILE:
 		snprintf(buf, size, "expected a file name");
+		break;
+	case PMB_OPT_FILES:
+		snprintf(buf, size, "expected a file name (the option at most %d times)", PMB_OPT_MAX_FILES);
 		break;
 	case PMB_OPT_LIST:
 		snprintf(buf, size, "expected a comma-separated list");

@@ -22,6 +22,14 @@ enum pmb_optkind {
 	                     (a bare number is seconds), above 0, up to hi s */
 	PMB_OPT_PERCENT,  /* double fraction from "5" or "5%": 0 <= PCT < 100 */
 	PMB_OPT_CHOICE,   /* int: the value of the choice named */
+	PMB_OPT_FILES,    /* struct pmb_optfiles: a file name per time given */
+};
+
+/* An option that may be given several times (--load=A --load=B). */
+#define PMB_OPT_MAX_FILES 16
+struct pmb_optfiles {
+	const char *v[PMB_OPT_MAX_FILES];
+	int n;
 };
 
 /* One word an option of kind PMB_OPT_CHOICE accepts, and what it stores. */

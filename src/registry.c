@@ -1,5 +1,6 @@
 /* registry.c - the benchmark table: registration, argument expansion, filtering, links. */
 #include <errno.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,22 +8,68 @@
 
 #include "registry.h"
 
-static const struct pmb_benchmark_def **defs;
+/* The library's own copy of each definition, at this header's size: a
+ * definition from an older header has the fields it lacks zero. */
+static struct pmb_benchmark_def **defs;
 static size_t ndefs, capdefs;
+static struct pmb_registry_refusals refused;
+static size_t first_shown; /* definitions before it are not run */
+
+/* The smallest definition read: one that holds .func. */
+#define DEF_MIN_SIZE (offsetof(struct pmb_benchmark_def, func) + sizeof(void (*)(struct pmb_state *)))
+
+static int refuse(const struct pmb_benchmark_def *def, int err)
+{
+	if (refused.n++ == 0) {
+		refused.first_err = err;
+		refused.first_abi = def->abi;
+		refused.first_size = def->size;
+	}
+	return err;
+}
 
 PMB_API int pmb_register(const struct pmb_benchmark_def *def)
 {
+	struct pmb_benchmark_def *copy;
+
+	if (def->abi != PMB_VERSION_MAJOR)
+		return refuse(def, PMB_EABI);
+	if (def->size < DEF_MIN_SIZE)
+		return refuse(def, PMB_EDEFSIZE);
 	if (ndefs == capdefs) {
 		size_t cap = capdefs ? capdefs * 2 : 64;
-		const struct pmb_benchmark_def **p = realloc(defs, cap * sizeof(*p));
+		struct pmb_benchmark_def **p = realloc(defs, cap * sizeof(*p));
 
 		if (!p)
 			return -ENOMEM;
 		defs = p;
 		capdefs = cap;
 	}
-	defs[ndefs++] = def;
+	copy = calloc(1, sizeof(*copy));
+	if (!copy)
+		return -ENOMEM;
+	/* A newer header's definition (same major): the fields this library
+	 * knows; the ones it does not are additions it cannot act on. */
+	memcpy(copy, def, def->size < sizeof(*copy) ? def->size : sizeof(*copy));
+	copy->size = sizeof(*copy);
+	defs[ndefs++] = copy;
 	return 0;
+}
+
+struct pmb_registry_refusals pmb__registry_refusals(void)
+{
+	return refused;
+}
+
+void pmb__registry_show_from(size_t i)
+{
+	first_shown = i;
+}
+
+void pmb__registry_truncate(size_t n)
+{
+	while (ndefs > n)
+		free(defs[--ndefs]);
 }
 
 size_t pmb__registry_count(void)
@@ -290,7 +337,7 @@ int pmb__registry_expand(const regex_t *filter, const struct pmb_tier_point *tie
 
 	*out = NULL;
 	*nout = 0;
-	for (size_t d = 0; d < ndefs && !err; d++)
+	for (size_t d = first_shown; d < ndefs && !err; d++)
 		if (defs[d]->func)
 			err = def_expand(defs[d], tiers, ntiers, &all);
 	if (err)

@@ -11,6 +11,23 @@
 size_t pmb__registry_count(void);
 const struct pmb_benchmark_def *pmb__registry_get(size_t i);
 
+/* Definitions pmb_register() refused: how many, and the first one's error
+ * (PMB_EABI, PMB_EDEFSIZE), .abi and .size. */
+struct pmb_registry_refusals {
+	size_t n;
+	int first_err;
+	int first_abi;
+	size_t first_size;
+};
+struct pmb_registry_refusals pmb__registry_refusals(void);
+
+/* Forget the definitions registered after the first n (a plugin refused
+ * after some of its definitions were registered). */
+void pmb__registry_truncate(size_t n);
+
+/* Expand only the definitions from the i-th on (--load: the loaded ones). */
+void pmb__registry_show_from(size_t i);
+
 /* Expand every definition into instances (tiers from `tiers`, which may be
  * NULL when no definition uses PMB_TIERS), keep those whose name matches
  * `filter` (NULL: all) plus the baselines and references they name, resolve

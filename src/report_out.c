@@ -78,12 +78,30 @@ static void say(const char *prefix, const char *text)
 		free(buf);
 }
 
+/* pmb_run(): errors kept here instead of printed (the first one). */
+static char *capture;
+static size_t capture_size;
+
+void pmb__out_capture(char *buf, size_t size)
+{
+	capture = buf;
+	capture_size = size;
+}
+
 int pmb__out_error(const char *fmt, ...)
 {
 	char *text = NULL;
 	va_list ap;
 	int n;
 
+	if (capture) {
+		if (!capture[0]) {
+			va_start(ap, fmt);
+			vsnprintf(capture, capture_size, fmt, ap);
+			va_end(ap);
+		}
+		return 2;
+	}
 	va_start(ap, fmt);
 	n = vasprintf(&text, fmt, ap);
 	va_end(ap);
@@ -96,7 +114,8 @@ int pmb__out_error(const char *fmt, ...)
 void pmb__out_warnings(char *const *text, int n, int *printed)
 {
 	for (; *printed < n; (*printed)++)
-		say("pmubench: warning: ", text[*printed]);
+		if (!capture)
+			say("pmubench: warning: ", text[*printed]);
 }
 
 void pmb__out_progress(void *unused, const char *name, size_t done, size_t total)

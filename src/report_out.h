@@ -20,6 +20,11 @@ char *pmb__out_visible(char *dst, size_t size, const char *src);
  * a run that measured nothing. */
 int pmb__out_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* From now on until called with NULL, pmb__out_error() keeps its first
+ * message in buf[0..size) instead of printing it, and warnings are not
+ * printed: pmb_run() prints nothing. */
+void pmb__out_capture(char *buf, size_t size);
+
 /* Print text[*printed..n) as "pmubench: warning: ..." lines on stderr and
  * advance *printed: warnings go out as soon as they are known (the no-PMU
  * one before the long run, not after it). */

@@ -11,6 +11,7 @@
 
 #include "analysis.h"
 #include "events.h"
+#include "load.h"
 #include "probe.h"
 #include "registry.h"
 #include "report_out.h"
@@ -70,6 +71,17 @@ struct pmb_samples {
 };
 
 /* ---- plan ---------------------------------------------------------------- */
+
+/* --load: the shared objects' benchmarks, registered as each is loaded. */
+static int plan_load(const struct pmb_options *o)
+{
+	char err[PATH_MAX + 256];
+
+	for (int i = 0; i < o->load.n; i++)
+		if (pmb__load(o->load.v[i], err, sizeof(err)))
+			return pmb__out_error("%s", err);
+	return 0;
+}
 
 static int plan_filter(const struct pmb_options *o, struct pmb_plan *p)
 {
@@ -254,20 +266,21 @@ static int load_events(void)
 }
 
 /* --out and --plot can be written, and are none of the run's inputs: the
- * program, a topology file, the events tables.  Before anything is
- * measured (or valgrind started). */
+ * program, the shared objects of --load, a topology file, the events
+ * tables.  Before anything is measured (or valgrind started). */
 static int check_outputs(const struct pmb_options *o)
 {
 	char aliases[PATH_MAX + 16], sets[PATH_MAX + 16];
-	const struct pmb_out_input inputs[] = {
+	struct pmb_out_input inputs[4 + PMB_OPT_MAX_FILES + 1] = {
 		{ "the running program", "/proc/self/exe" },
 		{ "the topology source", o->topology_src },
 		{ "an events table", aliases },
 		{ "an events table", sets },
-		{ NULL, NULL },
 	};
 	int rc = 0;
 
+	for (int i = 0; i < o->load.n; i++)
+		inputs[4 + i] = (struct pmb_out_input){ "a shared object of --load", o->load.v[i] };
 	snprintf(aliases, sizeof(aliases), "%s/aliases.txt", pmb__events_dir());
 	snprintf(sets, sizeof(sets), "%s/sets.txt", pmb__events_dir());
 	if (o->out)
@@ -364,7 +377,7 @@ static struct pmb_runner_opts runner_opts(const struct pmb_options *o, const str
 		.seed = o->seed,
 		.hugepages = o->hugepages,
 		.topo = p->topo,
-		.progress = isatty(2) ? pmb__out_progress : NULL,
+		.progress = isatty(2) && !o->quiet ? pmb__out_progress : NULL,
 	};
 
 	if (p->sim && (o->kernel || o->min_sample_ns != 1e6))
@@ -456,16 +469,19 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 	return c;
 }
 
-static int report(const struct pmb_options *o, const struct pmb_context *ctx, const struct pmb_samples *s)
+/* The report of a run, and its exit status: 1 where a benchmark failed its
+ * check (read as a program reads it, through the public API). */
+static int report(const struct pmb_options *o, const struct pmb_run *run)
 {
+	const char *why;
 	int rc;
 
 	if (o->self_check)
-		return pmb__selfcheck_report(ctx, s->res, s->n, stdout);
-	rc = pmb__out_report(o->format, o->out, o->plot, ctx, s->res, s->n);
-	for (size_t i = 0; i < s->n; i++)
-		if (s->res[i].status == PMB_EVERIFY) {
-			fprintf(stderr, "pmubench: %s failed: %s\n", s->res[i].inst->name, s->res[i].reason);
+		return pmb__selfcheck_report(run->ctx, run->res, run->n, stdout);
+	rc = pmb__out_report(o->format, o->out, o->plot, run->ctx, run->res, run->n);
+	for (size_t i = 0; i < pmb_run_count(run); i++)
+		if (pmb_run_status(run, i, &why) == PMB_EVERIFY) {
+			fprintf(stderr, "pmubench: %s failed: %s\n", pmb_run_name(run, i), why);
 			rc = 1;
 		}
 	return rc;
@@ -485,8 +501,10 @@ static int show_topology(const struct pmb_options *o, const struct pmb_plan *p, 
 	return rc;
 }
 
-/* Counters opened, samples measured, figures analysed, report written. */
-static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, struct pmb_warnings *warn)
+/* Counters opened, samples measured, figures analysed (into run, which
+ * owns them from here on), report written unless quiet. */
+static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, struct pmb_warnings *warn,
+		    struct pmb_run *run)
 {
 	struct pmb_opened opened;
 	struct pmb_samples samples;
@@ -513,7 +531,14 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 	}
 	pmb__analyze(ctx, samples.res, samples.n, plan->reps);
 	pmb__out_warnings(ctx->warnings, ctx->nwarnings, &printed);
-	rc = report(o, ctx, &samples);
+	run->ctx = ctx;
+	run->res = samples.res;
+	run->n = samples.n;
+	ctx = NULL;
+	samples.res = NULL;
+	rc = pmb__run_values(run) ? pmb__out_error("out of memory") : 0;
+	if (!rc && !o->quiet)
+		rc = report(o, run);
 out:
 	for (size_t i = 0; samples.res && i < samples.n; i++)
 		free(samples.res[i].samples);
@@ -526,14 +551,16 @@ out:
 	return rc;
 }
 
-int pmb__run(const struct pmb_options *o)
+int pmb__run_path(const struct pmb_options *o, struct pmb_run *run)
 {
 	struct pmb_plan plan;
 	struct pmb_warnings warn = { 0 };
 	int rc;
 
 	memset(&plan, 0, sizeof(plan));
-	rc = plan_filter(o, &plan);
+	rc = plan_load(o);
+	if (!rc)
+		rc = plan_filter(o, &plan);
 	if (!rc)
 		rc = plan_machine(o, &plan);
 	if (rc)
@@ -559,13 +586,26 @@ int pmb__run(const struct pmb_options *o)
 	if (!rc)
 		rc = plan_events(o, &plan);
 	if (!rc)
-		rc = run_plan(o, &plan, &warn);
+		rc = run_plan(o, &plan, &warn, run);
 out:
+	if (run->ctx) { /* the results point into the instances */
+		run->inst = plan.inst;
+		plan.inst = NULL;
+	}
 	free(plan.inst);
 	if (plan.have_filter)
 		regfree(&plan.filter);
 	pmb__topology_free(plan.topo);
 	pmb__events_fini();
 	pmb__warnings_free(&warn);
+	return rc;
+}
+
+int pmb__run(const struct pmb_options *o)
+{
+	struct pmb_run *run = calloc(1, sizeof(*run));
+	int rc = run ? pmb__run_path(o, run) : pmb__out_error("out of memory");
+
+	pmb_run_free(run);
 	return rc;
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "counters.h"
+#include "options.h"
 #include "report_out.h"
 
 /* --backend: auto and perf both count with perf_event; sim runs the
@@ -17,6 +18,7 @@ enum pmb_want_backend { PMB_WANT_AUTO, PMB_WANT_PERF, PMB_WANT_SIM };
 /* The command line of a run, as main.c's option table fills it. */
 struct pmb_options {
 	const char *filter;      /* --filter: POSIX ERE; NULL all */
+	struct pmb_optfiles load; /* --load: shared objects to run */
 	int samples;             /* --samples: per benchmark */
 	bool samples_given;      /* --samples given: never cut by the budget */
 	double min_sample_ns;    /* --min-sample-time */
@@ -32,14 +34,36 @@ struct pmb_options {
 	int repetitions;         /* --repetitions */
 	uint64_t seed;           /* --seed; 0 each benchmark's own */
 	const char *topology_src; /* hidden, for tests: a made-up topology */
+	bool quiet;              /* pmb_run(): no report, no warnings, no
+	                            progress, errors kept (pmb__out_capture) */
 	int argc;                /* the command line, for --backend=sim to */
 	char **argv;             /* run again under valgrind */
 };
 
-/* Fill o from a run's command line (main.c's option table) and check the
- * options together.  Returns -1 to run, or the exit status after --help,
- * --version or an error said (tests/fuzz_cmdline.c calls it alone). */
-int pmb__command_line(int argc, char **argv, struct pmb_options *o);
+/* A run measured and analysed: the public API's struct pmb_run, which
+ * pmb_run() hands to a program and the command line's report reads. */
+struct pmb_run {
+	char error[512];            /* "" or why nothing was measured */
+	struct pmb_context *ctx;    /* NULL: nothing measured */
+	struct pmb_result *res;     /* instance i, repetition r at i*reps + r */
+	size_t n;
+	struct pmb_instance *inst;  /* what res[].inst points into */
+	struct pmb_value *values;   /* result i's at values + first[i] */
+	size_t *first, *nvalues;
+};
+
+/* The path up to the figures, into run (which owns them after), then the
+ * report unless o->quiet.  Returns the exit status, as pmb__run(). */
+int pmb__run_path(const struct pmb_options *o, struct pmb_run *run);
+
+/* The public figures of every result of run (api.c), which the report and
+ * pmb_run_values() read.  Returns 0 or -ENOMEM. */
+int pmb__run_values(struct pmb_run *run);
+
+/* The options of argv, as the command line reads them, printing nothing
+ * (main.c).  Returns 0 to run, 1 when --help or --version was given, 2
+ * with the one-line error in err. */
+int pmb__main_options(int argc, char **argv, struct pmb_options *o, char *err, size_t size);
 
 /* Run what the options ask for: the benchmarks (plan, counters, samples,
  * figures, report), or --list, --list-events, --topology, --self-check.

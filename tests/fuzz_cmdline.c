@@ -27,11 +27,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rc < 0 || rc > 2)
 			__builtin_trap();
 	} else {
-		rc = pmb__command_line(argc, argv, &o);
-		if (rc != -1 && rc != 0 && rc != 2)
+		char err[512];
+
+		err[0] = '\0';
+		rc = pmb__main_options(argc, argv, &o, err, sizeof(err));
+		if (rc < 0 || rc > 2)
 			__builtin_trap();
-		/* what is accepted is in range */
-		if (rc == -1 && (o.samples < 1 || o.repetitions < 1 || !(o.min_sample_ns > 0)))
+		/* a refusal says why (quoting argv raw: pmb__out_error() makes
+		 * it one visible line); what is accepted is in range */
+		if (rc == 2 && !err[0])
+			__builtin_trap();
+		if (rc == 0 && (o.samples < 1 || o.repetitions < 1 || !(o.min_sample_ns > 0)))
 			__builtin_trap();
 	}
 	free(copy);

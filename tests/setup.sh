@@ -8,9 +8,12 @@ need=""
 # PMU (tests/aarch64), a bare name would also match libhwloc-dev:arm64.
 arch=$(dpkg --print-architecture)
 # libbenchmark-tools and python3-scipy only for the test that feeds
-# pmubench's JSON to Google Benchmark's compare.py.
+# pmubench's JSON to Google Benchmark's compare.py; libudev-dev (which
+# hwloc's static library needs), g++ and clang only for test_install.py's
+# static link and C++ builds.
 for pkg in meson ninja-build pkg-config gcc libc6-dev libpfm4-dev libhwloc-dev libjansson-dev valgrind binutils python3 \
-	libbenchmark-tools python3-scipy; do
+	libbenchmark-tools python3-scipy \
+	libudev-dev g++ clang; do
 	dpkg-query -W -f='${Status} ${Architecture}\n' "$pkg" 2>/dev/null |
 		grep -Eq "^install ok installed ($arch|all)\$" || need="$need $pkg"
 done

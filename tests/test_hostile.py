@@ -162,6 +162,19 @@ shutil.copy(PMB, exe)
 r = subprocess.run([exe, *QUICK, "--out=" + exe], capture_output=True, text=True, env=env)
 refused(r, ["is the running program"], "--out=the running binary")
 ok(os.access(exe, os.X_OK) and open(exe, "rb").read(4) == b"\x7fELF", "the binary is untouched")
+cc = shutil.which("cc") or shutil.which("gcc")
+if cc:
+    with open(path("plug.c"), "w") as f:
+        f.write("#include <pmubench.h>\n"
+                "static void bm_nop(struct pmb_state *s) { while (pmb_loop_batch(s, 1)) "
+                "pmb_do_not_optimize(0); }\nPMB_BENCHMARK(bm_nop, .group = \"plug\");\n")
+    plug = path("plug.so")
+    subprocess.run([cc, "-shared", "-fPIC", "-I" + os.path.join(SRC, "include"), path("plug.c"),
+                    "-o", plug], check=True)
+    refused(run(*QUICK, "--load=" + plug, "--filter=^plug/", "--out=" + plug),
+            ["is a shared object of --load"], "--out=a shared object of --load")
+else:
+    skip("--out=a shared object of --load is refused", "no C compiler to build one")
 ok(not leftovers(), "no temporary file is left behind (%s)" % leftovers())
 
 # Input files are checked before they are read: a FIFO as the topology

@@ -86,7 +86,7 @@ ok(r.returncode == 0 and r.stdout.startswith("{") and os.path.islink(path("stdou
 fifo = path("fifo")
 os.mkfifo(fifo)
 got = []
-reader = threading.Thread(target=lambda: got.append(open(fifo).read()))
+reader = threading.Thread(target=lambda: got.append(open(fifo).read()), daemon=True)
 reader.start()
 r = run(*QUICK, "--out=" + fifo)
 reader.join(60)

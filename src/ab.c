@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ab.h"
+#include "report_out.h"
 #include "ab_internal.h"
 #include "options.h"
 #include "pmubench.h"
@@ -422,8 +423,11 @@ static int report(struct ab *ab, const char *stopped, uint64_t seed)
 	else
 		printf("new/old: the median of the rounds' ratios; 95%% CI: its bootstrap "
 		       "interval; p: signed-rank test\n");
-	for (size_t i = 0; i < ab->nnote; i++)
-		printf("note: %s\n", ab->note[i]);
+	for (size_t i = 0; i < ab->nnote; i++) {
+		char shown[4 * sizeof(ab->note[0]) + 1]; /* names and hosts may hold escapes */
+
+		printf("note: %s\n", pmb__out_visible(shown, sizeof(shown), ab->note[i]));
+	}
 	if (ab->more)
 		printf("note: %zu more benchmarks only in OLD or only in NEW\n", ab->more);
 	if (pmb__ab_table(ab->s, ab->v, ab->ns, exact, &t) || pmb__table_print(stdout, &t)) {

@@ -1,6 +1,7 @@
 /* ab_exec.c - running one side of `pmubench ab`: a benchmark program, or this pmubench with --load, as a child process. */
 #include <errno.h>
 #include <fcntl.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,19 +157,46 @@ static int read_names(const char *path, char ***names, size_t *n)
 	return 0;
 }
 
+/* Keep the names filter matches, as the side's --filter would (POSIX
+ * extended).  The side lists them all: a side asked for a filter that
+ * matches none of its benchmarks exits 2, which is no list, not an empty
+ * one. */
+static int keep_matching(const char *filter, char **names, size_t *n, char *err, size_t errlen)
+{
+	regex_t re;
+	size_t k = 0;
+	int rc = regcomp(&re, filter, REG_EXTENDED | REG_NOSUB);
+
+	if (rc) {
+		char why[128];
+
+		regerror(rc, &re, why, sizeof(why));
+		snprintf(err, errlen, "--filter=%s: %s", filter, why);
+		return -1;
+	}
+	for (size_t i = 0; i < *n; i++)
+		if (!regexec(&re, names[i], 0, NULL, 0))
+			names[k++] = names[i];
+		else
+			free(names[i]);
+	*n = k;
+	regfree(&re);
+	return 0;
+}
+
 int pmb__ab_list(struct pmb__ab_side *s, const char *filter, const char *list_path,
 		 char ***names, size_t *n, char *err, size_t errlen)
 {
-	char fopt[4200];
-	const char *args[2] = { "--list", fopt };
+	const char *args[1] = { "--list" };
 	int ret;
 
-	snprintf(fopt, sizeof(fopt), "--filter=%s", filter ? filter : "");
-	if (pmb__ab_run(s, args, filter ? 2 : 1, list_path, err, errlen))
+	if (pmb__ab_run(s, args, 1, list_path, err, errlen))
 		return -1;
 	ret = read_names(list_path, names, n);
 	if (ret)
 		snprintf(err, errlen, "%s %s: its list: %s", s->label, s->path, strerror(-ret));
+	else if (filter)
+		ret = keep_matching(filter, *names, n, err, errlen);
 	return ret ? -1 : 0;
 }
 

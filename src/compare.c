@@ -1,6 +1,7 @@
 /* compare.c - `pmubench compare OLD NEW`: per-figure change, bootstrap CI, U test, verdict. */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "options.h"
 #include "pmubench.h"
 #include "report_fmt.h"
+#include "report_out.h"
 #include "results_io.h"
 #include "stats.h"
 
@@ -253,13 +255,42 @@ static void fmt_value(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.4g", v);
 }
 
+/* One line on f, made visible (report_out.c): it quotes names from the
+ * files and the command line, which may hold control characters. */
+__attribute__((format(printf, 2, 3)))
+static void out_line(FILE *f, const char *fmt, ...)
+{
+	char *text = NULL, *shown = NULL;
+	size_t size;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	size = n >= 0 ? 4 * (size_t)n + 1 : 0;
+	if (n >= 0 && (shown = malloc(size)))
+		fprintf(f, "%s\n", pmb__out_visible(shown, size, text));
+	else
+		fprintf(f, "pmubench compare: %s\n", strerror(ENOMEM));
+	free(shown);
+	free(text);
+}
+
 /* One row of NCOL cells.  Returns 0 or -ENOMEM. */
 static int table_add(struct pmb__table *t, const char *const cell[NCOL])
 {
 	if (pmb__table_add_row(t))
 		return t->err;
-	for (int i = 0; i < NCOL; i++)
-		pmb__table_set(t, i, "%s", cell[i]);
+	for (int i = 0; i < NCOL; i++) {
+		size_t size = 4 * strlen(cell[i]) + 1;
+		char *shown = malloc(size);
+
+		if (!shown)
+			return -ENOMEM;
+		pmb__table_set(t, i, "%s", pmb__out_visible(shown, size, cell[i]));
+		free(shown);
+	}
 	return t->err;
 }
 
@@ -282,44 +313,62 @@ struct cells {
 	char old[32], new[32], ratio[32], ci[64], p[32];
 };
 
+/* A statistic of finite samples that overflowed (values near 1e308):
+ * said, naming the figure, rather than shown as a verdict on nan. */
+static int overflowed(struct report *r, const char *bname, const char *key,
+		      const char *what)
+{
+	snprintf(r->err, sizeof(r->err), "benchmark \"%.60s\": %.60s: the "
+		 "samples' %s is not a finite number (values this large "
+		 "overflow a double)", bname, key, what);
+	return -ERANGE;
+}
+
 /* Verdict from samples on both sides: the bootstrap CI of the ratio of
  * medians (or of their difference, where the old median is not positive)
  * against the threshold; the U test's p is shown beside it.  Missing
- * point values are the samples' medians. */
-static enum verdict by_samples(const struct vec *x, const struct vec *y,
-			       uint64_t seed, double thr, double drift,
-			       double *po, double *pn, struct cells *c)
+ * point values are the samples' medians.  Returns 0, or -ERANGE where a
+ * median or an interval overflows (said in ro's err). */
+static int by_samples(struct report *ro, const char *bname, const char *key,
+		      const struct vec *x, const struct vec *y, double thr, double drift,
+		      double *po, double *pn, struct cells *c, enum verdict *v)
 {
 	double mx = pmb__median(x->v, x->n), my = pmb__median(y->v, y->n);
+	uint64_t seed = fnv1a(bname, key);
 	double lo, hi, p;
 
+	if (!isfinite(mx) || !isfinite(my))
+		return overflowed(ro, bname, key, "median");
 	if (!isfinite(*po))
 		*po = mx;
 	if (!isfinite(*pn))
 		*pn = my;
 	p = pmb__mann_whitney(x->v, x->n, y->v, y->n, NULL);
-	if (p < 1e-4)
-		snprintf(c->p, sizeof(c->p), "<0.0001");
-	else
-		snprintf(c->p, sizeof(c->p), "%.4f", p);
+	snprintf(c->p, sizeof(c->p), isnan(p) ? "-" : p < 1e-4 ? "<0.0001" : "%.4f", p);
 	if (mx > 0 && !pmb__bootstrap_ratio_ci(y->v, y->n, x->v, x->n, CONF,
 					      RESAMPLES, seed, &lo, &hi)) {
+		if (!isfinite(lo) || !isfinite(hi) || !isfinite(my / mx))
+			return overflowed(ro, bname, key, "ratio or its 95 % interval");
 		snprintf(c->ratio, sizeof(c->ratio), "%.3f", my / mx);
 		pmb__compare_widen(&lo, &hi, true, mx, drift);
 		snprintf(c->ci, sizeof(c->ci), "[%.3f, %.3f]", lo, hi);
-		return lo > 1 + thr ? V_REGRESSED :
-		       hi < 1 - thr ? V_IMPROVED : V_NOISE;
+		*v = lo > 1 + thr ? V_REGRESSED : hi < 1 - thr ? V_IMPROVED : V_NOISE;
+		return 0;
 	}
 	if (!pmb__bootstrap_diff_ci(y->v, y->n, x->v, x->n, CONF, RESAMPLES,
 				   seed, &lo, &hi)) {
+		if (!isfinite(lo) || !isfinite(hi))
+			return overflowed(ro, bname, key, "difference's 95 % interval");
 		/* No ratio to a median of zero or less: the difference says
 		 * whether anything moved. */
 		pmb__compare_widen(&lo, &hi, false, fmax(fabs(mx), fabs(my)), drift);
 		snprintf(c->ci, sizeof(c->ci), "diff [%+.3g, %+.3g]", lo, hi);
-		return lo > 0 ? V_REGRESSED : hi < 0 ? V_IMPROVED : V_NOISE;
+		*v = lo > 0 ? V_REGRESSED : hi < 0 ? V_IMPROVED : V_NOISE;
+		return 0;
 	}
 	snprintf(c->ci, sizeof(c->ci), "no CI");
-	return V_NOISE;
+	*v = V_NOISE;
+	return 0;
 }
 
 /* Verdict from point values only: no interval, so the threshold alone
@@ -386,10 +435,12 @@ static int compare_figure(struct report *ro, struct report *rn,
 	    !by_runs(bo, bn, key, fnv1a(bo->name, key), thr, &c, v))
 		; /* repetitions on both sides: the noise between runs */
 	else if (x.n >= MIN_SAMPLES && y.n >= MIN_SAMPLES)
-		*v = by_samples(&x, &y, fnv1a(bo->name, key), thr,
-				ro->drift + pmb__compare_off_cpu(bo, bn, key), &po, &pn, &c);
+		err = by_samples(ro, bo->name, key, &x, &y, thr,
+				 ro->drift + pmb__compare_off_cpu(bo, bn, key), &po, &pn, &c, v);
 	else
 		*v = by_points(po, pn, thr, ro->drift, &c);
+	if (err)
+		goto out;
 	/* Two figures that neither run resolved are both zero within their
 	 * resolution: a difference between them is not a change. */
 	if (below_resolution(bo, key) && below_resolution(bn, key)) {
@@ -415,7 +466,7 @@ static int load(struct report *r, const char *path)
 	r->path = path;
 	ret = pmb__results_read(path, &r->res, err, sizeof(err));
 	if (ret)
-		fprintf(stderr, "pmubench compare: %s: %s\n", path, err);
+		out_line(stderr, "pmubench compare: %s: %s", path, err);
 	return ret;
 }
 
@@ -455,7 +506,7 @@ static int parse_args(int argc, char **argv, double *thr, double *drift,
 	ret = pmb__options_parse(compare_options, NCOMPARE_OPTIONS, argc, argv, &o, &first, err,
 				sizeof(err));
 	if (ret < 0) {
-		fprintf(stderr, "pmubench compare: %s\n", err);
+		out_line(stderr, "pmubench compare: %s", err);
 		return ret;
 	}
 	if (ret > 0) {
@@ -486,11 +537,13 @@ static int compare_bench(struct report *ro, struct report *rn,
 	enum verdict v;
 	int err;
 
-	if (!bo->nrun || !bn->nrun)
+	if (!bo->nrun || !bn->nrun) {
+		counts[V_NONE]++;
 		return table_add(t, (const char *const[NCOL]){
 			bo->name, "-", "-", "-", "-",
 			!bo->nrun ? "not run in old" : "not run in new",
 			"-", "-" });
+	}
 	err = list_figures(bo, bn, &fig, &nfig);
 	if (err)
 		return err;
@@ -509,7 +562,7 @@ static void list_missing(const struct pmb_results *a,
 {
 	for (size_t i = 0; i < a->nbench; i++)
 		if (!pmb__results_find(b, a->bench[i].name))
-			printf("%s: %s\n", what, a->bench[i].name);
+			out_line(stdout, "%s: %s", what, a->bench[i].name);
 }
 
 /* The table of every benchmark in both files: a first row of column
@@ -544,7 +597,7 @@ static void say_failed(int ret, const struct report *ro,
 	if (ret == -ENOMEM)
 		fprintf(stderr, "pmubench compare: %s\n", strerror(ENOMEM));
 	else
-		fprintf(stderr, "pmubench compare: %s: %s\n",
+		out_line(stderr, "pmubench compare: %s: %s",
 			ro->err[0] ? ro->path : rn->path,
 			ro->err[0] ? ro->err : rn->err);
 }
@@ -568,7 +621,7 @@ int pmb__compare_main(int argc, char **argv)
 		ret = 2;
 		goto out;
 	}
-	printf("comparing %s (old) with %s (new); threshold %g %%\n",
+	out_line(stdout, "comparing %s (old) with %s (new); threshold %g %%",
 	       files[0], files[1], thr * 100);
 	drift = pmb__compare_notes(ro.res, rn.res, drift);
 	ro.drift = rn.drift = drift;
@@ -581,8 +634,13 @@ int pmb__compare_main(int argc, char **argv)
 	pmb__table_print(stdout, &t);
 	list_missing(ro.res, rn.res, "removed");
 	list_missing(rn.res, ro.res, "added");
-	printf("%zu regressed, %zu improved, %zu within noise\n",
-	       counts[V_REGRESSED], counts[V_IMPROVED], counts[V_NOISE]);
+	/* Every row counted: those with verdict "-" (not run on one side, no
+	 * point value to compare) too. */
+	printf("%zu regressed, %zu improved, %zu within noise", counts[V_REGRESSED],
+	       counts[V_IMPROVED], counts[V_NOISE]);
+	if (counts[V_NONE])
+		printf(", %zu without a verdict", counts[V_NONE]);
+	printf("\n");
 	ret = counts[V_REGRESSED] ? 1 : 0;
 out:
 	pmb__table_free(&t);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "report_out.h"
 #include "results_io.h"
 #include "stats.h"
 
@@ -116,8 +117,11 @@ double pmb__compare_notes(const struct pmb_results *o, const struct pmb_results 
 	size_t k = pmb__results_env_diff(o, n, line, 16), reps = 0, single = 0, off = 0;
 	double worst = 0;
 
-	for (size_t i = 0; i < k; i++)
-		printf("note: the runs differ in %s\n", line[i]);
+	for (size_t i = 0; i < k; i++) {
+		char shown[4 * sizeof(line[0]) + 1]; /* a host name may hold escapes */
+
+		printf("note: the runs differ in %s\n", pmb__out_visible(shown, sizeof(shown), line[i]));
+	}
 	for (size_t i = 0; i < o->nbench; i++) {
 		const struct pmb_results_bench *bo = &o->bench[i];
 		const struct pmb_results_bench *bn = pmb__results_find(n, bo->name);

@@ -1,12 +1,15 @@
 /* event_tables.c - the tables of events/ (aliases.txt, sets.txt): finding, parsing, lookups. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "event_tables.h"
@@ -25,13 +28,24 @@ struct loader {
 
 static char err_buf[512];
 
+/* One line: a name quoted from --counters or a table may hold a newline
+ * or any control character, kept as \xNN. */
 void pmb__events_set_error(const char *fmt, ...)
 {
+	char raw[sizeof(err_buf)];
+	size_t k = 0;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(err_buf, sizeof(err_buf), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	for (const unsigned char *p = (const unsigned char *)raw; *p && k + 5 <= sizeof(err_buf); p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			k += (size_t)snprintf(err_buf + k, 5, "\\x%02x", *p);
+		else
+			err_buf[k++] = (char)*p;
+	}
+	err_buf[k] = '\0';
 }
 
 void pmb__events_clear_error(void)
@@ -76,51 +90,130 @@ static void *push(void *arrp, int *n, size_t size)
 	return p + (size_t)(*n)++ * size;
 }
 
+/* ---- indices ---------------------------------------------------------------- */
+
+/* What an index holds: rows of which array, keyed by name (in any case)
+ * and, for IX_ALIAS_PMU, the PMU too. */
+enum ix_kind { IX_ALIAS_NAME, IX_ALIAS_PMU, IX_SET, IX_ABOUT };
+
+static void key_of(const struct pmb_tables *t, enum ix_kind k, int row, const char **name,
+		   const char **pmu)
+{
+	*pmu = k == IX_ALIAS_PMU ? t->alias[row].pmu : NULL;
+	*name = k == IX_SET ? t->set[row].name : k == IX_ABOUT ? t->about[row].name : t->alias[row].name;
+}
+
+static size_t key_hash(const char *name, const char *pmu)
+{
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+
+	for (; *name; name++)
+		h = (h ^ (unsigned char)tolower((unsigned char)*name)) * 0x100000001b3ull;
+	for (h = (h ^ 0xff) * 0x100000001b3ull; pmu && *pmu; pmu++)
+		h = (h ^ (unsigned char)*pmu) * 0x100000001b3ull;
+	return (size_t)(h ^ (h >> 29));
+}
+
+/* The slot of (name, pmu) in x: holding its row + 1, or 0 where it would
+ * go.  x must have room (cap > 0). */
+static int *ix_slot(const struct pmb_tables *t, const struct pmb_table_index *x, enum ix_kind k,
+		    const char *name, const char *pmu)
+{
+	const char *n, *p;
+	size_t i;
+
+	for (i = key_hash(name, pmu) & (x->cap - 1); x->slot[i]; i = (i + 1) & (x->cap - 1)) {
+		key_of(t, k, x->slot[i] - 1, &n, &p);
+		if (!strcasecmp(n, name) && (!pmu || !strcmp(p, pmu)))
+			break;
+	}
+	return &x->slot[i];
+}
+
+/* The row of (name, pmu), or -1. */
+static int ix_find(const struct pmb_tables *t, const struct pmb_table_index *x, enum ix_kind k,
+		   const char *name, const char *pmu)
+{
+	int *slot = x->cap ? ix_slot(t, x, k, name, pmu) : NULL;
+
+	return slot && *slot ? *slot - 1 : -1;
+}
+
+/* Index row under its key, unless a row of that key is there (the first
+ * stays).  Doubles the table past half full.  Returns 0 or -ENOMEM. */
+static int ix_put(struct pmb_tables *t, struct pmb_table_index *x, enum ix_kind k, int row)
+{
+	const char *n, *p;
+	int *slot;
+
+	if (2 * (x->used + 1) > x->cap) {
+		struct pmb_table_index old = *x;
+
+		x->cap = old.cap ? 2 * old.cap : 64;
+		x->used = 0;
+		if (!(x->slot = calloc(x->cap, sizeof(*x->slot)))) {
+			*x = old;
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.slot[i])
+				ix_put(t, x, k, old.slot[i] - 1); /* room enough: no growth */
+		free(old.slot);
+	}
+	key_of(t, k, row, &n, &p);
+	slot = ix_slot(t, x, k, n, p);
+	if (!*slot) {
+		*slot = row + 1;
+		x->used++;
+	}
+	return 0;
+}
+
+static void ix_free(struct pmb_table_index *x)
+{
+	free(x->slot);
+	memset(x, 0, sizeof(*x));
+}
+
 /* ---- lookups ---------------------------------------------------------------- */
 
 const struct pmb_set_def *pmb__tables_set(const struct pmb_tables *t, const char *name)
 {
-	for (int i = 0; i < t->nset; i++)
-		if (!strcasecmp(t->set[i].name, name))
-			return &t->set[i];
-	return NULL;
+	int i = ix_find(t, &t->set_name, IX_SET, name, NULL);
+
+	return i >= 0 ? &t->set[i] : NULL;
 }
 
 const char *pmb__tables_about(const struct pmb_tables *t, const char *name)
 {
-	for (int i = 0; i < t->nabout; i++)
-		if (!strcasecmp(t->about[i].name, name))
-			return t->about[i].text;
-	return "";
+	int i = ix_find(t, &t->about_name, IX_ABOUT, name, NULL);
+
+	return i >= 0 ? t->about[i].text : "";
+}
+
+int pmb__tables_alias_first(const struct pmb_tables *t, const char *name)
+{
+	return ix_find(t, &t->alias_name, IX_ALIAS_NAME, name, NULL);
 }
 
 bool pmb__tables_has_alias(const struct pmb_tables *t, const char *name)
 {
-	for (int i = 0; i < t->nalias; i++)
-		if (!strcasecmp(t->alias[i].name, name))
-			return true;
-	return false;
+	return pmb__tables_alias_first(t, name) >= 0;
 }
 
 const struct pmb_alias_row *pmb__tables_alias(const struct pmb_tables *t,
 					      const char *name, const char *pmu,
 					      const char *family)
 {
-	const struct pmb_alias_row *fam = NULL, *any = NULL;
+	int i = -1;
 
-	for (int i = 0; i < t->nalias; i++) {
-		const struct pmb_alias_row *r = &t->alias[i];
-
-		if (strcasecmp(r->name, name))
-			continue;
-		if (pmu && *pmu && !strcmp(r->pmu, pmu))
-			return r;
-		if (family && *family && !strcmp(r->pmu, family))
-			fam = r;
-		if (!strcmp(r->pmu, "*"))
-			any = r;
-	}
-	return fam ? fam : any;
+	if (pmu && *pmu)
+		i = ix_find(t, &t->alias_pmu, IX_ALIAS_PMU, name, pmu);
+	if (i < 0 && family && *family)
+		i = ix_find(t, &t->alias_pmu, IX_ALIAS_PMU, name, family);
+	if (i < 0)
+		i = ix_find(t, &t->alias_pmu, IX_ALIAS_PMU, name, "*");
+	return i >= 0 ? &t->alias[i] : NULL;
 }
 
 /* ---- parsing ---------------------------------------------------------------- */
@@ -168,7 +261,7 @@ static int add_about(struct pmb_tables *t, const char *name, const char *text, b
 	snprintf(a->name, sizeof(a->name), "%s%s", set ? "@" : "", name);
 	pmb__str_copy(a->text, sizeof(a->text), text);
 	pmb__str_trim_end(a->text);
-	return 0;
+	return ix_put(t, &t->about_name, IX_ABOUT, t->nabout - 1);
 }
 
 /* "map NAME PMU[,PMU...] EVENT": one row per PMU.  Returns 0, -ENOMEM, or
@@ -186,12 +279,12 @@ static int add_map(const struct loader *ld, const char *file, int ln, char **tok
 	for (p = strtok_r(tok[2], ",", &save); p; p = strtok_r(NULL, ",", &save)) {
 		struct pmb_alias_row *r;
 
-		for (int i = 0; i < t->nalias; i++) {
-			if (!strcasecmp(t->alias[i].name, tok[1]) && !strcmp(t->alias[i].pmu, p)) {
-				pmb__events_set_error("%s:%d: alias '%s' mapped twice for PMU '%s' (first at line %d)",
-						      file, ln, tok[1], p, t->alias[i].line);
-				return PMB_EBADTABLE;
-			}
+		int old = ix_find(t, &t->alias_pmu, IX_ALIAS_PMU, tok[1], p);
+
+		if (old >= 0) {
+			pmb__events_set_error("%s:%d: alias '%s' mapped twice for PMU '%s' (first at line %d)",
+					      file, ln, tok[1], p, t->alias[old].line);
+			return PMB_EBADTABLE;
 		}
 		if (strlen(p) >= NAME_LEN || strlen(tok[3]) >= sizeof(r->event)) {
 			pmb__events_set_error("%s:%d: name too long", file, ln);
@@ -203,6 +296,9 @@ static int add_map(const struct loader *ld, const char *file, int ln, char **tok
 		pmb__str_copy(r->pmu, sizeof(r->pmu), p);
 		pmb__str_copy(r->event, sizeof(r->event), tok[3]);
 		r->line = ln;
+		if (ix_put(t, &t->alias_pmu, IX_ALIAS_PMU, t->nalias - 1) ||
+		    ix_put(t, &t->alias_name, IX_ALIAS_NAME, t->nalias - 1))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -244,13 +340,19 @@ static int add_set(struct pmb_tables *t, const char *file, int ln, const char *n
 				      file, ln, name, old->line);
 		return PMB_EBADTABLE;
 	}
+	if (strlen(members) >= sizeof(s->members)) {
+		/* cut, a member would become another name */
+		pmb__events_set_error("%s:%d: set '%s' lists %zu characters, at most %zu", file, ln,
+				      name, strlen(members), sizeof(s->members) - 1);
+		return PMB_EBADTABLE;
+	}
 	if (!(s = push(&t->set, &t->nset, sizeof(*s))))
 		return -ENOMEM;
 	pmb__str_copy(s->name, sizeof(s->name), name);
 	pmb__str_copy(s->members, sizeof(s->members), members);
 	pmb__str_trim_end(s->members);
 	s->line = ln;
-	return 0;
+	return ix_put(t, &t->set_name, IX_SET, t->nset - 1);
 }
 
 /* "derive FIGURE = NUM / DEN [* SCALE]" as n tokens.  Returns 0, -ENOMEM,
@@ -316,23 +418,74 @@ static int parse_set_line(const struct loader *ld, const char *file, int ln,
 typedef int (*line_parser)(const struct loader *ld, const char *file, int ln,
 			   char *line, const char *orig);
 
+/* Open a table for reading if it is a regular file within the size cap:
+ * a directory read as empty and /dev/zero never ended.  O_NONBLOCK: a
+ * FIFO's open would wait for a writer.  Returns the stream, or NULL with
+ * the error set. */
+static FILE *open_table(const char *path)
+{
+	struct stat st;
+	FILE *f = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+
+	if (fd < 0 || fstat(fd, &st)) {
+		pmb__events_set_error("cannot read %s: %s", path, strerror(errno));
+	} else if (!S_ISREG(st.st_mode)) {
+		pmb__events_set_error("%s: %s, not a regular file; expected an events table", path,
+				      S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" :
+				      S_ISCHR(st.st_mode) ? "a character device" : "a special file");
+	} else if ((long long)st.st_size > PMB_TABLE_MAX_BYTES) {
+		pmb__events_set_error("%s: %lld bytes, over the %lld MiB limit for an events table", path,
+				      (long long)st.st_size, PMB_TABLE_MAX_BYTES >> 20);
+	} else if (!(f = fdopen(fd, "r"))) {
+		pmb__events_set_error("cannot read %s: %s", path, strerror(errno));
+	}
+	if (!f && fd >= 0)
+		close(fd);
+	return f;
+}
+
+/* A byte that is no text (a control character but tab and CR, or DEL) in
+ * line[0..len), or -1: shown raw, it would reach the terminal. */
+static int not_text(const char *line, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)line[i];
+
+		if ((c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c == 0x7f)
+			return c;
+	}
+	return -1;
+}
+
 static int load_table(const struct loader *ld, const char *base, line_parser parse)
 {
 	char path[PATH_MAX + 32], *line = NULL, *work = NULL;
+	long long total = 0;
 	size_t cap = 0;
 	ssize_t len;
-	int ln = 0, err = 0;
+	int ln = 0, err = 0, c;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", ld->t->dir, base);
-	if (!(f = fopen(path, "r"))) {
-		pmb__events_set_error("cannot read %s: %s", path, strerror(errno));
+	if (!(f = open_table(path)))
 		return PMB_ENOTABLE;
-	}
 	while (!err && (len = getline(&line, &cap, f)) >= 0) {
 		char *hash = strchr(line, '#');
 
 		ln++;
+		if ((total += len) > PMB_TABLE_MAX_BYTES) {
+			pmb__events_set_error("%s: over the %lld MiB limit for an events table", path,
+					      PMB_TABLE_MAX_BYTES >> 20);
+			err = PMB_EBADTABLE;
+			break;
+		}
+		if ((c = not_text(line, (size_t)len)) >= 0) {
+			pmb__events_set_error("%s:%d: a control character (0x%02x); an events table is text",
+					      path, ln, c);
+			err = PMB_EBADTABLE;
+			break;
+		}
 		if (hash)
 			*hash = '\0';
 		pmb__str_trim_end(line);
@@ -342,6 +495,10 @@ static int load_table(const struct loader *ld, const char *base, line_parser par
 			break;
 		}
 		err = parse(ld, path, ln, work, line);
+	}
+	if (!err && ferror(f)) {
+		pmb__events_set_error("cannot read %s: %s", path, strerror(errno));
+		err = PMB_ENOTABLE;
 	}
 	free(work);
 	free(line);
@@ -379,17 +536,27 @@ static bool has_tables(const char *dir)
 	return access(path, R_OK) == 0;
 }
 
-/* The tables' folder: $PMUBENCH_EVENTS_DIR, the source tree, the install
- * prefix, then ../share/pmubench/events next to the executable (a moved
- * install tree). */
+/* The tables' folder: $PMUBENCH_EVENTS_DIR where set, else the source
+ * tree, the install prefix, then ../share/pmubench/events next to the
+ * executable (a moved install tree). */
 static int find_dir(char *out, size_t size)
 {
 	char exe[PATH_MAX], rel[PATH_MAX + 64], *slash;
-	const char *cand[4];
+	const char *cand[3], *env = getenv("PMUBENCH_EVENTS_DIR");
 	ssize_t n;
 	int nc = 0;
 
-	cand[nc++] = getenv("PMUBENCH_EVENTS_DIR");
+	/* Where the user says the tables are, they must be: falling back to
+	 * others would hide the mistake. */
+	if (env && *env) {
+		if (has_tables(env)) {
+			pmb__str_copy(out, size, env);
+			return 0;
+		}
+		pmb__events_set_error("PMUBENCH_EVENTS_DIR=%s: no readable aliases.txt there (%s); expected "
+				      "the folder of the events tables", env, strerror(errno));
+		return PMB_ENOTABLE;
+	}
 	cand[nc++] = PMB_EVENTS_SOURCE_DIR;
 	cand[nc++] = PMB_EVENTS_INSTALL_DIR;
 	rel[0] = '\0';
@@ -422,6 +589,10 @@ void pmb__tables_free(struct pmb_tables *t)
 	free(t->set);
 	free(t->rule);
 	t->alias = NULL, t->about = NULL, t->set = NULL, t->rule = NULL;
+	ix_free(&t->alias_name);
+	ix_free(&t->alias_pmu);
+	ix_free(&t->set_name);
+	ix_free(&t->about_name);
 	t->nalias = t->nabout = t->nset = t->nrule = 0;
 	t->dir[0] = '\0';
 }

@@ -38,6 +38,14 @@ struct pmb_derive_rule {
 	double scale;
 };
 
+/* An open-addressing hash table of row indices (slot: index + 1, 0
+ * empty), at most half full: lookups by name stay O(1) however long the
+ * tables (50 000 alias lines took minutes when each line searched all). */
+struct pmb_table_index {
+	int *slot;
+	size_t cap, used;  /* cap: 0 or a power of two */
+};
+
 /* The tables in memory; all zero when none are loaded. */
 struct pmb_tables {
 	char dir[PATH_MAX];     /* folder they came from; "" */
@@ -49,12 +57,21 @@ struct pmb_tables {
 	int nset;
 	struct pmb_derive_rule *rule;
 	int nrule;
+	struct pmb_table_index alias_name;  /* first row of each name */
+	struct pmb_table_index alias_pmu;   /* the row of each name and PMU */
+	struct pmb_table_index set_name;    /* each set */
+	struct pmb_table_index about_name;  /* the last about text of a name */
 };
 
-/* Load aliases.txt and sets.txt from dir (NULL or "": search
- * $PMUBENCH_EVENTS_DIR, the source tree, the install prefix and
- * ../share/pmubench/events beside the executable) into t, replacing what t
- * held.  reserved(name) true refuses an alias of that name (a perf generic
+/* Largest events table read. */
+#define PMB_TABLE_MAX_BYTES ((long long)16 << 20)
+
+/* Load aliases.txt and sets.txt from dir (NULL or "": $PMUBENCH_EVENTS_DIR
+ * where it is set, which must hold them; else the source tree, the install
+ * prefix and ../share/pmubench/events beside the executable) into t,
+ * replacing what t held.  Each must be a regular file of at most
+ * PMB_TABLE_MAX_BYTES of text (a control character is an error, naming its
+ * line).  reserved(name) true refuses an alias of that name (a perf generic
  * event it would hide).  Returns 0, PMB_ENOTABLE, PMB_EBADTABLE (error detail
  * names file:line) or -ENOMEM; on error t is left empty. */
 int pmb__tables_load(struct pmb_tables *t, const char *dir,
@@ -64,6 +81,8 @@ void pmb__tables_free(struct pmb_tables *t);
 
 /* Whether aliases.txt maps name (case-insensitive) for any PMU. */
 bool pmb__tables_has_alias(const struct pmb_tables *t, const char *name);
+/* The index of name's first row (case-insensitive), or -1. */
+int pmb__tables_alias_first(const struct pmb_tables *t, const char *name);
 /* The row of alias name for PMU pmu, else for the PMU family family (the
  * "armv8_pmuv3" rows, for every Arm core without rows of its own), else its
  * "*" row; NULL if none.  pmu and family may be NULL or "" (none). */

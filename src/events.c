@@ -224,18 +224,35 @@ static int add_event(struct pmb__events_ctx *c, const char *name)
 
 static int add_list(struct pmb__events_ctx *c, const char *list, int depth);
 
+/* A set is expanded once per list: named again, it adds nothing (its
+ * events are in), so sets that name each other 100 times each cost their
+ * members once, not 100^depth times.  One that names itself, through any
+ * others, is an error. */
 static int add_set(struct pmb__events_ctx *c, const char *ref, int depth)
 {
 	const struct pmb_set_def *set = pmb__tables_set(&pmb__events.tab, ref + 1);
+	unsigned char *state;
+	int err;
 
 	if (!set)
 		return pmb__events_unknown_set(ref);
-	if (depth >= MAX_SET_DEPTH) {
-		pmb__events_set_error("event set '%s' nests more than %d deep (does it include itself?)",
-				      ref, MAX_SET_DEPTH);
+	state = c->set_state ? &c->set_state[set - pmb__events.tab.set] : NULL;
+	if (state && *state == 2)
+		return 0;
+	if (state && *state == 1) {
+		pmb__events_set_error("event set '%s' includes itself", ref);
 		return PMB_EBADEVENT;
 	}
-	return add_list(c, set->members, depth + 1);
+	if (depth >= MAX_SET_DEPTH) {
+		pmb__events_set_error("event set '%s' nests more than %d deep", ref, MAX_SET_DEPTH);
+		return PMB_EBADEVENT;
+	}
+	if (state)
+		*state = 1;
+	err = add_list(c, set->members, depth + 1);
+	if (state)
+		*state = 2;
+	return err;
 }
 
 static int add_list(struct pmb__events_ctx *c, const char *list, int depth)
@@ -350,7 +367,11 @@ int pmb__events_resolve(const char *list, int cpu, bool kernel,
 	c.plan = plan;
 	c.kernel = kernel;
 	pmb__pmu_pick(&c, cpu);
+	c.set_state = calloc((size_t)pmb__events.tab.nset + 1, 1);
+	if (!c.set_state)
+		return -ENOMEM;
 	err = add_list(&c, list ? list : PMB_DEFAULT_COUNTERS, 0);
+	free(c.set_state);
 	if (err) {
 		plan->nev = 0;
 		return err;

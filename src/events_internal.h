@@ -62,6 +62,8 @@ struct pmb__events_ctx {
 	enum pmb__vendor vendor; /* of the core PMU */
 	struct pmb__arm_sysfs arm; /* PMB_VENDOR_ARM: the core's PMU in sysfs, if any */
 	bool kernel;
+	unsigned char *set_state; /* per set of the tables while a list resolves:
+	                             0 not seen, 1 expanding, 2 done; NULL none */
 };
 
 /* Choose the core PMU of cpu (-1: any) for c: libpfm4's, the hybrid one

@@ -127,13 +127,13 @@ static int list_aliases(const struct pmb__events_ctx *c, const char *pattern, li
 
 	for (int i = 0; i < t->nalias; i++) {
 		const char *alias = t->alias[i].name;
-		const struct pmb_alias_row *r = pmb__events_alias_for(c, alias);
-		bool seen = false;
+		const struct pmb_alias_row *r;
 
-		for (int k = 0; k < i; k++)
-			seen |= !strcasecmp(t->alias[k].name, alias);
-		if (seen || !matches(alias, pattern))
+		/* once: at the name's first row (by index, not by a search of
+		 * the rows before, which was quadratic) */
+		if (pmb__tables_alias_first(t, alias) != i || !matches(alias, pattern))
 			continue;
+		r = pmb__events_alias_for(c, alias);
 		if (r)
 			snprintf(desc, sizeof(desc), "%s [%s: %s]", pmb__tables_about(t, alias),
 				 strcmp(r->pmu, "*") ? r->pmu : "perf", r->event);

@@ -96,10 +96,11 @@ static const struct pmb_optdef options[] = {
 };
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
 
+/* The message made visible: it quotes the command line, which may hold
+ * control characters. */
 static int bad(const char *msg)
 {
-	pmb__out_line("", msg); /* it may quote the command line */
-	return 2;
+	return pmb__out_error("%s", msg);
 }
 
 static void usage(void)

@@ -1,4 +1,5 @@
 /* options.c - command-line options from a declarative table: getopt_long's options, value checks with one-line errors, --help. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -14,11 +15,23 @@
 #define MAX_OPTIONS 48
 #define LONG_VAL 256 /* getopt's value of table[i] is LONG_VAL + i */
 
+/* Whether s starts as a number is written: a digit (or '.' and a digit),
+ * with '-' before it only where neg allows.  strtol and strtod would also
+ * take blanks and '+' first, which "5 " (refused) makes inconsistent. */
+static bool starts_number(const char *s, bool neg)
+{
+	if (neg && *s == '-')
+		s++;
+	return isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]));
+}
+
 static bool parse_long(const char *s, long lo, long hi, long *out)
 {
 	char *end;
 	long v;
 
+	if (!starts_number(s, lo < 0) || *s == '.')
+		return false;
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno || end == s || *end || v < lo || v > hi)
@@ -83,11 +96,16 @@ static bool read_seed(const struct pmb_optdef *d, const char *a, void *p)
 {
 	char *end;
 	unsigned long long v;
+	bool hex;
 
 	(void)d;
+	/* Decimal, or hex after 0x; never octal: 010 is ten, as it reads. */
+	hex = a[0] == '0' && (a[1] == 'x' || a[1] == 'X');
+	if (hex ? !isxdigit((unsigned char)a[2]) : !isdigit((unsigned char)*a))
+		return false;
 	errno = 0;
-	v = strtoull(a, &end, 0);
-	if (errno || end == a || *end || *a == '-' || v == 0)
+	v = strtoull(hex ? a + 2 : a, &end, hex ? 16 : 10);
+	if (errno || *end || v == 0)
 		return false;
 	*(uint64_t *)p = v;
 	return true;
@@ -101,6 +119,8 @@ static bool read_duration(const struct pmb_optdef *d, const char *a, void *p)
 	char *end;
 	double v;
 
+	if (!starts_number(a, false))
+		return false;
 	errno = 0;
 	v = strtod(a, &end);
 	if (errno || end == a || !(v > 0) || !isfinite(v))
@@ -122,6 +142,8 @@ static bool read_percent(const struct pmb_optdef *d, const char *a, void *p)
 	double v;
 
 	(void)d;
+	if (!starts_number(a, false))
+		return false;
 	errno = 0;
 	v = strtod(a, &end);
 	if (*end == '%')
@@ -176,7 +198,7 @@ static void expected(const struct pmb_optdef *d, char *buf, size_t size)
 		snprintf(buf, size, "expected a core number from 0 to %ld", sysconf(_SC_NPROCESSORS_ONLN) - 1);
 		break;
 	case PMB_OPT_SEED:
-		snprintf(buf, size, "expected a positive whole number");
+		snprintf(buf, size, "expected a positive whole number, decimal or 0x hex");
 		break;
 	case PMB_OPT_DURATION:
 		snprintf(buf, size, "expected a positive duration up to %lds, such as 1ms, 500us, 2s", d->hi);

@@ -1,5 +1,6 @@
 /* report_out.c - what the command line writes: error and warning lines, progress, listings, --topology, report files written atomically. */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "plot.h"
+#include "pmubench.h"
 #include "registry.h"
 #include "report.h"
 #include "report_out.h"
@@ -28,6 +30,13 @@ void pmb__out_line(const char *prefix, const char *msg)
 		pmb__text_safe(big, need + 1, msg);
 	fprintf(stderr, "pmubench: %s%s\n", prefix, big ? big : buf);
 	free(big);
+}
+
+char *pmb__out_visible(char *dst, size_t size, const char *src)
+{
+	if (size)
+		pmb__text_safe(dst, size, src);
+	return dst;
 }
 
 /* pmb_run(): errors kept here instead of printed (the first one). */
@@ -192,79 +201,311 @@ int pmb__out_topology(const struct pmb_context *ctx)
 	return 0;
 }
 
-int pmb__out_check(const char *opt, const char *path)
-{
-	char probe[PATH_MAX];
+/* ---- report files --------------------------------------------------------- */
+
+/* Where a report goes, found again each time (the file may change between
+ * the check before measuring and the write after it). */
+struct target {
+	char path[PATH_MAX];  /* the file itself: symlinks followed */
+	bool direct;          /* a character device or a FIFO: written in place */
+	bool exists;          /* a regular file: replaced, its st kept */
 	struct stat st;
+};
+
+/* The text of link `at` as a path (relative to the link's folder) into
+ * out.  Returns 0 or an errno. */
+static int link_target(const char *at, char *out, size_t size)
+{
+	char text[PATH_MAX];
+	const char *slash = strrchr(at, '/');
+	ssize_t n = readlink(at, text, sizeof(text) - 1);
+
+	if (n < 0)
+		return errno;
+	text[n] = '\0';
+	if (text[0] == '/' || !slash)
+		n = snprintf(out, size, "%s", text);
+	else
+		n = snprintf(out, size, "%.*s/%s", (int)(slash - at), at, text);
+	return (size_t)n >= size ? ENAMETOOLONG : 0;
+}
+
+/* Follow path's symlinks to the file a report is written to.  A link to
+ * a device or a FIFO (/dev/stdout on a pipe: a /proc link whose text is
+ * no path) is written through as it stands.  Returns 0 or an errno. */
+static int follow(const char *path, struct target *t)
+{
+	char next[PATH_MAX];
+	struct stat to;
+	int err;
+
+	if ((size_t)snprintf(t->path, sizeof(t->path), "%s", path) >= sizeof(t->path))
+		return ENAMETOOLONG;
+	for (int hops = 0;; hops++) {
+		if (lstat(t->path, &t->st)) {
+			memset(&t->st, 0, sizeof(t->st)); /* not the link's */
+			return errno == ENOENT ? 0 : errno; /* ENOENT: a new file */
+		}
+		if (!S_ISLNK(t->st.st_mode))
+			break;
+		if (hops == 40)
+			return ELOOP;
+		if (stat(t->path, &to) == 0 && !S_ISREG(to.st_mode) && !S_ISDIR(to.st_mode)) {
+			t->st = to;
+			break;
+		}
+		if ((err = link_target(t->path, next, sizeof(next))))
+			return err;
+		memcpy(t->path, next, sizeof(next));
+	}
+	t->exists = S_ISREG(t->st.st_mode);
+	t->direct = S_ISCHR(t->st.st_mode) || S_ISFIFO(t->st.st_mode);
+	return 0;
+}
+
+/* What follow() found, judged: a directory, a block device or a socket is
+ * refused, a device or FIFO must be writable.  Returns 0 or 2 with the
+ * error said. */
+static int find_target(const char *opt, const char *path, struct target *t)
+{
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	if ((err = follow(path, t)))
+		return pmb__out_error("%s=%s: %s; expected a file name", opt, path, strerror(err));
+	if (S_ISDIR(t->st.st_mode))
+		return pmb__out_error("%s=%s: is a directory; expected a file name", opt, path);
+	if (S_ISBLK(t->st.st_mode) || S_ISSOCK(t->st.st_mode))
+		return pmb__out_error("%s=%s: is a %s; expected a file, a character device or a FIFO",
+				     opt, path, S_ISBLK(t->st.st_mode) ? "block device" : "socket");
+	if (t->direct && access(t->path, W_OK))
+		return pmb__out_error("%s=%s: cannot write there (%s)", opt, path, strerror(errno));
+	return 0;
+}
+
+/* The temporary file a regular file's report is written to, beside it:
+ * path.pmubench-XXXXXX, with the old file's mode and owner (a new file's:
+ * 0666 less the umask).  Returns the descriptor, or -errno (tmp removed). */
+static int open_temporary(const struct target *t, char *tmp, size_t size)
+{
+	mode_t mask = umask(0), mode = t->exists ? t->st.st_mode & 07777 : 0666 & ~mask;
+	int fd, err = 0;
+
+	umask(mask);
+	if ((size_t)snprintf(tmp, size, "%s.pmubench-XXXXXX", t->path) >= size)
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	/* Owner first: a chown clears the set-id bits that fchmod sets. */
+	if (t->exists && (t->st.st_uid != geteuid() || t->st.st_gid != getegid()) &&
+	    fchown(fd, t->st.st_uid, t->st.st_gid))
+		err = -errno;
+	if (!err && fchmod(fd, mode))
+		err = -errno;
+	if (err) {
+		close(fd);
+		unlink(tmp);
+		return err;
+	}
+	return fd;
+}
+
+/* Why a temporary file could not be made: the owner that cannot be kept
+ * said as such. */
+static int say_temporary(const char *opt, const char *path, const struct target *t, int err)
+{
+	if (err == -EPERM && t->exists)
+		return pmb__out_error("%s=%s: cannot keep its owner (uid %u, gid %u) in a new file: %s; "
+				     "remove it first or choose another name", opt, path,
+				     (unsigned)t->st.st_uid, (unsigned)t->st.st_gid, strerror(-err));
+	return pmb__out_error("%s=%s: cannot write there (%s); expected a writable file name", opt,
+			     path, strerror(-err));
+}
+
+/* Whether t is one of the run's inputs (which the write would destroy).
+ * Returns 0 or 2 with the error said. */
+static int not_an_input(const char *opt, const char *path, const struct target *t,
+			const struct pmb_out_input *in)
+{
+	struct stat st;
+
+	for (; in && in->what; in++)
+		if (in->path && stat(in->path, &st) == 0 && st.st_dev == t->st.st_dev &&
+		    st.st_ino == t->st.st_ino)
+			return pmb__out_error("%s=%s: is %s, which this run reads; expected another file name",
+					     opt, path, in->what);
+	return 0;
+}
+
+int pmb__out_check(const char *opt, const char *path, const struct pmb_out_input *inputs)
+{
+	struct target t;
+	char tmp[PATH_MAX];
 	int fd;
 
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return pmb__out_error("%s=%s: is a directory; expected a file name", opt, path);
-	snprintf(probe, sizeof(probe), "%s.pmubench-XXXXXX", path);
-	fd = mkstemp(probe);
+	if (find_target(opt, path, &t))
+		return 2;
+	if (t.direct)
+		return 0;
+	if (t.exists && not_an_input(opt, path, &t, inputs))
+		return 2;
+	fd = open_temporary(&t, tmp, sizeof(tmp));
 	if (fd < 0)
-		return pmb__out_error("%s=%s: cannot write there (%s); expected a writable file name",
-				     opt, path, strerror(errno));
+		return say_temporary(opt, path, &t, fd);
 	close(fd);
-	unlink(probe);
+	unlink(tmp);
 	return 0;
+}
+
+/* Flush f and fsync it where sync; err: the first write error already
+ * known (0 none).  Returns 0 or 1, the error said. */
+static int flush_said(FILE *f, const char *what, bool sync, int err)
+{
+	if (!err && fflush(f))
+		err = errno;
+	if (!err && sync && fsync(fileno(f)))
+		err = errno;
+	if (!err && ferror(f))
+		err = EIO; /* an earlier write failed, its errno gone */
+	if (err)
+		pmb__out_error("%s: write failed: %s", what, strerror(err));
+	return err ? 1 : 0;
+}
+
+int pmb__out_flush(FILE *f, const char *what, bool sync)
+{
+	return flush_said(f, what, sync, 0);
+}
+
+/* A report file's stream: write(2) through a cookie that keeps the first
+ * error's errno, which stdio forgets once its buffer is dropped (a full
+ * disk said as ENOSPC, not as a bare failure). */
+struct sink {
+	int fd;
+	int err;
+};
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t n)
+{
+	struct sink *s = cookie;
+	size_t done = 0;
+	ssize_t w;
+
+	while (done < n) {
+		w = write(s->fd, buf + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!s->err)
+				s->err = w < 0 ? errno : EIO;
+			return done ? (ssize_t)done : -1;
+		}
+		done += (size_t)w;
+	}
+	return (ssize_t)done;
+}
+
+static FILE *sink_open(struct sink *s)
+{
+	return fopencookie(s, "w", (cookie_io_functions_t){ .write = sink_write });
 }
 
 typedef int (*writer_fn)(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n);
 
-/* The temporary file a report is written to: path.pmubench-XXXXXX, mode
- * 0644.  Returns it open, or NULL with the error said. */
-static FILE *open_temporary(const char *path, const char *opt, char *tmp, size_t size)
+/* "pmubench: WHAT: write failed: REASON".  Returns 1. */
+static int write_failed(const char *what, int err)
 {
-	FILE *f = NULL;
-	int fd;
-
-	snprintf(tmp, size, "%s.pmubench-XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd >= 0 && (f = fdopen(fd, "w")))
-		fchmod(fd, 0644);
-	if (!f) {
-		fprintf(stderr, "pmubench: %s=%s: %s\n", opt, path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-	}
-	return f;
+	pmb__out_error("%s: write failed: %s", what, strerror(err));
+	return 1;
 }
 
-/* Write through a temporary file and rename: never a half-written file.
- * path NULL: standard output.  opt names the option in messages.  Returns
- * 0, 1 on a write error, or the writer's -ENODATA (nothing written). */
-static int write_atomic(const char *path, const char *opt, writer_fn fn,
+/* The report through f (over descriptor fd), flushed, on disk where sync.
+ * Returns 0, 1 (said), or the writer's -ENODATA (nothing written). */
+static int write_through(FILE *f, int fd, const struct sink *sink, bool sync, const char *what,
+			 writer_fn fn, const struct pmb_context *ctx, const struct pmb_result *r, size_t n)
+{
+	int rc = fn(f, ctx, r, n);
+
+	if (rc == -ENODATA)
+		return rc;
+	if (!sink->err && fflush(f) == 0 && !ferror(f)) {
+		if (rc) {
+			pmb__out_error("%s: %s", what, pmb_strerror(rc));
+			return 1;
+		}
+		return sync && fsync(fd) ? write_failed(what, errno) : 0;
+	}
+	return write_failed(what, sink->err ? sink->err : EIO);
+}
+
+/* The report into the target: a regular file through a temporary file
+ * renamed over it (never half written), a device or FIFO directly.
+ * Returns 0, 1 (said), or the writer's -ENODATA (nothing written). */
+static int write_target(const char *opt, const char *path, const struct target *t, writer_fn fn,
 			const struct pmb_context *ctx, const struct pmb_result *r, size_t n)
 {
-	char tmp[PATH_MAX];
+	char tmp[PATH_MAX] = "", what[PATH_MAX + 32];
+	struct sink sink = { .fd = -1 };
 	FILE *f;
+	int rc;
+
+	snprintf(what, sizeof(what), "%s=%s", opt, path);
+	sink.fd = t->direct ? open(t->path, O_WRONLY | O_NOCTTY | O_CLOEXEC) : open_temporary(t, tmp, sizeof(tmp));
+	if (sink.fd < 0 && !t->direct) {
+		say_temporary(opt, path, t, sink.fd);
+		return 1;
+	}
+	if (sink.fd < 0 || !(f = sink_open(&sink))) {
+		pmb__out_error("%s: %s", what, strerror(errno));
+		rc = 1;
+		goto fail_open;
+	}
+	/* A device takes no fsync (EINVAL); a regular file is on disk before
+	 * it replaces the old one. */
+	rc = write_through(f, sink.fd, &sink, !t->direct, what, fn, ctx, r, n);
+	fclose(f); /* the cookie's stream: the descriptor stays open */
+	if (close(sink.fd) && !rc)
+		rc = write_failed(what, errno);
+	sink.fd = -1;
+	if (!rc && tmp[0] && rename(tmp, t->path)) {
+		pmb__out_error("%s: %s", what, strerror(errno));
+		rc = 1;
+	}
+	if (!rc)
+		return 0;
+fail_open:
+	if (sink.fd >= 0)
+		close(sink.fd);
+	if (tmp[0])
+		unlink(tmp);
+	return rc;
+}
+
+/* path NULL: standard output.  opt names the option in messages. */
+static int write_report(const char *path, const char *opt, writer_fn fn,
+			const struct pmb_context *ctx, const struct pmb_result *r, size_t n)
+{
+	struct target t;
 	int err;
 
 	if (!path) {
-		err = fn(stdout, ctx, r, n);
-		return fflush(stdout) || err ? 1 : 0;
-	}
-	f = open_temporary(path, opt, tmp, sizeof(tmp));
-	if (!f)
-		return 1;
-	err = fn(f, ctx, r, n);
-	if (err == -ENODATA || fflush(f) || fsync(fileno(f)) || ferror(f) || err) {
+		/* Through the sink too, for the reason of a failed write; what
+		 * stdout holds goes first. */
+		struct sink sink = { .fd = STDOUT_FILENO };
+		FILE *f;
+
+		if (pmb__out_flush(stdout, "standard output", false))
+			return 1;
+		if (!(f = sink_open(&sink)))
+			return write_failed("standard output", errno);
+		err = write_through(f, sink.fd, &sink, false, "standard output", fn, ctx, r, n);
 		fclose(f);
-		unlink(tmp);
-		if (err != -ENODATA)
-			fprintf(stderr, "pmubench: %s=%s: write failed\n", opt, path);
-		return err == -ENODATA ? err : 1;
+		return err ? 1 : 0;
 	}
-	fclose(f);
-	if (rename(tmp, path)) {
-		unlink(tmp);
-		fprintf(stderr, "pmubench: %s=%s: %s\n", opt, path, strerror(errno));
+	if (find_target(opt, path, &t))
 		return 1;
-	}
-	return 0;
+	return write_target(opt, path, &t, fn, ctx, r, n);
 }
 
 int pmb__out_report(enum pmb_format format, const char *out, const char *plot,
@@ -275,10 +516,10 @@ int pmb__out_report(enum pmb_format format, const char *out, const char *plot,
 		[PMB_FORMAT_JSON] = pmb__report_json,
 		[PMB_FORMAT_CSV] = pmb__report_csv,
 	};
-	int rc = write_atomic(out, "--out", writers[format], ctx, r, n);
+	int rc = write_report(out, "--out", writers[format], ctx, r, n);
 
 	if (rc == 0 && plot) {
-		int err = write_atomic(plot, "--plot", pmb__plot_svg, ctx, r, n);
+		int err = write_report(plot, "--plot", pmb__plot_svg, ctx, r, n);
 
 		if (err == -ENODATA)
 			fprintf(stderr, "pmubench: --plot=%s: nothing to plot: plots show working-set "

@@ -19,10 +19,22 @@ int pmb__results_fail(char *err, size_t errlen, int ret, const char *fmt, ...)
 {
 	va_list ap;
 
+	char raw[512];
+	size_t k = 0;
+
 	if (err && errlen) {
 		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
+		vsnprintf(raw, sizeof(raw), fmt, ap);
 		va_end(ap);
+		/* One line: jansson quotes the text near an error, which may
+		 * hold a newline or any control character, kept as \xNN. */
+		for (const unsigned char *p = (const unsigned char *)raw; *p && k + 5 <= errlen; p++) {
+			if (*p < 0x20 || *p == 0x7f)
+				k += (size_t)snprintf(err + k, 5, "\\x%02x", *p);
+			else
+				err[k++] = (char)*p;
+		}
+		err[k] = '\0';
 	}
 	return ret;
 }
@@ -113,6 +125,34 @@ static size_t read_some(void *buf, size_t len, void *data)
 	return (size_t)got;
 }
 
+/* The key of the value that ends before byte `end` of the file: the
+ * last "KEY": in the 256 bytes before it, into key; "" where there is
+ * none (a number in an array names its array's key). */
+static void key_before(int fd, long end, char *key, size_t size)
+{
+	char buf[257];
+	long from = end > 256 ? end - 256 : 0;
+	ssize_t n = pread(fd, buf, (size_t)(end - from), from);
+	char *colon, *close, *open;
+
+	key[0] = '\0';
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (colon = strrchr(buf, ':'); colon; *colon = '\0', colon = strrchr(buf, ':')) {
+		close = colon;
+		while (close > buf && (close[-1] == ' ' || close[-1] == '\t' || close[-1] == '\n'))
+			close--;
+		if (close == buf || close[-1] != '"')
+			continue;
+		close[-1] = '\0';
+		open = strrchr(buf, '"');
+		if (open)
+			snprintf(key, size, "%.60s", open + 1);
+		return;
+	}
+}
+
 /* Parse the whole file: one pass, a tree linear in the input.  Duplicate
  * keys are refused, as a figure given twice is not one figure; every
  * number is a double (uint64 counts included, as they are written). */
@@ -132,6 +172,16 @@ static int parse(int fd, json_t **root, char *err, size_t errlen)
 		return pmb__results_fail(err, errlen, rd.err, "%s", strerror(-rd.err));
 	if (json_error_code(&e) == json_error_out_of_memory)
 		return pmb__results_fail(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
+	if (json_error_code(&e) == json_error_numeric_overflow || strcasestr(e.text, "near 'nan") ||
+	    strcasestr(e.text, "near 'inf") || strstr(e.text, "near '-'")) {
+		/* 1e400, NaN, Infinity: no finite number; name its field */
+		char key[64];
+
+		key_before(fd, e.position, key, sizeof(key));
+		if (key[0])
+			return pmb__results_fail(err, errlen, PMB_EBADJSON, "line %d, column %d: \"%s\": "
+				    "%s (not a finite number)", e.line, e.column, key, e.text);
+	}
 	return pmb__results_fail(err, errlen, PMB_EBADJSON, "line %d, column %d: %s",
 		    e.line, e.column, e.text);
 }

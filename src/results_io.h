@@ -98,7 +98,9 @@ struct pmb_results {
  *   -errno          cannot open or read it (err: strerror);
  *   -EISDIR, -EINVAL a directory, a FIFO, a device: not a regular file;
  *   -EFBIG          larger than PMB_RESULTS_MAX_BYTES;
- *   PMB_EBADJSON    malformed JSON ("line L, column C: what"), a duplicate
+ *   PMB_EBADJSON    malformed JSON ("line L, column C: what"; a number
+ *                   that is not finite, NaN, Infinity or 1e400, with the
+ *                   key it is the value of), a duplicate
  *                   key, no "benchmarks" array, a benchmark without a name,
  *                   or a time that is not finite in ns (the field named);
  *   -ENOMEM. */

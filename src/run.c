@@ -127,6 +127,10 @@ static int plan_machine(const struct pmb_options *o, struct pmb_plan *p)
 {
 	int err = pmb__topology_load(&p->topo, o->topology_src);
 
+	if (err && o->topology_src)
+		return pmb__out_error("--topology-source=%s: %s; expected a synthetic description or a regular "
+				     ".xml file of at most 64 MiB", o->topology_src,
+				     err == -EINVAL ? "not a regular file, or not a topology" : pmb_strerror(err));
 	if (err)
 		return pmb__out_error("cannot read the machine's topology: %s", pmb_strerror(err));
 	p->sim = pmb__sim_active();
@@ -241,12 +245,19 @@ static int plan_disasm(const struct pmb_options *o, struct pmb_plan *p)
 
 /* ---- early exits: listings, and --backend=sim's parent ------------------ */
 
-static int list_benchmarks(struct pmb_plan *p)
+static int list_benchmarks(const struct pmb_options *o, struct pmb_plan *p)
 {
 	int err = plan_expand(p);
 
 	if (err)
 		return pmb__out_error("cannot list benchmarks: %s", pmb_strerror(err));
+	/* As a run with this filter: nothing to list is an error, not an
+	 * empty success. */
+	if (!p->ninst && o->filter)
+		return pmb__out_error("--filter=%s matches no benchmark; --list without it lists them all",
+				     o->filter);
+	if (!p->ninst)
+		return pmb__out_error("no benchmark is registered in this program");
 	for (size_t i = 0; i < p->ninst; i++)
 		printf("%s\n", p->inst[i].name);
 	return 0;
@@ -282,6 +293,31 @@ static int load_events(void)
 	int err = pmb__events_init(NULL);
 
 	return err ? pmb__out_error("%s", *pmb__events_error() ? pmb__events_error() : pmb_strerror(err)) : 0;
+}
+
+/* --out and --plot can be written, and are none of the run's inputs: the
+ * program, the shared objects of --load, a topology file, the events
+ * tables.  Before anything is measured (or valgrind started). */
+static int check_outputs(const struct pmb_options *o)
+{
+	char aliases[PATH_MAX + 16], sets[PATH_MAX + 16];
+	struct pmb_out_input inputs[4 + PMB_OPT_MAX_FILES + 1] = {
+		{ "the running program", "/proc/self/exe" },
+		{ "the topology source", o->topology_src },
+		{ "an events table", aliases },
+		{ "an events table", sets },
+	};
+	int rc = 0;
+
+	for (int i = 0; i < o->load.n; i++)
+		inputs[4 + i] = (struct pmb_out_input){ "a shared object of --load", o->load.v[i] };
+	snprintf(aliases, sizeof(aliases), "%s/aliases.txt", pmb__events_dir());
+	snprintf(sets, sizeof(sets), "%s/sets.txt", pmb__events_dir());
+	if (o->out)
+		rc = pmb__out_check("--out", o->out, inputs);
+	if (!rc && o->plot)
+		rc = pmb__out_check("--plot", o->plot, inputs);
+	return rc;
 }
 
 /* ---- open: pin, probe, counters ------------------------------------------ */
@@ -706,25 +742,23 @@ int pmb__run_path(const struct pmb_options *o, struct pmb_run *run)
 	rc = plan_load(o);
 	if (!rc)
 		rc = plan_filter(o, &plan);
-	if (!rc && o->out)
-		rc = pmb__out_check("--out", o->out);
-	if (!rc && o->plot)
-		rc = pmb__out_check("--plot", o->plot);
 	if (!rc)
 		rc = plan_machine(o, &plan);
 	if (rc)
 		goto out;
 	if (o->list) {
-		rc = list_benchmarks(&plan);
+		rc = list_benchmarks(o, &plan);
 		goto out;
 	}
+	rc = load_events();
+	if (!rc)
+		rc = check_outputs(o);
+	if (rc)
+		goto out;
 	if (o->backend == PMB_WANT_SIM && !plan.sim) {
 		rc = run_under_valgrind(o, &plan);
 		goto out;
 	}
-	rc = load_events();
-	if (rc)
-		goto out;
 	if (o->list_events) {
 		rc = list_events(o->list_pattern);
 		goto out;

@@ -469,6 +469,10 @@ double pmb__mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 		*u = 0;
 	if (!x || !y || nx == 0 || ny == 0)
 		return 1;
+	/* NaN has no rank: the merge in mw_sorted() would never pass it. */
+	for (size_t i = 0; i < nx + ny; i++)
+		if (isnan(i < nx ? x[i] : y[i - nx]))
+			return NAN;
 	if (nx + ny <= 64 || mw_sorted(x, nx, y, ny, &ux, &ties))
 		mw_pairwise(x, nx, y, ny, &ux, &ties);
 	if (u)

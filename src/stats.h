@@ -88,7 +88,7 @@ double pmb__setup_two_point(double i, double ti, double j, double tj);
  * continuity correction (exact for nx, ny <= 10 without ties).  U of x
  * counts the pairs with x_i > y_j, ties one half; it is stored in *u if
  * non-NULL.  Returns the p-value in [0, 1]; 1 when a sample is empty or
- * every value is equal. */
+ * every value is equal; NAN when a value is NaN (it has no rank). */
 double pmb__mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 			double *u);
 

@@ -35,16 +35,20 @@ size_t pmb__utf8_len(const char *s)
 	return len;
 }
 
-static int is_control(unsigned char c)
+/* A C0 control or DEL at in, or a C1 control (U+0080..U+009F, C2 80..9F
+ * in UTF-8: CSI is one), which a terminal obeys as an escape. */
+static int is_control(const char *in)
 {
-	return c < 0x20 || c == 0x7f;
+	const unsigned char *c = (const unsigned char *)in;
+
+	return c[0] < 0x20 || c[0] == 0x7f || (c[0] == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f);
 }
 
 int pmb__text_needs_escape(const char *in)
 {
 	for (size_t k; *in; in += k) {
 		k = pmb__utf8_len(in);
-		if (k == 0 || is_control((unsigned char)*in))
+		if (k == 0 || is_control(in))
 			return 1;
 	}
 	return 0;
@@ -60,7 +64,7 @@ size_t pmb__text_safe(char *out, size_t n, const char *in)
 		size_t len;
 
 		k = pmb__utf8_len(in);
-		if (k == 0 || is_control((unsigned char)*in)) {
+		if (k == 0 || is_control(in)) {
 			snprintf(esc, sizeof(esc), "\\x%02x", (unsigned char)*in);
 			piece = esc;
 			len = 4;

@@ -2,10 +2,12 @@
 #include "topology.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <hwloc.h>
@@ -24,6 +26,28 @@ static bool ends_with(const char *s, const char *suffix)
 	size_t n = strlen(s), m = strlen(suffix);
 
 	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* An XML topology is a regular file of at most 64 MiB, checked before
+ * hwloc reads it: a FIFO would block, /dev/zero never end.  Returns 0 or
+ * -errno (-EISDIR, -EINVAL not a regular file, -EFBIG). */
+static int check_xml(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st))
+		err = -errno;
+	else if (S_ISDIR(st.st_mode))
+		err = -EISDIR;
+	else if (!S_ISREG(st.st_mode))
+		err = -EINVAL;
+	else if (st.st_size > ((off_t)64 << 20))
+		err = -EFBIG;
+	close(fd);
+	return err;
 }
 
 int pmb__topology_load(struct pmb_topology **t, const char *src)
@@ -45,6 +69,8 @@ int pmb__topology_load(struct pmb_topology **t, const char *src)
 	hwloc_topology_set_cache_types_filter(tp->h, HWLOC_TYPE_FILTER_KEEP_ALL);
 	hwloc_topology_set_icache_types_filter(tp->h, HWLOC_TYPE_FILTER_KEEP_NONE);
 	errno = 0;
+	if (src && ends_with(src, ".xml") && (err = check_xml(src)))
+		goto fail_source;
 	if (src && ends_with(src, ".xml"))
 		err = hwloc_topology_set_xml(tp->h, src);
 	else if (src)

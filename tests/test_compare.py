@@ -419,13 +419,17 @@ for i, (text, words, what) in enumerate([
         ('{"context": {}, "benchmarks": [{"name": "x", "name": "y"}]}',
          ["duplicate"], "a duplicate key"),
         ('{"context": {}, "benchmarks": [{"name": "x", "ns_per_item": NaN}]}',
-         ["line 1, column"], "NaN, which JSON has not"),
+         ["line 1, column", '"ns_per_item"', "not a finite number"], "NaN, which JSON has not"),
         ('{"context": {}, "benchmarks": [{"name": "x", "ns_per_item": -Infinity}]}',
-         ["line 1, column"], "Infinity"),
+         ["line 1, column", '"ns_per_item"', "not a finite number"], "Infinity"),
         ('{"context": {}, "benchmarks": [{"name": "x", "ns_per_item": 1e400}]}',
-         ["line 1, column"], "a number beyond a double"),
+         ["line 1, column", '"ns_per_item"', "not a finite number"], "a number beyond a double"),
         ('{"context": {}, "benchmarks": [{"name": "x"}]} trailing',
          ["line 1, column"], "text after the value"),
+        # jansson quotes the text near the error: a newline there (fuzz
+        # finding, tests/fuzz/results/crash-newline-in-error.json) made two
+        ('{"context": {}, "benchmarks": [{"name": "x\\\n\u001b[2J"}]}',
+         ["line 2, column", "invalid escape"], "an error whose quoted text holds a newline"),
         ('{"context": {}, "benchmarks": [{"ns_per_item": 1}]}',
          ["benchmark 0", "name"], "a benchmark without a name"),
         ('{"context": {}, "benchmarks": [{"name": "BM_x", "real_time": 1e300, "time_unit": "s"}]}',
@@ -472,6 +476,64 @@ rc, out, err = compare(write("reps_old.json", report(reps_old)),
                        write("reps_new.json", report(reps_new)))
 ok(rc == 0 and ratio(out, "x/r") == 1.0 and verdict(out, "x/r") == "within noise",
    "point value: median over all 100 repetitions (%d, ratio %s)" % (rc, ratio(out, "x/r")))
+
+# 15a. what overflows is said, never a verdict on nan nor a hang.  inf -
+# inf: a per-sample overhead of -1e308 and a per-pass one of 1e308 make
+# every sample NaN; with 100 samples the U test's sorted merge (more than 64
+# values) never advanced past a NaN and compare looped forever.
+nan_b = bench("x/a", 10.0, n=100, per_item=False)
+nan_b["raw_samples"]["ns"] = [1e308] * 100
+nan_r = report([nan_b])
+nan_r["context"]["harness_overhead"]["ns_per_sample"] = -1e308
+nan_r["context"]["harness_overhead"]["ns_per_pass"] = 1e308
+nan_f = write("nan.json", nan_r)
+try:
+    rc, out, err = compare(nan_f, nan_f)
+except subprocess.TimeoutExpired:
+    rc, out, err = -1, "", "timed out (the U test loops on NaN)"
+ok(rc == 2 and len(err.strip().splitlines()) == 1 and
+   "raw_samples.ns[0]" in err and "not a finite" in err,
+   "overheads of +-1e308 (inf - inf = NaN), 100 samples: exit 2, one line naming the "
+   "field (%d, %r)" % (rc, err.strip()))
+# Finite samples whose statistics overflow: the median of +-1e308 is not a
+# number; identical files read "improved" with a ratio of -nan before.
+huge_b = bench("x/a", 10.0, n=6)
+huge_b["ns_per_item_samples"] = [1e308, -1e308] * 3
+huge_f = write("huge_samples.json", report([huge_b]))
+rc, out, err = compare(huge_f, huge_f)
+ok(rc == 2 and len(err.strip().splitlines()) == 1 and "x/a" in err and "ns_per_item" in err
+   and "not a finite number" in err and "nan" not in out,
+   "samples of +-1e308: exit 2, one line naming the figure, no nan shown (%d, %r)"
+   % (rc, err.strip()))
+
+# 15b. every row is counted in the summary: rows with verdict "-" (not run
+# on one side; a point value of 0 against 1, which has no ratio) too.
+zero_old = bench("x/z", 0.0, samples=False)
+one_new = bench("x/z", 1.0, samples=False)
+err_new = dict(bench("x/e", 1.0, samples=False), status="error")
+rc, out, err = compare(write("dash_old.json", report([zero_old, bench("x/e", 1.0, samples=False),
+                                                      bench("x/b", 3.0)])),
+                       write("dash_new.json", report([one_new, err_new, bench("x/b", 3.0)])))
+ok(rc == 0 and verdict(out, "x/z") == "-" and rows(out).get(("x/e", "-")) is not None and
+   re.search(r"^0 regressed, 0 improved, 1 within noise, 2 without a verdict$", out, re.M),
+   "rows with verdict \"-\" are counted: 2 without a verdict (%d, %r)"
+   % (rc, out.strip().splitlines()[-1:]))
+
+# 15c. names from a file reach the terminal escaped: control characters
+# (an escape sequence, a bell, C1's CSI) as \xNN, valid UTF-8 as it is.
+esc_name = "x/\u001b[2Jclear\u009b\u00e9"
+esc_old = report([bench(esc_name, 10.0)])
+esc_old["context"]["host_name"] = "h\u001b]0;title\u0007"
+esc_new = report([bench(esc_name, 10.0), bench("new\u0007", 1.0)])
+rc, out, err = compare(write("esc_old.json", esc_old), write("esc_new.json", esc_new))
+ok(rc == 0 and not re.search(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]", out) and
+   "x/\\x1b[2Jclear\\xc2\\x9b\u00e9" in out and "added: new\\x07" in out and
+   '"h\\x1b]0;title\\x07"' in out,
+   "control characters in names and the host are escaped (\\xNN), UTF-8 kept (%d, %r)"
+   % (rc, out[:300]))
+rc, out, err = compare("--threshold=\u001b[2J", base, base)
+ok(rc == 2 and "\u001b" not in err and "--threshold=\\x1b[2J" in err,
+   "a control character in an option is escaped in its error (%r)" % err.strip()[:120])
 
 # 15. a big pair of files: 100 000 benchmarks, about 20 MB each.  Reading is
 # linear and benchmarks are found by hash: a few seconds, not the minutes

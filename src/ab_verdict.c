@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ab_internal.h"
+#include "compare.h"
 #include "stats.h"
 
 #define CONF 0.95
@@ -117,16 +118,6 @@ void pmb__ab_judge(const struct pmb__ab_series *s, double thr, bool exact,
 	}
 }
 
-static void fmt_value(char *buf, size_t n, double v)
-{
-	if (!isfinite(v))
-		snprintf(buf, n, "-");
-	else if (fabs(v) >= 1e4)
-		snprintf(buf, n, "%.0f", v);
-	else
-		snprintf(buf, n, "%.4g", v);
-}
-
 static const char *verdict_word(const struct pmb__ab_verdict *v, bool exact)
 {
 	switch (v->v) {
@@ -146,8 +137,8 @@ static void row(struct pmb__table *t, const struct pmb__ab_series *s,
 {
 	char old[32], new[32], ratio[32] = "-", ci[64], p[32] = "-";
 
-	fmt_value(old, sizeof(old), v->old);
-	fmt_value(new, sizeof(new), v->new);
+	pmb__compare_fmt_value(old, sizeof(old), v->old);
+	pmb__compare_fmt_value(new, sizeof(new), v->new);
 	if (v->why)
 		snprintf(ci, sizeof(ci), "%s", v->why);
 	else if (exact)

@@ -245,7 +245,7 @@ static uint64_t fnv1a(const char *a, const char *b)
 	return h;
 }
 
-static void fmt_value(char *buf, size_t n, double v)
+void pmb__compare_fmt_value(char *buf, size_t n, double v)
 {
 	if (!isfinite(v))
 		snprintf(buf, n, "-");
@@ -447,8 +447,8 @@ static int compare_figure(struct report *ro, struct report *rn,
 		*v = V_NOISE;
 		snprintf(c.ci, sizeof(c.ci), "both below resolution");
 	}
-	fmt_value(c.old, sizeof(c.old), po);
-	fmt_value(c.new, sizeof(c.new), pn);
+	pmb__compare_fmt_value(c.old, sizeof(c.old), po);
+	pmb__compare_fmt_value(c.new, sizeof(c.new), pn);
 	err = table_add(t, (const char *const[NCOL]){
 		bo->name, key, c.old, c.new, c.ratio, c.ci, c.p,
 		verdict_name[*v] });

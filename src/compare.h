@@ -71,4 +71,8 @@ void pmb__compare_widen(double *lo, double *hi, bool ratio, double scale, double
 double pmb__compare_notes(const struct pmb_results *o, const struct pmb_results *n,
 			  double drift);
 
+/* A figure's value as compare and ab print it: "-" where it has none,
+ * whole above 1e4, else 4 significant digits. */
+void pmb__compare_fmt_value(char *buf, size_t n, double v);
+
 #endif

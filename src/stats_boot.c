@@ -37,21 +37,30 @@ static void boot_free(struct boot *b)
 	free(b->count);
 }
 
-/* Median (type 7) of one resample of b. */
-static double boot_median(struct boot *b, struct pmb_rng *r)
+/* Median (type 7) of the resample whose draws b->count holds (how often
+ * each of b->sorted was drawn). */
+static double counted_median(const struct boot *b)
 {
 	size_t n = b->n, k1 = (n - 1) / 2, k2 = n / 2, seen = 0, i = 0;
 	double lo;
 
-	memset(b->count, 0, n * sizeof(*b->count));
-	for (size_t d = 0; d < n; d++)
-		b->count[pmb_rng_below(r, n)]++;
 	while (seen + b->count[i] <= k1)
 		seen += b->count[i++];
 	lo = b->sorted[i];
 	while (seen + b->count[i] <= k2)
 		seen += b->count[i++];
 	return lo + 0.5 * (b->sorted[i] - lo);
+}
+
+/* Median (type 7) of one resample of b. */
+static double boot_median(struct boot *b, struct pmb_rng *r)
+{
+	size_t n = b->n;
+
+	memset(b->count, 0, n * sizeof(*b->count));
+	for (size_t d = 0; d < n; d++)
+		b->count[pmb_rng_below(r, n)]++;
+	return counted_median(b);
 }
 
 enum boot_kind { BOOT_ONE, BOOT_RATIO, BOOT_DIFF };
@@ -197,18 +206,12 @@ out:
 static double linked_median(struct linked_boot *l, const uint32_t *idx)
 {
 	struct boot *b = &l->b;
-	size_t n = b->n, k1 = (n - 1) / 2, k2 = n / 2, seen = 0, i = 0;
-	double lo;
+	size_t n = b->n;
 
 	memset(b->count, 0, n * sizeof(*b->count));
 	for (size_t d = 0; d < n; d++)
 		b->count[l->rank[idx[d]]]++;
-	while (seen + b->count[i] <= k1)
-		seen += b->count[i++];
-	lo = b->sorted[i];
-	while (seen + b->count[i] <= k2)
-		seen += b->count[i++];
-	return lo + 0.5 * (b->sorted[i] - lo);
+	return counted_median(b);
 }
 
 /* One resample of each sample of s: those as long as the first drawn with

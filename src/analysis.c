@@ -172,12 +172,21 @@ static void resolve(struct pmb_figure *f, const double *p, size_t n, double ov_p
 	f->below_resolution = f->s.median < f->resolution || f->s.ci_lo <= 0;
 }
 
-/* Per-item figure from raw per-sample totals v[i] over passes p[i]. */
-static void figure(struct pmb_figure *f, const double *p, const double *v, size_t n,
-		   double ov_pass, double ov_sample, double noise_pass, double res_sample,
-		   double items, bool timing, bool exact, double *per_item)
+/* Raw per-sample totals over passes: the ladder's samples, then the
+ * fixed-cost probes (which the fixed cost alone uses). */
+struct totals {
+	double *p, *v;
+	size_t n, nprobe;
+};
+
+/* Per-item figure from raw per-sample totals t->v[i] over passes t->p[i]. */
+static void figure(struct pmb_figure *f, const struct totals *t, double ov_pass, double ov_sample,
+		   double noise_pass, double res_sample, double items, bool timing, bool exact,
+		   double *per_item)
 {
-	double *cost = malloc((n + 1) * sizeof(double));
+	const double *p = t->p, *v = t->v;
+	size_t n = t->n, all = t->n + t->nprobe;
+	double *cost = malloc((all + 1) * sizeof(double));
 
 	memset(f, 0, sizeof(*f));
 	f->normalized = f->ratio = f->ratio_lo = f->ratio_hi = NAN;
@@ -186,10 +195,10 @@ static void figure(struct pmb_figure *f, const double *p, const double *v, size_
 		free(cost);
 		return;
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < all; i++)
 		cost[i] = v[i] - ov_sample - ov_pass * p[i];
+	for (size_t i = 0; i < n; i++)
 		per_item[i] = pmb_per_item(v[i], ov_sample, ov_pass, p[i], items);
-	}
 	if (pmb__summarize(per_item, n, STAT_SEED, &f->s) != 0) {
 		free(cost);
 		return; /* out of memory: not measured rather than made up */
@@ -199,34 +208,45 @@ static void figure(struct pmb_figure *f, const double *p, const double *v, size_
 	f->valid = true;
 	resolve(f, p, n, ov_pass, noise_pass, res_sample, items, timing);
 	/* A fixed cost under 10 steps of the clock (or counter) is none. */
-	pmb__fixed_cost(f, p, cost, n, exact, 10 * res_sample);
+	pmb__fixed_cost(f, p, cost, all, exact, 10 * res_sample);
 	free(cost);
 }
 
-/* Event e's figure from the samples that read it (p, v, pi: scratch of
- * r->nsamples). */
+/* Event e's figure from the samples and probes that read it (t: scratch
+ * of r->nsamples + r->nprobes). */
 static void event_figure(const struct pmb_context *ctx, struct pmb_result *r, int e,
-			 const struct pmb_overhead *o, double items, double *p, double *v, double *pi)
+			 const struct pmb_overhead *o, double items, struct totals *t, double *pi)
 {
 	size_t m = 0, read = 0;
-	int scaled = 0;
+	int scaled = 0, probe_scaled = 0;
 
 	for (size_t i = 0; i < r->nsamples; i++) {
 		double x;
 
 		read += (r->samples[i].mask >> e) & 1u;
 		if (pmb__sample_event(&r->samples[i], e, &x, &scaled)) {
-			p[m] = (double)r->samples[i].passes;
-			v[m++] = x;
+			t->p[m] = (double)r->samples[i].passes;
+			t->v[m++] = x;
 		}
 	}
+	t->n = m;
+	for (size_t i = 0; i < r->nprobes; i++) {
+		double x;
+
+		if (pmb__sample_event(&r->probes[i], e, &x, &probe_scaled)) {
+			t->p[m] = (double)r->probes[i].passes;
+			t->v[m++] = x;
+		}
+	}
+	t->nprobe = m - t->n;
+	m = t->n;
 	/* Cycle and clock counts vary with the loop's speed as time does;
 	 * instruction, branch and cache counts do not. */
 	const char *nm = ctx->plan.ev[e].name;
 	bool timing = ctx->plan.ev[e].means == PMB_MEANS_CYCLES || strstr(nm, "cycles") ||
 		      strstr(nm, "clock") || strstr(nm, "CYCLES");
 
-	figure(&r->ev[e], p, v, m, o->ev_valid[e] ? o->ev_per_pass[e] : 0,
+	figure(&r->ev[e], t, o->ev_valid[e] ? o->ev_per_pass[e] : 0,
 	       o->ev_valid[e] ? o->ev_per_sample[e] : 0, o->ev_noise_per_pass[e],
 	       1.0, items, timing, pmb_context_sim(ctx), pi);
 	/* Samples read in which the PMU never ran the group: the kernel
@@ -284,10 +304,10 @@ static void derive(const struct pmb_context *ctx, struct pmb_result *r, double i
 
 static void analyze_one(struct pmb_context *ctx, struct pmb_result *r)
 {
-	size_t n = r->nsamples;
+	size_t n = r->nsamples, all = n + r->nprobes;
 	double items = (double)(r->items_per_pass ? r->items_per_pass : 1);
-	double *p = malloc((n + 1) * sizeof(double));
-	double *v = malloc((n + 1) * sizeof(double));
+	struct totals t = { malloc((all + 1) * sizeof(double)), malloc((all + 1) * sizeof(double)), n,
+			    r->nprobes };
 	double *pi = malloc((n + 1) * sizeof(double));
 	const struct pmb_overhead *o = pmb_result_overhead(ctx, r);
 
@@ -295,23 +315,25 @@ static void analyze_one(struct pmb_context *ctx, struct pmb_result *r)
 	for (int k = 0; k < PMB_MAX_DERIVED; k++)
 		r->derived[k] = NAN;
 	r->rep_spread = NAN;
-	if (!p || !v || !pi || n == 0)
+	if (!t.p || !t.v || !pi || n == 0)
 		goto out;
-	for (size_t i = 0; i < n; i++) {
-		p[i] = (double)r->samples[i].passes;
-		v[i] = (double)r->samples[i].ns;
+	for (size_t i = 0; i < all; i++) {
+		const struct pmb_sample *s = i < n ? &r->samples[i] : &r->probes[i - n];
+
+		t.p[i] = (double)s->passes;
+		t.v[i] = (double)s->ns;
 	}
-	figure(&r->time, p, v, n, o->ns_per_pass, o->ns_per_sample, o->ns_noise_per_pass,
+	figure(&r->time, &t, o->ns_per_pass, o->ns_per_sample, o->ns_noise_per_pass,
 	       ctx->clock.resolution_ns, items, true, false, pi);
 	if (pmb_context_sim(ctx))
 		r->time.valid = false; /* valgrind's clock says nothing */
 	for (int e = 0; e < ctx->plan.nev; e++)
-		event_figure(ctx, r, e, o, items, p, v, pi);
+		event_figure(ctx, r, e, o, items, &t, pi);
 	estimate_cycles(ctx, r);
 	derive(ctx, r, items);
 out:
-	free(p);
-	free(v);
+	free(t.p);
+	free(t.v);
 	free(pi);
 }
 

@@ -13,29 +13,35 @@
 #define FIXED_RESAMPLES 200
 #define FIXED_SEED 0xf1a3du
 
-/* The seed's two-point check (Swift benchmark suite): of the samples near
- * the smallest and near the largest pass count (within 15 %, the ladder's
- * random stretch), the fastest per pass at each end, then
- * a = i * j * (t_i - t_j) / (j - i) with each one's own pass count (the
- * ends' nominal counts, off by up to the stretch, made -11 % of a true
- * 200 us).  Interference only ever adds time, so the fastest sample at
- * each end is the one least disturbed.  NAN where the ends are not 1.5x
- * apart. */
+/* The seed's two-point check (Swift benchmark suite), i = 1 and j = 2 in
+ * its terms: the shortest samples (the fixed-cost probes, an eighth of
+ * the calibrated passes, where there are any; else the ladder's 1x) against
+ * the next length up (within 15 %, the ladder's random stretch); of each,
+ * the fastest per pass, then a = i * j * (t_i - t_j) / (j - i) with each
+ * one's own pass count (the nominal counts, off by up to the stretch, made
+ * -11 % of a true 200 us).  Interference only ever adds time, so the
+ * fastest sample at each end is the one least disturbed; but a long
+ * sample cannot escape it all, and what its fastest still carries reads
+ * as a smaller a, i/(j - i) of it.  Probes against the ladder's 4x (1/31
+ * of a 4x sample's disturbance) read a 1 ms busy wait -11 % with another
+ * process on the core; against the 1x (1/7 of a 1x sample's) within 1 %.
+ * NAN where there is no second length 1.5x the first. */
 static double two_point(const double *p, const double *cost, size_t n)
 {
-	double pmin = INFINITY, pmax = 0, i = 0, j = 0, ti = INFINITY, tj = INFINITY;
+	double pmin = INFINITY, pj = INFINITY, i = 0, j = 0, ti = INFINITY, tj = INFINITY;
 
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = 0; k < n; k++)
 		pmin = fmin(pmin, p[k]);
-		pmax = fmax(pmax, p[k]);
-	}
+	for (size_t k = 0; k < n; k++)
+		if (p[k] >= pmin * 1.5)
+			pj = fmin(pj, p[k]);
 	for (size_t k = 0; k < n; k++) {
 		if (p[k] < pmin * 1.15 && cost[k] / p[k] < ti)
 			ti = cost[k] / p[k], i = p[k];
-		if (p[k] > pmax / 1.15 && cost[k] / p[k] < tj)
+		if (p[k] >= pj && p[k] < pj * 1.15 && cost[k] / p[k] < tj)
 			tj = cost[k] / p[k], j = p[k];
 	}
-	if (!(pmax > pmin * 1.5) || !isfinite(ti) || !isfinite(tj))
+	if (!isfinite(pj) || !isfinite(ti) || !isfinite(tj))
 		return NAN;
 	return pmb__setup_two_point(i, ti, j, tj);
 }

@@ -95,7 +95,7 @@ PMB_API void pmb_run_free(struct pmb_run *run)
 	if (!run)
 		return;
 	for (size_t i = 0; run->res && i < run->n; i++)
-		free(run->res[i].samples);
+		pmb__result_free_samples(&run->res[i]);
 	free(run->res);
 	free(run->inst);
 	pmb__context_free(run->ctx);

@@ -167,49 +167,39 @@ static void write_events(struct pmb__jw *w, const struct pmb_context *c,
 
 /* The samples as taken, so that compare can test two runs against each
  * other (Mann-Whitney) and recompute anything. */
-static void write_raw(struct pmb__jw *w, const struct pmb_context *c,
-		      const struct pmb_result *r, bool time_ok)
+/* Samples' raw totals under key: passes, ns, group and one array per
+ * event read. */
+static void write_samples(struct pmb__jw *w, const char *key, const struct pmb_event_plan *pl,
+			  const struct pmb_sample *smp, size_t n)
 {
-	const struct pmb_event_plan *pl = &c->plan;
-	const struct pmb_overhead *ov = pmb_result_overhead(c, r);
 	char name[80];
 	size_t i;
 	int e;
 
-	if (time_ok) {
-		pmb__jw_open(w, "ns_per_item_samples", '[', true);
-		for (i = 0; i < r->nsamples; i++) {
-			const struct pmb_sample *s = &r->samples[i];
-
-			pmb__jw_num(w, NULL, pmb_per_item((double)s->ns, ov->ns_per_sample, ov->ns_per_pass,
-						     (double)s->passes, (double)r->items_per_pass));
-		}
-		pmb__jw_close(w, ']');
-	}
-	pmb__jw_open(w, "raw_samples", '{', false);
+	pmb__jw_open(w, key, '{', false);
 	pmb__jw_open(w, "passes", '[', true);
-	for (i = 0; i < r->nsamples; i++)
-		pmb__jw_uint(w, NULL, r->samples[i].passes);
+	for (i = 0; i < n; i++)
+		pmb__jw_uint(w, NULL, smp[i].passes);
 	pmb__jw_close(w, ']');
 	pmb__jw_open(w, "ns", '[', true);
-	for (i = 0; i < r->nsamples; i++)
-		pmb__jw_uint(w, NULL, r->samples[i].ns);
+	for (i = 0; i < n; i++)
+		pmb__jw_uint(w, NULL, smp[i].ns);
 	pmb__jw_close(w, ']');
 	pmb__jw_open(w, "group", '[', true);
-	for (i = 0; i < r->nsamples; i++)
-		pmb__jw_int(w, NULL, r->samples[i].group);
+	for (i = 0; i < n; i++)
+		pmb__jw_int(w, NULL, smp[i].group);
 	pmb__jw_close(w, ']');
 	for (e = 0; e < pl->nev; e++) {
 		/* An event no sample read (it did not open) has no column. */
-		for (i = 0; i < r->nsamples; i++)
-			if (r->samples[i].mask & (1u << e))
+		for (i = 0; i < n; i++)
+			if (smp[i].mask & (1u << e))
 				break;
-		if (i == r->nsamples)
+		if (i == n)
 			continue;
 		pmb__json_key(name, sizeof(name), pl->ev[e].name);
 		pmb__jw_open(w, name, '[', true);
-		for (i = 0; i < r->nsamples; i++) {
-			const struct pmb_sample *s = &r->samples[i];
+		for (i = 0; i < n; i++) {
+			const struct pmb_sample *s = &smp[i];
 			double v;
 
 			/* null: the event was not read in this sample (its
@@ -223,6 +213,30 @@ static void write_raw(struct pmb__jw *w, const struct pmb_context *c,
 		pmb__jw_close(w, ']');
 	}
 	pmb__jw_close(w, '}');
+}
+
+static void write_raw(struct pmb__jw *w, const struct pmb_context *c,
+		      const struct pmb_result *r, bool time_ok)
+{
+	const struct pmb_event_plan *pl = &c->plan;
+	const struct pmb_overhead *ov = pmb_result_overhead(c, r);
+	size_t i;
+
+	if (time_ok) {
+		pmb__jw_open(w, "ns_per_item_samples", '[', true);
+		for (i = 0; i < r->nsamples; i++) {
+			const struct pmb_sample *s = &r->samples[i];
+
+			pmb__jw_num(w, NULL, pmb_per_item((double)s->ns, ov->ns_per_sample, ov->ns_per_pass,
+						     (double)s->passes, (double)r->items_per_pass));
+		}
+		pmb__jw_close(w, ']');
+	}
+	write_samples(w, "raw_samples", pl, r->samples, r->nsamples);
+	/* The short samples the fixed cost per sample is also estimated
+	 * from (see pmubench(1), FIXED COST). */
+	if (r->nprobes)
+		write_samples(w, "fixed_cost_probes", pl, r->probes, r->nprobes);
 }
 
 /* Whether r[i] is the first result of its family (or of its name). */

@@ -126,17 +126,35 @@ const struct pmb_result *pmb__result_in_study(const struct pmb_result *r, size_t
 	return NULL;
 }
 
-int pmb__result_add_sample(struct pmb_result *r, const struct pmb_sample *s)
+static int append(struct pmb_sample **a, size_t *n, size_t *cap, const struct pmb_sample *s)
 {
-	if (r->nsamples == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 64;
-		struct pmb_sample *p = realloc(r->samples, cap * sizeof(*p));
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 64;
+		struct pmb_sample *p = realloc(*a, c * sizeof(*p));
 
 		if (!p)
 			return -ENOMEM;
-		r->samples = p;
-		r->cap = cap;
+		*a = p;
+		*cap = c;
 	}
-	r->samples[r->nsamples++] = *s;
+	(*a)[(*n)++] = *s;
 	return 0;
+}
+
+int pmb__result_add_sample(struct pmb_result *r, const struct pmb_sample *s)
+{
+	return append(&r->samples, &r->nsamples, &r->cap, s);
+}
+
+int pmb__result_add_probe(struct pmb_result *r, const struct pmb_sample *s)
+{
+	return append(&r->probes, &r->nprobes, &r->probes_cap, s);
+}
+
+void pmb__result_free_samples(struct pmb_result *r)
+{
+	free(r->samples);
+	free(r->probes);
+	r->samples = r->probes = NULL;
+	r->nsamples = r->cap = r->nprobes = r->probes_cap = 0;
 }

@@ -115,6 +115,13 @@ struct pmb_result {
 	                              of the reports */
 	struct pmb_sample *samples;
 	size_t nsamples, cap;
+	/* Probes of the fixed cost per sample: short samples (an eighth of
+	 * the calibrated passes) taken between the ladder's, used for the
+	 * fixed cost only.  Against the ladder's shortest samples, the
+	 * fastest long sample still carries the machine's disturbances
+	 * (here 1-3 % of its time), which made a 4 MiB memset read -16 %. */
+	struct pmb_sample *probes;
+	size_t nprobes, probes_cap;
 	uint64_t warmup_ns, calib_passes;
 	uintptr_t loop_site;       /* where the loop first called pmb__loop_next
 	                              from (a return address), for --disasm */
@@ -271,5 +278,8 @@ void pmb__context_free(struct pmb_context *c);
 
 /* Append a sample (grows the array).  Returns 0 or -ENOMEM. */
 int pmb__result_add_sample(struct pmb_result *r, const struct pmb_sample *s);
+int pmb__result_add_probe(struct pmb_result *r, const struct pmb_sample *s);
+/* Frees what a run stored in r (its samples and probes). */
+void pmb__result_free_samples(struct pmb_result *r);
 
 #endif

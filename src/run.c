@@ -722,7 +722,7 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 out:
 	pmb__interrupt_release();
 	for (size_t i = 0; samples.res && i < samples.n; i++)
-		free(samples.res[i].samples);
+		pmb__result_free_samples(&samples.res[i]);
 	free(samples.res);
 	if (plan->sim && opened.meter.ctx)
 		pmb__sim_meter_close(&opened.meter);

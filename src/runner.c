@@ -21,6 +21,9 @@
 static const double ladder[] = { 1, 3, 2, 4 };
 #define LADDER_LEN 4
 #define ROUND_SAMPLES 4 /* samples per turn when a cohort is interleaved */
+/* A fixed-cost probe (an eighth of the calibrated passes) after every
+ * LADDER_LEN ladder samples: see probe_passes. */
+#define PROBE_DIV 8
 #define STACK_BYTES (8u << 20)
 
 
@@ -76,6 +79,25 @@ static uint64_t schedule_passes(struct pmb__run *r, int k)
 	double p = (double)r->base * ladder[(k + k / LADDER_LEN) % LADDER_LEN] * stretch;
 
 	return p < 1 ? 1 : (uint64_t)p;
+}
+
+/* A probe's passes, 0 for none.  The fixed cost a of cost = a + b*passes
+ * is told from how the cost per pass falls with passes (analysis_fixed.c).
+ * Between the ladder's own ends (1x and 4x) the fastest long sample still
+ * carries disturbances a long sample cannot escape (here 1-3 % of its
+ * time, against none in the fastest short one), which the two-point check
+ * reads as a smaller a: a 4 MiB memset per sample read -16 % at the
+ * default 1 ms.  Against probes of an eighth of the passes, where a is
+ * most of the sample, and the ladder's 1x: -3 %, every run within 10 %.
+ * Counts need no probe (they are exact), nor the harness overhead (it has
+ * its one-pass samples), nor a pass too long to divide. */
+static uint64_t probe_passes(struct pmb__run *r)
+{
+	if (r->m->deterministic || r->overhead || r->base < PROBE_DIV)
+		return 0;
+	double stretch = 1.0 + 0.1 * (double)(pmb_rng_splitmix64(&r->rng) >> 11) * 0x1p-53;
+
+	return (uint64_t)((double)r->base / PROBE_DIV * stretch);
 }
 
 /* End of calibration: passes so that a sample lasts min_sample_ns, and the
@@ -229,10 +251,14 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 		r->running = false;
 		if (r->rewarm) {
 			r->rewarm = false;
+		} else if (r->probing) {
+			pmb__result_add_probe(r->r, &smp);
+			r->probing = false;
 		} else if (r->phase == PH_SAMPLES) {
 			pmb__result_add_sample(r->r, &smp);
 			r->taken++;
 			r->slice_samples++;
+			r->probe_due = r->taken % LADDER_LEN == 0;
 		}
 	}
 	/* SIGINT, SIGTERM, SIGHUP: no sample after this one (the harness
@@ -262,6 +288,14 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 		return true;
 	}
 	int g = r->m->ngroups > 0 ? r->taken % r->m->ngroups : 0;
+	uint64_t probe = r->probe_due ? probe_passes(r) : 0;
+
+	r->probe_due = false;
+	if (probe) {
+		r->probing = true;
+		start_sample(r, probe, g);
+		return true;
+	}
 	start_sample(r, schedule_passes(r, r->taken), g);
 	return true;
 }
@@ -358,7 +392,7 @@ int pmb__runner_overhead(const struct pmb_runner_opts *o, const struct pmb_meter
 	harness_empty(run.state);
 	finish_run(&run);
 	err = pmb__overhead_fit(res.samples, res.nsamples, out);
-	free(res.samples);
+	pmb__result_free_samples(&res);
 	return err;
 }
 
@@ -382,7 +416,7 @@ static int local_overhead(const struct pmb_runner_opts *o, const struct pmb_mete
 		finish_run(&run);
 		for (size_t i = 0; i < res.nsamples && !err; i++)
 			err = pmb__result_add_sample(acc, &res.samples[i]);
-		free(res.samples);
+		pmb__result_free_samples(&res);
 	}
 	return err;
 }
@@ -538,7 +572,7 @@ static int run_repetition(const struct pmb_runner_opts *o, const struct pmb_mete
 			}
 	}
 out:
-	free(ov.samples);
+	pmb__result_free_samples(&ov);
 	return err;
 }
 

@@ -38,6 +38,8 @@ struct pmb__run {
 	int slice_samples;  /* samples taken in this turn */
 	bool rewarm;        /* the running sample only re-warms caches and
 	                       predictors after another benchmark's turn */
+	bool probing;       /* the running sample is a fixed-cost probe */
+	bool probe_due;     /* a probe comes before the next ladder sample */
 	struct pmb_state *state; /* its slot in state_slots */
 	void (*prepare)(struct pmb_state *, uint64_t); /* the definition's */
 	void *user;         /* pmb_set_user_data */

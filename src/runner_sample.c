@@ -114,7 +114,7 @@ int pmb__runner_sample(const struct pmb_runner_opts *o, const struct pmb_meter *
 		rc = sp.err;
 	if (!rc)
 		shares(&sp, event);
-	free(res.samples);
+	pmb__result_free_samples(&res);
 	pmb__sampler_close(sp.s);
 fail_open:
 	free(sp.hits);

@@ -205,7 +205,7 @@ int pmb__sim_annotate(const struct pmb_runner_opts *o, const struct pmb_meter *m
 	if (rc)
 		pmb__sim_set_err("per-instruction counts of %s: %s", inst->name,
 				 rc == -EPROTO ? "the samples and callgrind's dumps do not match" : pmb_strerror(rc));
-	free(res.samples);
+	pmb__result_free_samples(&res);
 	for (int s = 0; s < a.nstops; s++)
 		free(a.cost[s]);
 	return rc;

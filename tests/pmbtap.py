@@ -34,20 +34,6 @@ def skip(what, reason):
     print("ok %d - %s # SKIP %s" % (_n, what, reason))
 
 
-def todo(cond, what, reason):
-    """A test point of a requirement known not to be met every time: a pass
-    is a plain "ok"; a failure shows as "not ok ... # TODO reason", which
-    TAP counts as a known failure, not as a pass."""
-    global _n
-    _n += 1
-    what = str(what).replace("\n", "\\n")
-    if cond:
-        print("ok %d - %s" % (_n, what))
-    else:
-        print("not ok %d - %s # TODO %s" % (_n, what, reason))
-    return cond
-
-
 def diag(text):
     """Diagnostic lines."""
     for line in str(text).splitlines():

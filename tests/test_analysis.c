@@ -94,7 +94,7 @@ static void noisy_links(struct pmb_context *ctx)
 	}
 	tap_ok(slower && noratio, "warnings name the benchmarks (baseline slower, no ratio)");
 	for (int i = 0; i < 4; i++)
-		free(r[i].samples);
+		pmb__result_free_samples(&r[i]);
 }
 
 static bool near(double a, double b, double rel)
@@ -179,7 +179,7 @@ static void test_learning(struct pmb_context *ctx)
 		}
 	tap_ok(named && !wrong, "the warning names the learned benchmark, the likely cause and what to do");
 	for (int i = 0; i < 3; i++)
-		free(r[i].samples);
+		pmb__result_free_samples(&r[i]);
 
 	/* Two repetitions of one instance, 2x apart, each steady: modes
 	 * between repetitions that no repetition shows. */
@@ -199,14 +199,14 @@ static void test_learning(struct pmb_context *ctx)
 		warned |= strstr(ctx->warnings[i], "repetitions disagree beyond their intervals for reps/two_modes") != NULL;
 	tap_ok(warned, "and warned of, by name");
 	for (int k = 0; k < 3; k++)
-		free(rr[k].samples);
+		pmb__result_free_samples(&rr[k]);
 	make(&rr[0], &rin, 0.23, 1, 0, &ctx->overhead);
 	make(&rr[1], &rin, 0.23, 1, 0, &ctx->overhead);
 	rr[1].repetition = 1;
 	pmb__analyze(ctx, rr, 2, 2);
 	tap_ok(!rr[0].rep_modes && !rr[0].time.s.multimodal, "repetitions that agree are one mode");
-	free(rr[0].samples);
-	free(rr[1].samples);
+	pmb__result_free_samples(&rr[0]);
+	pmb__result_free_samples(&rr[1]);
 }
 
 /* The penalty a branch study reports, on valgrind's simulated rates for
@@ -256,6 +256,61 @@ static void test_winner(void)
 		tap_ok_at(rows[i].line, w == rows[i].want, "winner %d, want %d (row of line %d)", w, rows[i].want,
 			  rows[i].line);
 	}
+}
+
+/* Fixed-cost probes (short samples between the ladder's): the fixed cost
+ * comes from them and the ladder's 1x, and no other figure sees them.  The
+ * ladder's samples carry a disturbance of 2 % of their time that the
+ * probes, being short, escape: against the ladder's 1x it weighs
+ * i/(j - i), about 1/7, of a 1x sample's. */
+static void probes(struct pmb_context *ctx)
+{
+	struct pmb_instance in;
+	struct pmb_result a, b;
+	const struct pmb_overhead *o = &ctx->overhead;
+	const double fixed = 140000, per_pass = 170;
+
+	inst(&in, "probed", -1, -1);
+	make(&a, &in, per_pass / 10, 1, fixed, o);
+	make(&b, &in, per_pass / 10, 1, fixed, o);
+	for (size_t i = 0; i < b.nsamples; i++) {
+		struct pmb_sample *s = &b.samples[i];
+
+		s->ns += (uint64_t)llround(0.02 * (fixed + per_pass * (double)s->passes));
+	}
+	for (int k = 0; k < 3; k++) {
+		struct pmb_sample s = a.samples[0];
+
+		s.passes = 125 + (uint64_t)k;
+		s.ns = (uint64_t)llround(fixed + per_pass * (double)s.passes + o->ns_per_sample +
+					 o->ns_per_pass * (double)s.passes);
+		s.count[0].value = (uint64_t)llround(10 * (double)s.passes + o->ev_per_sample[0] +
+						     o->ev_per_pass[0] * (double)s.passes);
+		pmb__result_add_probe(&a, &s);
+		pmb__result_add_probe(&b, &s);
+	}
+	struct pmb_result plain;
+	make(&plain, &in, per_pass / 10, 1, fixed, o);
+	pmb__analyze(ctx, &a, 1, 1);
+	pmb__analyze(ctx, &b, 1, 1);
+	pmb__analyze(ctx, &plain, 1, 1);
+	tap_ok(near(a.time.fixed_two_point, fixed, 1e-3) && near(a.ev[0].s.median, 1, 1e-9) &&
+		       a.ev[0].fixed == 0,
+	       "probes: the fixed cost exact on exact data (%.1f ns), none for the counter", a.time.fixed_two_point);
+	tap_ok(a.time.s.median == plain.time.s.median && a.time.s.ci_lo == plain.time.s.ci_lo &&
+		       a.ev[0].s.median == plain.ev[0].s.median && a.nsamples == plain.nsamples,
+	       "probes: no other figure sees them (%.4f ns per item either way)", a.time.s.median);
+	/* The fastest probe per pass is the longest (127 passes), the 1x is
+	 * 1000 passes and 2 % slow: i * j / (j - i) * (t_i - t_j). */
+	double ti = (fixed + per_pass * 127) / 127, tj = 1.02 * (fixed + per_pass * 1000) / 1000;
+	double want = 127.0 * 1000 / (1000 - 127) * (ti - tj);
+	tap_ok(near(b.time.fixed_two_point, want, 1e-4) && want / fixed - 1 > -0.01,
+	       "probes: a disturbance of 2 %% of the time that the short samples escape moves the estimate "
+	       "%+.2f %% (%.0f ns, exactly i/(j - i) of the 1x's)",
+	       (b.time.fixed_two_point / fixed - 1) * 100, b.time.fixed_two_point);
+	pmb__result_free_samples(&a);
+	pmb__result_free_samples(&b);
+	pmb__result_free_samples(&plain);
 }
 
 int main(void)
@@ -346,6 +401,8 @@ int main(void)
 		       !strchr(l2 + 1, '\n'),
 	       "each benchmark with a fixed cost is named with its own figure, the larger first");
 
+	probes(&ctx);
+
 	/* Below resolution: reported as such, never as a negative figure. */
 	struct pmb_instance e;
 	struct pmb_result re;
@@ -368,8 +425,8 @@ int main(void)
 	test_winner();
 
 	for (int i = 0; i < 7; i++)
-		free(r[i].samples);
-	free(re.samples);
+		pmb__result_free_samples(&r[i]);
+	pmb__result_free_samples(&re);
 	pmb__context_free(&ctx);
 	return tap_done();
 }

@@ -588,7 +588,7 @@ static void test_sum_if_fresh(void)
 	tap_ok(same, "the hook ran before each sample, told its passes (%zu calls)", hook_calls);
 	tap_ok(run_nh > res.nsamples && all_distinct(run_hash, run_nh),
 	       "no sample read bytes another sample read, nor two slots of one (%zu slots)", run_nh);
-	free(res.samples);
+	pmb__result_free_samples(&res);
 }
 
 int main(void)

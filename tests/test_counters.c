@@ -248,7 +248,7 @@ int main(void)
 	tap_ok(res[1].ev[1].valid && fabs(res[1].ev[1].s.median) < 0.01, "no page faults per item in a spin loop");
 	pmb__counters_close(&cs);
 	for (int i = 0; i < 2; i++)
-		free(res[i].samples);
+		pmb__result_free_samples(&res[i]);
 
 	/* Splitting: an event that cannot open is reported with its errno,
 	 * the rest still count. */

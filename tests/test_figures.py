@@ -13,7 +13,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pmbtap  # noqa: E402
-from pmbtap import ok, todo, skip, diag, done, sim_unavailable, idlest_cpu, emulated_timing  # noqa: E402
+from pmbtap import ok, skip, diag, done, sim_unavailable, idlest_cpu, emulated_timing  # noqa: E402
 
 EXE = os.environ.get("PMB_BENCH_FIGURES")
 
@@ -174,6 +174,7 @@ def sim_fixed():
                  r"hidden/cost/0\n", r.stderr),
        "sim: the warning names the benchmark with its own figure (%s)" % r.stderr[-300:])
     ok(b["hidden/memset_pass"].get("instructions_fixed_flagged") is False, "sim: no fixed cost where there is none")
+    ok("fixed_cost_probes" not in h, "sim: no fixed-cost probes (exact counts need none)")
 
 
 def sim_fast_and_vocabulary():
@@ -234,15 +235,16 @@ def perf_fixed():
         ok(0 <= share <= 1 and (fixed == 0 or (lo is not None and lo > 0)),
            "%s: a share in [0, 1], a fixed cost claimed only where its interval excludes 0" % name)
         ok(not h.get("ns_fixed_flagged") or share >= 0.05, "%s: flagged only from 5 %% of a sample" % name)
-        if idle and name == "hidden/cost/0":
-            # Issue 13 point 7, not met: the memset's "truth" (one memset a
-            # pass, back to back) and a memset once a sample meet the
-            # caches differently; on an idle run here the estimate read
-            # +30 % and -14 % of it while the busy waits held within 2 %.
-            todo(est is not None and abs(est / truth - 1) < 0.10,
-                 "%s: the fixed cost per sample within 10 %% of the truth %.0f ns (%s)" % (name, truth, est),
-                 "the 4 MiB memset's estimate is off by up to 30 % on an idle machine (issue 13)")
-        elif idle:
+        # The probes: short samples of an eighth of the calibrated passes
+        # (times the ladder's stretch, up to 1.1), between the ladder's,
+        # kept apart from the samples every other figure is made of.
+        probes = h.get("fixed_cost_probes", {}).get("passes", [])
+        base = h.get("calibration_passes", 0)
+        ok(len(probes) >= h.get("samples", 0) // 4 - 1 and len(h["raw_samples"]["passes"]) == h.get("samples")
+           and all(base // 8 <= q <= base * 1.1 / 8 + 1 for q in probes),
+           "%s: %d fixed-cost probes of %s passes, an eighth of the calibrated %d, apart from its %d samples"
+           % (name, len(probes), sorted(probes)[:1] + sorted(probes)[-1:], base, h.get("samples", 0)))
+        if idle:
             ok(est is not None and abs(est / truth - 1) < 0.10,
                "%s: the fixed cost per sample within 10 %% of the truth %.0f ns (%s)" % (name, truth, est))
         else:

@@ -97,18 +97,29 @@ static void test_prepare(const struct pmb_runner_opts *o, struct pmb_context *ct
 	int err = pmb__runner_run(&oo, &(struct pmb_meter){ 0 }, in, 2, res);
 	tap_ok(err == 0 && res[1].status == 0 && res[1].nsamples == 12, "a benchmark with a prepare hook runs");
 	pmb__analyze(ctx, res, 2, 1);
-	bool same = ntold >= res[1].nsamples;
-	for (size_t i = 0; same && i < res[1].nsamples; i++)
-		same = told[ntold - res[1].nsamples + i] == res[1].samples[i].passes;
-	tap_ok(same, "prepare ran before each sample, told its passes (%zu calls, %zu samples)", ntold,
-	       res[1].nsamples);
+	/* The samples in the order they ran: a fixed-cost probe after every
+	 * fourth ladder sample but the last. */
+	uint64_t order[64];
+	size_t m = 0, q = 0;
+
+	for (size_t i = 0; i < res[1].nsamples && m < 63; i++) {
+		order[m++] = res[1].samples[i].passes;
+		if ((i + 1) % 4 == 0 && q < res[1].nprobes)
+			order[m++] = res[1].probes[q++].passes;
+	}
+	tap_ok(res[1].nprobes == 2 && q == 2, "a probe after samples 4 and 8 of 12 (%zu probes)", res[1].nprobes);
+	bool same = ntold >= m;
+	for (size_t i = 0; same && i < m; i++)
+		same = told[ntold - m + i] == order[i];
+	tap_ok(same, "prepare ran before each sample and probe, told its passes (%zu calls, %zu samples, "
+	       "%zu probes)", ntold, res[1].nsamples, res[1].nprobes);
 	/* 5 ms of preparing against samples of about 1 ms: inside, the
 	 * figure would be 6x the plain one; this shared machine moves a
 	 * figure 2x between runs at worst. */
 	double a = res[0].time.s.median, b = res[1].time.s.median;
 	tap_ok(a > 0 && b / a < 2.5, "its time is not measured (%.3f ns/item against %.3f without)", b, a);
-	free(res[0].samples);
-	free(res[1].samples);
+	pmb__result_free_samples(&res[0]);
+	pmb__result_free_samples(&res[1]);
 }
 
 int main(void)
@@ -205,7 +216,7 @@ int main(void)
 	tap_ok(res[1].time.fixed_share < 0.05, "no fixed per-sample cost flagged for a clean body (%.3f)",
 	       res[1].time.fixed_share);
 	for (int i = 0; i < 4; i++)
-		free(res[i].samples);
+		pmb__result_free_samples(&res[i]);
 	test_prepare(&o, &ctx);
 	pmb__context_free(&ctx);
 	return tap_done();

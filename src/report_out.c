@@ -76,28 +76,97 @@ int pmb__out_error(const char *fmt, ...)
  * JSON report's context/warnings holds them all. */
 #define WARN_LINES 6
 
+/* Columns of s's first n bytes: a UTF-8 continuation byte takes none
+ * (the text is escaped: what is left is valid UTF-8). */
+static int columns(const char *s, size_t n)
+{
+	int c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/* Where stderr is a terminal, its width (COLUMNS first, as for the
+ * report); 0 elsewhere: a log or a pipe keeps each line whole, for grep. */
+static int stderr_width(void)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	char *end;
+
+	if (!isatty(2))
+		return 0;
+	if (env && *env) {
+		long v = strtol(env, &end, 10);
+
+		if (!*end && v >= 40 && v <= 1000)
+			return (int)v;
+	}
+	if (ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+		return ws.ws_col;
+	return 0;
+}
+
+/* prefix and line on stderr, wrapped at spaces to width columns (0: not
+ * wrapped), each further line indented by 4 spaces.  A word longer than a
+ * line stands alone on its own. */
+static void wrapped(const char *prefix, const char *line, int width)
+{
+	int used = columns(prefix, strlen(prefix));
+	const char *p = line;
+
+	fputs(prefix, stderr);
+	while (width > 0 && columns(p, strlen(p)) > width - used) {
+		size_t cut = 0, i;
+		int c = 0;
+
+		for (i = 0; p[i] && c <= width - used; i++) {
+			if (p[i] == ' ' && i > 0)
+				cut = i;
+			c += ((unsigned char)p[i] & 0xc0) != 0x80;
+		}
+		if (!cut) /* one word too long: up to its end */
+			cut = strcspn(p, " ");
+		if (!p[cut])
+			break;
+		fprintf(stderr, "%.*s\n    ", (int)cut, p);
+		used = 4;
+		p += cut;
+		p += strspn(p, " ");
+	}
+	fprintf(stderr, "%s\n", p);
+}
+
 /* One warning: its first line after "pmubench: warning: ", the lines of
  * its list indented under it, at most WARN_LINES of them (the JSON has
- * all); each line escaped as pmb__out_line does. */
+ * all); each line escaped as pmb__out_line does, and wrapped to a
+ * terminal's width. */
 static void warning_lines(const char *t)
 {
-	int lines = 0;
+	int lines = 0, width = stderr_width();
 
 	for (const char *p = strchr(t, '\n'); p; p = strchr(p + 1, '\n'))
 		lines++;
 	for (int i = 0; i <= lines && i <= WARN_LINES; i++) {
-		size_t len = strcspn(t, "\n");
-		char *line = strndup(t, len), buf[1024];
+		size_t len = strcspn(t, "\n"), indent = i ? strspn(t, " ") : 0;
+		char *line = strndup(t + indent, len - indent), buf[1024], lead[32];
 
 		if (!line)
 			return;
 		pmb__text_safe(buf, sizeof(buf), line);
-		fprintf(stderr, i ? "%s\n" : "pmubench: warning: %s\n", buf);
+		snprintf(lead, sizeof(lead), "%s%*s", i ? "" : "pmubench: warning: ", (int)(indent < 8 ? indent : 8), "");
+		wrapped(lead, buf, width);
 		free(line);
 		t += len + (t[len] != 0);
 	}
-	if (lines > WARN_LINES)
-		fprintf(stderr, "  and %d more: the JSON report (--format=json) lists every one\n", lines - WARN_LINES);
+	if (lines > WARN_LINES) {
+		char more[96];
+
+		snprintf(more, sizeof(more), "and %d more: the JSON report (--format=json) lists every one",
+			 lines - WARN_LINES);
+		wrapped("  ", more, width);
+	}
 }
 
 void pmb__out_warnings(char *const *text, int n, int *printed)

@@ -263,6 +263,65 @@ def perf_fixed():
     del truth_mem
 
 
+HEAD = ("fixed cost per sample inside the measured loop (two-point check i*j*(t_i - t_j)/(j - i), "
+        "flagged from 5 % of a sample): move setup out of it")
+
+
+def stderr_on_pty(args, columns=None, winsize=None):
+    """bench_figures' stderr as a terminal of winsize columns (or COLUMNS
+    set to columns) shows it: its lines, the progress erased."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import termios
+    master, slave = pty.openpty()
+    if winsize:
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, winsize, 0, 0))
+    env = dict(os.environ)
+    env.pop("COLUMNS", None)
+    if columns:
+        env["COLUMNS"] = str(columns)
+    p = subprocess.Popen([EXE, *args], stdout=subprocess.DEVNULL, stderr=slave, env=env)
+    os.close(slave)
+    got = b""
+    while select.select([master], [], [], 120)[0]:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        got += chunk
+    p.wait(timeout=120)
+    os.close(master)
+    text = re.sub(r"\r?\x1b\[K(\[\d+/\d+\] [^\r\x1b]*)?", "", got.decode("utf-8", "replace"))
+    return [ln for ln in text.replace("\r", "").split("\n") if ln]
+
+
+def warnings_wrapped():
+    """Warnings on a terminal fit its width; elsewhere each line stays whole."""
+    args = ["--filter=^hidden/cost/1000$", "--min-sample-time=1500us", "--samples=12"]
+    try:
+        for columns, winsize in ((60, None), (None, 50)):
+            lines = stderr_on_pty(args, columns, winsize)
+            width = columns or winsize
+            at = [i for i, ln in enumerate(lines) if ln.startswith("pmubench: warning: fixed cost per sample")]
+            end = at and next((i for i in range(at[0] + 1, len(lines)) if not lines[i].startswith("    ")),
+                              len(lines))
+            head = at and re.sub(r" +", " ", " ".join(lines[at[0]:end]))
+            ok(at and all(len(ln) <= width for ln in lines) and head == "pmubench: warning: " + HEAD
+               and end > at[0] + 1,
+               "warnings on a terminal of %d columns (%s) are wrapped to it at spaces, further lines indented: %s"
+               % (width, "COLUMNS" if columns else "its window size", lines))
+    except (ImportError, OSError) as err:
+        skip("warnings wrapped on a terminal", "no pseudo-terminal here (%s)" % err)
+    env = dict(os.environ, COLUMNS="60")
+    r = subprocess.run([EXE, *args], capture_output=True, text=True, env=env, timeout=120)
+    ok(("pmubench: warning: " + HEAD) in r.stderr.splitlines(),
+       "off a terminal a warning's line stays whole, COLUMNS or not (%s)" % r.stderr[-300:])
+
+
 def main():
     if not EXE or not os.access(EXE, os.X_OK):
         print("1..0 # SKIP $PMB_BENCH_FIGURES is not the built tests/bench_figures")
@@ -276,6 +335,10 @@ def main():
         sim_fixed()
         sim_fast_and_vocabulary()
     perf_fixed()
+    if emulated_timing():
+        skip("warnings wrapped on a terminal", emulated_timing())
+    else:
+        warnings_wrapped()
     done()
 
 

@@ -26,7 +26,9 @@
 enum { AB_AUTO, AB_PERF, AB_SIM };
 
 struct ab_options {
-	const char *filter, *out;
+	const char *filter, *out, *counters;
+	int cpu;
+	bool cpu_given;
 	double threshold, precision; /* fractions */
 	double limit_ns;             /* --time-limit */
 	double min_sample_ns;
@@ -59,6 +61,11 @@ static const struct pmb_optdef ab_options[] = {
 	{ .name = "--min-sample-time", .kind = PMB_OPT_DURATION, .value = AT(min_sample_ns), .hi = 10,
 	  .given = AT(min_sample_given), .meta = "=T", .help = "shortest sample in a turn (the sides' "
 								"default)" },
+	{ .name = "--counters", .kind = PMB_OPT_LIST, .value = AT(counters), .meta = "=LIST",
+	  .expect = "expected a comma-separated list of events (see pmubench --list-events)",
+	  .help = "events both sides count (passed to both; default\ntheir own): each gets its verdict" },
+	{ .name = "--cpu", .kind = PMB_OPT_CORE, .value = AT(cpu), .given = AT(cpu_given), .meta = "=N",
+	  .help = "pin both sides to core N (default: the core\neach started on)" },
 	{ .name = "--backend", .kind = PMB_OPT_CHOICE, .value = AT(backend), .choices = ab_backends,
 	  .meta = "=B", .help = "auto (default), perf, or sim: one round of exact\nsimulated counts" },
 	{ .name = "--seed", .kind = PMB_OPT_SEED, .value = AT(seed), .meta = "=N",
@@ -186,8 +193,8 @@ static void turn_path(const struct ab *ab, int k, int r, char *buf, size_t size)
 static int turn(struct ab *ab, int k, int r)
 {
 	static const char *const be[] = { "--backend=auto", "--backend=perf", "--backend=sim" };
-	char out[160], samples[32], mst[64], *filter;
-	const char *args[7];
+	char out[160], samples[32], mst[64], cpu[32], *filter, *counters = NULL;
+	const char *args[9];
 	size_t n = 0;
 	int ret;
 
@@ -206,8 +213,20 @@ static int turn(struct ab *ab, int k, int r)
 	args[n++] = be[ab->o.backend];
 	if (ab->o.min_sample_given)
 		args[n++] = mst;
+	if (ab->o.cpu_given) {
+		snprintf(cpu, sizeof(cpu), "--cpu=%d", ab->o.cpu);
+		args[n++] = cpu;
+	}
+	if (ab->o.counters) {
+		if (asprintf(&counters, "--counters=%s", ab->o.counters) < 0) {
+			free(filter);
+			return snprintf(ab->err, sizeof(ab->err), "%s", strerror(ENOMEM)), -1;
+		}
+		args[n++] = counters;
+	}
 	ret = pmb__ab_run(&ab->side[k], args, n, NULL, ab->err, sizeof(ab->err));
 	free(filter);
+	free(counters);
 	return ret;
 }
 

@@ -170,6 +170,21 @@ cr = rows(p.stdout).get(("abt/chain", "task_clock_per_item"))
 ok(p.returncode in (0, 1) and cr and 1.1 < float(cr[4]) < 1.6,
    "compare reads ab's files: 30 %% slower there too (%d, %r)" % (p.returncode, cr))
 
+# 6b. --counters and --cpu pass to both sides: their turns count those
+# events on that core, and each event has its verdict.
+rc, out, err = ab("--max-rounds=2", "--min-sample-time=200us", "--counters=task-clock,page-faults", "--cpu=0",
+                  "--filter=^abt/chain$", "--out=" + os.path.join(TMP, "cnt"), A0, B0)
+figs = {f for (b, f) in rows(out) if b == "abt/chain"}
+ctx = [json.load(open(os.path.join(TMP, "cnt-%s.json" % k)))["context"] for k in ("old", "new")]
+ok(rc == 0 and figs == {"ns_per_item", "task_clock_per_item", "page_faults_per_item"} and
+   all(c.get("pinned_cpu") == 0 and [e["name"] for e in c["events"]] == ["task-clock", "page-faults"]
+       for c in ctx),
+   "ab --counters=task-clock,page-faults --cpu=0: both sides count those on core 0, one verdict each (%d, %s, %s)"
+   % (rc, sorted(figs), [(c.get("pinned_cpu"), [e["name"] for e in c["events"]]) for c in ctx]))
+rc, out, err = ab("--max-rounds=2", "--counters=no_such_event_xyz", A0, B0)
+ok(rc == 2 and len(err.strip().splitlines()) == 1 and "no_such_event_xyz" in err and "exited 2" in err,
+   "ab --counters with an unknown event: exit 2, the side's one-line error (%d, %r)" % (rc, err))
+
 # 7. --backend=sim: one round, exact counts, no statistics.
 why = sim_unavailable()
 if why:

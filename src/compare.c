@@ -41,6 +41,8 @@ struct report {
 	char err[256];   /* why a figure could not be computed */
 	double drift;    /* --drift, the same in both reports: what a
 	                    single run's interval is widened by */
+	bool exact;      /* both files simulated: counts the same run after
+	                    run, so the ratio is the change */
 };
 
 #define NCOL 8
@@ -386,6 +388,24 @@ static enum verdict by_points(double po, double pn, double thr,
 	return po != pn ? V_NONE : V_NOISE;
 }
 
+/* Verdict from simulated counts on both sides: they are the same run
+ * after run, so the ratio of the point values is the change, with no
+ * interval and no test (as ab --backend=sim); the difference where the
+ * old count is none.  *same: nothing changed at all. */
+static enum verdict by_exact(double po, double pn, double thr, struct cells *c, bool *same)
+{
+	*same = po == pn;
+	snprintf(c->ci, sizeof(c->ci), "exact (simulated)");
+	if (!isfinite(po) || !isfinite(pn))
+		return V_NONE;
+	if (po > 0) {
+		snprintf(c->ratio, sizeof(c->ratio), "%.6g", pn / po);
+		return pn / po > 1 + thr ? V_REGRESSED : pn / po < 1 - thr ? V_IMPROVED : V_NOISE;
+	}
+	snprintf(c->ci, sizeof(c->ci), "exact diff %+.6g", pn - po);
+	return pn > po ? V_REGRESSED : pn < po ? V_IMPROVED : V_NOISE;
+}
+
 /* Verdict from the spread between runs (repetitions) on both sides: each
  * run's value is one observation, so drift between processes is in the
  * interval.  Returns 0, or -1 when a side has fewer than two values. */
@@ -431,7 +451,11 @@ static int compare_figure(struct report *ro, struct report *rn,
 		err = figure_samples(rn, bn, key, &y);
 	if (err)
 		goto out;
-	if (bo->nrun >= 2 && bn->nrun >= 2 &&
+	bool same = false;
+
+	if (ro->exact)
+		*v = by_exact(po, pn, thr, &c, &same);
+	else if (bo->nrun >= 2 && bn->nrun >= 2 &&
 	    !by_runs(bo, bn, key, fnv1a(bo->name, key), thr, &c, v))
 		; /* repetitions on both sides: the noise between runs */
 	else if (x.n >= MIN_SAMPLES && y.n >= MIN_SAMPLES)
@@ -451,7 +475,8 @@ static int compare_figure(struct report *ro, struct report *rn,
 	pmb__compare_fmt_value(c.new, sizeof(c.new), pn);
 	err = table_add(t, (const char *const[NCOL]){
 		bo->name, key, c.old, c.new, c.ratio, c.ci, c.p,
-		verdict_name[*v] });
+		!ro->exact || *v != V_NOISE ? verdict_name[*v] :
+		same ? "unchanged" : "within threshold" });
 out:
 	free(x.v);
 	free(y.v);
@@ -625,6 +650,10 @@ int pmb__compare_main(int argc, char **argv)
 	       files[0], files[1], thr * 100);
 	drift = pmb__compare_notes(ro.res, rn.res, drift);
 	ro.drift = rn.drift = drift;
+	ro.exact = rn.exact = pmb__compare_simulated(ro.res, rn.res);
+	if (ro.exact)
+		printf("simulated counts are exact: the ratio is the change, with no interval "
+		       "and no test\n");
 	ret = compare_all(&ro, &rn, &t, thr, counts);
 	if (ret) {
 		say_failed(ret, &ro, &rn);
@@ -636,8 +665,8 @@ int pmb__compare_main(int argc, char **argv)
 	list_missing(rn.res, ro.res, "added");
 	/* Every row counted: those with verdict "-" (not run on one side, no
 	 * point value to compare) too. */
-	printf("%zu regressed, %zu improved, %zu within noise", counts[V_REGRESSED],
-	       counts[V_IMPROVED], counts[V_NOISE]);
+	printf("%zu regressed, %zu improved, %zu within %s", counts[V_REGRESSED],
+	       counts[V_IMPROVED], counts[V_NOISE], ro.exact ? "threshold" : "noise");
 	if (counts[V_NONE])
 		printf(", %zu without a verdict", counts[V_NONE]);
 	printf("\n");

@@ -62,6 +62,8 @@ double pmb__compare_off_cpu(const struct pmb_results_bench *bo,
  * fraction): a ratio's [lo, hi] to [lo / (1 + drift), hi * (1 + drift)], a
  * difference's by drift * |scale| each way. */
 void pmb__compare_widen(double *lo, double *hi, bool ratio, double scale, double drift);
+/* Whether both runs are simulated (--backend=sim): exact counts. */
+bool pmb__compare_simulated(const struct pmb_results *o, const struct pmb_results *n);
 
 /* Print compare's notes on the two files o and n: how their environments
  * differ (pmb__results_env_diff), and where the noise between runs comes

@@ -99,6 +99,11 @@ double pmb__compare_off_cpu(const struct pmb_results_bench *bo,
 	return !strcmp(key, "ns_per_item") && w > OFF_CPU ? w : 0;
 }
 
+bool pmb__compare_simulated(const struct pmb_results *o, const struct pmb_results *n)
+{
+	return o->backend && n->backend && !strcmp(o->backend, "sim") && !strcmp(n->backend, "sim");
+}
+
 void pmb__compare_widen(double *lo, double *hi, bool ratio, double scale, double drift)
 {
 	if (ratio) {
@@ -138,7 +143,7 @@ double pmb__compare_notes(const struct pmb_results *o, const struct pmb_results 
 		off += w > OFF_CPU;
 		worst = fmax(worst, w);
 	}
-	if (o->backend && n->backend && !strcmp(o->backend, "sim") && !strcmp(n->backend, "sim"))
+	if (pmb__compare_simulated(o, n))
 		drift = 0; /* simulated counts are the same run after run */
 	if (reps)
 		printf("note: %zu benchmark%s with repetitions in both files: intervals from "

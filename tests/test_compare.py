@@ -248,6 +248,26 @@ sim_new = write("sim_new.json", sim(report([bench("x/a", 10.0, 2.06)])))
 rc, out, err = compare(sim_old, sim_new)
 ok(rc == 1 and verdict(out, "x/a", "branch_misses_per_item") == "regressed" and "widened" not in out,
    "sim, one run a file, 3 %% more branch misses: regressed, no widening (%d)" % rc)
+# Exact, as ab --backend=sim: the ratio of the counts is the change, with
+# no interval and no test, whatever the samples' spread.
+bm = rows(out).get(("x/a", "branch_misses_per_item"))
+ns = rows(out).get(("x/a", "ns_per_item"))
+ok(bm and bm[4] == "1.03" and bm[5] == "exact (simulated)" and bm[6] == "-" and
+   ns and ns[4] == "1" and ns[7] == "unchanged" and "simulated counts are exact" in out and
+   out.rstrip().endswith("1 regressed, 0 improved, 1 within threshold"),
+   "sim: new/old exactly 1.03, no interval, no test; the same count 'unchanged' (%r, %r, %r)"
+   % (bm, ns, out.strip().splitlines()[-1:]))
+sim_small = write("sim_small.json", sim(report([bench("x/a", 10.0, 2.01)])))
+rc, out, err = compare(sim_old, sim_small)
+bm = rows(out).get(("x/a", "branch_misses_per_item"))
+ok(rc == 0 and bm and bm[4] == "1.005" and bm[7] == "within threshold",
+   "sim: 0.5 %% more, under the 1 %% threshold: within threshold, exit 0 (%d, %r)" % (rc, bm))
+zero_old = write("sim_zero_old.json", sim(report([bench("x/a", 10.0, 0.0)])))
+zero_new = write("sim_zero_new.json", sim(report([bench("x/a", 10.0, 0.25)])))
+rc, out, err = compare(zero_old, zero_new)
+bm = rows(out).get(("x/a", "branch_misses_per_item"))
+ok(rc == 1 and bm and bm[5] == "exact diff +0.25" and bm[7] == "regressed",
+   "sim: from none to 0.25 an item: the exact difference, regressed (%d, %r)" % (rc, bm))
 
 # 4c'. A single run whose process waited for the CPU inside its samples
 # (wall time over its task clock): that time is the machine's, so the time

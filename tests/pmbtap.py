@@ -87,6 +87,37 @@ def run_json(*args, env=None):
         return r, None
 
 
+def on_pty(argv, env=None, winsize=None, stop_at=None, timeout=60):
+    """argv with stderr on a pseudo-terminal (of winsize columns, if
+    given), stdout discarded: (what the terminal got, exit status).
+    stop_at: SIGINT once the terminal shows that text."""
+    import fcntl
+    import pty
+    import select
+    import signal
+    import struct
+    import termios
+    master, slave = pty.openpty()
+    if winsize:
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, winsize, 0, 0))
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=slave, env=env)
+    os.close(slave)
+    got, sent = b"", False
+    while select.select([master], [], [], timeout)[0]:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        got += chunk
+        if stop_at and not sent and stop_at in got:
+            p.send_signal(signal.SIGINT)
+            sent = True
+    os.close(master)
+    return got, p.wait(timeout=timeout)
+
+
 def done():
     """Print the plan and exit 1 if any point failed."""
     print("1..%d" % _n)

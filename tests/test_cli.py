@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 
+import pmbtap  # noqa: E402
 from pmbtap import done, emulator, idlest_cpu, ok, run, skip  # noqa: E402
 
 PMB = os.environ.get("PMUBENCH")
@@ -243,30 +244,8 @@ ok(r.returncode == 0 and "harness overhead subtracted:" not in r.stdout
 
 def on_pty(args, stop_at=None):
     """pmubench with stderr on a terminal: (what the terminal got, exit
-    status).  stop_at: SIGINT once the terminal shows that text."""
-    import pty
-    import select
-    import signal
-    master, slave = pty.openpty()
-    p = subprocess.Popen([PMB, *args], stdout=subprocess.PIPE, stderr=slave)
-    os.close(slave)
-    got, sent = b"", False
-    while True:
-        rd, _, _ = select.select([master], [], [], 60)
-        if not rd:
-            break
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        got += chunk
-        if stop_at and not sent and stop_at in got:
-            p.send_signal(signal.SIGINT)
-            sent = True
-    p.stdout.read()
-    return got, p.wait(timeout=60)
+    status)."""
+    return pmbtap.on_pty([PMB, *args], stop_at=stop_at)
 
 
 try:

@@ -270,31 +270,11 @@ HEAD = ("fixed cost per sample inside the measured loop (two-point check i*j*(t_
 def stderr_on_pty(args, columns=None, winsize=None):
     """bench_figures' stderr as a terminal of winsize columns (or COLUMNS
     set to columns) shows it: its lines, the progress erased."""
-    import fcntl
-    import pty
-    import select
-    import struct
-    import termios
-    master, slave = pty.openpty()
-    if winsize:
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, winsize, 0, 0))
     env = dict(os.environ)
     env.pop("COLUMNS", None)
     if columns:
         env["COLUMNS"] = str(columns)
-    p = subprocess.Popen([EXE, *args], stdout=subprocess.DEVNULL, stderr=slave, env=env)
-    os.close(slave)
-    got = b""
-    while select.select([master], [], [], 120)[0]:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        got += chunk
-    p.wait(timeout=120)
-    os.close(master)
+    got, _ = pmbtap.on_pty([EXE, *args], env=env, winsize=winsize, timeout=120)
     text = re.sub(r"\r?\x1b\[K(\[\d+/\d+\] [^\r\x1b]*)?", "", got.decode("utf-8", "replace"))
     return [ln for ln in text.replace("\r", "").split("\n") if ln]
 

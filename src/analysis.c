@@ -208,7 +208,7 @@ static void figure(struct pmb_figure *f, const struct totals *t, double ov_pass,
 	f->valid = true;
 	resolve(f, p, n, ov_pass, noise_pass, res_sample, items, timing);
 	/* A fixed cost under 10 steps of the clock (or counter) is none. */
-	pmb__fixed_cost(f, p, cost, all, exact, 10 * res_sample);
+	pmb__fixed_cost(f, p, cost, n, t->nprobe, exact, 10 * res_sample);
 	free(cost);
 }
 

@@ -46,10 +46,11 @@ bool pmb__sample_event(const struct pmb_sample *s, int e, double *v, int *scaled
 
 /* For analysis.c (in analysis_fixed.c): f's fixed cost per sample from
  * the per-sample costs cost[i] (harness overhead subtracted) over p[i]
- * passes; exact for counts that do not vary (the simulator).  Below floor
- * (what a sample resolves) no fixed cost is claimed. */
-void pmb__fixed_cost(struct pmb_figure *f, const double *p, const double *cost, size_t n, bool exact,
-		     double floor);
+ * passes: n samples of the ladder, then nprobe fixed-cost probes; exact
+ * for counts that do not vary (the simulator).  Below floor (what a
+ * sample resolves) no fixed cost is claimed. */
+void pmb__fixed_cost(struct pmb_figure *f, const double *p, const double *cost, size_t n, size_t nprobe,
+		     bool exact, double floor);
 
 /* For analysis.c (in analysis_links.c): normalized figures and ratios of
  * res[0..n) (reps repetitions of each instance, side by side). */

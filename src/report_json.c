@@ -234,7 +234,7 @@ static void write_raw(struct pmb__jw *w, const struct pmb_context *c,
 	}
 	write_samples(w, "raw_samples", pl, r->samples, r->nsamples);
 	/* The short samples the fixed cost per sample is also estimated
-	 * from (see pmubench(1), FIXED COST). */
+	 * from (see pmubench(3), FIXED COST PER SAMPLE). */
 	if (r->nprobes)
 		write_samples(w, "fixed_cost_probes", pl, r->probes, r->nprobes);
 }

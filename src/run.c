@@ -699,8 +699,9 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 	if (samples.stopped && isatty(2))
 		pmb__out_progress_erase();
 	if (samples.stopped)
-		fprintf(stderr, "pmubench: interrupted by %s: %zu of %zu benchmarks measured; writing them, "
-			"marked incomplete\n", pmb__interrupt_name(samples.stopped), samples.nrun, samples.n);
+		fprintf(stderr, "pmubench: interrupted by %s: %zu of %zu benchmark%s measured; writing %s, "
+			"marked incomplete\n", pmb__interrupt_name(samples.stopped), samples.nrun, samples.n,
+			samples.n == 1 ? "" : "s", samples.nrun == 0 ? "the report" : samples.nrun == 1 ? "it" : "them");
 	if (rc)
 		goto out;
 	annotate(plan, &opened, &samples, warn);

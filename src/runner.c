@@ -292,8 +292,11 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 
 	r->probe_due = false;
 	if (probe) {
+		/* Probes rotate through the counter groups on their own: at
+		 * every fourth sample, taken % 2 or % 4 would read group 0
+		 * only, and the other groups' events would have no probes. */
 		r->probing = true;
-		start_sample(r, probe, g);
+		start_sample(r, probe, r->m->ngroups > 0 ? (int)(r->r->nprobes % (size_t)r->m->ngroups) : 0);
 		return true;
 	}
 	start_sample(r, schedule_passes(r, r->taken), g);
@@ -497,12 +500,15 @@ fail_stack:
 	return err;
 }
 
-/* Every result of every repetition, empty, with its instance and seed. */
+/* Every result of every repetition, empty, with its instance and seed:
+ * all of them, even when a signal came before (during the harness
+ * overhead), for the reports read every one (a SIGINT there left them
+ * unset, and the report crashed on a NULL instance). */
 static void results_init(const struct pmb_runner_opts *o, struct pmb_instance *inst,
 			 size_t n, int reps, struct pmb_result *results)
 {
 	for (size_t i = 0; i < n; i++) {
-		for (int k = 0; k < reps && !pmb__stop_signal; k++) {
+		for (int k = 0; k < reps; k++) {
 			struct pmb_result *r = &results[i * (size_t)reps + (size_t)k];
 
 			memset(r, 0, sizeof(*r));

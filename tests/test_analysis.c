@@ -300,6 +300,22 @@ static void probes(struct pmb_context *ctx)
 	tap_ok(a.time.s.median == plain.time.s.median && a.time.s.ci_lo == plain.time.s.ci_lo &&
 		       a.ev[0].s.median == plain.ev[0].s.median && a.nsamples == plain.nsamples,
 	       "probes: no other figure sees them (%.4f ns per item either way)", a.time.s.median);
+	/* The share is of the ladder's median sample (1000 to 4000 passes,
+	 * 3 each: 2500 passes), not of one the probes drag down. */
+	double share = fixed / (fixed + per_pass * 2500);
+	tap_ok(near(a.time.fixed_share, share, 1e-3) && near(plain.time.fixed_share, share, 1e-3),
+	       "probes: the share is of a ladder sample, %.4f (%.4f; %.4f without probes)", share,
+	       a.time.fixed_share, plain.time.fixed_share);
+	/* Flagged only from 10 ladder samples: 9 and 3 probes are not 12. */
+	struct pmb_result nine;
+	make(&nine, &in, per_pass / 10, 1, fixed, o);
+	nine.nsamples = 9;
+	for (size_t k = 0; k < a.nprobes; k++)
+		pmb__result_add_probe(&nine, &a.probes[k]);
+	pmb__analyze(ctx, &nine, 1, 1);
+	tap_ok(a.time.fixed_flagged && !nine.time.fixed_flagged && nine.time.fixed > 0,
+	       "probes: 12 ladder samples flag the fixed cost, 9 (and 3 probes) do not");
+	pmb__result_free_samples(&nine);
 	/* The fastest probe per pass is the longest (127 passes), the 1x is
 	 * 1000 passes and 2 % slow: i * j / (j - i) * (t_i - t_j). */
 	double ti = (fixed + per_pass * 127) / 127, tj = 1.02 * (fixed + per_pass * 1000) / 1000;

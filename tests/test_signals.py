@@ -158,6 +158,31 @@ cmp = subprocess.run([PMB, "compare", out, out], capture_output=True, text=True)
 ok(cmp.returncode == 0, "compare reads the incomplete file back (status %d: %s)" %
    (cmp.returncode, cmp.stderr.strip()[-200:]))
 
+# ---- SIGINT before any benchmark: during the harness overhead --------------
+# --samples=3000 makes the overhead phase (3000 samples) last seconds: the
+# signal comes before any benchmark starts.  Before the fix the results
+# were left unset and the report crashed (exit 139).
+out0 = os.path.join(tempfile.mkdtemp(prefix="pmb-sig0-"), "r0.json")
+r = Run(["--filter=^calib/empty$", "--samples=3000", "--format=json", "--out=" + out0], env=env)
+time.sleep(0.5)
+early = r.done_count()[0] == 0 and r.p.poll() is None
+r.p.send_signal(signal.SIGINT)
+rc, took, stdout, err = r.finish()
+try:
+    with open(out0) as f:
+        doc0 = json.load(f)
+except (OSError, ValueError) as e:
+    doc0 = {}
+    diag("no JSON: %s" % e)
+if not early:
+    skip("SIGINT during the harness overhead", "the run was past it at 0.5 s (%r)" % err[-200:])
+else:
+    ok(rc == 130 and doc0.get("context", {}).get("incomplete") is True and doc0.get("benchmarks") == [] and
+       "0 of 1 benchmark measured" in doc0["context"].get("incomplete_reason", "") and
+       "pmubench: interrupted by SIGINT: 0 of 1 benchmark measured; writing the report, marked incomplete" in err,
+       "SIGINT during the harness overhead: exit 130, a JSON marked incomplete with no benchmark (%s, %r)"
+       % (rc, err[-200:]))
+
 # ---- SIGTERM with --format=csv, SIGHUP with the console report -------------
 for sig, fmt, code in ((signal.SIGTERM, "csv", 143), (signal.SIGHUP, "console", 129)):
     name = signal.Signals(sig).name

@@ -244,14 +244,17 @@ static void cell_raw(struct pmb__coltab *m, const struct pmb__col *k, const stru
 	linked_cell(b, n, f->raw_ratio, f->raw_ratio_lo, f->raw_ratio_hi, "%.2f");
 }
 
-/* The fixed cost per sample, where it is flagged. */
+/* The fixed cost per sample wherever it is resolved (flagged or not: the
+ * column shows by default only when one is flagged, but a resolved 50 us
+ * read "-" when asked for with --columns=fixed). */
 static void cell_fixed(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
 {
 	const struct pmb_figure *f = cost_of(m, x);
 
 	(void)k;
-	if (!f->fixed_flagged) {
-		blank(m, b, n, "-", "fixed/sample: under %.0f %% of a sample or not resolved", PMB_FIXED_SHARE * 100);
+	if (!(f->fixed > 0)) {
+		blank(m, b, n, "-", "fixed/sample: none resolved (its interval reaches 0, or it is under 10 "
+		      "steps of the %s)", m->sim ? "counter" : "clock");
 		return;
 	}
 	if (m->sim)
@@ -525,7 +528,8 @@ static void link_cols(struct pmb__coltab *m, struct pmb__cols *cs)
 		k = col_add(cs, "fixed", m->sim ? "fixed instr/sample" : "fixed µs/sample", 7, cell_fixed);
 		if (k)
 			snprintf(k->legend, sizeof(k->legend), "fixed: a cost paid once per sample inside the "
-				 "measured loop (two-point check), shown from %.0f %% of a sample", PMB_FIXED_SHARE * 100);
+				 "measured loop (two-point check), 95 %% interval in brackets; a warning names "
+				 "those from %.0f %% of a sample", PMB_FIXED_SHARE * 100);
 	}
 	if (!any_of(m, 0))
 		return;

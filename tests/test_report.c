@@ -95,6 +95,12 @@ static void build(struct world *w)
 	bench(w, 6, "t/few", 2, 3);
 	w->r[6].time.s.ci_lo = w->r[6].time.s.ci_hi = NAN;
 	bench(w, 7, "t/unresolved", 6, 4);
+	/* Fixed costs per sample: one flagged (30 % of a sample), one
+	 * resolved under the flag's 5 %, the others none resolved. */
+	w->r[4].time.fixed = 2000, w->r[4].time.fixed_lo = 1900, w->r[4].time.fixed_hi = 2100;
+	w->r[4].time.fixed_share = 0.3, w->r[4].time.fixed_flagged = true;
+	w->r[1].time.fixed = 50, w->r[1].time.fixed_lo = 48, w->r[1].time.fixed_hi = 52;
+	w->r[1].time.fixed_share = 0.01;
 	w->ctx.view.width = 200;
 }
 
@@ -195,6 +201,13 @@ static void footnotes(void)
 	       "a time below resolution reads < 0.2 and its interval is a marked blank");
 	tap_ok(cell_marked(t, "t/few ", "-", "±%: fewer than 3 samples, no interval"),
 	       "no interval from too few samples: a marked blank");
+	tap_ok(line_of(t, "t/plain ", row, sizeof(row)) && strstr(row, " 2 [1.9, 2.1] "),
+	       "a flagged fixed cost reads in µs with its interval (%s)", row);
+	tap_ok(line_of(t, "t/over_zero ", row, sizeof(row)) && strstr(row, " 0.05 [0.048, 0.052] "),
+	       "a resolved fixed cost under the flag's share is shown too (%s)", row);
+	tap_ok(cell_marked(t, "t/base ", "-", "fixed/sample: none resolved (its interval reaches 0, or it is "
+			   "under 10 steps of the clock)"),
+	       "no fixed cost resolved: a marked blank with the reason");
 	tap_ok(cell_marked(t, "t/skipped ", "skipped", "t/skipped skipped: needs two cores"),
 	       "a skipped row says so, with its reason under the table");
 	tap_ok(cell_marked(t, "t/plain ", "n/a", "alignment-faults not counted: the kernel refused it (EINVAL)"),

@@ -188,6 +188,28 @@ def sim_unavailable():
     return None
 
 
+def idle_share(cpu, seconds=1.0):
+    """The share of the last `seconds` core cpu spent idle (/proc/stat),
+    None if it cannot tell: what the machine does now, where the load
+    average still holds the last minute's."""
+    def snap():
+        try:
+            with open("/proc/stat") as f:
+                for line in f:
+                    if line.startswith("cpu%d " % cpu):
+                        v = [int(x) for x in line.split()[1:]]
+                        return v[3] + (v[4] if len(v) > 4 else 0), sum(v)
+        except OSError:
+            pass
+        return None
+    a = snap()
+    time.sleep(seconds)
+    b = snap()
+    if not a or not b or b[1] <= a[1]:
+        return None
+    return (b[0] - a[0]) / (b[1] - a[1])
+
+
 def idlest_cpu():
     """The core with the most idle time over a short look at /proc/stat
     (as pmubench's busy-core warning advises); None if it cannot tell."""

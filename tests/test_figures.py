@@ -214,27 +214,38 @@ def perf_fixed():
     with open("/proc/loadavg") as f:
         load = float(f.read().split()[0])
     ncpu = os.cpu_count() or 1
-    idle = load < 0.5 * ncpu
+    # Idle: the core measured on was 90 % idle over the last second (the
+    # load average lags a minute behind: after the sim phases it read 1.1
+    # to 1.7 here on an idle machine and skipped every bound).
+    share = pmbtap.idle_share(cpu if cpu is not None else 0)
+    idle = share is not None and share >= 0.9
     cases = [("hidden/cost/50", 50e3, "150us"), ("hidden/cost/200", 200e3, "400us"),
              ("hidden/cost/1000", 1000e3, "1500us"), ("hidden/cost/0", None, "1ms")]
     pin = ["--cpu=%d" % cpu] if cpu is not None else []
     truth_mem = None
     for name, truth, mst in cases:
         if truth is None:
+            # The fastest sample's memset (each sample a few of them back
+            # to back): the two-point check also takes the least disturbed
+            # samples, and a median moved to 190-300 us of a true 142 with
+            # another test suite running.
             _, m = run_json("--filter=^hidden/memset_pass$", *pin)
-            truth = truth_mem = m and m["hidden/memset_pass"]["ns_per_item"] * 4096
+            truth = truth_mem = m and m["hidden/memset_pass"]["ns_per_item_min"] * 4096
+            diag("the memset: fastest sample %s ns, median %s ns a memset"
+                 % (truth, m and m["hidden/memset_pass"]["ns_per_item"] * 4096))
         r, b = run_json("--filter=^%s$" % name, "--min-sample-time=" + mst, *pin)
         h = b and b.get(name)
         ok(h is not None, "%s runs under the perf backend" % name)
         if not h or not truth:
             continue
         est, lo, hi = h.get("ns_fixed_two_point"), h.get("ns_fixed_ci_lo"), h.get("ns_fixed_ci_hi")
-        fixed, share = h.get("ns_fixed_per_sample"), h.get("ns_fixed_share")
-        diag("%s: truth %.0f ns, two-point %s [%s, %s], robust fit %s, share %s, load %.1f on %d cores"
-             % (name, truth, est, lo, hi, h.get("ns_fixed_fit"), share, load, ncpu))
-        ok(0 <= share <= 1 and (fixed == 0 or (lo is not None and lo > 0)),
+        fixed, fshare = h.get("ns_fixed_per_sample"), h.get("ns_fixed_share")
+        diag("%s: truth %.0f ns, two-point %s [%s, %s], robust fit %s, share %s, load %.1f on %d cores, "
+             "core idle %s" % (name, truth, est, lo, hi, h.get("ns_fixed_fit"), h.get("ns_fixed_share"), load,
+                               ncpu, share))
+        ok(0 <= fshare <= 1 and (fixed == 0 or (lo is not None and lo > 0)),
            "%s: a share in [0, 1], a fixed cost claimed only where its interval excludes 0" % name)
-        ok(not h.get("ns_fixed_flagged") or share >= 0.05, "%s: flagged only from 5 %% of a sample" % name)
+        ok(not h.get("ns_fixed_flagged") or fshare >= 0.05, "%s: flagged only from 5 %% of a sample" % name)
         # The probes: short samples of an eighth of the calibrated passes
         # (times the ladder's stretch, up to 1.1), between the ladder's,
         # kept apart from the samples every other figure is made of.
@@ -249,7 +260,9 @@ def perf_fixed():
                "%s: the fixed cost per sample within 10 %% of the truth %.0f ns (%s)" % (name, truth, est))
         else:
             skip("%s: the fixed cost per sample within 10 %% of the truth" % name,
-                 "the machine is busy (load %.1f on %d cores): the bound holds on an idle machine" % (load, ncpu))
+                 "the machine is busy (core %s %s idle over 1 s; load %.1f on %d cores): the bound holds on an "
+                 "idle machine" % (cpu, "%.0f %%" % (share * 100) if share is not None else "not known", load,
+                                   ncpu))
     r, b = run_json("--filter=^fast/removed$", *pin)
     t = (b or {}).get("fast/removed", {})
     fast = t.get("ns_per_item_below_resolution") or (t.get("ns_per_item", 1) < 0.05)
@@ -309,12 +322,14 @@ def main():
     why = sim_unavailable()
     if why:
         skip("baselines, references and fixed costs under --backend=sim", why)
-    else:
+    # The perf backend's bounds first, before the simulator loads the
+    # machine.
+    perf_fixed()
+    if not why:
         sim_links()
         sim_seed()
         sim_fixed()
         sim_fast_and_vocabulary()
-    perf_fixed()
     if emulated_timing():
         skip("warnings wrapped on a terminal", emulated_timing())
     else:

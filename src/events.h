@@ -19,13 +19,25 @@ enum pmb_event_kind {
 /* What an event counts, whatever it is called: the generic "cycles", the
  * PMU's own CPU_CYCLES or cpu-cycles are all PMB_MEANS_CYCLES.  Set by
  * pmb__events_resolve() from the encoding, so that no consumer compares
- * names. */
+ * names.  The cache meanings after BRANCH_MISSES are what --backend=sim
+ * maps a PMU's event to (sim.c): the first three to a simulated count, the
+ * last three to a refusal that names the nearest simulated events. */
 enum pmb_event_meaning {
 	PMB_MEANS_OTHER,
 	PMB_MEANS_CYCLES,        /* core cycles */
 	PMB_MEANS_INSTRUCTIONS,  /* instructions retired */
 	PMB_MEANS_BRANCHES,      /* branch instructions retired */
 	PMB_MEANS_BRANCH_MISSES, /* mispredicted branches */
+	PMB_MEANS_L1D_MISSES,    /* L1 data cache (load) misses: l1d-misses,
+	                            L1-dcache-load-misses, L1D.REPLACEMENT */
+	PMB_MEANS_LLC_MISSES,    /* loads that missed the last level: llc-misses,
+	                            LLC-load-misses, LL_CACHE_MISS_RD */
+	PMB_MEANS_CACHE_MISSES,  /* every last-level miss (loads, stores, code,
+	                            prefetches): cache-misses, LONGEST_LAT_CACHE.MISS */
+	PMB_MEANS_CACHE_REFS,    /* lookups of a cache, hits included */
+	PMB_MEANS_L2_MISSES,     /* misses of a middle level (L2) */
+	PMB_MEANS_L1I_MISSES,    /* instruction-fetch misses of L1i */
+	PMB_MEANS_COUNT
 };
 
 struct pmb_event {

@@ -128,6 +128,14 @@ void pmb__events_fini(void);
 int pmb__events_resolve(const char *list, int cpu, bool kernel,
 		       struct pmb_event_plan *plan);
 
+/* libpfm4's name of the core PMU of `cpu` (-1: any) into name ("icl",
+ * "adl_glc"; "" where libpfm4 knows none: an Arm core only sysfs shows).
+ * --backend=sim forces it on its child, whose CPUID valgrind emulates
+ * (libpfm4 would take an Ice Lake for ix86arch there), so that a name means
+ * under sim what it means to the perf backend.  Returns 0 or a negative
+ * errno. */
+int pmb__events_core_pmu(int cpu, char *name, size_t size);
+
 /* Call fn for every event of this machine's PMUs (and the generic and
  * software ones) whose name contains pattern (NULL: all, case-insensitive).
  * pmu is the libpfm PMU name, "perf" for generic names, "alias" for the

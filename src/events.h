@@ -19,13 +19,25 @@ enum pmb_event_kind {
 /* What an event counts, whatever it is called: the generic "cycles", the
  * PMU's own CPU_CYCLES or cpu-cycles are all PMB_MEANS_CYCLES.  Set by
  * pmb__events_resolve() from the encoding, so that no consumer compares
- * names. */
+ * names.  The cache meanings after BRANCH_MISSES are what --backend=sim
+ * maps a PMU's event to (sim.c): the first three to a simulated count, the
+ * last three to a refusal that names the nearest simulated events. */
 enum pmb_event_meaning {
 	PMB_MEANS_OTHER,
 	PMB_MEANS_CYCLES,        /* core cycles */
 	PMB_MEANS_INSTRUCTIONS,  /* instructions retired */
 	PMB_MEANS_BRANCHES,      /* branch instructions retired */
 	PMB_MEANS_BRANCH_MISSES, /* mispredicted branches */
+	PMB_MEANS_L1D_MISSES,    /* L1 data cache (load) misses: l1d-misses,
+	                            L1-dcache-load-misses, L1D.REPLACEMENT */
+	PMB_MEANS_LLC_MISSES,    /* loads that missed the last level: llc-misses,
+	                            LLC-load-misses, LL_CACHE_MISS_RD */
+	PMB_MEANS_CACHE_MISSES,  /* every last-level miss (loads, stores, code,
+	                            prefetches): cache-misses, LONGEST_LAT_CACHE.MISS */
+	PMB_MEANS_CACHE_REFS,    /* lookups of a cache, hits included */
+	PMB_MEANS_L2_MISSES,     /* misses of a middle level (L2) */
+	PMB_MEANS_L1I_MISSES,    /* instruction-fetch misses of L1i */
+	PMB_MEANS_COUNT
 };
 
 struct pmb_event {
@@ -115,6 +127,14 @@ void pmb__events_fini(void);
  * lacks), PMB_EBADTABLE, or -E2BIG for more than PMB_MAX_EVENTS events. */
 int pmb__events_resolve(const char *list, int cpu, bool kernel,
 		       struct pmb_event_plan *plan);
+
+/* libpfm4's name of the core PMU of `cpu` (-1: any) into name ("icl",
+ * "adl_glc"; "" where libpfm4 knows none: an Arm core only sysfs shows).
+ * --backend=sim forces it on its child, whose CPUID valgrind emulates
+ * (libpfm4 would take an Ice Lake for ix86arch there), so that a name means
+ * under sim what it means to the perf backend.  Returns 0 or a negative
+ * errno. */
+int pmb__events_core_pmu(int cpu, char *name, size_t size);
 
 /* Call fn for every event of this machine's PMUs (and the generic and
  * software ones) whose name contains pattern (NULL: all, case-insensitive).

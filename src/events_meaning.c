@@ -23,7 +23,17 @@
  * too.  BR_PRED (0x12) is no PMB_MEANS_BRANCHES: it counts predictable
  * branches speculatively executed, wrong-path ones included, so it grows
  * with the very misprediction rate a branch study varies; BR_RETIRED (0x21)
- * is the retired count, and cores without it have none. */
+ * is the retired count, and cores without it have none.
+ *
+ * Cache events mean what the kernel counts for perf's generic names (as
+ * BR_MIS_PRED does above): on Intel LONGEST_LAT_CACHE.MISS (2EH/41H, an
+ * architectural event) is its cache-misses, every last-level miss, code,
+ * stores and prefetches included; on Arm L1D_CACHE_REFILL is its
+ * L1-dcache-load-misses (and the A57's, A72's L1D_CACHE_REFILL_RD, 0x42, a
+ * number the Arm ARM recommends to every core) and LL_CACHE_MISS_RD its
+ * LLC-load-misses.  Lookups (references), L2 and L1i misses get meanings
+ * of their own, so that --backend=sim can name what it has instead of
+ * guessing. */
 #define X86_FIELDS (~0x5b0000ull)
 
 static const struct {
@@ -38,6 +48,8 @@ static const struct {
 	{ PMB_VENDOR_INTEL, X86_FIELDS, 0x01c0, PMB_MEANS_INSTRUCTIONS },  /* INST_RETIRED.ANY (spr), .PREC_DIST (skl) */
 	{ PMB_VENDOR_INTEL, X86_FIELDS, 0x00c4, PMB_MEANS_BRANCHES },      /* BR_INST_RETIRED.ALL_BRANCHES */
 	{ PMB_VENDOR_INTEL, X86_FIELDS, 0x00c5, PMB_MEANS_BRANCH_MISSES }, /* BR_MISP_RETIRED.ALL_BRANCHES */
+	{ PMB_VENDOR_INTEL, X86_FIELDS, 0x412e, PMB_MEANS_CACHE_MISSES },  /* LONGEST_LAT_CACHE.MISS, LLC_MISSES */
+	{ PMB_VENDOR_INTEL, X86_FIELDS, 0x4f2e, PMB_MEANS_CACHE_REFS },    /* LONGEST_LAT_CACHE.REFERENCE */
 	{ PMB_VENDOR_AMD, X86_FIELDS, 0x0076, PMB_MEANS_CYCLES },          /* CYCLES_NOT_IN_HALT */
 	{ PMB_VENDOR_AMD, X86_FIELDS, 0x00c0, PMB_MEANS_INSTRUCTIONS },    /* RETIRED_INSTRUCTIONS */
 	{ PMB_VENDOR_AMD, X86_FIELDS, 0x00c2, PMB_MEANS_BRANCHES },        /* RETIRED_BRANCH_INSTRUCTIONS */
@@ -47,6 +59,44 @@ static const struct {
 	{ PMB_VENDOR_ARM, ~0ull, 0x0021, PMB_MEANS_BRANCHES },             /* BR_RETIRED */
 	{ PMB_VENDOR_ARM, ~0ull, 0x0022, PMB_MEANS_BRANCH_MISSES },        /* BR_MIS_PRED_RETIRED */
 	{ PMB_VENDOR_ARM, ~0ull, 0x0010, PMB_MEANS_BRANCH_MISSES },        /* BR_MIS_PRED */
+	{ PMB_VENDOR_ARM, ~0ull, 0x0003, PMB_MEANS_L1D_MISSES },           /* L1D_CACHE_REFILL */
+	{ PMB_VENDOR_ARM, ~0ull, 0x0042, PMB_MEANS_L1D_MISSES },           /* L1D_CACHE_REFILL_RD */
+	{ PMB_VENDOR_ARM, ~0ull, 0x0037, PMB_MEANS_LLC_MISSES },           /* LL_CACHE_MISS_RD */
+	{ PMB_VENDOR_ARM, ~0ull, 0x0033, PMB_MEANS_CACHE_MISSES },         /* LL_CACHE_MISS */
+	{ PMB_VENDOR_ARM, ~0ull, 0x0001, PMB_MEANS_L1I_MISSES },           /* L1I_CACHE_REFILL */
+	{ PMB_VENDOR_ARM, ~0ull, 0x0017, PMB_MEANS_L2_MISSES },            /* L2D_CACHE_REFILL */
+	{ PMB_VENDOR_ARM, ~0ull, 0x0052, PMB_MEANS_L2_MISSES },            /* L2D_CACHE_REFILL_RD */
+	{ PMB_VENDOR_ARM, ~0ull, 0x0004, PMB_MEANS_CACHE_REFS },           /* L1D_CACHE */
+	{ PMB_VENDOR_ARM, ~0ull, 0x0014, PMB_MEANS_CACHE_REFS },           /* L1I_CACHE */
+	{ PMB_VENDOR_ARM, ~0ull, 0x0016, PMB_MEANS_CACHE_REFS },           /* L2D_CACHE */
+	{ PMB_VENDOR_ARM, ~0ull, 0x0032, PMB_MEANS_CACHE_REFS },           /* LL_CACHE */
+	{ PMB_VENDOR_ARM, ~0ull, 0x0036, PMB_MEANS_CACHE_REFS },           /* LL_CACHE_RD */
+};
+
+/* Model-specific events, whose codes differ from core to core (Intel's
+ * MEM_LOAD_RETIRED, AMD's fills): an event means what one of these means
+ * where it encodes to the same count on the event's own PMU.  A row is a
+ * portable alias of events/aliases.txt, which names each PMU's own event
+ * (only its PMU rows: the '*' rows are generic events, judged above), or a
+ * libpfm4 event, which only the PMUs that know it by that name have
+ * (L1D:REPLACEMENT, the kernel's L1-dcache-load-misses on Intel cores since
+ * Sandy Bridge; Goldmont's 51H/01H is dirty evictions and no L1D:REPLACEMENT
+ * of libpfm4's).  The first row that matches wins: on Skylake llc-loads is
+ * l2-misses' MEM_LOAD_RETIRED.L2_MISS, a middle level's misses. */
+static const struct {
+	const char *event;
+	enum pmb_event_meaning means;
+} pmu_meanings[] = {
+	{ "l1d-misses", PMB_MEANS_L1D_MISSES },
+	{ "llc-misses", PMB_MEANS_LLC_MISSES },
+	{ "l2-misses", PMB_MEANS_L2_MISSES },
+	{ "L1D:REPLACEMENT", PMB_MEANS_L1D_MISSES },
+	{ "MEM_LOAD_UOPS_RETIRED:L1_MISS", PMB_MEANS_L1D_MISSES }, /* hsw, bdw, glm: no alias rows */
+	{ "MEM_LOAD_UOPS_RETIRED:L3_MISS", PMB_MEANS_LLC_MISSES },
+	{ "MEM_LOAD_UOPS_RETIRED:L2_MISS", PMB_MEANS_L2_MISSES },
+	{ "L2_RQSTS:MISS", PMB_MEANS_L2_MISSES },
+	{ "ICACHE:MISSES", PMB_MEANS_L1I_MISSES },          /* snb to bdw, glm */
+	{ "ICACHE_64B:IFTAG_MISS", PMB_MEANS_L1I_MISSES },  /* skl on */
 };
 
 /* The vendor whose numbering ev's config follows: an event of the core PMU
@@ -75,6 +125,24 @@ static enum pmb__vendor event_vendor(const struct pmb__events_ctx *c, const stru
 	return PMB_VENDOR_NONE;
 }
 
+/* perf's generic cache events (PERF_TYPE_HW_CACHE: cache | op << 8 |
+ * result << 16): the read misses of L1d, the last level and L1i, and every
+ * lookup of those levels. */
+static enum pmb_event_meaning hw_cache_meaning(uint64_t config)
+{
+	unsigned id = config & 0xff, op = (config >> 8) & 0xff, res = (config >> 16) & 0xff;
+	bool cache = id == PERF_COUNT_HW_CACHE_L1D || id == PERF_COUNT_HW_CACHE_LL ||
+		     id == PERF_COUNT_HW_CACHE_L1I;
+
+	if (cache && res == PERF_COUNT_HW_CACHE_RESULT_ACCESS)
+		return PMB_MEANS_CACHE_REFS;
+	if (res != PERF_COUNT_HW_CACHE_RESULT_MISS || op != PERF_COUNT_HW_CACHE_OP_READ)
+		return PMB_MEANS_OTHER;
+	return id == PERF_COUNT_HW_CACHE_L1D ? PMB_MEANS_L1D_MISSES :
+	       id == PERF_COUNT_HW_CACHE_LL ? PMB_MEANS_LLC_MISSES :
+	       id == PERF_COUNT_HW_CACHE_L1I ? PMB_MEANS_L1I_MISSES : PMB_MEANS_OTHER;
+}
+
 static enum pmb_event_meaning meaning(enum pmb__vendor v, const struct perf_event_attr *a)
 {
 	if (a->type == PERF_TYPE_HARDWARE) {
@@ -88,15 +156,60 @@ static enum pmb_event_meaning meaning(enum pmb__vendor v, const struct perf_even
 			return PMB_MEANS_BRANCHES;
 		case PERF_COUNT_HW_BRANCH_MISSES:
 			return PMB_MEANS_BRANCH_MISSES;
+		case PERF_COUNT_HW_CACHE_MISSES:
+			return PMB_MEANS_CACHE_MISSES;
+		case PERF_COUNT_HW_CACHE_REFERENCES:
+			return PMB_MEANS_CACHE_REFS;
 		default:
 			return PMB_MEANS_OTHER;
 		}
 	}
+	if (a->type == PERF_TYPE_HW_CACHE)
+		return hw_cache_meaning(a->config & 0xffffffffu);
 	if (v == PMB_VENDOR_ARM && (a->config1 & ~1ull))
 		return PMB_MEANS_OTHER;
 	for (size_t i = 0; i < sizeof(meanings) / sizeof(meanings[0]); i++)
 		if (meanings[i].vendor == v && (a->config & meanings[i].mask) == meanings[i].config)
 			return meanings[i].means;
+	return PMB_MEANS_OTHER;
+}
+
+/* Whether ev counts what the libpfm4 event str counts on ev's own PMU. */
+static bool same_count(const struct pmb__events_ctx *c, const struct pmb_event *ev, const char *str)
+{
+	struct pmb_event ref;
+	char full[160];
+
+	memset(&ref, 0, sizeof(ref));
+	snprintf(full, sizeof(full), "%s::%s", ev->pmu, str);
+	return pmb__event_encode_named(c, full, &ref) == PFM_SUCCESS && ref.attr.type == ev->attr.type &&
+	       (ref.attr.config & X86_FIELDS) == (ev->attr.config & X86_FIELDS) &&
+	       ref.attr.config1 == ev->attr.config1;
+}
+
+/* The meaning of an x86 core event by the rows of pmu_meanings, each
+ * encoded for ev's PMU: a dozen libpfm4 look-ups, for events no vendor row
+ * gave a meaning only. */
+static enum pmb_event_meaning pmu_meaning(const struct pmb__events_ctx *c, const struct pmb_event *ev)
+{
+	for (size_t i = 0; i < sizeof(pmu_meanings) / sizeof(pmu_meanings[0]); i++) {
+		const char *name = pmu_meanings[i].event;
+		const struct pmb_alias_row *r;
+		char alts[sizeof(r->event)], *save, *p;
+
+		if (!pmb__tables_has_alias(&pmb__events.tab, name)) {
+			if (same_count(c, ev, name))
+				return pmu_meanings[i].means;
+			continue;
+		}
+		r = pmb__tables_alias(&pmb__events.tab, name, ev->pmu, NULL);
+		if (!r || !strcmp(r->pmu, "*"))
+			continue;
+		pmb__str_copy(alts, sizeof(alts), r->event);
+		for (p = strtok_r(alts, "|", &save); p; p = strtok_r(NULL, "|", &save))
+			if (same_count(c, ev, p))
+				return pmu_meanings[i].means;
+	}
 	return PMB_MEANS_OTHER;
 }
 
@@ -136,6 +249,9 @@ void pmb__event_judge(const struct pmb__events_ctx *c, struct pmb_event *ev)
 	enum pmb__vendor v = event_vendor(c, ev);
 
 	ev->means = meaning(v, &ev->attr);
+	if (ev->means == PMB_MEANS_OTHER && (v == PMB_VENDOR_INTEL || v == PMB_VENDOR_AMD) &&
+	    pmb__events.pfm_ok)
+		ev->means = pmu_meaning(c, ev);
 	ev->anchor = ev->kind == PMB_EV_HW &&
 		     (ev->means == PMB_MEANS_CYCLES || ev->means == PMB_MEANS_INSTRUCTIONS);
 	ev->unsupported[0] = '\0';

@@ -365,3 +365,19 @@ void pmb__pmu_pick(struct pmb__events_ctx *c, int cpu)
 	pl->pmu_counters = pi.num_cntrs;
 	pl->pmu_fixed = pi.num_fixed_cntrs;
 }
+
+int pmb__events_core_pmu(int cpu, char *name, size_t size)
+{
+	struct pmb__events_ctx c;
+	int err = pmb__events_lazy_init();
+
+	if (err < 0)
+		return err;
+	memset(&c, 0, sizeof(c));
+	if (!(c.plan = calloc(1, sizeof(*c.plan))))
+		return -ENOMEM;
+	pmb__pmu_pick(&c, cpu);
+	pmb__str_copy(name, size, c.pfm_pmu);
+	free(c.plan);
+	return 0;
+}

@@ -9,8 +9,12 @@ static const char *means_name(enum pmb_event_meaning m)
 	static const char *const names[] = {
 		[PMB_MEANS_OTHER] = "other", [PMB_MEANS_CYCLES] = "cycles",
 		[PMB_MEANS_INSTRUCTIONS] = "instructions", [PMB_MEANS_BRANCHES] = "branches",
-		[PMB_MEANS_BRANCH_MISSES] = "branch-misses",
+		[PMB_MEANS_BRANCH_MISSES] = "branch-misses", [PMB_MEANS_L1D_MISSES] = "l1d-misses",
+		[PMB_MEANS_LLC_MISSES] = "llc-misses", [PMB_MEANS_CACHE_MISSES] = "cache-misses",
+		[PMB_MEANS_CACHE_REFS] = "cache-references", [PMB_MEANS_L2_MISSES] = "l2-misses",
+		[PMB_MEANS_L1I_MISSES] = "l1i-misses",
 	};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == PMB_MEANS_COUNT, "a name for every meaning");
 
 	return names[m];
 }

@@ -65,12 +65,14 @@ void pmb__context_free(struct pmb_context *c)
 }
 
 /* The meaning a generic name stands for: "cycles" is also the PMU's own
- * CPU_CYCLES, whatever the user called it. */
+ * CPU_CYCLES, whatever the user called it, and "llc-misses" the
+ * LLC_MISSES of --backend=sim, so that a study finds it. */
 static enum pmb_event_meaning generic_meaning(const char *name, size_t len)
 {
 	static const struct { const char *name; enum pmb_event_meaning m; } g[] = {
 		{ "cycles", PMB_MEANS_CYCLES }, { "instructions", PMB_MEANS_INSTRUCTIONS },
 		{ "branches", PMB_MEANS_BRANCHES }, { "branch-misses", PMB_MEANS_BRANCH_MISSES },
+		{ "l1d-misses", PMB_MEANS_L1D_MISSES }, { "llc-misses", PMB_MEANS_LLC_MISSES },
 	};
 
 	for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++)

@@ -42,9 +42,12 @@ const char *const pmb__sim_col_name[PMB__NCOL] = {
  * that a figure means the same with either backend.  means: what the
  * hardware event of the same meaning counts (events.h), for the quantities
  * that are one: instructions executed, every branch (conditional and
- * indirect; callgrind has no cycles), every mispredicted one.  Parts of
- * them (cond-branches) are PMB_MEANS_OTHER, as a PMU's own
- * BR_INST_RETIRED:CONDITIONAL is. */
+ * indirect; callgrind has no cycles), every mispredicted one, L1d and
+ * last-level read misses, every last-level miss.  Parts of them
+ * (cond-branches) are PMB_MEANS_OTHER, as a PMU's own
+ * BR_INST_RETIRED:CONDITIONAL is; so are l1i-misses, the fetch misses of
+ * the instructions executed, which a PMU's L1i refills outnumber by its
+ * wrong-path fetches and prefetches. */
 enum sim_quantity {
 	Q_INSTRUCTIONS, Q_LOADS, Q_STORES, Q_BRANCHES, Q_BRANCH_MISSES,
 	Q_COND, Q_COND_MISSES, Q_IND, Q_IND_MISSES, Q_L1D_MISSES,
@@ -66,13 +69,13 @@ static const struct sim_quantity_def {
 	[Q_COND_MISSES] = { "cond-branch-misses", M(BCM) },
 	[Q_IND] = { "indirect-branches", M(BI) },
 	[Q_IND_MISSES] = { "indirect-branch-misses", M(BIM) },
-	[Q_L1D_MISSES] = { "l1d-misses", M(D1MR) },
+	[Q_L1D_MISSES] = { "l1d-misses", M(D1MR), PMB_MEANS_L1D_MISSES },
 	[Q_L1D_WMISSES] = { "l1d-write-misses", M(D1MW) },
-	[Q_LLC_MISSES] = { "llc-misses", M(DLMR) },
+	[Q_LLC_MISSES] = { "llc-misses", M(DLMR), PMB_MEANS_LLC_MISSES },
 	[Q_LLC_WMISSES] = { "llc-write-misses", M(DLMW) },
 	[Q_L1I_MISSES] = { "l1i-misses", M(I1MR) },
 	/* perf's generic cache-misses: every last-level miss. */
-	[Q_CACHE_MISSES] = { "cache-misses", M(DLMR) | M(DLMW) | M(ILMR) },
+	[Q_CACHE_MISSES] = { "cache-misses", M(DLMR) | M(DLMW) | M(ILMR), PMB_MEANS_CACHE_MISSES },
 };
 
 /* Other names of the same quantities: the portable aliases of
@@ -156,31 +159,35 @@ static int cache_quantity(uint64_t config)
 }
 
 /* One event vocabulary on both backends: a name the perf backend resolves
- * (libpfm4's events such as BR_MISP_RETIRED, the tables' aliases, perf's
- * generic names), resolved by the events module as the perf backend would,
- * is the simulated quantity of what its encoding counts: instructions,
- * branches, mispredicted branches, cache misses.  -1 where it resolves to
- * nothing the simulator has. */
-static int lookup_by_meaning(const char *name)
+ * (libpfm4's events such as BR_MISP_RETIRED or LONGEST_LAT_CACHE:MISS, the
+ * tables' aliases, perf's generic names), resolved by the events module as
+ * the perf backend would, is the simulated quantity of what its encoding
+ * counts (events_meaning.c): instructions, branches, mispredicted
+ * branches, L1d and last-level misses.  -1 where it resolves to nothing the
+ * simulator has; *means then says what it counts, PMB_MEANS_OTHER where it
+ * did not resolve. */
+static int lookup_by_meaning(const char *name, enum pmb_event_meaning *means)
 {
 	/* 1 + the quantity; 0 none (cycles: callgrind has none). */
-	static const int by_means[] = {
+	static const int by_means[PMB_MEANS_COUNT] = {
 		[PMB_MEANS_INSTRUCTIONS] = 1 + Q_INSTRUCTIONS,
 		[PMB_MEANS_BRANCHES] = 1 + Q_BRANCHES,
 		[PMB_MEANS_BRANCH_MISSES] = 1 + Q_BRANCH_MISSES,
+		[PMB_MEANS_L1D_MISSES] = 1 + Q_L1D_MISSES,
+		[PMB_MEANS_LLC_MISSES] = 1 + Q_LLC_MISSES,
+		[PMB_MEANS_CACHE_MISSES] = 1 + Q_CACHE_MISSES,
 	};
 	struct pmb_event_plan *pl = malloc(sizeof(*pl));
 	const struct perf_event_attr *a;
 	int q = -1;
 
+	*means = PMB_MEANS_OTHER;
 	if (!pl || strpbrk(name, "@,") || pmb__events_resolve(name, 0, false, pl) != 0 || pl->nev != 1)
 		goto out;
 	a = &pl->ev[0].attr;
-	if (pl->ev[0].means > 0 && (size_t)pl->ev[0].means < PMB__ARRAY_LEN(by_means) &&
-	    by_means[pl->ev[0].means])
-		q = by_means[pl->ev[0].means] - 1;
-	else if (a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_CACHE_MISSES)
-		q = Q_CACHE_MISSES;
+	*means = pl->ev[0].means;
+	if (*means < PMB_MEANS_COUNT && by_means[*means])
+		q = by_means[*means] - 1;
 	else if (a->type == PERF_TYPE_HW_CACHE)
 		q = cache_quantity(a->config);
 out:
@@ -214,6 +221,34 @@ void pmb__sim_err_nosim(const char *name)
 	for (size_t i = 0; i < PMB__ARRAY_LEN(sets) && len < cap; i++)
 		len += (size_t)snprintf(e + len, cap - len, ", @%s",
 					sets[i].name);
+}
+
+/* An event that counts something near what the simulator has, but not it:
+ * refused, naming the simulated events to ask for instead (a guess would
+ * be a figure that means something else on the other backend). */
+static const struct sim_near {
+	enum pmb_event_meaning means;
+	const char *what, *nearest;
+} nearest[] = {
+	{ PMB_MEANS_CACHE_REFS, "cache lookups, hits included",
+	  "loads, stores (L1d lookups), l1d-misses (last-level lookups), llc-misses, cache-misses" },
+	{ PMB_MEANS_L2_MISSES, "misses of a middle cache level, which valgrind does not model (it simulates L1 and "
+	  "the last level)", "l1d-misses, llc-misses" },
+	{ PMB_MEANS_L1I_MISSES, "the PMU's instruction-fetch misses, wrong-path fetches and prefetches included",
+	  "l1i-misses (fetch misses of the instructions executed)" },
+};
+
+/* The error for name, which counts means: what it counts and the nearest
+ * simulated events, or every name the backend gives. */
+static void err_refused(const char *name, enum pmb_event_meaning means)
+{
+	for (size_t i = 0; i < PMB__ARRAY_LEN(nearest); i++)
+		if (nearest[i].means == means) {
+			pmb__sim_set_err("event '%s' cannot be simulated: it counts %s; the nearest simulated "
+					 "events: %s", name, nearest[i].what, nearest[i].nearest);
+			return;
+		}
+	pmb__sim_err_nosim(name);
 }
 
 /* The next name of the comma list at *p, blanks trimmed, into name (""
@@ -284,6 +319,7 @@ static int add_set(const char *name, struct pmb_event_plan *plan, int *quant,
 static int add_list(const char *list, struct pmb_event_plan *plan, int *quant,
 		    int depth)
 {
+	enum pmb_event_meaning means;
 	const char *p = list;
 	char name[64];
 	int rc = 0, q;
@@ -297,10 +333,8 @@ static int add_list(const char *list, struct pmb_event_plan *plan, int *quant,
 			continue;
 		}
 		q = lookup(name);
-		if (q < 0)
-			q = lookup_by_meaning(name);
-		if (q < 0) {
-			pmb__sim_err_nosim(name);
+		if (q < 0 && (q = lookup_by_meaning(name, &means)) < 0) {
+			err_refused(name, means);
 			return PMB_ENOSIM;
 		}
 		rc = add_quantity(name, q, plan, quant);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "pmb_config.h"
+#include "events.h"
 #include "interrupt.h"
 #include "pmubench.h"
 #include "sim_internal.h"
@@ -20,6 +21,7 @@
 struct sim_cmd {
 	char vg[PATH_MAX], exe[PATH_MAX], dir[PATH_MAX];
 	char out[PATH_MAX + 32], log[PATH_MAX + 32], geom[3][64];
+	char pmu[64];  /* libpfm4's core PMU here, for the child; "" none */
 	char **args;
 };
 
@@ -180,6 +182,14 @@ exec_child(const struct sim_cmd *c, const struct sigaction *old_quit)
 	/* hwloc's x86 (cpuid) backend cannot work under valgrind and says so
 	 * on stderr; sysfs gives the same caches. */
 	setenv("HWLOC_COMPONENTS", "-x86", 0);
+	/* libpfm4 too reads CPUID, which valgrind emulates: an Ice Lake is
+	 * ix86arch there, where LLC_MISSES is LONGEST_LAT_CACHE.MISS (every
+	 * last-level miss) instead of icl's llc-misses (loads), and
+	 * MEM_LOAD_RETIRED:L1_MISS nothing.  Names resolve for this machine's
+	 * PMU, as the perf backend resolves them (a LIBPFM_FORCE_PMU of the
+	 * user's stays). */
+	if (c->pmu[0])
+		setenv("LIBPFM_FORCE_PMU", c->pmu, 0);
 	/* Same addresses in every run, so the same cache sets and predictor
 	 * entries: two runs give the same counts. */
 	personality((unsigned long)personality(0xffffffff) | ADDR_NO_RANDOMIZE);
@@ -247,6 +257,8 @@ int pmb__sim_exec(int argc, char **argv, const struct pmb_topology_info *info, b
 	rc = build_args(&c, argc, argv, info, instr);
 	if (rc)
 		goto fail_args;
+	if (pmb__events_core_pmu(info ? info->cpu : -1, c.pmu, sizeof(c.pmu)))
+		c.pmu[0] = '\0';
 	/* Stopped before it started: nothing measured, nothing to write. */
 	rc = pmb__stop_signal ? 128 + pmb__stop_signal : run_child(&c);
 	if (rc >= 0 && !pmb__stop_signal)

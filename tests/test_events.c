@@ -44,6 +44,12 @@ struct enc_case {
 #define INS PMB_MEANS_INSTRUCTIONS
 #define BRS PMB_MEANS_BRANCHES
 #define BRM PMB_MEANS_BRANCH_MISSES
+#define L1M PMB_MEANS_L1D_MISSES
+#define LLM PMB_MEANS_LLC_MISSES
+#define CAM PMB_MEANS_CACHE_MISSES
+#define REF PMB_MEANS_CACHE_REFS
+#define L2M PMB_MEANS_L2_MISSES
+#define L1I PMB_MEANS_L1I_MISSES
 
 /* Everything not tied to a PMU: the same under any forced PMU. */
 static const struct enc_case generic_cases[] = {
@@ -53,12 +59,16 @@ static const struct enc_case generic_cases[] = {
 	{ SRC_LINE, "branches", HW, 4, 0, PMB_EV_HW, false, BRS, "perf" },
 	{ SRC_LINE, "branch-instructions", HW, 4, 0, PMB_EV_HW, false, BRS, "perf" },
 	{ SRC_LINE, "branch-misses", HW, 5, 0, PMB_EV_HW, false, BRM, "perf" },
-	{ SRC_LINE, "cache-references", HW, 2, 0, PMB_EV_HW, false, OTH, "perf" },
-	{ SRC_LINE, "cache-misses", HW, 3, 0, PMB_EV_HW, false, OTH, "perf" },
+	{ SRC_LINE, "cache-references", HW, 2, 0, PMB_EV_HW, false, REF, "perf" },
+	{ SRC_LINE, "cache-misses", HW, 3, 0, PMB_EV_HW, false, CAM, "perf" },
 	{ SRC_LINE, "ref-cycles", HW, 9, 0, PMB_EV_HW, false, OTH, "perf" },
 	{ SRC_LINE, "stalled-cycles-backend", HW, 8, 0, PMB_EV_HW, false, OTH, "perf" },
-	{ SRC_LINE, "L1-dcache-load-misses", HWC, 0 | (0 << 8) | (1 << 16), 0, PMB_EV_HW, false, OTH, "perf" },
-	{ SRC_LINE, "LLC-loads", HWC, 2 | (0 << 8) | (0 << 16), 0, PMB_EV_HW, false, OTH, "perf" },
+	{ SRC_LINE, "L1-dcache-load-misses", HWC, 0 | (0 << 8) | (1 << 16), 0, PMB_EV_HW, false, L1M, "perf" },
+	{ SRC_LINE, "L1-dcache-loads", HWC, 0 | (0 << 8) | (0 << 16), 0, PMB_EV_HW, false, REF, "perf" },
+	{ SRC_LINE, "L1-icache-load-misses", HWC, 1 | (0 << 8) | (1 << 16), 0, PMB_EV_HW, false, L1I, "perf" },
+	{ SRC_LINE, "LLC-loads", HWC, 2 | (0 << 8) | (0 << 16), 0, PMB_EV_HW, false, REF, "perf" },
+	{ SRC_LINE, "LLC-load-misses", HWC, 2 | (0 << 8) | (1 << 16), 0, PMB_EV_HW, false, LLM, "perf" },
+	{ SRC_LINE, "LLC-store-misses", HWC, 2 | (1 << 8) | (1 << 16), 0, PMB_EV_HW, false, OTH, "perf" },
 	{ SRC_LINE, "dTLB-load-misses", HWC, 3 | (0 << 8) | (1 << 16), 0, PMB_EV_HW, false, OTH, "perf" },
 	{ SRC_LINE, "task-clock", SW, 1, 0, PMB_EV_SW, false, OTH, "perf" },
 	{ SRC_LINE, "cpu-clock", SW, 0, 0, PMB_EV_SW, false, OTH, "perf" },
@@ -91,10 +101,22 @@ static const struct enc_case skx_cases[] = {
 	{ SRC_LINE, "INST_RETIRED:ANY_P", RAW, 0xc0, 0, PMB_EV_HW, true, INS, "skx" },
 	{ SRC_LINE, "INSTRUCTION_RETIRED", RAW, 0xc0, 0, PMB_EV_HW, true, INS, "skx" },
 	{ SRC_LINE, "INST_RETIRED:PREC_DIST", RAW, 0x1c0, 0, PMB_EV_HW, true, INS, "skx" },
-	{ SRC_LINE, "MEM_LOAD_RETIRED:L1_MISS", RAW, 0x08d1, 0, PMB_EV_HW, false, OTH, "skx" },
-	{ SRC_LINE, "MEM_LOAD_RETIRED:L3_MISS", RAW, 0x20d1, 0, PMB_EV_HW, false, OTH, "skx" },
-	{ SRC_LINE, "L1D:REPLACEMENT", RAW, 0x0151, 0, PMB_EV_HW, false, OTH, "skx" },
-	{ SRC_LINE, "LONGEST_LAT_CACHE:MISS", RAW, 0x412e, 0, PMB_EV_HW, false, OTH, "skx" },
+	/* cache events: the aliases' own events (D1H/08H, 20H: retired loads
+	 * that missed L1, L3), the kernel's L1-dcache-load-misses (51H/01H) and
+	 * cache-misses (2EH/41H, architectural); a cmask makes them other counts */
+	{ SRC_LINE, "MEM_LOAD_RETIRED:L1_MISS", RAW, 0x08d1, 0, PMB_EV_HW, false, L1M, "skx" },
+	{ SRC_LINE, "MEM_LOAD_RETIRED:L3_MISS", RAW, 0x20d1, 0, PMB_EV_HW, false, LLM, "skx" },
+	{ SRC_LINE, "MEM_LOAD_RETIRED:L3_MISS:c=1", RAW, 0x10020d1, 0, PMB_EV_HW, false, OTH, "skx" },
+	{ SRC_LINE, "L1D:REPLACEMENT", RAW, 0x0151, 0, PMB_EV_HW, false, L1M, "skx" },
+	{ SRC_LINE, "L1D:REPLACEMENT:e=1:c=1", RAW, 0x1040151, 0, PMB_EV_HW, false, OTH, "skx" },
+	{ SRC_LINE, "LONGEST_LAT_CACHE:MISS", RAW, 0x412e, 0, PMB_EV_HW, false, CAM, "skx" },
+	{ SRC_LINE, "LLC_MISSES", RAW, 0x20d1, 0, PMB_EV_HW, false, LLM, "skx", .enc = "(as alias llc-misses)" },
+	/* lookups, a middle level, instruction fetch: SDM 2EH/4FH, 24H/3FH,
+	 * D1H/10H, 83H/02H */
+	{ SRC_LINE, "LONGEST_LAT_CACHE:REFERENCE", RAW, 0x4f2e, 0, PMB_EV_HW, false, REF, "skx" },
+	{ SRC_LINE, "L2_RQSTS:MISS", RAW, 0x3f24, 0, PMB_EV_HW, false, L2M, "skx" },
+	{ SRC_LINE, "MEM_LOAD_RETIRED:L2_MISS", RAW, 0x10d1, 0, PMB_EV_HW, false, L2M, "skx" },
+	{ SRC_LINE, "ICACHE_64B:IFTAG_MISS", RAW, 0x0283, 0, PMB_EV_HW, false, L1I, "skx" },
 	{ SRC_LINE, "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", RAW, 0x01b7, 0x10001, PMB_EV_HW, false, OTH, "skx" },
 	/* raw codes read as the core's */
 	{ SRC_LINE, "r3c", RAW, 0x3c, 0, PMB_EV_HW, true, CYC, "skx" },
@@ -103,12 +125,15 @@ static const struct enc_case skx_cases[] = {
 	{ SRC_LINE, "rC5", RAW, 0xc5, 0, PMB_EV_HW, false, BRM, "skx" },
 	{ SRC_LINE, "r76", RAW, 0x76, 0, PMB_EV_HW, false, OTH, "skx" },
 	{ SRC_LINE, "r11", RAW, 0x11, 0, PMB_EV_HW, false, OTH, "skx" },
+	{ SRC_LINE, "r412e", RAW, 0x412e, 0, PMB_EV_HW, false, CAM, "skx" },
+	{ SRC_LINE, "r151", RAW, 0x151, 0, PMB_EV_HW, false, L1M, "skx" },
+	{ SRC_LINE, "r20d1", RAW, 0x20d1, 0, PMB_EV_HW, false, LLM, "skx" },
 	/* aliases (events/aliases.txt) on Skylake-X */
 	{ SRC_LINE, "l1d-loads", RAW, 0x81d0, 0, PMB_EV_HW, false, OTH, "skx" },
-	{ SRC_LINE, "l1d-misses", RAW, 0x08d1, 0, PMB_EV_HW, false, OTH, "skx" },
-	{ SRC_LINE, "l2-misses", RAW, 0x10d1, 0, PMB_EV_HW, false, OTH, "skx" },
-	{ SRC_LINE, "llc-loads", RAW, 0x10d1, 0, PMB_EV_HW, false, OTH, "skx" },
-	{ SRC_LINE, "llc-misses", RAW, 0x20d1, 0, PMB_EV_HW, false, OTH, "skx" },
+	{ SRC_LINE, "l1d-misses", RAW, 0x08d1, 0, PMB_EV_HW, false, L1M, "skx" },
+	{ SRC_LINE, "l2-misses", RAW, 0x10d1, 0, PMB_EV_HW, false, L2M, "skx" },
+	{ SRC_LINE, "llc-loads", RAW, 0x10d1, 0, PMB_EV_HW, false, L2M, "skx" },
+	{ SRC_LINE, "llc-misses", RAW, 0x20d1, 0, PMB_EV_HW, false, LLM, "skx" },
 	{ SRC_LINE, "dtlb-misses", RAW, 0x0e08, 0, PMB_EV_HW, false, OTH, "skx" },
 	{ SRC_LINE, "br-misp-retired", RAW, 0xc5, 0, PMB_EV_HW, false, BRM, "skx" },
 	{ SRC_LINE, "br-inst-retired", RAW, 0xc4, 0, PMB_EV_HW, false, BRS, "skx" },
@@ -123,6 +148,33 @@ static const struct enc_case icl_cases[] = {
 	{ SRC_LINE, "INST_RETIRED:ANY_P", RAW, 0xc0, 0, PMB_EV_HW, true, INS, "icl" },
 	{ SRC_LINE, "CPU_CLK_UNHALTED:THREAD_P", RAW, 0x3c, 0, PMB_EV_HW, true, CYC, "icl" },
 	{ SRC_LINE, "TOPDOWN:SLOTS", RAW, 0x400, 0, PMB_EV_HW, false, OTH, "icl" },
+};
+
+/* Cache events of older and smaller Intel cores (SDM): Sandy Bridge's
+ * libpfm4 LLC_MISSES is LAST_LEVEL_CACHE_MISSES, the architectural 2EH/41H
+ * (every last-level miss), where Skylake's is the alias of retired loads;
+ * Haswell's load events are MEM_LOAD_UOPS_RETIRED (D1H), of no alias row;
+ * Goldmont's 51H/01H is DL1.DIRTY_EVICTION, no L1D replacement. */
+static const struct enc_case snb_cases[] = {
+	{ SRC_LINE, "LLC_MISSES", RAW, 0x412e, 0, PMB_EV_HW, false, CAM, "snb", .enc = "LAST_LEVEL_CACHE_MISSES" },
+	{ SRC_LINE, "L1D:REPLACEMENT", RAW, 0x0151, 0, PMB_EV_HW, false, L1M, "snb" },
+	{ SRC_LINE, "ICACHE:MISSES", RAW, 0x0280, 0, PMB_EV_HW, false, L1I, "snb" },
+};
+
+static const struct enc_case hsw_cases[] = {
+	{ SRC_LINE, "MEM_LOAD_UOPS_RETIRED:L1_MISS", RAW, 0x08d1, 0, PMB_EV_HW, false, L1M, "hsw" },
+	{ SRC_LINE, "MEM_LOAD_UOPS_RETIRED:L2_MISS", RAW, 0x10d1, 0, PMB_EV_HW, false, L2M, "hsw" },
+	{ SRC_LINE, "MEM_LOAD_UOPS_RETIRED:L3_MISS", RAW, 0x20d1, 0, PMB_EV_HW, false, LLM, "hsw" },
+	{ SRC_LINE, "LONGEST_LAT_CACHE:MISS", RAW, 0x412e, 0, PMB_EV_HW, false, CAM, "hsw" },
+	{ SRC_LINE, "L1D:REPLACEMENT", RAW, 0x0151, 0, PMB_EV_HW, false, L1M, "hsw" },
+	/* no alias row: the '*' row, perf's generic LLC-load-misses */
+	{ SRC_LINE, "LLC_MISSES", HWC, 2 | (0 << 8) | (1 << 16), 0, PMB_EV_HW, false, LLM, "perf" },
+};
+
+static const struct enc_case glm_cases[] = {
+	{ SRC_LINE, "LONGEST_LAT_CACHE:MISS", RAW, 0x412e, 0, PMB_EV_HW, false, CAM, "glm" },
+	{ SRC_LINE, "DL1:DIRTY_EVICTION", RAW, 0x0151, 0, PMB_EV_HW, false, OTH, "glm" },
+	{ SRC_LINE, "r151", RAW, 0x0151, 0, PMB_EV_HW, false, OTH, "glm" },
 };
 
 static const struct enc_case spr_cases[] = {
@@ -150,13 +202,28 @@ static const struct enc_case zen1_cases[] = {
 	/* aliases: Zen 1 has no demand-fill event in libpfm: perf's generic
 	 * cache events stand in (the '*' rows) */
 	{ SRC_LINE, "l1d-loads", RAW, 0x0129, 0, PMB_EV_HW, false, OTH, "amd64_fam17h" },
-	{ SRC_LINE, "l1d-misses", HWC, 0 | (0 << 8) | (1 << 16), 0, PMB_EV_HW, false, OTH, "perf" },
-	{ SRC_LINE, "l2-misses", RAW, 0x0864, 0, PMB_EV_HW, false, OTH, "amd64_fam17h" },
-	{ SRC_LINE, "llc-misses", HWC, 2 | (0 << 8) | (1 << 16), 0, PMB_EV_HW, false, OTH, "perf" },
+	{ SRC_LINE, "l1d-misses", HWC, 0 | (0 << 8) | (1 << 16), 0, PMB_EV_HW, false, L1M, "perf" },
+	{ SRC_LINE, "l2-misses", RAW, 0x0864, 0, PMB_EV_HW, false, L2M, "amd64_fam17h" },
+	{ SRC_LINE, "llc-misses", HWC, 2 | (0 << 8) | (1 << 16), 0, PMB_EV_HW, false, LLM, "perf" },
+	/* Intel's architectural cache-miss code is no AMD event */
+	{ SRC_LINE, "r412e", RAW, 0x412e, 0, PMB_EV_HW, false, OTH, "amd64_fam17h" },
 	{ SRC_LINE, "dtlb-misses", RAW, 0xf045, 0, PMB_EV_HW, false, OTH, "amd64_fam17h" },
 	{ SRC_LINE, "br-misp-retired", RAW, 0xc3, 0, PMB_EV_HW, false, BRM, "amd64_fam17h" },
 	{ SRC_LINE, "br-inst-retired", RAW, 0xc2, 0, PMB_EV_HW, false, BRS, "amd64_fam17h" },
 	{ SRC_LINE, "stalls", HW, PERF_COUNT_HW_STALLED_CYCLES_BACKEND, 0, PMB_EV_HW, false, OTH, "perf" },
+};
+
+/* AMD Zen 3 (PPR 19h): PMCx043 demand data-cache fills by source; the
+ * aliases take the sources beyond L2 (l1d-misses) and beyond the CCX's L3
+ * (llc-misses), in any spelling of the code.  One source alone is no
+ * alias's count. */
+static const struct enc_case zen3_cases[] = {
+	{ SRC_LINE, "LLC_MISSES", RAW, 0x5843, 0, PMB_EV_HW, false, LLM, "amd64_fam19h_zen3",
+	  .enc = "(as alias llc-misses)" },
+	{ SRC_LINE, "r5843", RAW, 0x5843, 0, PMB_EV_HW, false, LLM, "amd64_fam19h_zen3" },
+	{ SRC_LINE, "l1d-misses", RAW, 0x5f43, 0, PMB_EV_HW, false, L1M, "amd64_fam19h_zen3" },
+	{ SRC_LINE, "DEMAND_DATA_CACHE_FILLS_FROM_SYSTEM:MEM_IO_LCL", RAW, 0x0843, 0, PMB_EV_HW, false, OTH,
+	  "amd64_fam19h_zen3" },
 };
 
 static const struct enc_case zen4_cases[] = {
@@ -182,14 +249,14 @@ static const struct enc_case ac57_cases[] = {
 	{ SRC_LINE, "br_mis_pred", RAW, 0x10, 0, PMB_EV_HW, false, BRM, "arm_ac57", .enc = "BRANCH_MISPRED" },
 	{ SRC_LINE, "BRANCH_MISPRED", RAW, 0x10, 0, PMB_EV_HW, false, BRM, "arm_ac57" },
 	{ SRC_LINE, "BR_PRED", RAW, 0x12, 0, PMB_EV_HW, false, OTH, "arm_ac57", .enc = "BRANCH_PRED" },
-	{ SRC_LINE, "L1D_CACHE", RAW, 0x04, 0, PMB_EV_HW, false, OTH, "arm_ac57", .enc = "L1D_CACHE_ACCESS" },
-	{ SRC_LINE, "L1D_CACHE_REFILL", RAW, 0x03, 0, PMB_EV_HW, false, OTH, "arm_ac57" },
+	{ SRC_LINE, "L1D_CACHE", RAW, 0x04, 0, PMB_EV_HW, false, REF, "arm_ac57", .enc = "L1D_CACHE_ACCESS" },
+	{ SRC_LINE, "L1D_CACHE_REFILL", RAW, 0x03, 0, PMB_EV_HW, false, L1M, "arm_ac57" },
 	{ SRC_LINE, "BR_MISP_RETIRED", RAW, 0x10, 0, PMB_EV_HW, false, BRM, "arm_ac57",
 	  .enc = "BRANCH_MISPRED:u=1:k=0:h=0:excl=0:mg=0:mh=1 (as alias br-misp-retired)" },
 	{ SRC_LINE, "br-misp-retired", RAW, 0x10, 0, PMB_EV_HW, false, BRM, "arm_ac57" },
 	{ SRC_LINE, "br-inst-retired", RAW, 0x12, 0, PMB_EV_HW, false, OTH, "arm_ac57" },
 	{ SRC_LINE, "l1d-loads", RAW, 0x40, 0, PMB_EV_HW, false, OTH, "arm_ac57" },
-	{ SRC_LINE, "l1d-misses", RAW, 0x42, 0, PMB_EV_HW, false, OTH, "arm_ac57" },
+	{ SRC_LINE, "l1d-misses", RAW, 0x42, 0, PMB_EV_HW, false, L1M, "arm_ac57" },
 	{ SRC_LINE, "r10", RAW, 0x10, 0, PMB_EV_HW, false, BRM, "arm_ac57" },
 	{ SRC_LINE, "r3c", RAW, 0x3c, 0, PMB_EV_HW, false, OTH, "arm_ac57",
 	  .unsupported = "arm_ac57 does not implement STALL (event 0x3c is not in libpfm4's table for it)" },
@@ -198,7 +265,7 @@ static const struct enc_case ac57_cases[] = {
 	  .enc = "raw 0x21 (Arm BR_RETIRED, which arm_ac57 does not list)",
 	  .unsupported = "arm_ac57 does not implement BR_RETIRED (event 0x21 is not in libpfm4's table for it)" },
 	/* llc-loads has no A57 row: the armv8_pmuv3 row's LL_CACHE_RD, reported */
-	{ SRC_LINE, "llc-loads", RAW, 0x36, 0, PMB_EV_HW, false, OTH, "arm_ac57",
+	{ SRC_LINE, "llc-loads", RAW, 0x36, 0, PMB_EV_HW, false, REF, "arm_ac57",
 	  .unsupported = "arm_ac57 does not implement LL_CACHE_RD (event 0x36 is not in libpfm4's table for it)" },
 };
 
@@ -207,10 +274,10 @@ static const struct enc_case ac53_cases[] = {
 	{ SRC_LINE, "INST_RETIRED", RAW, 0x08, 0, PMB_EV_HW, true, INS, "arm_ac53" },
 	{ SRC_LINE, "BR_MIS_PRED", RAW, 0x10, 0, PMB_EV_HW, false, BRM, "arm_ac53", .enc = "arm_ac53::BRANCH_MISPRED" },
 	{ SRC_LINE, "BR_PRED", RAW, 0x12, 0, PMB_EV_HW, false, OTH, "arm_ac53", .enc = "arm_ac53::BRANCH_PRED" },
-	{ SRC_LINE, "L1D_CACHE", RAW, 0x04, 0, PMB_EV_HW, false, OTH, "arm_ac53", .enc = "L1D_CACHE_ACCESS" },
-	{ SRC_LINE, "L1D_CACHE_REFILL", RAW, 0x03, 0, PMB_EV_HW, false, OTH, "arm_ac53" },
+	{ SRC_LINE, "L1D_CACHE", RAW, 0x04, 0, PMB_EV_HW, false, REF, "arm_ac53", .enc = "L1D_CACHE_ACCESS" },
+	{ SRC_LINE, "L1D_CACHE_REFILL", RAW, 0x03, 0, PMB_EV_HW, false, L1M, "arm_ac53" },
 	{ SRC_LINE, "br-misp-retired", RAW, 0x10, 0, PMB_EV_HW, false, BRM, "arm_ac53" },
-	{ SRC_LINE, "l1d-loads", RAW, 0x04, 0, PMB_EV_HW, false, OTH, "arm_ac53" },
+	{ SRC_LINE, "l1d-loads", RAW, 0x04, 0, PMB_EV_HW, false, REF, "arm_ac53" },
 };
 
 static const struct enc_case n1_cases[] = {
@@ -220,12 +287,15 @@ static const struct enc_case n1_cases[] = {
 	{ SRC_LINE, "BR_PRED", RAW, 0x12, 0, PMB_EV_HW, false, OTH, "arm_n1" },
 	{ SRC_LINE, "BR_RETIRED", RAW, 0x21, 0, PMB_EV_HW, false, BRS, "arm_n1" },
 	{ SRC_LINE, "BR_MIS_PRED_RETIRED", RAW, 0x22, 0, PMB_EV_HW, false, BRM, "arm_n1" },
-	{ SRC_LINE, "L1D_CACHE", RAW, 0x04, 0, PMB_EV_HW, false, OTH, "arm_n1" },
-	{ SRC_LINE, "L1D_CACHE_REFILL", RAW, 0x03, 0, PMB_EV_HW, false, OTH, "arm_n1" },
+	{ SRC_LINE, "L1D_CACHE", RAW, 0x04, 0, PMB_EV_HW, false, REF, "arm_n1" },
+	{ SRC_LINE, "L1D_CACHE_REFILL", RAW, 0x03, 0, PMB_EV_HW, false, L1M, "arm_n1" },
 	{ SRC_LINE, "BR_MISP_RETIRED", RAW, 0x22, 0, PMB_EV_HW, false, BRM, "arm_n1", .enc = "(as alias br-misp-retired)" },
 	{ SRC_LINE, "br-misp-retired", RAW, 0x22, 0, PMB_EV_HW, false, BRM, "arm_n1" },
 	{ SRC_LINE, "br-inst-retired", RAW, 0x21, 0, PMB_EV_HW, false, BRS, "arm_n1" },
-	{ SRC_LINE, "l1d-misses", RAW, 0x42, 0, PMB_EV_HW, false, OTH, "arm_n1" },
+	{ SRC_LINE, "l1d-misses", RAW, 0x42, 0, PMB_EV_HW, false, L1M, "arm_n1" },
+	{ SRC_LINE, "LL_CACHE_MISS_RD", RAW, 0x37, 0, PMB_EV_HW, false, LLM, "arm_n1" },
+	{ SRC_LINE, "llc-misses", RAW, 0x37, 0, PMB_EV_HW, false, LLM, "arm_n1" },
+	{ SRC_LINE, "L2D_CACHE_REFILL", RAW, 0x17, 0, PMB_EV_HW, false, L2M, "arm_n1" },
 };
 
 static char events_dir[4096];
@@ -1063,8 +1133,12 @@ static const struct enc_case a72_cases[] = {
 	{ SRC_LINE, "CPU_CYCLES", 10, 0x11, 0, PMB_EV_HW, true, CYC, "armv8_cortex_a72",
 	  .enc = "armv8_cortex_a72/cpu_cycles (sysfs event=0x11)" },
 	{ SRC_LINE, "INST_RETIRED", 10, 0x08, 0, PMB_EV_HW, true, INS, "armv8_cortex_a72" },
-	{ SRC_LINE, "L1D_CACHE", 10, 0x04, 0, PMB_EV_HW, false, OTH, "armv8_cortex_a72" },
-	{ SRC_LINE, "L1D_CACHE_REFILL", 10, 0x03, 0, PMB_EV_HW, false, OTH, "armv8_cortex_a72" },
+	{ SRC_LINE, "L1D_CACHE", 10, 0x04, 0, PMB_EV_HW, false, REF, "armv8_cortex_a72" },
+	{ SRC_LINE, "L1D_CACHE_REFILL", 10, 0x03, 0, PMB_EV_HW, false, L1M, "armv8_cortex_a72" },
+	/* the A72's last level is its L2, but not every core's: a middle level */
+	{ SRC_LINE, "L2D_CACHE_REFILL", 10, 0x17, 0, PMB_EV_HW, false, L2M, "armv8_cortex_a72" },
+	{ SRC_LINE, "r33", RAW, 0x33, 0, PMB_EV_HW, false, CAM, "armv8_cortex_a72",
+	  .unsupported = "armv8_cortex_a72 does not implement LL_CACHE_MISS (event 0x33 is not in its sysfs events/)" },
 	{ SRC_LINE, "sample_pop", 10, 0x4000, 0, PMB_EV_HW, false, OTH, "armv8_cortex_a72" },
 	{ SRC_LINE, "BR_RETIRED", 10, 0x21, 0, PMB_EV_HW, false, BRS, "armv8_cortex_a72",
 	  .enc = "raw 0x21 (Arm BR_RETIRED, which armv8_cortex_a72 does not list)",
@@ -1075,9 +1149,9 @@ static const struct enc_case a72_cases[] = {
 	{ SRC_LINE, "br-inst-retired", 10, 0x12, 0, PMB_EV_HW, false, OTH, "armv8_cortex_a72" },
 	{ SRC_LINE, "BR_MISP_RETIRED", 10, 0x10, 0, PMB_EV_HW, false, BRM, "armv8_cortex_a72",
 	  .enc = "armv8_cortex_a72/br_mis_pred (sysfs event=0x10) (as alias br-misp-retired)" },
-	{ SRC_LINE, "l1d-misses", 10, 0x03, 0, PMB_EV_HW, false, OTH, "armv8_cortex_a72" },
-	{ SRC_LINE, "l2-misses", 10, 0x17, 0, PMB_EV_HW, false, OTH, "armv8_cortex_a72" },
-	{ SRC_LINE, "llc-loads", 10, 0x36, 0, PMB_EV_HW, false, OTH, "armv8_cortex_a72",
+	{ SRC_LINE, "l1d-misses", 10, 0x03, 0, PMB_EV_HW, false, L1M, "armv8_cortex_a72" },
+	{ SRC_LINE, "l2-misses", 10, 0x17, 0, PMB_EV_HW, false, L2M, "armv8_cortex_a72" },
+	{ SRC_LINE, "llc-loads", 10, 0x36, 0, PMB_EV_HW, false, REF, "armv8_cortex_a72",
 	  .unsupported = "armv8_cortex_a72 does not implement LL_CACHE_RD (event 0x36 is not in its sysfs events/)" },
 	/* raw codes: judged by the list too, within the common ranges only */
 	{ SRC_LINE, "r11", RAW, 0x11, 0, PMB_EV_HW, true, CYC, "armv8_cortex_a72" },
@@ -1105,6 +1179,18 @@ static const struct enc_case qemu_cases[] = {
 	{ SRC_LINE, "br-inst-retired", 8, 0x12, 0, PMB_EV_HW, false, OTH, "armv8_pmuv3",
 	  .unsupported = "armv8_pmuv3 does not implement BR_PRED (event 0x12 is not in its sysfs events/)" },
 	{ SRC_LINE, "branch-misses", HW, 5, 0, PMB_EV_HW, false, BRM, "perf" },
+};
+
+/* A core whose sysfs lists the last-level events (Arm ARM: 0x36
+ * LL_CACHE_RD, 0x37 LL_CACHE_MISS_RD, what the kernel counts for LLC-loads
+ * and LLC-load-misses). */
+static const struct enc_case full_cases[] = {
+	{ SRC_LINE, "LL_CACHE_MISS_RD", 9, 0x37, 0, PMB_EV_HW, false, LLM, "armv8_pmuv3_0" },
+	{ SRC_LINE, "ll_cache_miss_rd", 9, 0x37, 0, PMB_EV_HW, false, LLM, "armv8_pmuv3_0" },
+	{ SRC_LINE, "llc-misses", 9, 0x37, 0, PMB_EV_HW, false, LLM, "armv8_pmuv3_0" },
+	{ SRC_LINE, "LLC_MISSES", 9, 0x37, 0, PMB_EV_HW, false, LLM, "armv8_pmuv3_0", .enc = "(as alias llc-misses)" },
+	{ SRC_LINE, "LL_CACHE_RD", 9, 0x36, 0, PMB_EV_HW, false, REF, "armv8_pmuv3_0" },
+	{ SRC_LINE, "L1D_CACHE_REFILL", 9, 0x03, 0, PMB_EV_HW, false, L1M, "armv8_pmuv3_0" },
 };
 
 /* Derived figures from the sysfs events (types of the trees). */
@@ -1219,6 +1305,7 @@ static int arm_sysfs_suite(void)
 	       p.ev[0].means == PMB_MEANS_BRANCH_MISSES && p.ev[1].means == PMB_MEANS_BRANCHES &&
 	       p.nder == 1,
 	       "a core with BR_RETIRED: the first alternatives, retired counts, mispredict_ratio");
+	check_cases(full_cases, sizeof(full_cases) / sizeof(full_cases[0]));
 
 	pmb__events_set_sysfs_root(bl_sys);
 	err = pmb__events_resolve("CPU_CYCLES", 4, false, &p);
@@ -1239,6 +1326,10 @@ int main(void)
 	static const struct pmu_cases tables[] = {
 		{ "icl", icl_cases, sizeof(icl_cases) / sizeof(icl_cases[0]) },
 		{ "spr", spr_cases, sizeof(spr_cases) / sizeof(spr_cases[0]) },
+		{ "snb", snb_cases, sizeof(snb_cases) / sizeof(snb_cases[0]) },
+		{ "hsw", hsw_cases, sizeof(hsw_cases) / sizeof(hsw_cases[0]) },
+		{ "glm", glm_cases, sizeof(glm_cases) / sizeof(glm_cases[0]) },
+		{ "amd64_fam19h_zen3", zen3_cases, sizeof(zen3_cases) / sizeof(zen3_cases[0]) },
 		{ "amd64_fam19h_zen4", zen4_cases, sizeof(zen4_cases) / sizeof(zen4_cases[0]) },
 		{ "arm_ac53", ac53_cases, sizeof(ac53_cases) / sizeof(ac53_cases[0]) },
 		{ "arm_n1", n1_cases, sizeof(n1_cases) / sizeof(n1_cases[0]) },

@@ -842,7 +842,9 @@ def stage(tmp, prefix):
       argv[0] is its real path), in that folder (Debian's valgrind script
       exports PWD), with only PATH (valgrind's folder) and the events folder
       by a link of fixed length: no HOME (no ~/.valgrindrc), no TMPDIR, no
-      VALGRIND_OPTS, no COLUMNS or LINES.
+      VALGRIND_OPTS, no COLUMNS or LINES.  LIBPFM_FORCE_PMU is fixed too:
+      the parent hands its core PMU's name to the child in it (sim_exec.c),
+      and "icl" or "amd64_fam19h_zen3" would be two lengths of environment.
     - Between samples the child parses callgrind's dump, whose header holds
       its pid: the number of digits changes the predictor's state and so
       a simulated branch miss or so per sample.  So it runs in a new pid
@@ -854,7 +856,7 @@ def stage(tmp, prefix):
     os.symlink(os.path.abspath(os.environ.get("PMUBENCH_EVENTS_DIR")
                                or os.path.join(HERE, "..", "events")), events)
     vg = os.path.dirname(os.path.abspath(shutil.which("valgrind")))
-    return prefix, exe, {"PATH": vg, "PMUBENCH_EVENTS_DIR": events}
+    return prefix, exe, {"PATH": vg, "PMUBENCH_EVENTS_DIR": events, "LIBPFM_FORCE_PMU": "ix86arch"}
 
 
 def run(world, args, width=None):

@@ -99,6 +99,9 @@ MACHINE_WARNINGS = re.compile(r"^(CPU governor is '|turbo is on: )")
 # normalised at all.
 CONSOLE_HEAD = re.compile(r"\A(pmubench \S+  ).*?(  core \d+  backend \S+\n)")
 PLACEHOLDER = '"<normalised>"'
+# The runs' whole PATH, whatever the caller's: the goldens are Debian's
+# /usr/bin/valgrind's figures, and PATH's length moves them (see stage()).
+RUN_PATH = "/usr/bin"
 
 
 # --- JSON: scan the text, keeping every byte not normalised ---------------
@@ -840,23 +843,40 @@ def stage(tmp, prefix):
       a stack slot to another cache set, and a miss per sample with it.  So
       pmubench runs as a copy at a path of fixed length (the sim child's
       argv[0] is its real path), in that folder (Debian's valgrind script
-      exports PWD), with only PATH (valgrind's folder) and the events folder
-      by a link of fixed length: no HOME (no ~/.valgrindrc), no TMPDIR, no
-      VALGRIND_OPTS, no COLUMNS or LINES.  LIBPFM_FORCE_PMU is fixed too:
-      the parent hands its core PMU's name to the child in it (sim_exec.c),
-      and "icl" or "amd64_fam19h_zen3" would be two lengths of environment.
+      exports PWD), with only PATH and the events folder by a link of fixed
+      length (pmubench opens the tables through it; where it points moved
+      no count): no HOME (no ~/.valgrindrc), no TMPDIR, no VALGRIND_OPTS, no
+      COLUMNS or LINES, no locale (so the C locale), stdin /dev/null.
+      LIBPFM_FORCE_PMU is fixed too: the parent hands its core PMU's name
+      to the child in it (sim_exec.c), and "icl" or "amd64_fam19h_zen3"
+      would be two lengths of environment.
+    - PATH is RUN_PATH, not the folder where the caller's PATH finds
+      valgrind: with the caller's valgrind found through a folder of links
+      (so a PATH of 17 bytes instead of 8), sweep.json failed
+      (l1d_write_misses_fixed_share 1 -> 0 on a mem/chase point); a PATH
+      of "/usr/bin:/bin" moved refs' misses.
     - Between samples the child parses callgrind's dump, whose header holds
       its pid: the number of digits changes the predictor's state and so
       a simulated branch miss or so per sample.  So it runs in a new pid
       namespace (prefix, from pid_namespace), where the pids are 1 and 2.
+    With these, nothing tried in the caller changed a count: 3 KB more
+    environment with TMPDIR, HOME, VALGRIND_OPTS, COLUMNS and a UTF-8
+    locale set; env -i; another cwd; PATH with /bin (a link to /usr/bin)
+    first; stdin closed or /dev/null; umask 077; ulimit -s 64 MiB or
+    unlimited; SIGINT, SIGQUIT and SIGHUP ignored; 3 more open fds.  What
+    still moves with the checkout is pmubench itself: meson.build compiles
+    the source tree's events path into it (PMB_EVENTS_SOURCE_DIR), and the
+    strings after it in .rodata shift with its length; checkouts at /tmp
+    paths of 10 to 30 bytes gave two sets of sweep and study figures (14 to
+    16 bytes the odd ones), the same .rodata for the same string.  No copy
+    undoes that: those differences are left to MISS TOLERANCE.
     Returns (command prefix, executable, env)."""
     exe = os.path.join(tmp, "pmubench")
     shutil.copy2(PMB, exe)
     events = os.path.join(tmp, "events")
     os.symlink(os.path.abspath(os.environ.get("PMUBENCH_EVENTS_DIR")
                                or os.path.join(HERE, "..", "events")), events)
-    vg = os.path.dirname(os.path.abspath(shutil.which("valgrind")))
-    return prefix, exe, {"PATH": vg, "PMUBENCH_EVENTS_DIR": events, "LIBPFM_FORCE_PMU": "ix86arch"}
+    return prefix, exe, {"PATH": RUN_PATH, "PMUBENCH_EVENTS_DIR": events, "LIBPFM_FORCE_PMU": "ix86arch"}
 
 
 def run(world, args, width=None):
@@ -866,8 +886,8 @@ def run(world, args, width=None):
     prefix, exe, env = world
     if width is not None:
         env = dict(env, COLUMNS="%03d" % width)
-    p = subprocess.run([*prefix, exe, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       env=env, cwd=os.path.dirname(exe), timeout=300)
+    p = subprocess.run([*prefix, exe, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, env=env, cwd=os.path.dirname(exe), timeout=300)
     return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
 
 
@@ -1126,8 +1146,9 @@ def tolerance_self_check():
 
 def main():
     require_pmubench()
-    if not shutil.which("valgrind"):
-        print("1..0 # SKIP valgrind is not in PATH")
+    if not shutil.which("valgrind", path=RUN_PATH):
+        print("1..0 # SKIP valgrind is not in %s (the goldens hold its figures, and "
+              "the runs' PATH is that alone: see stage())" % RUN_PATH)
         sys.exit(0)
     if os.environ.get("PMB_GUEST") or binary_arch() != "x86-64":
         print("1..0 # SKIP the goldens hold the x86-64 build's simulated counts (this "

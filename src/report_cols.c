@@ -524,8 +524,11 @@ static void link_cols(struct pmb__coltab *m, struct pmb__cols *cs)
 			snprintf(k->legend, sizeof(k->legend), "norm: %s less its .baseline's%s, 95 %% interval "
 				 "in brackets", unit, m->sim ? " (SIMULATED)" : "");
 	}
-	if (any_cost(m, true)) {
-		k = col_add(cs, "fixed", m->sim ? "fixed instr/sample" : "fixed µs/sample", 7, cell_fixed);
+	{
+		/* In the default table where one is flagged; else on request
+		 * (--columns=fixed, --wide). */
+		k = col_add(cs, "fixed", m->sim ? "fixed instr/sample" : "fixed µs/sample", any_cost(m, true) ? 7 : 0,
+			    cell_fixed);
 		if (k)
 			snprintf(k->legend, sizeof(k->legend), "fixed: a cost paid once per sample inside the "
 				 "measured loop (two-point check), 95 %% interval in brackets; a warning names "

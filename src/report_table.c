@@ -184,10 +184,12 @@ static void left_out(FILE *f, const struct pmb__coltab *m, const struct pmb__col
 	for (int i = 0; i < cs->n; i++) {
 		if (on[i] || cs->k[i].hidden)
 			continue;
-		if (!cs->k[i].prio && len < sizeof(asked))
+		/* With --columns, what it did not name was not asked for, not
+		 * left out for the width. */
+		if ((!cs->k[i].prio || m->c->view.columns[0]) && len < sizeof(asked))
 			len += (size_t)snprintf(asked + len, sizeof(asked) - len, "%s%s", len ? ", " : "",
 						cs->k[i].key);
-		else if (cs->k[i].prio && flen < sizeof(fitless))
+		else if (flen < sizeof(fitless))
 			flen += (size_t)snprintf(fitless + flen, sizeof(fitless) - flen, "%s%s", flen ? ", " : "",
 						 cs->k[i].key);
 	}

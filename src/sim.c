@@ -158,6 +158,57 @@ static int cache_quantity(uint64_t config)
 	return -1;
 }
 
+/* A PMU's conditional-branch events (Intel's BR_INST_RETIRED and
+ * BR_MISP_RETIRED with the unit mask COND, CONDITIONAL before Skylake), by
+ * their libpfm4 encoding "pmu::EVENT:UMASK:...": the simulated conditional
+ * branches or their mispredictions; -1 other.  Indirect ones are not
+ * mapped: what a PMU's INDIRECT counts (returns or not) differs by core. */
+static int cond_quantity(const char *enc)
+{
+	const char *ev = strstr(enc, "::");
+
+	if (!ev)
+		return -1;
+	ev += 2;
+	bool misp = !strncmp(ev, "BR_MISP_RETIRED:", 16), inst = !strncmp(ev, "BR_INST_RETIRED:", 16);
+	const char *um = ev + 16;
+	size_t n = strcspn(um, ":");
+
+	if (!(misp || inst) || !((n == 4 && !strncmp(um, "COND", 4)) || (n == 11 && !strncmp(um, "CONDITIONAL", 11))))
+		return -1;
+	return misp ? Q_COND_MISSES : Q_COND;
+}
+
+static int lookup_by_meaning(const char *name, enum pmb_event_meaning *means);
+
+/* The quantity of name with a privilege-level modifier (":u", ":k", ...)
+ * after a name the backend knows: ":u" is what the simulator counts
+ * anyway (valgrind runs user-mode code only); a level that counts the
+ * kernel is refused.  -1 where name has no such modifier or its base is
+ * unknown; -2 refused (said). */
+static int with_level(const char *name, enum pmb_event_meaning *means)
+{
+	const char *colon = strrchr(name, ':');
+	char base[64];
+
+	if (!colon || !colon[1] || strspn(colon + 1, "ukh") != strlen(colon + 1) ||
+	    (size_t)(colon - name) >= sizeof(base))
+		return -1;
+	snprintf(base, sizeof(base), "%.*s", (int)(colon - name), name);
+	int q = lookup(base);
+
+	if (q < 0)
+		q = lookup_by_meaning(base, means);
+	if (q < 0)
+		return -1;
+	if (strcmp(colon + 1, "u")) {
+		pmb__sim_set_err("event '%s' cannot be simulated: it counts kernel mode (:%s), and valgrind runs "
+				 "user-mode code only; ask for %s or %s:u", name, colon + 1, base, base);
+		return -2;
+	}
+	return q;
+}
+
 /* One event vocabulary on both backends: a name the perf backend resolves
  * (libpfm4's events such as BR_MISP_RETIRED or LONGEST_LAT_CACHE:MISS, the
  * tables' aliases, perf's generic names), resolved by the events module as
@@ -190,6 +241,8 @@ static int lookup_by_meaning(const char *name, enum pmb_event_meaning *means)
 		q = by_means[*means] - 1;
 	else if (a->type == PERF_TYPE_HW_CACHE)
 		q = cache_quantity(a->config);
+	else
+		q = cond_quantity(pl->ev[0].encoding);
 out:
 	free(pl);
 	return q;
@@ -333,6 +386,8 @@ static int add_list(const char *list, struct pmb_event_plan *plan, int *quant,
 			continue;
 		}
 		q = lookup(name);
+		if (q < 0 && (q = with_level(name, &means)) == -2)
+			return PMB_ENOSIM;
 		if (q < 0 && (q = lookup_by_meaning(name, &means)) < 0) {
 			err_refused(name, means);
 			return PMB_ENOSIM;

@@ -204,6 +204,37 @@ def sim_fast_and_vocabulary():
            "sim maps %s to the simulated mispredictions; the branch study shows them: 0.50 +/- 0.01 / 0.000 "
            "per item at p50 (%s)" % (name, study))
     sim_cache_vocabulary()
+    sim_branch_variants()
+
+
+def sim_branch_variants():
+    """Conditional-branch events and privilege levels: BR_MISP_RETIRED:COND
+    is the sim's cond-branch-misses exactly, BR_INST_RETIRED:COND its
+    cond-branches, NAME:u the sim's NAME (valgrind runs user mode only);
+    a level that counts the kernel is refused in one line."""
+    for name, own in (("BR_MISP_RETIRED:COND", "cond-branch-misses"), ("BR_INST_RETIRED:COND", "cond-branches"),
+                      ("branch-misses:u", "branch-misses"), ("branches:u", "branches")):
+        if perf_means(name)[0] is None:
+            skip("sim maps %s to %s" % (name, own), "the perf backend here does not resolve it (%s)"
+                 % perf_means(name)[1])
+            continue
+        width = max(len(name), len(own))
+        figs = []
+        for n in (name, own):
+            r = pmbtap.run("--backend=sim", "--filter=^branch/sum_if/branchy/p50$", "--counters=" + n.rjust(width),
+                           "--format=json")
+            try:
+                doc = json.loads(r.stdout)
+                key = next(e["key"] for e in doc["context"]["events"] if e["name"] == n)
+                figs.append(doc["benchmarks"][0][key + "_per_item"])
+            except (ValueError, KeyError, StopIteration, IndexError):
+                figs.append(None)
+        ok(figs[0] is not None and figs[0] == figs[1] and figs[0] > 0.4,
+           "sim: %s per item is exactly the sim's %s on sum_if p50 (%r)" % (name, own, figs))
+    r = pmbtap.run("--backend=sim", "--filter=^calib/empty$", "--counters=branch-misses:k")
+    err = [ln for ln in r.stderr.splitlines() if "branch-misses:k" in ln]
+    ok(r.returncode == 2 and len(err) == 1 and "kernel mode" in err[0] and "branch-misses:u" in err[0],
+       "sim refuses branch-misses:k in one line: it counts kernel mode, which valgrind does not run (%s)" % err)
 
 
 def perf_means(name):

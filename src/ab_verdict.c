@@ -43,16 +43,11 @@ static double median_of(const double *x, size_t n)
  * OLD counted none) is the change, with no interval. */
 static void judge_exact(const struct pmb__ab_series *s, double thr, struct pmb__ab_verdict *v)
 {
-	double o = s->old[s->n - 1], n = s->new[s->n - 1];
+	int c = pmb__compare_exact(s->old[s->n - 1], s->new[s->n - 1], thr, &v->est, &v->ratio);
 
-	v->ratio = o > 0;
-	v->est = v->lo = v->hi = v->ratio ? n / o : n - o;
+	v->lo = v->hi = v->est;
 	v->halfwidth = 0;
-	if (v->ratio)
-		v->v = v->est > 1 + thr ? PMB_AB_REGRESSED : v->est < 1 - thr ? PMB_AB_IMPROVED :
-		       PMB_AB_NOISE;
-	else
-		v->v = v->est > 0 ? PMB_AB_REGRESSED : v->est < 0 ? PMB_AB_IMPROVED : PMB_AB_NOISE;
+	v->v = c > 0 ? PMB_AB_REGRESSED : c < 0 ? PMB_AB_IMPROVED : PMB_AB_NOISE;
 }
 
 /* d[i]: the round's log ratio (ratios) or difference; x[i]: the ratio or

@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "add_chain.h"
+
 /* Nanoseconds on CLOCK_MONOTONIC (vDSO: no system call). */
 static inline uint64_t pmb_clock_ns(void)
 {
@@ -28,23 +30,15 @@ int pmb__clock_probe(struct pmb_clock_probe *p);
  * architecture without the chain. */
 int pmb__clock_estimate_ghz(double *ghz);
 
-/* 64 dependent adds (and, on x86-64, 64 dependent imuls) as one asm
- * string, operands %0 (the chain, "+r") and %1 (the addend, "r"): one cycle
- * per add on every x86-64 and Arm core of the last decade, three per imul
- * on x86-64.  Shared by the frequency estimate and the self-check. */
+/* 64 dependent adds (add_chain.h) and, on x86-64, 64 dependent imuls, as
+ * one asm string each, operands %0 (the chain, "+r") and %1 (the factor,
+ * "r"): three cycles per imul on x86-64.  Shared by the frequency estimate
+ * and the self-check. */
 #if defined(__x86_64__)
-#define PMB__ADD8 "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t" \
-		  "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
 #define PMB__IMUL8 "imul %1, %0\n\timul %1, %0\n\timul %1, %0\n\timul %1, %0\n\t" \
 		   "imul %1, %0\n\timul %1, %0\n\timul %1, %0\n\timul %1, %0\n\t"
 #define PMB__IMUL64 PMB__IMUL8 PMB__IMUL8 PMB__IMUL8 PMB__IMUL8 \
 		    PMB__IMUL8 PMB__IMUL8 PMB__IMUL8 PMB__IMUL8
-#elif defined(__aarch64__)
-#define PMB__ADD8 "add %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1\n\t" \
-		  "add %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1\n\t"
-#endif
-#ifdef PMB__ADD8
-#define PMB__ADD64 PMB__ADD8 PMB__ADD8 PMB__ADD8 PMB__ADD8 PMB__ADD8 PMB__ADD8 PMB__ADD8 PMB__ADD8
 #endif
 
 /* Run `n` dependent adds (n rounded down to a multiple of 64); the shared

@@ -394,16 +394,20 @@ static enum verdict by_points(double po, double pn, double thr,
  * old count is none.  *same: nothing changed at all. */
 static enum verdict by_exact(double po, double pn, double thr, struct cells *c, bool *same)
 {
+	double est;
+	bool ratio;
+	int change;
+
 	*same = po == pn;
 	snprintf(c->ci, sizeof(c->ci), "exact (simulated)");
 	if (!isfinite(po) || !isfinite(pn))
 		return V_NONE;
-	if (po > 0) {
-		snprintf(c->ratio, sizeof(c->ratio), "%.6g", pn / po);
-		return pn / po > 1 + thr ? V_REGRESSED : pn / po < 1 - thr ? V_IMPROVED : V_NOISE;
-	}
-	snprintf(c->ci, sizeof(c->ci), "exact diff %+.6g", pn - po);
-	return pn > po ? V_REGRESSED : pn < po ? V_IMPROVED : V_NOISE;
+	change = pmb__compare_exact(po, pn, thr, &est, &ratio);
+	if (ratio)
+		snprintf(c->ratio, sizeof(c->ratio), "%.6g", est);
+	else
+		snprintf(c->ci, sizeof(c->ci), "exact diff %+.6g", est);
+	return change > 0 ? V_REGRESSED : change < 0 ? V_IMPROVED : V_NOISE;
 }
 
 /* Verdict from the spread between runs (repetitions) on both sides: each

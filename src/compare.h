@@ -62,6 +62,11 @@ double pmb__compare_off_cpu(const struct pmb_results_bench *bo,
  * fraction): a ratio's [lo, hi] to [lo / (1 + drift), hi * (1 + drift)], a
  * difference's by drift * |scale| each way. */
 void pmb__compare_widen(double *lo, double *hi, bool ratio, double scale, double drift);
+/* The change from old to new exact counts (simulated: the same run after
+ * run), against the threshold thr (a fraction): *est the ratio new/old,
+ * or the difference where old is not positive (*ratio false).  Returns 1
+ * regressed, -1 improved, 0 within the threshold (unchanged included). */
+int pmb__compare_exact(double old, double new, double thr, double *est, bool *ratio);
 /* Whether both runs are simulated (--backend=sim): exact counts. */
 bool pmb__compare_simulated(const struct pmb_results *o, const struct pmb_results *n);
 

@@ -99,6 +99,15 @@ double pmb__compare_off_cpu(const struct pmb_results_bench *bo,
 	return !strcmp(key, "ns_per_item") && w > OFF_CPU ? w : 0;
 }
 
+int pmb__compare_exact(double old, double new, double thr, double *est, bool *ratio)
+{
+	*ratio = old > 0;
+	*est = *ratio ? new / old : new - old;
+	if (*ratio)
+		return *est > 1 + thr ? 1 : *est < 1 - thr ? -1 : 0;
+	return *est > 0 ? 1 : *est < 0 ? -1 : 0;
+}
+
 bool pmb__compare_simulated(const struct pmb_results *o, const struct pmb_results *n)
 {
 	return o->backend && n->backend && !strcmp(o->backend, "sim") && !strcmp(n->backend, "sim");

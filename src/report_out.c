@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "pmubench.h"
 #include "registry.h"
 #include "report.h"
+#include "report_fmt.h"
 #include "report_out.h"
 #include "text.h"
 
@@ -76,66 +78,42 @@ int pmb__out_error(const char *fmt, ...)
  * JSON report's context/warnings holds them all. */
 #define WARN_LINES 6
 
-/* Columns of s's first n bytes: a UTF-8 continuation byte takes none
- * (the text is escaped: what is left is valid UTF-8). */
-static int columns(const char *s, size_t n)
+/* $COLUMNS where it is a width (40 to 1000), else 0: the user's word on
+ * the width, before the terminal's, for the report and the warnings. */
+static int columns_env(void)
 {
-	int c = 0;
+	const char *env = getenv("COLUMNS");
+	char *end;
+	long v;
 
-	for (size_t i = 0; i < n; i++)
-		c += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return c;
+	if (!env || !*env)
+		return 0;
+	v = strtol(env, &end, 10);
+	return !*end && v >= 40 && v <= 1000 ? (int)v : 0;
 }
 
 /* Where stderr is a terminal, its width (COLUMNS first, as for the
  * report); 0 elsewhere: a log or a pipe keeps each line whole, for grep. */
 static int stderr_width(void)
 {
-	const char *env = getenv("COLUMNS");
 	struct winsize ws;
-	char *end;
+	int env = columns_env();
 
 	if (!isatty(2))
 		return 0;
-	if (env && *env) {
-		long v = strtol(env, &end, 10);
-
-		if (!*end && v >= 40 && v <= 1000)
-			return (int)v;
-	}
+	if (env)
+		return env;
 	if (ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
 		return ws.ws_col;
 	return 0;
 }
 
-/* prefix and line on stderr, wrapped at spaces to width columns (0: not
- * wrapped), each further line indented by 4 spaces.  A word longer than a
- * line stands alone on its own. */
+/* prefix and line on stderr, line wrapped at spaces to width columns (0:
+ * not wrapped), each further line indented by 4 spaces. */
 static void wrapped(const char *prefix, const char *line, int width)
 {
-	int used = columns(prefix, strlen(prefix));
-	const char *p = line;
-
 	fputs(prefix, stderr);
-	while (width > 0 && columns(p, strlen(p)) > width - used) {
-		size_t cut = 0, i;
-		int c = 0;
-
-		for (i = 0; p[i] && c <= width - used; i++) {
-			if (p[i] == ' ' && i > 0)
-				cut = i;
-			c += ((unsigned char)p[i] & 0xc0) != 0x80;
-		}
-		if (!cut) /* one word too long: up to its end */
-			cut = strcspn(p, " ");
-		if (!p[cut])
-			break;
-		fprintf(stderr, "%.*s\n    ", (int)cut, p);
-		used = 4;
-		p += cut;
-		p += strspn(p, " ");
-	}
-	fprintf(stderr, "%s\n", p);
+	pmb__wrap(stderr, line, pmb__text_width(prefix), 4, width > 0 ? (size_t)width : SIZE_MAX);
 }
 
 /* One warning: its first line after "pmubench: warning: ", the lines of
@@ -200,16 +178,11 @@ void pmb__out_progress_end(void)
 
 int pmb__out_width(const char *out)
 {
-	const char *env = getenv("COLUMNS");
 	struct winsize ws;
-	char *end;
+	int env = columns_env();
 
-	if (env && *env) {
-		long v = strtol(env, &end, 10);
-
-		if (!*end && v >= 40 && v <= 1000)
-			return (int)v;
-	}
+	if (env)
+		return env;
 	if (!out && isatty(1) && ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
 		return ws.ws_col;
 	return 100;

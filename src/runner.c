@@ -52,6 +52,14 @@ static void yield_turn(struct pmb__run *r)
 	}
 }
 
+/* A sample's stretch of its pass count, 1 to 1.1: splitmix64 alone, for it
+ * only needs to be unpredictable to the machine's periodic noise, not
+ * good randomness. */
+static double stretch(struct pmb__run *r)
+{
+	return 1.0 + 0.1 * (double)(pmb_rng_splitmix64(&r->rng) >> 11) * 0x1p-53;
+}
+
 static uint64_t schedule_passes(struct pmb__run *r, int k)
 {
 	if (r->overhead) {
@@ -69,14 +77,11 @@ static uint64_t schedule_passes(struct pmb__run *r, int k)
 	 * as passes grow: an input being learned. */
 	if (r->m->deterministic)
 		return r->base * (uint64_t)(1 + k % LADDER_LEN);
-	/* splitmix64 alone: the stretch only needs to be unpredictable to
-	 * the machine's periodic noise, not good randomness. */
-	double stretch = 1.0 + 0.1 * (double)(pmb_rng_splitmix64(&r->rng) >> 11) * 0x1p-53;
 	/* Each round of LADDER_LEN samples starts one step further along
 	 * the ladder: the first sample after an interleaving turn (the one
 	 * most disturbed) must not always be the smallest, or the
 	 * disturbance would fit as a fixed cost per sample. */
-	double p = (double)r->base * ladder[(k + k / LADDER_LEN) % LADDER_LEN] * stretch;
+	double p = (double)r->base * ladder[(k + k / LADDER_LEN) % LADDER_LEN] * stretch(r);
 
 	return p < 1 ? 1 : (uint64_t)p;
 }
@@ -95,9 +100,7 @@ static uint64_t probe_passes(struct pmb__run *r)
 {
 	if (r->m->deterministic || r->overhead || r->base < PROBE_DIV)
 		return 0;
-	double stretch = 1.0 + 0.1 * (double)(pmb_rng_splitmix64(&r->rng) >> 11) * 0x1p-53;
-
-	return (uint64_t)((double)r->base / PROBE_DIV * stretch);
+	return (uint64_t)((double)r->base / PROBE_DIV * stretch(r));
 }
 
 /* End of calibration: passes so that a sample lasts min_sample_ns, and the

@@ -6,18 +6,11 @@
 
 #include <pmubench.h>
 
-/* 64 dependent adds: exactly 64 instructions. */
-#if defined(__x86_64__)
-#define ADD8 "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t" \
-	     "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
-#elif defined(__aarch64__)
-#define ADD8 "add %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1\n\t" \
-	     "add %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1\n\t" \
-	     "add %0, %0, %1\n\tadd %0, %0, %1\n\t"
-#endif
-#define ADD64 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8
+/* 64 dependent adds: exactly 64 instructions (src/add_chain.h). */
+#include "add_chain.h"
+#define ADD64 PMB__ADD64
 
-#ifdef ADD8
+#ifdef PMB__ADD64
 #if defined(__x86_64__)
 #define PINNED(x, v) register uint64_t x __asm__("rbx") = (v)
 #else
@@ -181,7 +174,7 @@ static void bm_hidden(struct pmb_state *s)
 				memset(b, ++fill & 0x7f, MEMSET_BYTES);
 			pmb_clobber_memory();
 		}
-#ifdef ADD8
+#ifdef PMB__ADD64
 		__asm__ volatile(ADD64 : "+r"(x) : "r"(k));
 #else
 		x = x * 3 + k;

@@ -184,14 +184,9 @@ def sim_fast_and_vocabulary():
        "sim: 'too fast' fires for the removed body only, not for real work that overlaps the loop (%s)" % warn)
     # The same names on both backends (pmubench's own branch study).
     for name in ("BR_MISP_RETIRED", "branch-misses", "br-misp-retired"):
-        p = pmbtap.run("--filter=^calib/empty$", "--counters=" + name, "--format=json", "--samples=3")
-        try:
-            perf_ok = any(e["name"] == name for e in json.loads(p.stdout)["context"]["events"])
-        except (ValueError, KeyError):
-            perf_ok = False
-        if not perf_ok:
-            skip("sim accepts %s" % name, "the perf backend here does not resolve it (%s)"
-                 % " ".join(p.stderr.split())[-120:])
+        means, why = perf_means(name)
+        if means is None:
+            skip("sim accepts %s" % name, "the perf backend here does not resolve it (%s)" % why)
             continue
         s = pmbtap.run("--backend=sim", "--filter=^branch/sum_if/(branchy|branchless)/p50$",
                        "--counters=instructions," + name)
@@ -214,9 +209,9 @@ def sim_branch_variants():
     a level that counts the kernel is refused in one line."""
     for name, own in (("BR_MISP_RETIRED:COND", "cond-branch-misses"), ("BR_INST_RETIRED:COND", "cond-branches"),
                       ("branch-misses:u", "branch-misses"), ("branches:u", "branches")):
-        if perf_means(name)[0] is None:
-            skip("sim maps %s to %s" % (name, own), "the perf backend here does not resolve it (%s)"
-                 % perf_means(name)[1])
+        means, why = perf_means(name)
+        if means is None:
+            skip("sim maps %s to %s" % (name, own), "the perf backend here does not resolve it (%s)" % why)
             continue
         width = max(len(name), len(own))
         figs = []

@@ -1,23 +1,16 @@
 /* calib.c - calibration kernels with a known cost: the add chain and the empty body. */
 #include "pmubench.h"
 
-/* 64 adds, each depending on the one before: exactly one cycle each on any
- * x86-64 or Arm core, and exactly 64 instructions.  (The library has the
- * same chain in clock.h; a kernel uses the public API only, as a user's
- * benchmark would.) */
-#if defined(__x86_64__)
-#define ADD8 "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t" \
-	     "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
-#elif defined(__aarch64__)
-#define ADD8 "add %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1\n\t" \
-	     "add %0, %0, %1\n\tadd %0, %0, %1\n\tadd %0, %0, %1\n\t" \
-	     "add %0, %0, %1\n\tadd %0, %0, %1\n\t"
-#endif
+/* add_chain.h's 64 adds, each depending on the one before: exactly one
+ * cycle each on any x86-64 or Arm core, and exactly 64 instructions (a
+ * header of macros: the kernels use the public API only, as a user's
+ * benchmark would). */
+#include "add_chain.h"
 
 /* The chain with `per_item` adds to an item: 64 / per_item items a pass. */
 static void add_chain(struct pmb_state *s, uint64_t per_item)
 {
-#ifdef ADD8
+#ifdef PMB__ADD64
 	/* x lives in one callee-saved register for the whole loop, so the
 	 * pass is exactly the 64 adds plus the loop every benchmark has:
 	 * without it the compiler copies x in and out of the asm's register,
@@ -30,7 +23,7 @@ static void add_chain(struct pmb_state *s, uint64_t per_item)
 	uint64_t k = 3;
 
 	while (pmb_loop_batch(s, 64 / per_item)) {
-		__asm__ volatile(ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8 ADD8
+		__asm__ volatile(PMB__ADD64
 				 : "+r"(x)
 				 : "r"(k));
 	}

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 
-from pmbtap import done, ok, require_pmubench, run, sim_unavailable, skip  # noqa: E402
+from pmbtap import Load, diag, done, emulated_timing, ok, require_pmubench, run, sim_unavailable, skip  # noqa: E402
 
 require_pmubench()
 BENCH = os.environ.get("PMB_LEARN_BENCH")
@@ -84,14 +84,12 @@ else:
        "under sim the branch study says what the simulated predictor is")
 
 # ---- the study rules on a user's own pair ----------------------------------
-# 16x apart; the machine is shared, so up to three runs for one whose
-# intervals are clear of each other (a tie is right where they overlap).
-for attempt in range(3):
+# 16x apart: one run, its verdict judged where the machine was idle enough
+# (it was up to three runs, kept until one came out as expected).
+with Load() as pair_load:
     r = bench("--filter=^pair/", "--samples=20")
-    out = r.stdout
-    row = [l for l in out.splitlines() if l.startswith("-  ")]
-    if row and row[0].split()[-1] == "branchless":
-        break
+out = r.stdout
+row = [l for l in out.splitlines() if l.startswith("-  ")]
 ok(r.returncode == 0, "learn_bench --filter=^pair/ exits 0 (%d)" % r.returncode)
 ok("branch study pair/mine:" in out, "roles given: a study of pair/mine")
 ok("branch study pair/named" not in out, "named like a pair, no roles: no study")
@@ -105,20 +103,35 @@ def study_head(text, name):
 
 title = study_head(out, "pair/mine")
 ok(title and not any("seeded" in l for l in title), "no seed named for inputs that use none: %r" % title)
-ok(row and row[0].split()[-1] == "branchless" and "(medians)" in row[0],
-   "16x apart without .reference: branchless wins, by the medians' ratio: %r" % row)
-ok("branch study pair/mine: branchless wins at every input" in out and "no significant difference" not in out,
-   "the verdict says so, no tie")
+if pair_load.busy:
+    skip("16x apart without .reference: branchless wins, by the medians' ratio (%r)" % row, pair_load.why)
+    skip("the verdict says so, no tie", pair_load.why)
+else:
+    ok(row and row[0].split()[-1] == "branchless" and "(medians)" in row[0],
+       "16x apart without .reference: branchless wins, by the medians' ratio: %r" % row)
+    ok("branch study pair/mine: branchless wins at every input" in out and "no significant difference" not in out,
+       "the verdict says so, no tie")
 
 # ---- the built-in study's penalty -----------------------------------------
-r = run("--filter=^branch/sum_if/", "--samples=10", "--min-sample-time=500us")
+with Load() as load:
+    r = run("--filter=^branch/sum_if/", "--samples=10", "--min-sample-time=500us")
 m = re.search(r"misprediction penalty: ([0-9.]+) ns(?:, ([0-9.]+) (est\. )?cycles)? per misprediction\n"
               r"\s+\(slope of branchy's cost against its misprediction rate, (\d+) inputs;\n\s+rates (.*)\)",
               r.stdout)
 ok(r.returncode == 0 and m, "the branch study names its misprediction penalty")
 if m:
-    ns = float(m.group(1))
-    ok(1 < ns < 100, "a penalty of a few ns (%.2f ns: 1..100)" % ns)
+    # A misprediction costs the pipeline's refill: 10 to 30 cycles on the
+    # x86-64 and Arm cores this is built for (it was 1..100 ns, which a
+    # figure off by 10x passed).  In cycles, so that the bound does not
+    # depend on the clock: counted, or estimated from time where the PMU
+    # is missing; where neither is printed there is no bound to judge.
+    ns, cyc = float(m.group(1)), m.group(2) and float(m.group(2))
+    diag("misprediction penalty %s ns, %s %scycles; %s" % (ns, cyc, m.group(3) or "", load.said))
+    why = emulated_timing() or (load.why if load.busy else None)
+    if why or cyc is None:
+        skip("a penalty of 10..30 cycles (%s ns, %s cycles)" % (ns, cyc), why or "no cycles printed")
+    else:
+        ok(10 <= cyc <= 30, "a penalty of 10..30 cycles (%.1f %scycles, %.2f ns)" % (cyc, m.group(3) or "", ns))
     ok(m.group(4) == "6", "over the six inputs p0..p50")
     pmu = "MEASURED" in m.group(5)
     ok(pmu or "FROM THE INPUTS" in m.group(5), "its rates are labelled measured or from the inputs: %r" % m.group(5))

@@ -118,6 +118,14 @@ def on_pty(argv, env=None, winsize=None, stop_at=None, timeout=60):
     return got, p.wait(timeout=timeout)
 
 
+def wants(part):
+    """Whether to run this part of a test file: the parts named on its
+    command line, or every part where none is (tests/meson.build runs a
+    file's "timing" part alone, after the rest, and its other part beside
+    the other tests)."""
+    return not sys.argv[1:] or part in sys.argv[1:]
+
+
 def done():
     """Print the plan and exit 1 if any point failed."""
     print("1..%d" % _n)

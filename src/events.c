@@ -32,6 +32,7 @@ int pmb__events_init(const char *dir)
 	pmb__events_clear_error();
 	pmb__events.init = true;
 	pmb__events.pfm_ok = pfm_initialize() == PFM_SUCCESS;
+	pmb__events.foreign = getenv("LIBPFM_ENCODE_INACTIVE") != NULL;
 	return pmb__tables_load(&pmb__events.tab, dir, is_generic);
 }
 

@@ -136,6 +136,15 @@ int pmb__events_resolve(const char *list, int cpu, bool kernel,
  * errno. */
 int pmb__events_core_pmu(int cpu, char *name, size_t size);
 
+/* For --backend=sim, which reads a PMU's event name alike on every host:
+ * the core PMUs of this libpfm4 build, present here or not, whose tables
+ * have the event name begins with (its part before any ':'), in libpfm4's
+ * order, into pmus[0..max); returns how many (0: none, or libpfm4 is not
+ * usable).  From the first call on, libpfm4 encodes for every PMU it
+ * knows, so that "icl::NAME" resolves on any host: the process must open
+ * no perf event it resolves afterwards (the sim backend opens none). */
+int pmb__events_pmus_knowing(const char *name, char (*pmus)[32], int max);
+
 /* Call fn for every event of this machine's PMUs (and the generic and
  * software ones) whose name contains pattern (NULL: all, case-insensitive).
  * pmu is the libpfm PMU name, "perf" for generic names, "alias" for the

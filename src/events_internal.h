@@ -26,6 +26,8 @@
 struct pmb__events_state {
 	bool init;              /* pmb__events_init() ran */
 	bool pfm_ok;            /* and libpfm4 initialized */
+	bool foreign;           /* ... encoding for absent PMUs too (sim) */
+	char forced_pmu[PMB__NAME_LEN]; /* LIBPFM_FORCE_PMU before foreign */
 	struct pmb_tables tab;  /* of events/ (event_tables.c) */
 	char sysfs_root[256];   /* /sys/bus/event_source/devices, or a test's */
 };

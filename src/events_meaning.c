@@ -118,7 +118,7 @@ static enum pmb__vendor event_vendor(const struct pmb__events_ctx *c, const stru
 	pfm_for_all_pmus(p) {
 		pfm_pmu_info_t pi;
 
-		if (pmb__pmu_info(p, &pi) && pi.is_present && pi.type == PFM_PMU_TYPE_CORE &&
+		if (pmb__pmu_info(p, &pi) && (pi.is_present || pmb__events.foreign) && pi.type == PFM_PMU_TYPE_CORE &&
 		    !strcmp(pi.name, ev->pmu))
 			return pmb__pmu_vendor(pi.name, pi.desc);
 	}

@@ -112,6 +112,17 @@ static int core_pmu(const char *want, pfm_pmu_info_t *out)
 	pfm_for_all_pmus(p) {
 		pfm_pmu_info_t pi;
 
+		/* libpfm4 encoding for every PMU (encode_foreign) forces none:
+		 * the PMU that was forced is still the core's */
+		if (!want && pmb__events.forced_pmu[0] && pmb__pmu_info(p, &pi) && pi.name &&
+		    !strcasecmp(pi.name, pmb__events.forced_pmu)) {
+			*out = pi;
+			return (int)p;
+		}
+	}
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t pi;
+
 		if (!pmb__pmu_info(p, &pi) || !pi.is_present || pi.type != PFM_PMU_TYPE_CORE)
 			continue;
 		if (want && !strcasestr(pi.desc, want))
@@ -347,6 +358,7 @@ void pmb__pmu_pick(struct pmb__events_ctx *c, int cpu)
 	char hname[PMB__NAME_LEN];
 	pfm_pmu_info_t pi;
 
+	memset(&pi, 0, sizeof(pi));
 	c->pmu_id = -1;
 	arm_sysfs_find(cpu, &c->arm);
 	if (hybrid_pmu(cpu, hname, sizeof(hname), &c->hybrid_type)) {
@@ -381,3 +393,53 @@ int pmb__events_core_pmu(int cpu, char *name, size_t size)
 	free(c.plan);
 	return 0;
 }
+
+/* libpfm4 encodes for absent PMUs only where LIBPFM_ENCODE_INACTIVE was
+ * set when it initialized: set, and libpfm4 started again with it (for
+ * the rest of the process, as pmb__events_init() reads it too).  A
+ * LIBPFM_FORCE_PMU would keep every PMU listed after the forced one
+ * unloaded (libpfm4 stops there), so that which PMUs know a name would
+ * depend on the one forced: it is taken out of the environment and kept
+ * as the core PMU (core_pmu()). */
+static bool encode_foreign(void)
+{
+	const char *forced = getenv("LIBPFM_FORCE_PMU");
+
+	if (pmb__events.foreign)
+		return pmb__events.pfm_ok;
+	if (forced && *forced) {
+		pmb__str_copy(pmb__events.forced_pmu, sizeof(pmb__events.forced_pmu), forced);
+		pmb__events.forced_pmu[strcspn(pmb__events.forced_pmu, ",")] = '\0';
+	}
+	unsetenv("LIBPFM_FORCE_PMU");
+	if (pmb__events.pfm_ok)
+		pfm_terminate();
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	pmb__events.pfm_ok = pfm_initialize() == PFM_SUCCESS;
+	pmb__events.foreign = true;
+	return pmb__events.pfm_ok;
+}
+
+int pmb__events_pmus_knowing(const char *name, char (*pmus)[32], int max)
+{
+	size_t base = strcspn(name, ":");
+	char full[160];
+	pfm_pmu_t p;
+	int n = 0;
+
+	(void)pmb__events_lazy_init(); /* bad tables: PMU events still resolve */
+	if (!base || strstr(name, "::") || !encode_foreign())
+		return 0;
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t pi;
+
+		if (n == max || !pmb__pmu_info(p, &pi) || pi.type != PFM_PMU_TYPE_CORE || !pi.name ||
+		    strlen(pi.name) >= sizeof(*pmus))
+			continue;
+		snprintf(full, sizeof(full), "%s::%.*s", pi.name, (int)base, name);
+		if (pfm_find_event(full) >= 0)
+			snprintf(pmus[n++], sizeof(*pmus), "%s", pi.name);
+	}
+	return n;
+}
+

@@ -200,7 +200,7 @@ static int with_level(const char *name, enum pmb_event_meaning *means)
 	if (q < 0)
 		q = lookup_by_meaning(base, means);
 	if (q < 0)
-		return -1;
+		return q == -2 ? -2 : -1;
 	if (strcmp(colon + 1, "u")) {
 		pmb__sim_set_err("event '%s' cannot be simulated: it counts kernel mode (:%s), and valgrind runs "
 				 "user-mode code only; ask for %s or %s:u", name, colon + 1, base, base);
@@ -209,15 +209,14 @@ static int with_level(const char *name, enum pmb_event_meaning *means)
 	return q;
 }
 
-/* One event vocabulary on both backends: a name the perf backend resolves
- * (libpfm4's events such as BR_MISP_RETIRED or LONGEST_LAT_CACHE:MISS, the
- * tables' aliases, perf's generic names), resolved by the events module as
- * the perf backend would, is the simulated quantity of what its encoding
+/* The quantity of one name as the events module resolves it for the
+ * perf backend: libpfm4's events, the tables' aliases, perf's generic
+ * names, raw codes.  It is the simulated quantity of what its encoding
  * counts (events_meaning.c): instructions, branches, mispredicted
  * branches, L1d and last-level misses.  -1 where it resolves to nothing the
  * simulator has; *means then says what it counts, PMB_MEANS_OTHER where it
  * did not resolve. */
-static int lookup_by_meaning(const char *name, enum pmb_event_meaning *means)
+static int resolve_one(const char *name, enum pmb_event_meaning *means)
 {
 	/* 1 + the quantity; 0 none (cycles: callgrind has none). */
 	static const int by_means[PMB_MEANS_COUNT] = {
@@ -243,8 +242,95 @@ static int lookup_by_meaning(const char *name, enum pmb_event_meaning *means)
 		q = cache_quantity(a->config);
 	else
 		q = cond_quantity(pl->ev[0].encoding);
+	if (q >= 0 && *means == PMB_MEANS_OTHER)
+		*means = quantity[q].means;
 out:
 	free(pl);
+	return q;
+}
+
+/* Which PMUs a name was read as: appended to the encoding of the event
+ * being added ("" none), so that the run says what it assumed. */
+static char assumed[96];
+
+/* "nhm, wsm, snb (+15)": the first three of pmus[0..n). */
+static void pmu_list(char (*pmus)[32], int n, char *out, size_t size)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < n && i < 3 && len < size; i++)
+		len += (size_t)snprintf(out + len, size - len, "%s%s", i ? ", " : "", pmus[i]);
+	if (n > 3 && len < size)
+		snprintf(out + len, size - len, " (+%d)", n - 3);
+}
+
+/* One event vocabulary on both backends, and one meaning on every host: a
+ * PMU's event name (BR_MISP_RETIRED, LONGEST_LAT_CACHE:MISS,
+ * MEM_LOAD_RETIRED:L1_MISS) is read as it counts on every core PMU of this
+ * libpfm4 build that has it, present here or not, so that the simulated
+ * figure does not depend on which CPU libpfm4 recognises here.  PMUs where
+ * it counts nothing pmubench can name are passed over; where two PMUs
+ * disagree, the name is refused, naming both readings.  Names no PMU table
+ * has (perf's generic names, the tables' aliases, raw codes, "pmu::NAME")
+ * resolve as on the perf backend here.  -1 where the name gives nothing
+ * the simulator has (said by the caller from *means), -2 refused (said). */
+static int lookup_by_meaning(const char *name, enum pmb_event_meaning *means)
+{
+	static char pmus[128][32];
+	char agree[128][32], other[128][32], list[80], list2[80];
+	int np = pmb__events_pmus_knowing(name, pmus, 128), na = 0, no = 0, q = -1, q2 = -1;
+	enum pmb_event_meaning m2 = PMB_MEANS_OTHER;
+
+	/* The tables' aliases the simulator lacks mean one thing everywhere,
+	 * though only some PMUs have a row for them. */
+	static const struct { const char *name; enum pmb_event_meaning means; } lacking[] = {
+		{ "l2-misses", PMB_MEANS_L2_MISSES }, { "llc-loads", PMB_MEANS_CACHE_REFS },
+	};
+
+	assumed[0] = '\0';
+	for (size_t i = 0; i < PMB__ARRAY_LEN(lacking); i++)
+		if (!strcasecmp(name, lacking[i].name)) {
+			*means = lacking[i].means;
+			return -1;
+		}
+	if (np == 0)
+		return resolve_one(name, means);
+	*means = PMB_MEANS_OTHER;
+	for (int i = 0; i < np; i++) {
+		char full[128];
+		enum pmb_event_meaning mi;
+		int qi;
+
+		snprintf(full, sizeof(full), "%.31s::%.63s", pmus[i], name);
+		qi = resolve_one(full, &mi);
+		if (mi == PMB_MEANS_OTHER && qi < 0)
+			continue;
+		if (!na || (mi == *means && qi == q)) {
+			*means = mi;
+			q = qi;
+			memcpy(agree[na++], pmus[i], sizeof(pmus[i]));
+		} else {
+			if (!no) {
+				m2 = mi;
+				q2 = qi;
+			}
+			if (mi == m2 && qi == q2)
+				memcpy(other[no++], pmus[i], sizeof(pmus[i]));
+		}
+	}
+	if (!na)
+		return -1;
+	pmu_list(agree, na, list, sizeof(list));
+	if (no) {
+		pmu_list(other, no, list2, sizeof(list2));
+		pmb__sim_set_err("event '%s' cannot be simulated: it counts %s on libpfm4's %s but %s on %s; "
+				 "name the PMU (%s::%s) or ask for a simulated event",
+				 name, q >= 0 ? quantity[q].name : "something else", list,
+				 q2 >= 0 ? quantity[q2].name : "something else", list2, agree[0], name);
+		return -2;
+	}
+	snprintf(assumed, sizeof(assumed), "as on libpfm4's %s", list);
 	return q;
 }
 
@@ -332,7 +418,10 @@ static int add_quantity(const char *name, int q, struct pmb_event_plan *plan,
 			int *quant)
 {
 	struct pmb_event *ev;
+	char as[sizeof(assumed)];
 
+	memcpy(as, assumed, sizeof(as));
+	assumed[0] = '\0';
 	for (int e = 0; e < plan->nev; e++)
 		if (quant[e] == q)
 			return 0;
@@ -344,6 +433,11 @@ static int add_quantity(const char *name, int q, struct pmb_event_plan *plan,
 	memset(ev, 0, sizeof(*ev));
 	snprintf(ev->name, sizeof(ev->name), "%s", name);
 	encode(quantity[q].mask, ev->encoding, sizeof(ev->encoding));
+	if (as[0]) {
+		size_t len = strlen(ev->encoding);
+
+		snprintf(ev->encoding + len, sizeof(ev->encoding) - len, " (%s %s)", name, as);
+	}
 	snprintf(ev->pmu, sizeof(ev->pmu), "callgrind");
 	ev->kind = PMB_EV_SIM;
 	ev->anchor = q == Q_INSTRUCTIONS;
@@ -389,7 +483,8 @@ static int add_list(const char *list, struct pmb_event_plan *plan, int *quant,
 		if (q < 0 && (q = with_level(name, &means)) == -2)
 			return PMB_ENOSIM;
 		if (q < 0 && (q = lookup_by_meaning(name, &means)) < 0) {
-			err_refused(name, means);
+			if (q == -1)
+				err_refused(name, means);
 			return PMB_ENOSIM;
 		}
 		rc = add_quantity(name, q, plan, quant);

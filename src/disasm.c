@@ -428,7 +428,7 @@ int pmb__disasm_symbol(const char *file, const char *sym, enum pmb_role role, st
 }
 
 struct find_obj {
-	uintptr_t addr;
+	uintptr_t addr, lo, hi;
 	char path[256];
 	uintptr_t bias;
 	bool found;
@@ -446,6 +446,8 @@ static int find_obj(struct dl_phdr_info *info, size_t size, void *arg)
 		if (ph->p_type != PT_LOAD || o->addr < lo || o->addr >= lo + ph->p_memsz)
 			continue;
 		o->bias = info->dlpi_addr;
+		o->lo = lo;
+		o->hi = lo + ph->p_memsz;
 		o->found = true;
 		if (info->dlpi_name && info->dlpi_name[0]) {
 			snprintf(o->path, sizeof(o->path), "%s", info->dlpi_name);
@@ -469,8 +471,11 @@ int pmb__disasm_benchmark(void (*fn)(struct pmb_state *), const char *fname, enu
 	if (!o.found || !o.path[0])
 		return fail(-ENOENT, "%s: no loaded file holds its code", fname);
 	rc = disasm_at(o.path, NULL, o.addr - o.bias, role, out);
-	if (!rc)
+	if (!rc) {
 		(*out)->bias = o.bias;
+		(*out)->code_lo = o.lo;
+		(*out)->code_hi = o.hi;
+	}
 	if (rc == -ENOENT && !strstr(da_err, "stripped") && !strstr(da_err, "no loop"))
 		fail(rc, "%s (the function %s at 0x%llx): no symbol holds it in %s", fname, fname,
 		     (unsigned long long)(o.addr - o.bias), o.path);

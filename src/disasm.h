@@ -90,6 +90,9 @@ struct pmb_disasm {
 	uint64_t samples_in, samples_all, samples_lost; /* samples in the
 	                         parts, all taken while the samples ran, lost */
 	uint64_t samples_kernel; /* of all, delivered in the kernel */
+	uint64_t samples_program; /* of all, at an address of code_lo..code_hi */
+	uintptr_t code_lo, code_hi; /* run-time addresses of the executable
+	                         segment holding the benchmark's code */
 	double sampled_count; /* the event's count over the windows sampled */
 };
 

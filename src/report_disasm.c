@@ -13,11 +13,13 @@ static void legend(FILE *f, const struct pmb_disasm *d)
 {
 	if (d->sampled)
 		fprintf(f, "  share: of the %llu samples of %s (one every %llu, user mode) taken while the samples ran;\n"
-			   "  %llu in this code, %llu delivered only in the kernel (the overflow came late)%s.  A sample\n"
+			   "  %llu in this code, %llu in the program's code, %llu delivered only in the kernel (the\n"
+			   "  overflow came late)%s.  A sample\n"
 			   "  lands a few instructions after the one that caused it (skid): read a share as\n"
 			   "  belonging to the instructions just before it\n",
 			(unsigned long long)d->samples_all, d->sample_event, (unsigned long long)d->sample_period,
-			(unsigned long long)d->samples_in, (unsigned long long)d->samples_kernel,
+			(unsigned long long)d->samples_in, (unsigned long long)d->samples_program,
+			(unsigned long long)d->samples_kernel,
 			d->samples_lost ? ", some lost" : "");
 	if (d->counted)
 		fprintf(f, "  simulated per item (callgrind): exec executions, misp conditional-branch mispredictions,\n"

@@ -430,6 +430,7 @@ static void write_disasm(struct pmb__jw *w, const struct pmb_disasm *d)
 		pmb__jw_uint(w, "samples_in_code", d->samples_in);
 		pmb__jw_uint(w, "samples_lost", d->samples_lost);
 		pmb__jw_uint(w, "samples_in_kernel", d->samples_kernel);
+		pmb__jw_uint(w, "samples_in_program", d->samples_program);
 		pmb__jw_num(w, "event_count", d->sampled_count);
 		pmb__jw_str(w, "skid", "a sample lands a few instructions after the one that caused it");
 	}

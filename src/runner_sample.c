@@ -18,7 +18,7 @@ struct sampling {
 	struct pmb_sampler *s;
 	struct pmb_disasm *d;
 	uint64_t *hits; /* per instruction of d */
-	uint64_t all, lost, kernel;
+	uint64_t all, lost, kernel, program;
 	int ev;         /* the sampled event's index in the plan, -1 */
 	double counted; /* its count over the windows sampled */
 	int err;
@@ -45,6 +45,7 @@ static void hit(void *arg, uint64_t ip)
 	 * kernel next touches the PMU: at the system call ending the window)
 	 * carries a kernel address: the sign bit on x86-64 and arm64. */
 	sp->kernel += (int64_t)ip < 0;
+	sp->program += ip >= sp->d->code_lo && ip < sp->d->code_hi;
 	if (in)
 		sp->hits[in - sp->d->insn]++;
 }
@@ -76,6 +77,7 @@ static void shares(struct sampling *sp, const char *event)
 	d->samples_all = sp->all;
 	d->samples_lost = sp->lost;
 	d->samples_kernel = sp->kernel;
+	d->samples_program = sp->program;
 	d->sampled_count = sp->counted;
 	d->sample_period = PERIOD;
 	snprintf(d->sample_event, sizeof(d->sample_event), "%s", event);

@@ -8,6 +8,7 @@
 #include "analysis.h"
 #include "report_cols.h"
 #include "report_cols_internal.h"
+#include "report.h"
 
 static struct pmb__col *col_add(struct pmb__cols *cs, const char *key, const char *head, int prio, pmb__cell_fn *cell)
 {
@@ -408,6 +409,7 @@ static void event_col(struct pmb__coltab *m, struct pmb__cols *cs, int e)
 	const struct pmb_event *ev = &m->c->plan.ev[e];
 	bool misses = ev->means == PMB_MEANS_BRANCH_MISSES || !strcmp(ev->name, "cond-branch-misses");
 	struct pmb__col *k;
+	const char *as;
 	char head[48];
 
 	if (m->c->event_group[e] < 0 && !pmb_context_absent_shown(m->c, e))
@@ -424,6 +426,10 @@ static void event_col(struct pmb__coltab *m, struct pmb__cols *cs, int e)
 		snprintf(k->legend, sizeof(k->legend), "instr: instructions retired");
 	else if (misses)
 		snprintf(k->legend, sizeof(k->legend), "br-miss: %s (mispredicted branches)", ev->name);
+	else if (ev->kind == PMB_EV_SIM && (as = strstr(ev->encoding, " as on libpfm4's ")))
+		/* a PMU's name under sim: what it was read as (sim.c) */
+		snprintf(k->legend, sizeof(k->legend), "%s: simulated %s, the name read%.*s", ev->name,
+			 pmb__means_name(ev->means), (int)strlen(as) - 1, as);
 }
 
 static void derived_col(struct pmb__coltab *m, struct pmb__cols *cs, int d)

@@ -4,7 +4,7 @@
 
 #include "report_json_internal.h"
 
-static const char *means_name(enum pmb_event_meaning m)
+const char *pmb__means_name(enum pmb_event_meaning m)
 {
 	static const char *const names[] = {
 		[PMB_MEANS_OTHER] = "other", [PMB_MEANS_CYCLES] = "cycles",
@@ -129,7 +129,7 @@ static void write_event_list(struct pmb__jw *w, const struct pmb_context *c)
 			pmb__jw_null(w, "group");
 		pmb__jw_str_or_null(w, "not_counted", c->event_why[e]);
 		pmb__jw_str_or_null(w, "unsupported", ev->unsupported);
-		pmb__jw_str(w, "means", means_name(ev->means));
+		pmb__jw_str(w, "means", pmb__means_name(ev->means));
 		pmb__jw_close(w, '}');
 	}
 	pmb__jw_close(w, ']');

@@ -355,6 +355,11 @@ def sim_cache_vocabulary():
         ok(r.returncode == 0 and "per item, SIMULATED by valgrind" in r.stdout and head and
            head[0][-2:] == ["LLC_MISSES/item", "L1D:REPLACEMENT/item"],
            "console: the user's names head the columns, under 'per item, SIMULATED' (%s)" % head)
+        legend = " ".join(" ".join(ln.split()) for ln in r.stdout.split("\n\n")[1].splitlines()
+                          if ln.startswith(("legend:", "  "))) if r.stdout.count("\n\n") else ""
+        ok("LLC_MISSES: simulated cache-misses, the name read as on libpfm4's core, atom" in legend and
+           "L1D:REPLACEMENT: simulated l1d-misses, the name read as on libpfm4's" in legend,
+           "console: the legend says what each PMU name was read as under sim (%s)" % legend)
     else:
         skip("console labels of LLC_MISSES, L1D:REPLACEMENT under sim", pmu_tables)
     # Names that count something else refuse in one line naming what to ask.

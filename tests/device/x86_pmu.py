@@ -66,12 +66,17 @@ class Table:
                 self.skip(key, reason)
 
     def print(self):
-        print("%-44s %-6s %-22s %-20s %s" % ("check", "result", "figure", "bound", "reason"))
-        print("-" * 120)
+        """The table, each column as wide as its widest cell (the reason
+        last, whole): a line per check, the header naming the columns."""
+        lines = [("check", "result", "figure", "bound", "reason")]
         for key, what, _ in CHECKS:
             result, figure, bound, reason = self.rows.get(key, ("SKIP", "-", BOUND[key], "not run"))
-            print("%-44s %-6s %-22s %-20s %s" % (what, result, figure, bound,
-                                                 " ".join(str(reason).split())))
+            lines.append((what, result, figure, bound, " ".join(str(reason).split())))
+        width = [max(len(x[i]) for x in lines) for i in range(4)]
+        for i, x in enumerate(lines):
+            print("  ".join(c.ljust(w) for c, w in zip(x, width)) + "  " + x[4])
+            if i == 0:
+                print("-" * (sum(width) + 2 * len(width) + len(x[4])))
         n = {r: sum(1 for v in self.rows.values() if v[0] == r) for r in ("PASS", "FAIL", "SKIP")}
         print("%d PASS, %d FAIL, %d SKIP" % (n["PASS"], n["FAIL"], n["SKIP"]))
         return n["FAIL"]

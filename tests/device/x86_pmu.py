@@ -201,20 +201,26 @@ def no_pmu_reason(ctx):
     text = " ".join(ctx.get("warnings") or []) + " " + str(ctx.get("fallback") or "")
     m = re.search(r"failed \(([^)]+)\)", text)
     err = m.group(1) if m else None
+    # pmubench's words for a refusal by permission (counters_policy.c)
+    denied = "not allowed to count" in text or any(
+        str(e.get("not_counted") or "").startswith("not permitted") for e in ctx.get("events") or [])
     paranoid = ctx.get("perf_event_paranoid")
     where = container()
     core = [n for n in ("cpu", "cpu_core", "cpu_atom") if os.path.isdir(os.path.join(SYSFS, n))]
     if not core:
         why = ("no PMU: the kernel has no driver for this CPU's PMU (%s has no cpu PMU: "
                "software events only%s)" % (SYSFS, ", a VM without a virtual PMU?" if not where else ""))
-    elif err in ("Permission denied", "Operation not permitted"):
+    elif denied or err in ("Permission denied", "Operation not permitted"):
         if num(paranoid) and paranoid >= 3 and os.geteuid() != 0:
             why = ("PMU refused: perf_event_open is forbidden to this user at kernel.perf_event_paranoid=%d "
                    "(sysctl kernel.perf_event_paranoid=2 allows user-mode counting)" % paranoid)
         elif seccomp_mode() == "2":
             why = "PMU refused: perf_event_open blocked by a seccomp filter (Seccomp: 2 in /proc/self/status)"
         else:
-            why = "PMU refused: perf_event_open says %s (perf_event_paranoid %r)" % (err, paranoid)
+            why = "PMU refused: perf_event_open not permitted (perf_event_paranoid %r)" % paranoid
+    elif seccomp_mode() == "2":
+        why = ("PMU refused?: perf_event_open failed (%s) under a seccomp filter (Seccomp: 2 in "
+               "/proc/self/status), which may block it" % (err or ctx.get("fallback")))
     else:
         why = "no working PMU (%s): pmubench says %s" % (", ".join(core), ctx.get("fallback") or err)
     if where:

@@ -61,6 +61,13 @@ if [ -z "$pmubench" ]; then
 	libs="libpfm4-dev libhwloc-dev libjansson-dev libcapstone-dev libelf-dev libdw-dev"
 	echo "building pmubench in $build ..." >&2
 	if [ -f "$build/build.ninja" ]; then
+		# A build folder of another copy of the tree would build that copy.
+		src=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["directories"]["source"])' \
+			"$build/meson-info/meson-info.json" 2>/dev/null || true)
+		if [ "$src" != "$root" ]; then
+			echo "x86-pmu.sh: $build is the build of ${src:-another tree}, not of $root: give --build-dir=DIR" >&2
+			exit 2
+		fi
 		set_up() { true; }
 	else
 		set_up() { meson setup "$build" "$root" --buildtype=release; }

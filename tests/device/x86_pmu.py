@@ -473,13 +473,17 @@ def check_hybrid(t, pmb):
 
 # ---- the run --------------------------------------------------------------------
 def header(ctx):
-    pmu = ctx.get("pmu") or {}
-    hy = hybrid_pmus()
-    kind = [n for n, cpus in hy.items() if ctx.get("pinned_cpu") in cpus]
-    print("x86 PMU check (tests/device/x86-pmu.sh), pmubench %s" % ctx.get("pmubench_version"))
+    """The machine: CPU model, kernel, perf_event_paranoid, the PMU
+    pmubench chose (ctx: its JSON context; None where it did not run)."""
+    pmu = (ctx or {}).get("pmu") or {}
+    kind = [n for n, cpus in hybrid_pmus().items() if (ctx or {}).get("pinned_cpu") in cpus]
+    print("x86 PMU check (tests/device/x86-pmu.sh), pmubench %s" % (ctx or {}).get("pmubench_version"))
     print("cpu model:            %s" % cpu_model())
     print("kernel:               %s %s" % (platform.release(), platform.machine()))
     print("perf_event_paranoid:  %s" % read_text("/proc/sys/kernel/perf_event_paranoid"))
+    if ctx is None:
+        print("pmu:                  unknown: pmubench did not run\n")
+        return
     print("pmu:                  %s (%s), hardware counters work: %s" % (
         pmu.get("name"), pmu.get("description"), "yes" if pmu.get("hardware_counters_work") else "no"))
     rdpmc = read_text(SYSFS + "/cpu/rdpmc") or read_text(SYSFS + "/cpu_core/rdpmc")
@@ -487,6 +491,32 @@ def header(ctx):
         ctx.get("pinned_cpu"), " (%s)" % kind[0] if kind else "", rdpmc or "n/a",
         read_text("/proc/sys/kernel/nmi_watchdog") or "n/a"))
     print()
+
+
+def measure(t, pmb, ctx, args):
+    """Every check, in the table's order.  A check that raises (JSON of a
+    shape this script did not foresee) FAILs its lines with the exception,
+    and the others still run: the table is wanted whole."""
+    ref = {}
+    steps = [
+        (("add_ins", "add_cyc"), lambda: ref.update(check_add(t, pmb))),
+        (("imul",), lambda: check_imul(t, pmb, args.imul_so)),
+        (("l1", "l2"), lambda: check_chase(t, pmb, ctx)),
+        (("misp", "penalty"), lambda: check_branch(t, pmb)),
+        (("read_agree", "read_cost"), lambda: check_read(t, pmb)),
+        (("split",), lambda: check_split(t, pmb, ctx.get("pmu") or {})),
+        (("mux",), lambda: check_mux(t, pmb, args.hog, ref)),
+        (("dis_rate", "dis_hot"), lambda: check_disasm(t, pmb)),
+        (("selfcheck",), lambda: check_selfcheck(t, pmb)),
+        (("hybrid",), lambda: check_hybrid(t, pmb)),
+    ]
+    for keys, step in steps:
+        try:
+            step()
+        except Exception as e:  # noqa: BLE001 - any fault of this script's, reported in its row
+            for k in keys:
+                if k not in t.rows:
+                    t.put(k, "FAIL", "n/a", "x86_pmu.py raised %s: %s" % (type(e).__name__, e))
 
 
 def main():
@@ -499,32 +529,17 @@ def main():
     pmb = Pmubench(args.pmubench, args.cpu if args.cpu is not None else default_cpu())
     t = Table()
     r, d = pmb.json("--counters=cycles,instructions", "--filter=^calib/add_chain$", *QUICK)
-    if d is None:
-        print("x86 PMU check (tests/device/x86-pmu.sh)")
-        print("cpu model:            %s" % cpu_model())
-        print("kernel:               %s %s" % (platform.release(), platform.machine()))
-        print("perf_event_paranoid:  %s" % read_text("/proc/sys/kernel/perf_event_paranoid"))
-        print("pmu:                  unknown: pmubench did not run\n")
+    ctx = (d or {}).get("context")
+    header(ctx)
+    if ctx is None:
         t.put("add_ins", "FAIL", "n/a", "pmubench --format=json did not run (%d: %s)" % (r.returncode, tail(r)))
         t.skip_rest("pmubench did not run")
-        return 1 if t.print() else 0
-    ctx = d["context"]
-    header(ctx)
-    if platform.machine() != "x86_64":
+    elif platform.machine() != "x86_64":
         t.skip_rest("not an x86-64 machine (%s): this check is for x86 PMUs" % platform.machine())
     elif not (ctx.get("pmu") or {}).get("hardware_counters_work"):
         t.skip_rest(no_pmu_reason(ctx))
     else:
-        ref = check_add(t, pmb)
-        check_imul(t, pmb, args.imul_so)
-        check_chase(t, pmb, ctx)
-        check_branch(t, pmb)
-        check_read(t, pmb)
-        check_split(t, pmb, ctx.get("pmu") or {})
-        check_mux(t, pmb, args.hog, ref)
-        check_disasm(t, pmb)
-        check_selfcheck(t, pmb)
-        check_hybrid(t, pmb)
+        measure(t, pmb, ctx, args)
     return 1 if t.print() else 0
 
 

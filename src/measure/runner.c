@@ -38,7 +38,7 @@ static struct {
 	char pad[64 - sizeof(struct pmb_state)];
 } state_slots[MAX_SLOTS] __attribute__((aligned(4096)));
 
-static void yield_turn(struct pmb__run *r)
+static void yield_turn(struct pmb__running *r)
 {
 	if (r->coroutine) {
 		swapcontext(&r->self, r->sched);
@@ -53,12 +53,12 @@ static void yield_turn(struct pmb__run *r)
 /* A sample's stretch of its pass count, 1 to 1.1: splitmix64 alone, for it
  * only needs to be unpredictable to the machine's periodic noise, not
  * good randomness. */
-static double stretch(struct pmb__run *r)
+static double stretch(struct pmb__running *r)
 {
 	return 1.0 + 0.1 * (double)(pmb_rng_splitmix64(&r->rng) >> 11) * 0x1p-53;
 }
 
-static uint64_t schedule_passes(struct pmb__run *r, int k)
+static uint64_t schedule_passes(struct pmb__running *r, int k)
 {
 	if (r->overhead) {
 		/* N and 2N for the cost per pass; one pass, where the cost per
@@ -94,7 +94,7 @@ static uint64_t schedule_passes(struct pmb__run *r, int k)
  * most of the sample, and the ladder's 1x: -3 %, every run within 10 %.
  * Counts need no probe (they are exact), nor the harness overhead (it has
  * its one-pass samples), nor a pass too long to divide. */
-static uint64_t probe_passes(struct pmb__run *r)
+static uint64_t probe_passes(struct pmb__running *r)
 {
 	if (r->m->deterministic || r->overhead || r->base < PROBE_DIV)
 		return 0;
@@ -103,7 +103,7 @@ static uint64_t probe_passes(struct pmb__run *r)
 
 /* End of calibration: passes so that a sample lasts min_sample_ns, and the
  * number of samples the budget allows. */
-static void calibrated(struct pmb__run *r, uint64_t passes, uint64_t ns)
+static void calibrated(struct pmb__running *r, uint64_t passes, uint64_t ns)
 {
 	const struct pmb_runner_opts *o = r->o;
 	double want = o->min_sample_ns;
@@ -134,12 +134,12 @@ static void calibrated(struct pmb__run *r, uint64_t passes, uint64_t ns)
 
 /* The definition's prepare hook, before the sample's meter and clock
  * start: out of line, so a benchmark without one pays one test. */
-static __attribute__((noinline)) void prepare_sample(struct pmb__run *r, uint64_t passes)
+static __attribute__((noinline)) void prepare_sample(struct pmb__running *r, uint64_t passes)
 {
 	r->prepare(r->state, passes);
 }
 
-static void start_sample(struct pmb__run *r, uint64_t passes, int group)
+static void start_sample(struct pmb__running *r, uint64_t passes, int group)
 {
 	if (__builtin_expect(r->prepare != NULL, 0))
 		prepare_sample(r, passes);
@@ -159,7 +159,7 @@ static void start_sample(struct pmb__run *r, uint64_t passes, int group)
  * -O3 inlining them into pmb__loop_next shuffled its registers and cost
  * the per-sample path 2 instructions (harness overhead, --backend=sim). */
 static __attribute__((noinline))
-bool loop_begin(struct pmb__run *r, uint64_t items, uint64_t t1, void *site)
+bool loop_begin(struct pmb__running *r, uint64_t items, uint64_t t1, void *site)
 {
 	r->called = true;
 	r->r->loop_site = (uintptr_t)site;
@@ -179,7 +179,7 @@ bool loop_begin(struct pmb__run *r, uint64_t items, uint64_t t1, void *site)
 
 /* The next calibration sample after one of ns: grow towards min_sample_ns,
  * doubling while far below, then aiming straight at it. */
-static void calib_grow(struct pmb__run *r, uint64_t ns)
+static void calib_grow(struct pmb__running *r, uint64_t ns)
 {
 	uint64_t p = r->passes;
 
@@ -196,7 +196,7 @@ static void calib_grow(struct pmb__run *r, uint64_t ns)
  * another calibration sample; false where calibration is over and the
  * samples phase begins. */
 static __attribute__((noinline))
-bool calib_step(struct pmb__run *r, uint64_t ns, uint64_t t1)
+bool calib_step(struct pmb__running *r, uint64_t ns, uint64_t t1)
 {
 	/* Deterministic meters need only the one warm-up pass. */
 	bool warm = r->m->deterministic ||
@@ -232,7 +232,7 @@ bool calib_step(struct pmb__run *r, uint64_t ns, uint64_t t1)
  * calibration are out of its way. */
 PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 {
-	struct pmb__run *r = s->pmb__r;
+	struct pmb__running *r = s->pmb__r;
 
 	if (r->running && r->m->mark[r->group][1])
 		r->m->mark[r->group][1](r->m->mark_group[r->group]);
@@ -304,7 +304,7 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 	return true;
 }
 
-static void init_run(struct pmb__run *run, const struct pmb_runner_opts *o,
+static void init_run(struct pmb__running *run, const struct pmb_runner_opts *o,
 		     const struct pmb_meter *m, struct pmb_instance *in,
 		     struct pmb_result *res, int slot)
 {
@@ -332,7 +332,7 @@ static void result_not_run(struct pmb_result *r)
 	r->not_run = true;
 }
 
-static void finish_run(struct pmb__run *run)
+static void finish_run(struct pmb__running *run)
 {
 	struct pmb_result *r = run->r;
 
@@ -383,7 +383,7 @@ int pmb__runner_overhead(const struct pmb_runner_opts *o, const struct pmb_meter
 			struct pmb_overhead *out)
 {
 	struct pmb_result res;
-	struct pmb__run run;
+	struct pmb__running run;
 	struct pmb_runner_opts oo = *o;
 	int err;
 
@@ -406,7 +406,7 @@ static int local_overhead(const struct pmb_runner_opts *o, const struct pmb_mete
 			  struct pmb_result *acc)
 {
 	struct pmb_result res;
-	struct pmb__run run;
+	struct pmb__running run;
 	struct pmb_runner_opts oo = *o;
 	int err = 0;
 
@@ -426,7 +426,7 @@ static int local_overhead(const struct pmb_runner_opts *o, const struct pmb_mete
 }
 
 struct coro {
-	struct pmb__run run;
+	struct pmb__running run;
 	void *stack;
 };
 
@@ -542,7 +542,7 @@ static int cohort_gather(struct pmb_instance *inst, size_t n, size_t i, bool *do
 static int run_members(const struct pmb_runner_opts *o, const struct pmb_meter *m,
 		       struct pmb_instance **mem, struct pmb_result **res, int nm)
 {
-	struct pmb__run run;
+	struct pmb__running run;
 
 	if (nm > 1)
 		return run_cohort(o, m, mem, res, nm);

@@ -11,7 +11,7 @@
 
 enum phase { PH_CALIB, PH_SAMPLES, PH_DONE };
 
-struct pmb__run {
+struct pmb__running {
 	const struct pmb_runner_opts *o;
 	const struct pmb_meter *m;
 	struct pmb_instance *inst;

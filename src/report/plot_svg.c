@@ -40,6 +40,12 @@ struct panel {
 	double y0;	/* top of the panel in the document */
 	bool sim, est;	/* est: a right-hand axis in estimated cycles */
 	char unit[96];
+	/* What the panels being drawn show, set per kind of panel by
+	 * pmb__plot_svg: the kind (1 sweeps, with a log axis and no zero; 2
+	 * branch studies), and under simulation the event (a miss event for
+	 * sweeps, mispredictions for branch studies, where the plan has them). */
+	int kind;
+	int event;
 };
 
 static double ax_map(const struct axis *a, double v)
@@ -142,23 +148,17 @@ static bool is_sim(const struct pmb_context *c)
 	return pmb_context_sim(c);
 }
 
-/* Under simulation, the event the panels being drawn show (set per kind of
- * panel by pmb__plot_svg: a miss event for sweeps, mispredictions for branch
- * studies, where the plan has them).  One plot at a time: the library draws
- * from one thread. */
-static int plot_event;
-static int plot_kind; /* 1 sweeps (log axis: no zero), 2 branch studies */
-
 /* The figure a result is drawn with, if it has one: ns per item, or the
  * panel kind's event under simulation.  Skipped, failed, unmeasured and
  * below-resolution results, and repetitions past the first, have none. */
-static bool value(const struct pmb_context *c, const struct pmb_result *x, double *v)
+static bool value(const struct panel *p, const struct pmb_result *x, double *v)
 {
-	const struct pmb_figure *fg = is_sim(c) ? &x->ev[plot_event] : &x->time;
+	const struct pmb_context *c = p->c;
+	const struct pmb_figure *fg = is_sim(c) ? &x->ev[p->event] : &x->time;
 
 	if (x->status || x->repetition || (is_sim(c) && c->plan.nev < 1))
 		return false;
-	if (fg->valid && fg->below_resolution && plot_kind == 2) {
+	if (fg->valid && fg->below_resolution && p->kind == 2) {
 		*v = 0; /* zero within resolution: drawn at 0 on a linear axis */
 		return true;
 	}
@@ -295,7 +295,7 @@ static void cache_lines(FILE *f, const struct panel *p, const struct axis *ax)
 
 /* The points of r[i]'s sweep family from i on with a positive value (a log
  * axis has no place for 0), sorted by working set; returns their number. */
-static size_t sweep_collect(const struct pmb_context *c, const struct pmb_result *r, size_t n, size_t i,
+static size_t sweep_collect(const struct panel *p, const struct pmb_result *r, size_t n, size_t i,
 			    const struct pmb_result **pt, double *v)
 {
 	size_t m = 0;
@@ -305,7 +305,7 @@ static size_t sweep_collect(const struct pmb_context *c, const struct pmb_result
 		size_t k;
 
 		if (strcmp(r[j].inst->family, r[i].inst->family) || !r[j].inst->tier[0] ||
-		    !r[j].inst->working_set || !value(c, &r[j], &x) || x <= 0)
+		    !r[j].inst->working_set || !value(p, &r[j], &x) || x <= 0)
 			continue;
 		for (k = m++; k > 0 && pt[k - 1]->inst->working_set > r[j].inst->working_set; k--) {
 			pt[k] = pt[k - 1];
@@ -345,7 +345,7 @@ static void sweep_panel(FILE *f, const struct panel *p, const struct pmb_result 
 	const struct pmb_topology_info *topo = &p->c->topo;
 	const struct pmb_result *pt[MAXPTS];
 	double v[MAXPTS], px[MAXPTS], py[MAXPTS], xlo = INFINITY, xhi = 1, vlo = INFINITY, vhi = 0;
-	size_t m = sweep_collect(p->c, r, n, i, pt, v);
+	size_t m = sweep_collect(p, r, n, i, pt, v);
 	bool seen[5] = { false };
 
 	for (size_t k = 0; k < m; k++) {
@@ -398,7 +398,7 @@ static void sweep_panel(FILE *f, const struct panel *p, const struct pmb_result 
  * cat[j][k] (NULL: no such result), has[j][k] whether v[j][k] is a value.
  * The pair's K goes into prefix.  Returns the number of categories; the
  * number of values in *npts. */
-static size_t pair_collect(const struct pmb_context *c, const struct pmb_result *r, size_t n, size_t i,
+static size_t pair_collect(const struct panel *p, const struct pmb_result *r, size_t n, size_t i,
 			   char *prefix, const struct pmb_result *cat[][3], double v[][3],
 			   bool has[][3], size_t *npts)
 {
@@ -413,7 +413,7 @@ static size_t pair_collect(const struct pmb_context *c, const struct pmb_result 
 			continue;
 		for (int k = 0; k < 3; k++) {
 			cat[m][k] = k ? pmb__result_in_study(r, n, prefix, role[k], r[j].inst->args) : &r[j];
-			has[m][k] = cat[m][k] && value(c, cat[m][k], &v[m][k]);
+			has[m][k] = cat[m][k] && value(p, cat[m][k], &v[m][k]);
 			*npts += has[m][k];
 		}
 		m++;
@@ -428,7 +428,7 @@ static void branch_panel(FILE *f, const struct panel *p, const struct pmb_result
 	double v[MAXPTS][3], px[MAXPTS], py[MAXPTS], vlo = 0, vhi = 0, wmax = 0;
 	bool has[MAXPTS][3];
 	char prefix[200], name[240];
-	size_t npts, m = pair_collect(p->c, r, n, i, prefix, cat, v, has, &npts);
+	size_t npts, m = pair_collect(p, r, n, i, prefix, cat, v, has, &npts);
 
 	for (size_t j = 0; j < m; j++)
 		for (int k = 0; k < 3; k++)
@@ -481,10 +481,9 @@ static void branch_panel(FILE *f, const struct panel *p, const struct pmb_result
 	}
 }
 
-/* Whether r[i] opens a panel of kind 1 (the first result of a sweep family)
- * or 2 (the first branchy result of a pair) with something to draw. */
-static bool opens_panel(const struct pmb_context *c, const struct pmb_result *r, size_t n, size_t i,
-			int kind)
+/* Whether r[i] opens a panel of p's kind, 1 (the first result of a sweep
+ * family) or 2 (the first branchy result of a pair), with something to draw. */
+static bool opens_panel(const struct panel *p, const struct pmb_result *r, size_t n, size_t i)
 {
 	const struct pmb_result *pt[MAXPTS], *cat[MAXPTS][3];
 	double w[MAXPTS], v[MAXPTS][3];
@@ -497,9 +496,9 @@ static bool opens_panel(const struct pmb_context *c, const struct pmb_result *r,
 	for (size_t j = 0; j < i; j++)
 		if (!strcmp(r[j].inst->family, r[i].inst->family) && !r[j].repetition)
 			return false;
-	if (kind == 1)
-		return r[i].inst->tier[0] && sweep_collect(c, r, n, i, pt, w);
-	pair_collect(c, r, n, i, prefix, cat, v, has, &npts);
+	if (p->kind == 1)
+		return r[i].inst->tier[0] && sweep_collect(p, r, n, i, pt, w);
+	pair_collect(p, r, n, i, prefix, cat, v, has, &npts);
 	return npts > 0;
 }
 
@@ -513,10 +512,10 @@ int pmb__plot_svg(FILE *f, const struct pmb_context *c, const struct pmb_result 
 	int kind_ev[3] = { 0, sweep_ev < 0 ? 0 : sweep_ev, branch_ev < 0 ? 0 : branch_ev };
 
 	for (int kind = 1; kind <= 2; kind++) {
-		plot_event = kind_ev[kind];
-		plot_kind = kind;
+		p.event = kind_ev[kind];
+		p.kind = kind;
 		for (size_t i = 0; i < n; i++)
-			npanels += opens_panel(c, r, n, i, kind);
+			npanels += opens_panel(&p, r, n, i);
 	}
 	if (!npanels)
 		return -ENODATA;
@@ -538,13 +537,13 @@ int pmb__plot_svg(FILE *f, const struct pmb_context *c, const struct pmb_result 
 	     PMB_VERSION_STRING, c->host, c->cpu, pmb_backend_name(c->backend),
 	     p.sim ? " (counts SIMULATED by valgrind)" : "", c->date);
 	for (int kind = 1; kind <= 2; kind++) {
-		plot_event = kind_ev[kind];
-		plot_kind = kind;
+		p.event = kind_ev[kind];
+		p.kind = kind;
 		if (p.sim)
 			snprintf(p.unit, sizeof(p.unit), "%.48s per item (simulated)",
-				 c->plan.ev[plot_event].name);
+				 c->plan.ev[p.event].name);
 		for (size_t i = 0; i < n; i++) {
-			if (!opens_panel(c, r, n, i, kind))
+			if (!opens_panel(&p, r, n, i))
 				continue;
 			if (kind == 1)
 				sweep_panel(f, &p, r, n, i);

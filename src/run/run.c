@@ -21,7 +21,7 @@
 #include "selfcheck.h"
 #include "meter.h"
 
-/* pmb__run(), at the bottom, is the path; the stages come above it in its
+/* pmb__run_command(), at the bottom, is the path; the stages come above it in its
  * order.  Each takes what the stages before it returned and returns its
  * own struct; the analysis and the report see them together, as the
  * context that context_of() assembles from them.  Stages return 0 to go on
@@ -784,7 +784,7 @@ out:
 	return rc;
 }
 
-int pmb__run(const struct pmb_options *o)
+int pmb__run_command(const struct pmb_options *o)
 {
 	struct pmb_run *run = calloc(1, sizeof(*run));
 	int rc = run ? pmb__run_path(o, run) : pmb__out_error("out of memory");

@@ -56,7 +56,7 @@ struct pmb_run {
 };
 
 /* The path up to the figures, into run (which owns them after), then the
- * report unless o->quiet.  Returns the exit status, as pmb__run(). */
+ * report unless o->quiet.  Returns the exit status, as pmb__run_command(). */
 int pmb__run_path(const struct pmb_options *o, struct pmb_run *run);
 
 /* The public figures of every result of run (api.c), which the report and
@@ -74,6 +74,6 @@ int pmb__main_options(int argc, char **argv, struct pmb_options *o, char *err, s
  * Returns the exit status: 0, 1 (a benchmark failed its check, a
  * self-check was WRONG, --list-events found nothing, a report could not
  * be written), 2 (nothing measured: see the message). */
-int pmb__run(const struct pmb_options *o);
+int pmb__run_command(const struct pmb_options *o);
 
 #endif

@@ -20,10 +20,6 @@ ANYWHERE = {"pmubench.h", "pmb_config.h"}
 # is a back edge not yet cut; the test fails when one is no longer there,
 # so that the list shrinks with the code.
 EXCEPTIONS = {
-    ("measure/runner.c", "analyse.h"):
-        "the runner fits the harness overhead of each cohort's own probes as it measures "
-        "(pmb__overhead_fit, analysis.c) to size the probes it takes next; the fit is to move "
-        "into measure/",
     ("measure/state.c", "plan.h"):
         "a benchmark's buffers (pmb__buffer_map, _unmap, _huge_fraction) are still in "
         "topology.c, though they use no hwloc; they are to move into measure/",

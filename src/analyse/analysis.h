@@ -6,22 +6,11 @@
 
 #include "model.h"
 
-/* Fit the harness overhead (time, and every event any sample read) from
- * the empty loop's samples into *o.  Returns 0 or -ENOMEM. */
-int pmb__overhead_fit(const struct pmb_sample *s, size_t n, struct pmb_overhead *o);
-/* Merge b, the overhead measured at another time, into a: per figure the
- * smaller cost and the larger noise (a's N and event set are kept). */
-void pmb__overhead_merge(struct pmb_overhead *a, const struct pmb_overhead *b);
-
 /* Per-item figures of every result, then baselines and references, then
  * the warnings a user must see (into ctx).  Returns 0 or -ENOMEM. */
 int pmb__analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n,
 		size_t repetitions);
 
-
-/* Value of event e in sample s, scaled (*scaled set where it was); false
- * where it was not read or never ran in that sample. */
-bool pmb__sample_event(const struct pmb_sample *s, int e, double *v, int *scaled);
 
 /* For analysis.c (in analysis_fixed.c): f's fixed cost per sample from
  * the per-sample costs cost[i] (harness overhead subtracted) over p[i]

@@ -7,7 +7,6 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 
-#include "analyse.h"
 #include "base.h"
 #include "meter.h"
 #include "runner.h"

@@ -26,6 +26,13 @@ struct pmb_runner_opts {
 	void *progress_ctx;
 };
 
+/* Fit the harness overhead (time, and every event any sample read) from
+ * the empty loop's samples into *o.  Returns 0 or -ENOMEM. */
+int pmb__overhead_fit(const struct pmb_sample *s, size_t n, struct pmb_overhead *o);
+/* Merge b, the overhead measured at another time, into a: per figure the
+ * smaller cost and the larger noise (a's N and event set are kept). */
+void pmb__overhead_merge(struct pmb_overhead *a, const struct pmb_overhead *b);
+
 /* Measure the harness overhead (the empty loop at N and 2N passes, same
  * meter) into *out.  Returns 0 or -errno. */
 int pmb__runner_overhead(const struct pmb_runner_opts *o, const struct pmb_meter *m,

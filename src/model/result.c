@@ -174,3 +174,17 @@ int pmb__count_scale(const struct pmb_count *c, double *out)
 	*out = (double)c->value;
 	return 0;
 }
+
+bool pmb__sample_event(const struct pmb_sample *s, int e, double *v, int *scaled)
+{
+	int k;
+
+	if (!(s->mask & (1u << e)))
+		return false;
+	k = pmb__count_scale(&s->count[e], v);
+	if (k < 0)
+		return false;
+	if (k > 0)
+		*scaled = 1;
+	return true;
+}

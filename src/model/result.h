@@ -297,6 +297,10 @@ void pmb__context_warn(struct pmb_context *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void pmb__context_free(struct pmb_context *c);
 
+/* Value of event e in sample s, scaled (*scaled set where it was); false
+ * where it was not read or never ran in that sample. */
+bool pmb__sample_event(const struct pmb_sample *s, int e, double *v, int *scaled);
+
 /* Append a sample (grows the array).  Returns 0 or -ENOMEM. */
 int pmb__result_add_sample(struct pmb_result *r, const struct pmb_sample *s);
 int pmb__result_add_probe(struct pmb_result *r, const struct pmb_sample *s);

@@ -26,6 +26,14 @@ struct pmb_runner_opts {
 	void *progress_ctx;
 };
 
+/* A 2 MiB-aligned buffer, THP-backed by madvise(MADV_HUGEPAGE) if huge, and
+ * touched so it is resident.  NULL on failure. */
+void *pmb__buffer_map(size_t bytes, bool huge);
+void pmb__buffer_unmap(void *p, size_t bytes);
+/* Share (0..1) of [p, p+bytes) backed by huge pages, from
+ * /proc/self/smaps (AnonHugePages); -1 if it cannot be read. */
+double pmb__buffer_huge_fraction(const void *p, size_t bytes);
+
 /* Fit the harness overhead (time, and every event any sample read) from
  * the empty loop's samples into *o.  Returns 0 or -ENOMEM. */
 int pmb__overhead_fit(const struct pmb_sample *s, size_t n, struct pmb_overhead *o);

@@ -5,7 +5,6 @@
 #include "runner.h"
 #include "runner_internal.h"
 #include "base.h"
-#include "plan.h"
 
 PMB_API int64_t pmb_arg(const struct pmb_state *s, int i)
 {

@@ -59,12 +59,4 @@ void pmb__topology_label(const struct pmb_topology_info *info, uint64_t bytes,
  * On other topologies pmb__topology_pin binds nothing and returns 0. */
 bool pmb__topology_is_this_system(struct pmb_topology *t);
 
-/* A 2 MiB-aligned buffer, THP-backed by madvise(MADV_HUGEPAGE) if huge, and
- * touched so it is resident.  NULL on failure. */
-void *pmb__buffer_map(size_t bytes, bool huge);
-void pmb__buffer_unmap(void *p, size_t bytes);
-/* Share (0..1) of [p, p+bytes) backed by huge pages, from
- * /proc/self/smaps (AnonHugePages); -1 if it cannot be read. */
-double pmb__buffer_huge_fraction(const void *p, size_t bytes);
-
 #endif

@@ -31,7 +31,7 @@ static const char *printing_option(const struct pmb_options *o)
 static int run_options(int argc, char **argv, struct pmb_options *o, struct pmb_run *run)
 {
 	const char *bad;
-	int rc = pmb__main_options(argc, argv, o, run->error, sizeof(run->error));
+	int rc = pmb__run_options(argc, argv, o, run->error, sizeof(run->error));
 
 	if (rc == 2)
 		return -EINVAL;

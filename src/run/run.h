@@ -15,7 +15,7 @@ enum pmb_want_backend { PMB_WANT_AUTO, PMB_WANT_PERF, PMB_WANT_SIM };
 
 #define PMB_DEFAULT_SAMPLES 30
 
-/* The command line of a run, as main.c's option table fills it. */
+/* The command line of a run, as run_options.c's option table fills it. */
 struct pmb_options {
 	const char *filter;      /* --filter: POSIX ERE; NULL all */
 	struct pmb_optfiles load; /* --load: shared objects to run */
@@ -63,10 +63,13 @@ int pmb__run_path(const struct pmb_options *o, struct pmb_run *run);
  * pmb_run_values() read.  Returns 0 or -ENOMEM. */
 int pmb__run_values(struct pmb_run *run);
 
-/* The options of argv, as the command line reads them, printing nothing
- * (main.c).  Returns 0 to run, 1 when --help or --version was given, 2
- * with the one-line error in err. */
-int pmb__main_options(int argc, char **argv, struct pmb_options *o, char *err, size_t size);
+/* The options of argv, as the command line and pmb_run() read them,
+ * printing nothing (run_options.c: the one option table).  Returns 0 to
+ * run, 1 when --help or --version was given, 2 with the one-line error in
+ * err. */
+int pmb__run_options(int argc, char **argv, struct pmb_options *o, char *err, size_t size);
+/* The option table's --help lines, to f. */
+void pmb__run_options_help(FILE *f);
 
 /* Run what the options ask for: the benchmarks (plan, counters, samples,
  * figures, report), or --list, --list-events, --topology, --self-check.

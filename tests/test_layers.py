@@ -26,9 +26,6 @@ EXCEPTIONS = {
     ("meter/sim_exec.c", "plan.h"):
         "the re-exec under valgrind names the core PMU for the child (pmb__events_core_pmu); "
         "the re-exec is to leave for run/ or cli/ (issue 25, point 5)",
-    ("meter/sim_instr.c", "measure.h"):
-        "--disasm under the simulator runs the instance again through the runner "
-        "(pmb__runner_run); the caller is to run it with the meter's dump hook instead",
 }
 
 

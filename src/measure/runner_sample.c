@@ -120,3 +120,25 @@ fail_open:
 	free(sp.hits);
 	return rc;
 }
+
+int pmb__sim_annotate(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+		      const struct pmb_instance *inst, struct pmb_disasm *d)
+{
+	struct pmb_runner_opts ro = *o;
+	struct pmb_meter mm = *m;
+	struct pmb_instance one = *inst;
+	struct pmb_result res;
+	struct pmb__sim_instr *a;
+	int rc;
+
+	ro.repetitions = 1;
+	ro.progress = NULL;
+	one.cohort = 0;
+	rc = pmb__sim_instr_begin(&a, &mm, d);
+	if (rc)
+		return rc;
+	rc = pmb__runner_run(&ro, &mm, &one, 1, &res);
+	rc = pmb__sim_instr_end(a, &mm, rc, &res, inst->name);
+	pmb__result_free_samples(&res);
+	return rc;
+}

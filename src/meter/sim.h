@@ -35,11 +35,19 @@ const char *pmb__sim_error(void);
 int pmb__sim_meter(struct pmb_meter *m, const struct pmb_event_plan *plan);
 void pmb__sim_meter_close(struct pmb_meter *m);
 
-/* The sim backend's error detail (what pmb__sim_error() returns), for
- * measure's --disasm under the simulator (sim_instr.c) too. */
-void pmb__sim_set_err(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-/* Call fn with each sample's dump file before it is removed (NULL: stop). */
-void pmb__sim_meter_on_dump(struct pmb_meter *m, void (*fn)(void *arg, const char *path), void *arg);
+struct pmb_disasm;
+struct pmb_result;
+
+/* --disasm under the simulator, around the run of one instance through
+ * the sim meter m (measure's pmb__sim_annotate runs it): begin hooks m so
+ * that each sample's dump is read for the per-instruction costs of d's
+ * instructions (returns 0 or -ENOMEM); end unhooks it and, where rc (the
+ * run's) is 0 and the result res was measured, gives each instruction of
+ * d its counts per item.  end frees what begin made and returns 0 or
+ * -errno (pmb__sim_error() says why, naming the instance `name`). */
+struct pmb__sim_instr;
+int pmb__sim_instr_begin(struct pmb__sim_instr **a, struct pmb_meter *m, struct pmb_disasm *d);
+int pmb__sim_instr_end(struct pmb__sim_instr *a, struct pmb_meter *m, int rc, const struct pmb_result *res,
+		       const char *name);
 
 #endif

@@ -8,13 +8,12 @@
 #include "disasm.h"
 #include "pmubench.h"
 #include "sim_internal.h"
-#include "measure.h" /* the runner: a listed exception (tests/test_layers.py) */
 
 /* The costs of each instruction of d, dump by dump (one dump per meter
  * stop: the calibration pass first, then the samples). */
 #define MAX_STOPS 64
 
-struct instr_acc {
+struct pmb__sim_instr {
 	struct pmb_disasm *d;
 	const char *exe;
 	double *cost[MAX_STOPS]; /* [insn * PMB_DA_NCOUNT + column] */
@@ -74,7 +73,7 @@ static uint64_t parse_pos(const char **p, uint64_t last)
 	return v;
 }
 
-static void cost_line(struct instr_acc *a, struct dump_state *st, const char *p)
+static void cost_line(struct pmb__sim_instr *a, struct dump_state *st, const char *p)
 {
 	uint64_t v[PMB__NCOL] = { 0 };
 	struct pmb_disasm_insn *in;
@@ -102,7 +101,7 @@ static void cost_line(struct instr_acc *a, struct dump_state *st, const char *p)
 		row[k] += (double)v[count_col[k]];
 }
 
-static void read_line(struct instr_acc *a, struct dump_state *st, const char *line)
+static void read_line(struct pmb__sim_instr *a, struct dump_state *st, const char *line)
 {
 	if (!strncmp(line, "events:", 7)) {
 		const char *p = line + 7;
@@ -133,7 +132,7 @@ static void read_line(struct instr_acc *a, struct dump_state *st, const char *li
 
 static void on_dump(void *arg, const char *path)
 {
-	struct instr_acc *a = arg;
+	struct pmb__sim_instr *a = arg;
 	struct dump_state st = { .npos = 1 };
 	char *line = NULL;
 	size_t cap = 0;
@@ -160,7 +159,7 @@ static void on_dump(void *arg, const char *path)
 
 /* Counts per item over the samples the runner kept: the last nsamples
  * dumps (the first is the one-pass calibration sample). */
-static int fill_counts(struct instr_acc *a, const struct pmb_result *r)
+static int fill_counts(struct pmb__sim_instr *a, const struct pmb_result *r)
 {
 	struct pmb_disasm *d = a->d;
 	double items = 0;
@@ -183,31 +182,32 @@ static int fill_counts(struct instr_acc *a, const struct pmb_result *r)
 	return 0;
 }
 
-int pmb__sim_annotate(const struct pmb_runner_opts *o, const struct pmb_meter *m,
-		      const struct pmb_instance *inst, struct pmb_disasm *d)
+int pmb__sim_instr_begin(struct pmb__sim_instr **out, struct pmb_meter *m, struct pmb_disasm *d)
 {
-	struct pmb_runner_opts ro = *o;
-	struct pmb_meter mm = *m;
-	struct pmb_instance one = *inst;
-	struct pmb_result res;
-	struct instr_acc a = { .d = d, .exe = d->file };
-	int rc;
+	struct pmb__sim_instr *a = calloc(1, sizeof(*a));
 
-	ro.repetitions = 1;
-	ro.progress = NULL;
-	one.cohort = 0;
-	pmb__sim_meter_on_dump(&mm, on_dump, &a);
-	rc = pmb__runner_run(&ro, &mm, &one, 1, &res);
-	pmb__sim_meter_on_dump(&mm, NULL, NULL);
+	*out = a;
+	if (!a)
+		return -ENOMEM;
+	a->d = d;
+	a->exe = d->file;
+	pmb__sim_meter_on_dump(m, on_dump, a);
+	return 0;
+}
+
+int pmb__sim_instr_end(struct pmb__sim_instr *a, struct pmb_meter *m, int rc, const struct pmb_result *res,
+		       const char *name)
+{
+	pmb__sim_meter_on_dump(m, NULL, NULL);
 	if (!rc)
-		rc = a.err;
-	if (!rc && res.status == 0)
-		rc = fill_counts(&a, &res);
+		rc = a->err;
+	if (!rc && res->status == 0)
+		rc = fill_counts(a, res);
 	if (rc)
-		pmb__sim_set_err("per-instruction counts of %s: %s", inst->name,
+		pmb__sim_set_err("per-instruction counts of %s: %s", name,
 				 rc == -EPROTO ? "the samples and callgrind's dumps do not match" : pmb_strerror(rc));
-	pmb__result_free_samples(&res);
-	for (int s = 0; s < a.nstops; s++)
-		free(a.cost[s]);
+	for (int s = 0; s < a->nstops; s++)
+		free(a->cost[s]);
+	free(a);
 	return rc;
 }

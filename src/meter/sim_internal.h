@@ -24,6 +24,9 @@
 /* What pmb__sim_error() returns; the parent appends valgrind's log to it. */
 extern char pmb__sim_err[512];
 
+void pmb__sim_set_err(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
 /* "event NAME cannot be simulated", with every name the backend gives. */
 void pmb__sim_err_nosim(const char *name);
 
@@ -39,6 +42,11 @@ enum pmb__sim_col {
 
 /* Their names in a dump's "events:" line. */
 extern const char *const pmb__sim_col_name[PMB__NCOL];
+
+/* ---- per-instruction counts (sim_meter.c, sim_instr.c) -------------------- */
+
+/* Call fn with each sample's dump file before it is removed (NULL: stop). */
+void pmb__sim_meter_on_dump(struct pmb_meter *m, void (*fn)(void *arg, const char *path), void *arg);
 
 /* ---- cache geometry (sim_geometry.c) ------------------------------------- */
 

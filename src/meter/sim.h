@@ -16,8 +16,9 @@ bool pmb__sim_active(void);
  * --collect-atstart=no` with cache geometry from info (NULL: valgrind's
  * defaults), and --dump-instr=yes where instr (--disasm), and return the child's exit status.  Returns PMB_ENOVALGRIND
  * when valgrind is not installed (the caller prints the package to install
- * and exits 2). */
-int pmb__sim_exec(int argc, char **argv, const struct pmb_topology_info *info, bool instr);
+ * and exits 2).  pmu: libpfm4's name of the core PMU, forced on the child
+ * (LIBPFM_FORCE_PMU), since its CPUID is valgrind's; NULL or "" none. */
+int pmb__sim_exec(int argc, char **argv, const struct pmb_topology_info *info, const char *pmu, bool instr);
 
 /* The simulated cache geometry, for the output ("L1d 32 KiB 8-way 64 B
  * lines, LL 16 MiB ..."), from info the same way pmb__sim_exec passes it. */

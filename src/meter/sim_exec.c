@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "pmb_config.h"
-#include "plan.h"
 #include "base.h"
 #include "pmubench.h"
 #include "sim_internal.h"
@@ -237,7 +236,7 @@ static int run_child(const struct sim_cmd *c)
 	return rc;
 }
 
-int pmb__sim_exec(int argc, char **argv, const struct pmb_topology_info *info, bool instr)
+int pmb__sim_exec(int argc, char **argv, const struct pmb_topology_info *info, const char *pmu, bool instr)
 {
 	struct sim_cmd c;
 	int rc;
@@ -257,8 +256,7 @@ int pmb__sim_exec(int argc, char **argv, const struct pmb_topology_info *info, b
 	rc = build_args(&c, argc, argv, info, instr);
 	if (rc)
 		goto fail_args;
-	if (pmb__events_core_pmu(info ? info->cpu : -1, c.pmu, sizeof(c.pmu)))
-		c.pmu[0] = '\0';
+	snprintf(c.pmu, sizeof(c.pmu), "%s", pmu ? pmu : "");
 	/* Stopped before it started: nothing measured, nothing to write. */
 	rc = pmb__stop_signal ? 128 + pmb__stop_signal : run_child(&c);
 	if (rc >= 0 && !pmb__stop_signal)

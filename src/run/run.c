@@ -270,7 +270,15 @@ static int list_events(const char *pattern)
  * is this one's. */
 static int run_under_valgrind(const struct pmb_options *o, const struct pmb_plan *p)
 {
-	int err = pmb__sim_exec(o->argc, o->argv, p->info_ok ? &p->info : NULL, o->disasm);
+	const struct pmb_topology_info *info = p->info_ok ? &p->info : NULL;
+	char pmu[64];
+	int err;
+
+	/* The child's CPUID is valgrind's: libpfm4 would take another core
+	 * there, so the parent names the core PMU it is run for. */
+	if (pmb__events_core_pmu(info ? info->cpu : -1, pmu, sizeof(pmu)))
+		pmu[0] = '\0';
+	err = pmb__sim_exec(o->argc, o->argv, info, pmu, o->disasm);
 
 	if (err == PMB_ENOVALGRIND)
 		return pmb__out_error("--backend=sim needs valgrind, which is not installed: apt-get install valgrind");

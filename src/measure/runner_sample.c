@@ -85,12 +85,25 @@ static void shares(struct sampling *sp, const char *event)
 	pmb__disasm_counted(d);
 }
 
+/* --disasm's second look at a loop: instance inst run alone once more
+ * through meter m (one repetition, no cohort, no progress line). */
+static int run_alone(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+		     const struct pmb_instance *inst, uint64_t overhead_passes, struct pmb_result *res)
+{
+	struct pmb_runner_opts ro = *o;
+	struct pmb_instance one = *inst;
+
+	ro.repetitions = 1;
+	ro.progress = NULL;
+	ro.overhead_passes = overhead_passes;
+	one.cohort = 0;
+	return pmb__runner_run(&ro, m, &one, 1, res);
+}
+
 int pmb__runner_sample(const struct pmb_runner_opts *o, const struct pmb_meter *m,
 		       const struct pmb_instance *inst, int ev, const struct perf_event_attr *attr,
 		       const char *event, struct pmb_disasm *d)
 {
-	struct pmb_runner_opts ro = *o;
-	struct pmb_instance one = *inst;
 	struct sampling sp = { .inner = m, .d = d, .ev = ev };
 	struct pmb_meter mm = *m;
 	struct pmb_result res;
@@ -102,14 +115,10 @@ int pmb__runner_sample(const struct pmb_runner_opts *o, const struct pmb_meter *
 	rc = pmb__sampler_open(&sp.s, attr, PERIOD);
 	if (rc)
 		goto fail_open;
-	ro.repetitions = 1;
-	ro.progress = NULL;
-	ro.overhead_passes = 0;
-	one.cohort = 0;
 	mm.ctx = &sp;
 	mm.start = sampling_start;
 	mm.stop = sampling_stop;
-	rc = pmb__runner_run(&ro, &mm, &one, 1, &res);
+	rc = run_alone(o, &mm, inst, 0, &res);
 	if (!rc)
 		rc = sp.err;
 	if (!rc)
@@ -124,20 +133,15 @@ fail_open:
 int pmb__sim_annotate(const struct pmb_runner_opts *o, const struct pmb_meter *m,
 		      const struct pmb_instance *inst, struct pmb_disasm *d)
 {
-	struct pmb_runner_opts ro = *o;
 	struct pmb_meter mm = *m;
-	struct pmb_instance one = *inst;
 	struct pmb_result res;
 	struct pmb__sim_instr *a;
 	int rc;
 
-	ro.repetitions = 1;
-	ro.progress = NULL;
-	one.cohort = 0;
 	rc = pmb__sim_instr_begin(&a, &mm, d);
 	if (rc)
 		return rc;
-	rc = pmb__runner_run(&ro, &mm, &one, 1, &res);
+	rc = run_alone(o, &mm, inst, o->overhead_passes, &res);
 	rc = pmb__sim_instr_end(a, &mm, rc, &res, inst->name);
 	pmb__result_free_samples(&res);
 	return rc;

@@ -27,9 +27,13 @@ HARNESSES = ["results", "cmdline", "counters", "tables"]
 SECONDS = int(os.environ.get("PMB_FUZZ_SECONDS", "30"))
 ONLY = os.environ.get("PMB_FUZZ_ONLY")
 SAN = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
+# src/ has one folder per layer; each is on the include path, as in meson.build.
+SRC_DIRS = [os.path.join(SRC, "src")] + sorted(
+    os.path.join(SRC, "src", d) for d in os.listdir(os.path.join(SRC, "src"))
+    if os.path.isdir(os.path.join(SRC, "src", d)) and d != "kernels")
 CFLAGS = ["-std=gnu11", "-D_GNU_SOURCE", "-DPMB_BUILDING_LIBRARY", "-O1", "-g",
-          "-fno-omit-frame-pointer", "-I" + os.path.join(SRC, "include"),
-          "-I" + os.path.join(SRC, "src"), "-I" + BUILD]
+          "-fno-omit-frame-pointer", "-I" + os.path.join(SRC, "include")] + \
+    ["-I" + d for d in SRC_DIRS] + ["-I" + BUILD]
 
 
 def skip_all(reason):
@@ -75,7 +79,7 @@ def lib_sources():
 
 
 def newest_header():
-    dirs = [os.path.join(SRC, "src"), os.path.join(SRC, "include")]
+    dirs = SRC_DIRS + [os.path.join(SRC, "include")]
     return max(os.path.getmtime(os.path.join(d, f)) for d in dirs for f in os.listdir(d)
                if f.endswith(".h"))
 

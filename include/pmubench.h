@@ -303,7 +303,7 @@ PMB_API int pmb_register(const struct pmb_benchmark_def *def);
  * inlined into a loop of one decrement and one branch). */
 struct pmb_state {
 	uint64_t pmb__left;      /* passes left in the running sample */
-	struct pmb__run *pmb__r; /* the run this state belongs to */
+	struct pmb__running *pmb__r; /* the runner's state of the benchmark this state belongs to */
 };
 
 /** Slow path of pmb_loop: ends the running sample, starts the next one.

@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char err[512];
 
 		err[0] = '\0';
-		rc = pmb__main_options(argc, argv, &o, err, sizeof(err));
+		rc = pmb__run_options(argc, argv, &o, err, sizeof(err));
 		if (rc < 0 || rc > 2)
 			__builtin_trap();
 		/* a refusal says why (quoting argv raw: pmb__out_error() makes

@@ -78,6 +78,20 @@ def run(*args, env=None, timeout=300, user=None):
     return subprocess.run([PMB, *args], capture_output=True, text=True, timeout=timeout, env=env)
 
 
+def instances(pattern, n=None):
+    """The first n (None: all) benchmark names of --list matching the
+    regex pattern: sweep points are named after this machine's caches
+    (4KiB here, 6KiB there), so a test picks them rather than names them."""
+    r = run("--list", "--filter=" + pattern)
+    names = r.stdout.split() if r.returncode == 0 else []
+    return names[:n] if n is not None else names
+
+
+def exact_filter(names):
+    """A --filter matching exactly these names."""
+    return "^(%s)$" % "|".join(re.escape(x) for x in names)
+
+
 def run_json(*args, env=None):
     """Run with --format=json: (CompletedProcess, parsed JSON or None)."""
     r = run(*args, "--format=json", env=env)

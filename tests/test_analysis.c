@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "runner.h" /* pmb__overhead_fit: the measure stage's */
 #include "report_study.h"
 #include "tap.h"
 

@@ -90,7 +90,7 @@ NORM_JSON = [
     "benchmarks/[]/warmup_ns",
     "benchmarks/[]/raw_samples/ns/[]",
 ]
-# Warnings that only the machine's state raises (src/probe.c): dropped from
+# Warnings that only the machine's state raises (src/measure/probe.c): dropped from
 # context/warnings and from stderr.  Every other warning stays pinned.
 MACHINE_WARNINGS = re.compile(r"^(CPU governor is '|turbo is on: )")
 # The console's first line: "pmubench VERSION  HOST  core N  backend B".

@@ -7,6 +7,7 @@
 
 #include "pmubench.h"
 #include "topology.h"
+#include "runner.h" /* pmb__buffer_map: the measure stage's */
 #include "tap.h"
 
 #define KiB ((uint64_t)1 << 10)

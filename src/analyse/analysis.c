@@ -1,0 +1,235 @@
+/* analysis.c - samples to per-item figures: harness overhead, fits, baselines (warnings: analysis_warn.c). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+
+#define CONF 0.95
+#define RESAMPLES 1000
+#define STAT_SEED 0x70b1u /* fixed: the same samples give the same intervals */
+
+/* What a sample of median size cannot tell apart from zero: the clock's
+ * (or counter's) step spread over the items, or the noise of the
+ * subtracted harness overhead. */
+static void resolve(struct pmb_figure *f, const double *p, size_t n, double ov_pass, double noise_pass,
+		    double res_sample, double items, bool timing)
+{
+	double pmed = pmb__median(p, n);
+	double r1 = res_sample / (pmed * items), r2 = noise_pass / items;
+	/* The same empty loop compiled at another address runs at another
+	 * speed (seen here: copies 2x apart, because the counter makes a
+	 * store-to-load round trip each pass), so the loop's own cost per pass
+	 * is not resolved either: negligible for a batch of items per pass,
+	 * the honest limit for one item per pass. */
+	double r3 = timing ? ov_pass / items : 0; /* counts do not jitter so */
+
+	f->resolution = fmax(fmax(r1, r2), r3);
+	/* A figure whose confidence interval reaches zero cannot be told
+	 * from zero either: it is below what this measurement resolves, up
+	 * to the top of its interval. */
+	if (f->s.ci_lo <= 0 && f->s.ci_hi > f->resolution)
+		f->resolution = f->s.ci_hi;
+	f->below_resolution = f->s.median < f->resolution || f->s.ci_lo <= 0;
+}
+
+/* Raw per-sample totals over passes: the ladder's samples, then the
+ * fixed-cost probes (which the fixed cost alone uses). */
+struct totals {
+	double *p, *v;
+	size_t n, nprobe;
+};
+
+/* Per-item figure from raw per-sample totals t->v[i] over passes t->p[i]. */
+static void figure(struct pmb_figure *f, const struct totals *t, double ov_pass, double ov_sample,
+		   double noise_pass, double res_sample, double items, bool timing, bool exact,
+		   double *per_item)
+{
+	const double *p = t->p, *v = t->v;
+	size_t n = t->n, all = t->n + t->nprobe;
+	double *cost = malloc((all + 1) * sizeof(double));
+
+	memset(f, 0, sizeof(*f));
+	f->normalized = f->ratio = f->ratio_lo = f->ratio_hi = NAN;
+	f->fixed_lo = f->fixed_hi = f->fixed_two_point = f->fixed_fit = NAN;
+	if (!cost || n == 0) {
+		free(cost);
+		return;
+	}
+	for (size_t i = 0; i < all; i++)
+		cost[i] = v[i] - ov_sample - ov_pass * p[i];
+	for (size_t i = 0; i < n; i++)
+		per_item[i] = pmb_per_item(v[i], ov_sample, ov_pass, p[i], items);
+	if (pmb__summarize(per_item, n, STAT_SEED, &f->s) != 0) {
+		free(cost);
+		return; /* out of memory: not measured rather than made up */
+	}
+	if (n < 3)
+		f->s.ci_lo = f->s.ci_hi = NAN; /* no interval from one or two samples */
+	f->valid = true;
+	resolve(f, p, n, ov_pass, noise_pass, res_sample, items, timing);
+	/* A fixed cost under 10 steps of the clock (or counter) is none. */
+	pmb__fixed_cost(f, p, cost, n, t->nprobe, exact, 10 * res_sample);
+	free(cost);
+}
+
+/* Event e's figure from the samples and probes that read it (t: scratch
+ * of r->nsamples + r->nprobes). */
+static void event_figure(const struct pmb_context *ctx, struct pmb_result *r, int e,
+			 const struct pmb_overhead *o, double items, struct totals *t, double *pi)
+{
+	size_t m = 0, read = 0;
+	int scaled = 0, probe_scaled = 0;
+
+	for (size_t i = 0; i < r->nsamples; i++) {
+		double x;
+
+		read += (r->samples[i].mask >> e) & 1u;
+		if (pmb__sample_event(&r->samples[i], e, &x, &scaled)) {
+			t->p[m] = (double)r->samples[i].passes;
+			t->v[m++] = x;
+		}
+	}
+	t->n = m;
+	for (size_t i = 0; i < r->nprobes; i++) {
+		double x;
+
+		if (pmb__sample_event(&r->probes[i], e, &x, &probe_scaled)) {
+			t->p[m] = (double)r->probes[i].passes;
+			t->v[m++] = x;
+		}
+	}
+	t->nprobe = m - t->n;
+	m = t->n;
+	/* Cycle and clock counts vary with the loop's speed as time does;
+	 * instruction, branch and cache counts do not. */
+	const char *nm = ctx->plan.ev[e].name;
+	bool timing = ctx->plan.ev[e].means == PMB_MEANS_CYCLES || strstr(nm, "cycles") ||
+		      strstr(nm, "clock") || strstr(nm, "CYCLES");
+
+	figure(&r->ev[e], t, o->ev_valid[e] ? o->ev_per_pass[e] : 0,
+	       o->ev_valid[e] ? o->ev_per_sample[e] : 0, o->ev_noise_per_pass[e],
+	       1.0, items, timing, pmb_context_sim(ctx), pi);
+	/* Samples read in which the PMU never ran the group: the kernel
+	 * multiplexed it with others, as much as scaling. */
+	if (m > 0 && m < read)
+		scaled = 1;
+	r->ev[e].multiplexed = m == 0 && read ? -1 : scaled;
+	r->ev[e].simulated = ctx->plan.ev[e].kind == PMB_EV_SIM;
+}
+
+/* Cycles from time where no cycles event counts: as good as the frequency
+ * estimate, and labelled estimated wherever it is shown. */
+static void estimate_cycles(const struct pmb_context *ctx, struct pmb_result *r)
+{
+	memset(&r->est_cycles, 0, sizeof(r->est_cycles));
+	r->est_cycles.normalized = r->est_cycles.ratio = NAN;
+	if (ctx->has_cycles || !(ctx->ghz > 0) || !r->time.valid)
+		return;
+	r->est_cycles = r->time;
+	r->est_cycles.estimated = true;
+	struct pmb_summary *s = &r->est_cycles.s;
+	double g = ctx->ghz;
+	s->median *= g, s->mean *= g, s->min *= g, s->max *= g;
+	s->stddev *= g, s->ci_lo *= g, s->ci_hi *= g;
+	r->est_cycles.resolution *= g;
+	r->est_cycles.fixed *= g;
+}
+
+/* The plan's derived figures (MPKI, miss ratios) and the rates. */
+static void derive(const struct pmb_context *ctx, struct pmb_result *r, double items)
+{
+	for (int k = 0; k < ctx->plan.nder; k++) {
+		const struct pmb_derived *d = &ctx->plan.der[k];
+		const struct pmb_figure *a = d->num >= 0 ? &r->ev[d->num] : NULL;
+		const struct pmb_figure *b = d->den >= 0 ? &r->ev[d->den] : NULL;
+
+		/* A figure below its resolution counts as zero, never as the
+		 * negative number the subtraction may leave; a ratio over a
+		 * denominator that is not resolved is not computed. */
+		if (!a || !a->valid)
+			continue;
+		double num = a->below_resolution ? fmax(a->s.median, 0) : a->s.median;
+		if (d->den < 0)
+			r->derived[k] = num * d->scale;
+		else if (b && b->valid && !b->below_resolution && b->s.median > 0)
+			r->derived[k] = num / b->s.median * d->scale;
+	}
+	r->items_per_second = r->bytes_per_second = NAN;
+	/* A rate from a time below resolution would be a made-up number. */
+	if (r->time.valid && !r->time.below_resolution && r->time.s.median > 0) {
+		r->items_per_second = 1e9 / r->time.s.median;
+		r->bytes_per_second = (double)r->bytes_per_pass / items * r->items_per_second;
+	}
+}
+
+static void analyze_one(struct pmb_context *ctx, struct pmb_result *r)
+{
+	size_t n = r->nsamples, all = n + r->nprobes;
+	double items = (double)(r->items_per_pass ? r->items_per_pass : 1);
+	struct totals t = { malloc((all + 1) * sizeof(double)), malloc((all + 1) * sizeof(double)), n,
+			    r->nprobes };
+	double *pi = malloc((n + 1) * sizeof(double));
+	const struct pmb_overhead *o = pmb_result_overhead(ctx, r);
+
+	memset(&r->time, 0, sizeof(r->time));
+	for (int k = 0; k < PMB_MAX_DERIVED; k++)
+		r->derived[k] = NAN;
+	r->rep_spread = NAN;
+	if (!t.p || !t.v || !pi || n == 0)
+		goto out;
+	for (size_t i = 0; i < all; i++) {
+		const struct pmb_sample *s = i < n ? &r->samples[i] : &r->probes[i - n];
+
+		t.p[i] = (double)s->passes;
+		t.v[i] = (double)s->ns;
+	}
+	figure(&r->time, &t, o->ns_per_pass, o->ns_per_sample, o->ns_noise_per_pass,
+	       ctx->clock.resolution_ns, items, true, false, pi);
+	if (pmb_context_sim(ctx))
+		r->time.valid = false; /* valgrind's clock says nothing */
+	for (int e = 0; e < ctx->plan.nev; e++)
+		event_figure(ctx, r, e, o, items, &t, pi);
+	estimate_cycles(ctx, r);
+	derive(ctx, r, items);
+out:
+	free(t.p);
+	free(t.v);
+	free(pi);
+}
+
+int pmb__analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t reps)
+{
+	if (reps == 0)
+		reps = 1;
+	for (size_t i = 0; i < n; i++)
+		if (r[i].status == 0)
+			analyze_one(ctx, &r[i]);
+	pmb__analysis_links(ctx, r, n, reps);
+	/* Spread between repetitions: each is a whole call, fresh setup. */
+	if (reps > 1) {
+		double med[64];
+
+		for (size_t i = 0; i + reps <= n; i += reps) {
+			size_t m = 0;
+
+			for (size_t k = 0; k < reps && m < 64; k++)
+				if (r[i + k].status == 0 && r[i + k].time.valid)
+					med[m++] = r[i + k].time.s.median;
+			if (m < 2)
+				continue;
+			double lo = med[0], hi = med[0], c = pmb__median(med, m);
+			for (size_t k = 1; k < m; k++) {
+				lo = med[k] < lo ? med[k] : lo;
+				hi = med[k] > hi ? med[k] : hi;
+			}
+			for (size_t k = 0; k < reps; k++)
+				r[i + k].rep_spread = c != 0 ? (hi - lo) / fabs(c) : NAN;
+		}
+	}
+	pmb__analysis_learn(ctx, r, n, reps);
+	pmb__analysis_warn(ctx, r, n);
+	return 0;
+}

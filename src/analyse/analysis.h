@@ -1,0 +1,37 @@
+/* analysis.h - samples to per-item figures: overhead, fits, baselines, warnings. */
+#ifndef PMB_ANALYSIS_H
+#define PMB_ANALYSIS_H
+
+#include <stddef.h>
+
+#include "model.h"
+
+/* Per-item figures of every result, then baselines and references, then
+ * the warnings a user must see (into ctx).  Returns 0 or -ENOMEM. */
+int pmb__analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n,
+		size_t repetitions);
+
+
+/* For analysis.c (in analysis_fixed.c): f's fixed cost per sample from
+ * the per-sample costs cost[i] (harness overhead subtracted) over p[i]
+ * passes: n samples of the ladder, then nprobe fixed-cost probes; exact
+ * for counts that do not vary (the simulator).  Below floor (what a
+ * sample resolves) no fixed cost is claimed. */
+void pmb__fixed_cost(struct pmb_figure *f, const double *p, const double *cost, size_t n, size_t nprobe,
+		     bool exact, double floor);
+
+/* For analysis.c (in analysis_links.c): normalized figures and ratios of
+ * res[0..n) (reps repetitions of each instance, side by side). */
+void pmb__analysis_links(const struct pmb_context *ctx, struct pmb_result *res, size_t n, size_t reps);
+
+/* For analysis.c (in analysis_warn.c): the warnings res[0..n)'s figures
+ * call for, into ctx, one per kind, naming up to four benchmarks each. */
+void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, size_t n);
+
+/* For analysis.c (in analysis_learn.c): per result, whether the cost per
+ * pass falls along the ladder of pass counts (an input being learned) and
+ * whether rungs or repetitions fall in separate modes (marked multimodal on
+ * the cost figure: time, or instructions under simulation). */
+void pmb__analysis_learn(const struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t reps);
+
+#endif

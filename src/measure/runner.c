@@ -1,0 +1,629 @@
+/* runner.c - the measured loop: warm-up, calibration, sample ladder, interleaved cohorts. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+
+#include "base.h"
+#include "meter.h"
+#include "runner.h"
+#include "runner_internal.h"
+
+/* Samples ladder: multiples of the calibrated pass count, so cost = a +
+ * b*passes can be fitted; the order is interleaved so a slow drift does
+ * not line up with the pass count. */
+static const double ladder[] = { 1, 3, 2, 4 };
+#define LADDER_LEN 4
+#define ROUND_SAMPLES 4 /* samples per turn when a cohort is interleaved */
+/* A fixed-cost probe (an eighth of the calibrated passes) after every
+ * LADDER_LEN ladder samples: see probe_passes. */
+#define PROBE_DIV 8
+#define STACK_BYTES (8u << 20)
+
+
+/* Where the loop counter lives.  The counter is stored and reloaded on
+ * every pass (the slow path is a call inside the loop, so the compiler
+ * cannot keep it in a register), and how fast a store-to-load round trip
+ * runs depends on the address.  Every benchmark and the harness overhead
+ * therefore use the same fixed slots, so the overhead subtracted is the
+ * overhead the benchmark had.  A cohort uses one slot per member, each on
+ * its own cache line. */
+#define MAX_SLOTS 64
+static struct {
+	struct pmb_state s;
+	char pad[64 - sizeof(struct pmb_state)];
+} state_slots[MAX_SLOTS] __attribute__((aligned(4096)));
+
+static void yield_turn(struct pmb__running *r)
+{
+	if (r->coroutine) {
+		swapcontext(&r->self, r->sched);
+		/* The others' turns evicted this benchmark's data and retrained
+		 * the branch predictor: one unrecorded sample puts them back,
+		 * or the first sample of every turn would carry a fixed cost
+		 * that is the interleaving's, not the benchmark's. */
+		r->rewarm = !r->m->deterministic;
+	}
+}
+
+/* A sample's stretch of its pass count, 1 to 1.1: splitmix64 alone, for it
+ * only needs to be unpredictable to the machine's periodic noise, not
+ * good randomness. */
+static double stretch(struct pmb__running *r)
+{
+	return 1.0 + 0.1 * (double)(pmb_rng_splitmix64(&r->rng) >> 11) * 0x1p-53;
+}
+
+static uint64_t schedule_passes(struct pmb__running *r, int k)
+{
+	if (r->overhead) {
+		/* N and 2N for the cost per pass; one pass, where the cost per
+		 * sample is nearly all of it, for the cost per sample (from N
+		 * and 2N alone it is the difference of two large noisy
+		 * numbers: seen at 190 us for a real ~1 us). */
+		static const uint64_t mult[3] = { 1, 2, 0 };
+		uint64_t m = mult[k % 3];
+
+		return m ? r->base * m : 1;
+	}
+	/* Exact counts need no stretch, but a ladder of more than two
+	 * rungs (with --samples above 2) shows a cost per pass that falls
+	 * as passes grow: an input being learned. */
+	if (r->m->deterministic)
+		return r->base * (uint64_t)(1 + k % LADDER_LEN);
+	/* Each round of LADDER_LEN samples starts one step further along
+	 * the ladder: the first sample after an interleaving turn (the one
+	 * most disturbed) must not always be the smallest, or the
+	 * disturbance would fit as a fixed cost per sample. */
+	double p = (double)r->base * ladder[(k + k / LADDER_LEN) % LADDER_LEN] * stretch(r);
+
+	return p < 1 ? 1 : (uint64_t)p;
+}
+
+/* A probe's passes, 0 for none.  The fixed cost a of cost = a + b*passes
+ * is told from how the cost per pass falls with passes (analysis_fixed.c).
+ * Between the ladder's own ends (1x and 4x) the fastest long sample still
+ * carries disturbances a long sample cannot escape (here 1-3 % of its
+ * time, against none in the fastest short one), which the two-point check
+ * reads as a smaller a: a 4 MiB memset per sample read -16 % at the
+ * default 1 ms.  Against probes of an eighth of the passes, where a is
+ * most of the sample, and the ladder's 1x: -3 %, every run within 10 %.
+ * Counts need no probe (they are exact), nor the harness overhead (it has
+ * its one-pass samples), nor a pass too long to divide. */
+static uint64_t probe_passes(struct pmb__running *r)
+{
+	if (r->m->deterministic || r->overhead || r->base < PROBE_DIV)
+		return 0;
+	return (uint64_t)((double)r->base / PROBE_DIV * stretch(r));
+}
+
+/* End of calibration: passes so that a sample lasts min_sample_ns, and the
+ * number of samples the budget allows. */
+static void calibrated(struct pmb__running *r, uint64_t passes, uint64_t ns)
+{
+	const struct pmb_runner_opts *o = r->o;
+	double want = o->min_sample_ns;
+
+	if (r->m->deterministic) {
+		/* Counts do not depend on timing: enough items to dwarf the
+		 * loop's own instructions, no more. */
+		uint64_t items = r->r->items_per_pass ? r->r->items_per_pass : 1;
+
+		r->base = items >= 4096 ? 1 : (4096 + items - 1) / items;
+		r->target = o->samples_given ? o->samples : 2;
+		return;
+	}
+	double per_pass = ns ? (double)ns / (double)passes : 1;
+	double b = ceil(want / per_pass);
+
+	r->base = b < 1 ? 1 : (uint64_t)b;
+	r->target = o->samples;
+	if (!o->samples_given && !r->overhead && o->budget_ns > 0) {
+		double mean_mult = 2.5 * 1.05;
+		double sample_ns = (double)r->base * per_pass * mean_mult;
+		int fit = (int)(o->budget_ns / sample_ns);
+
+		if (fit < r->target)
+			r->target = fit < 10 ? 10 : fit;
+	}
+}
+
+/* The definition's prepare hook, before the sample's meter and clock
+ * start: out of line, so a benchmark without one pays one test. */
+static __attribute__((noinline)) void prepare_sample(struct pmb__running *r, uint64_t passes)
+{
+	r->prepare(r->state, passes);
+}
+
+static void start_sample(struct pmb__running *r, uint64_t passes, int group)
+{
+	if (__builtin_expect(r->prepare != NULL, 0))
+		prepare_sample(r, passes);
+	r->passes = passes;
+	r->group = group;
+	r->running = true;
+	if (r->m->start)
+		r->m->start(r->m->ctx, group);
+	r->state->pmb__left = passes - 1;
+	r->t0 = pmb_clock_ns();
+	if (r->m->mark[group][0])
+		r->m->mark[group][0](r->m->mark_group[group]);
+}
+
+/* The loop's first call (from site, the loop's call to pmb__loop_next):
+ * the warm-up starts now; a preset pass count skips calibration.  This and calib_step are kept out of line on purpose: GCC
+ * -O3 inlining them into pmb__loop_next shuffled its registers and cost
+ * the per-sample path 2 instructions (harness overhead, --backend=sim). */
+static __attribute__((noinline))
+bool loop_begin(struct pmb__running *r, uint64_t items, uint64_t t1, void *site)
+{
+	r->called = true;
+	r->r->loop_site = (uintptr_t)site;
+	r->r->items_per_pass = items ? items : 1;
+	r->first_ns = t1;
+	if (r->preset) {
+		r->base = r->preset;
+		r->target = r->o->samples;
+		r->phase = PH_SAMPLES;
+		start_sample(r, schedule_passes(r, 0), 0);
+		return true;
+	}
+	r->phase = PH_CALIB;
+	start_sample(r, 1, 0);
+	return true;
+}
+
+/* The next calibration sample after one of ns: grow towards min_sample_ns,
+ * doubling while far below, then aiming straight at it. */
+static void calib_grow(struct pmb__running *r, uint64_t ns)
+{
+	uint64_t p = r->passes;
+
+	r->best_ns = 0;
+	if (ns == 0 || (double)ns < r->o->min_sample_ns / 2)
+		p *= 2;
+	else if ((double)ns < r->o->min_sample_ns)
+		p = (uint64_t)ceil((double)p * r->o->min_sample_ns /
+				   (double)ns * 1.05);
+	start_sample(r, p, 0);
+}
+
+/* One calibration sample of ns ended at t1.  Returns true where it started
+ * another calibration sample; false where calibration is over and the
+ * samples phase begins. */
+static __attribute__((noinline))
+bool calib_step(struct pmb__running *r, uint64_t ns, uint64_t t1)
+{
+	/* Deterministic meters need only the one warm-up pass. */
+	bool warm = r->m->deterministic ||
+		    (double)(t1 - r->first_ns) >= r->o->warmup_ns;
+	bool long_enough = r->m->deterministic ||
+			   (double)ns >= r->o->min_sample_ns;
+
+	/* A preempted sample looks long enough with too few passes:
+	 * calibrate on the faster of two long-enough samples at the
+	 * same pass count. */
+	if (warm && long_enough && !r->m->deterministic && r->best_ns == 0) {
+		r->best_ns = ns;
+		start_sample(r, r->passes, 0);
+		return true;
+	}
+	if (r->best_ns && ns > r->best_ns)
+		ns = r->best_ns;
+	if (!warm || !long_enough) {
+		calib_grow(r, ns);
+		return true;
+	}
+	calibrated(r, r->passes, ns);
+	r->r->calib_passes = r->base;
+	r->r->warmup_ns = t1 - r->first_ns;
+	r->phase = PH_SAMPLES;
+	r->slice_samples = 0;
+	yield_turn(r); /* let the cohort's others calibrate too */
+	return false;
+}
+
+/* The slow path of pmb_loop, once per sample: what the samples phase runs
+ * here is the harness overhead per sample, so the first call and the
+ * calibration are out of its way. */
+PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
+{
+	struct pmb__running *r = s->pmb__r;
+
+	if (r->running && r->m->mark[r->group][1])
+		r->m->mark[r->group][1](r->m->mark_group[r->group]);
+
+	uint64_t t1 = pmb_clock_ns();
+	struct pmb_sample smp;
+	uint64_t ns = 0;
+
+	if (r->running) {
+		ns = t1 - r->t0;
+		memset(&smp, 0, sizeof(smp));
+		smp.passes = r->passes;
+		smp.ns = ns;
+		smp.group = r->m->ngroups ? r->group : -1;
+		if (r->m->stop)
+			r->m->stop(r->m->ctx, r->group, &smp);
+		r->running = false;
+		if (r->rewarm) {
+			r->rewarm = false;
+		} else if (r->probing) {
+			pmb__result_add_probe(r->r, &smp);
+			r->probing = false;
+		} else if (r->phase == PH_SAMPLES) {
+			pmb__result_add_sample(r->r, &smp);
+			r->taken++;
+			r->slice_samples++;
+			r->probe_due = r->taken % LADDER_LEN == 0;
+		}
+	}
+	/* SIGINT, SIGTERM, SIGHUP: no sample after this one (the harness
+	 * overhead runs are short and their fit is needed). */
+	if (pmb__stop_signal && !r->overhead) {
+		r->called = true;
+		r->phase = PH_DONE;
+		return false;
+	}
+	/* Where the loop called from: --disasm's which loop of a function
+	 * this benchmark ran (the first call only, off the per-sample path). */
+	if (!r->called)
+		return loop_begin(r, items, t1, __builtin_return_address(0));
+	if (r->phase == PH_CALIB) {
+		if (calib_step(r, ns, t1))
+			return true;
+	} else if (r->phase == PH_SAMPLES && r->taken >= r->target) {
+		r->phase = PH_DONE;
+	} else if (r->phase == PH_SAMPLES && r->slice_samples >= ROUND_SAMPLES) {
+		r->slice_samples = 0;
+		yield_turn(r);
+	}
+	if (r->phase == PH_DONE)
+		return false;
+	if (r->rewarm) {
+		start_sample(r, r->base, 0);
+		return true;
+	}
+	int g = r->m->ngroups > 0 ? r->taken % r->m->ngroups : 0;
+	uint64_t probe = r->probe_due ? probe_passes(r) : 0;
+
+	r->probe_due = false;
+	if (probe) {
+		/* Probes rotate through the counter groups on their own: at
+		 * every fourth sample, taken % 2 or % 4 would read group 0
+		 * only, and the other groups' events would have no probes. */
+		r->probing = true;
+		start_sample(r, probe, r->m->ngroups > 0 ? (int)(r->r->nprobes % (size_t)r->m->ngroups) : 0);
+		return true;
+	}
+	start_sample(r, schedule_passes(r, r->taken), g);
+	return true;
+}
+
+static void init_run(struct pmb__running *run, const struct pmb_runner_opts *o,
+		     const struct pmb_meter *m, struct pmb_instance *in,
+		     struct pmb_result *res, int slot)
+{
+	memset(run, 0, sizeof(*run));
+	run->o = o;
+	run->m = m;
+	run->inst = in;
+	run->r = res;
+	run->prepare = in ? in->def->prepare : NULL;
+	run->rng = res->seed ^ 0x5bd1e995u;
+	run->state = &state_slots[slot % MAX_SLOTS].s;
+	run->state->pmb__r = run;
+	run->state->pmb__left = 0;
+	res->not_run = false;
+}
+
+/* A result the run was stopped before (a signal): reported as not run,
+ * left out of the reports. */
+static void result_not_run(struct pmb_result *r)
+{
+	char why[64];
+
+	snprintf(why, sizeof(why), "not run: interrupted by %s", pmb__interrupt_name(pmb__stop_signal));
+	pmb__result_set_reason(r, PMB_ESKIPPED, why);
+	r->not_run = true;
+}
+
+static void finish_run(struct pmb__running *run)
+{
+	struct pmb_result *r = run->r;
+
+	if (r->status == 0 && r->nsamples == 0 && pmb__stop_signal && !run->overhead)
+		result_not_run(r);
+	else if (r->status == 0 && !run->called)
+		pmb__result_set_reason(r, PMB_EVERIFY, "the benchmark never entered pmb_loop");
+	else if (r->status == 0 && r->nsamples == 0)
+		pmb__result_set_reason(r, PMB_EVERIFY, "the benchmark left its loop before any sample");
+	if (run->running && run->m->stop) {
+		/* The loop was left by break: close the meter's sample. */
+		struct pmb_sample smp;
+
+		memset(&smp, 0, sizeof(smp));
+		if (run->m->mark[run->group][1])
+			run->m->mark[run->group][1](run->m->mark_group[run->group]);
+		run->m->stop(run->m->ctx, run->group, &smp);
+		run->running = false;
+	}
+}
+
+/* The same loop a benchmark with an empty body compiles to, in several
+ * copies at different addresses: the loop's speed depends on where its
+ * code sits (seen here: copies 2x apart), so the overhead is taken over
+ * copies and its spread is what the subtraction cannot resolve. */
+#define HARNESS(k)                                                             \
+	static __attribute__((noinline, aligned(64))) void harness_##k(struct pmb_state *s) \
+	{                                                                      \
+		__asm__ volatile(".rept " #k "*24\n\tnop\n\t.endr");            \
+		while (pmb_loop(s)) {                                          \
+		}                                                              \
+	}
+HARNESS(0)
+HARNESS(1)
+HARNESS(2)
+HARNESS(3)
+#define NCOPIES 4
+static void (*const harness_copy[NCOPIES])(struct pmb_state *) = {
+	harness_0, harness_1, harness_2, harness_3,
+};
+
+static void harness_empty(struct pmb_state *s)
+{
+	harness_copy[0](s);
+}
+
+int pmb__runner_overhead(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+			struct pmb_overhead *out)
+{
+	struct pmb_result res;
+	struct pmb__running run;
+	struct pmb_runner_opts oo = *o;
+	int err;
+
+	memset(&res, 0, sizeof(res));
+	res.huge_fraction = -1;
+	oo.samples = m->deterministic ? 4 : (o->samples > 20 ? o->samples : 20);
+	oo.samples_given = true;
+	init_run(&run, &oo, m, NULL, &res, 0);
+	run.overhead = true;
+	harness_empty(run.state);
+	finish_run(&run);
+	err = pmb__overhead_fit(res.samples, res.nsamples, out);
+	pmb__result_free_samples(&res);
+	return err;
+}
+
+/* The harness overhead measured now: every copy at N and 2N passes (N
+ * from the run's overhead measurement), the samples appended to *acc. */
+static int local_overhead(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+			  struct pmb_result *acc)
+{
+	struct pmb_result res;
+	struct pmb__running run;
+	struct pmb_runner_opts oo = *o;
+	int err = 0;
+
+	for (int c = 0; c < NCOPIES && !err; c++) {
+		memset(&res, 0, sizeof(res));
+		oo.samples = 3; /* N, 2N and one pass */
+		init_run(&run, &oo, m, NULL, &res, 0);
+		run.overhead = true;
+		run.preset = o->overhead_passes;
+		harness_copy[c](run.state);
+		finish_run(&run);
+		for (size_t i = 0; i < res.nsamples && !err; i++)
+			err = pmb__result_add_sample(acc, &res.samples[i]);
+		pmb__result_free_samples(&res);
+	}
+	return err;
+}
+
+struct coro {
+	struct pmb__running run;
+	void *stack;
+};
+
+static struct coro *current_coro;
+
+static void coro_entry(void)
+{
+	struct coro *c = current_coro;
+
+	c->run.inst->def->func(c->run.state);
+	c->run.finished = true;
+	/* uc_link returns to the scheduler. */
+}
+
+/* A stack and a context for one member, returning to sched when its
+ * function returns.  Kept out of run_cohort: getcontext returns twice, and
+ * the loop around it must not hold variables it could clobber. */
+static int coro_prepare(struct coro *c, ucontext_t *sched)
+{
+	c->stack = mmap(NULL, STACK_BYTES, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0);
+	if (c->stack == MAP_FAILED) {
+		c->stack = NULL;
+		return -ENOMEM;
+	}
+	c->run.coroutine = true;
+	c->run.sched = sched;
+	getcontext(&c->run.self);
+	c->run.self.uc_stack.ss_sp = c->stack;
+	c->run.self.uc_stack.ss_size = STACK_BYTES;
+	c->run.self.uc_link = sched;
+	makecontext(&c->run.self, coro_entry, 0);
+	return 0;
+}
+
+/* Run one repetition of a cohort: every member's function on its own stack,
+ * turn by turn, each turn a few samples. */
+static int run_cohort(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+		      struct pmb_instance **mem, struct pmb_result **res, int n)
+{
+	struct coro *c = calloc((size_t)n, sizeof(*c));
+	ucontext_t sched;
+	int err = 0, alive;
+
+	if (!c)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++) {
+		init_run(&c[i].run, o, m, mem[i], res[i], i);
+		if (coro_prepare(&c[i], &sched)) {
+			err = -ENOMEM;
+			goto fail_stack;
+		}
+	}
+	do {
+		alive = 0;
+		for (int i = 0; i < n; i++) {
+			if (c[i].run.finished)
+				continue;
+			current_coro = &c[i];
+			swapcontext(&sched, &c[i].run.self);
+			if (!c[i].run.finished)
+				alive++;
+		}
+	} while (alive);
+	for (int i = 0; i < n; i++)
+		finish_run(&c[i].run);
+fail_stack:
+	for (int i = 0; i < n; i++)
+		if (c[i].stack)
+			munmap(c[i].stack, STACK_BYTES);
+	free(c);
+	return err;
+}
+
+/* Every result of every repetition, empty, with its instance and seed:
+ * all of them, even when a signal came before (during the harness
+ * overhead), for the reports read every one (a SIGINT there left them
+ * unset, and the report crashed on a NULL instance). */
+static void results_init(const struct pmb_runner_opts *o, struct pmb_instance *inst,
+			 size_t n, int reps, struct pmb_result *results)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (int k = 0; k < reps; k++) {
+			struct pmb_result *r = &results[i * (size_t)reps + (size_t)k];
+
+			memset(r, 0, sizeof(*r));
+			r->inst = &inst[i];
+			r->repetition = k;
+			r->huge_fraction = -1;
+			r->not_run = true; /* until init_run */
+			r->seed = o->seed ? o->seed : inst[i].def->seed ? inst[i].def->seed : 42;
+		}
+	}
+}
+
+/* The members of instance i's cohort not run yet, i first, into mem (and
+ * marked done).  Returns how many. */
+static int cohort_gather(struct pmb_instance *inst, size_t n, size_t i, bool *done,
+			 struct pmb_instance **mem)
+{
+	int nm = 0;
+
+	for (size_t j = i; j < n; j++)
+		if (!done[j] && inst[j].cohort == inst[i].cohort) {
+			mem[nm++] = &inst[j];
+			done[j] = true;
+		}
+	return nm;
+}
+
+/* One repetition of a cohort of nm members: alone, a plain call; more,
+ * interleaved. */
+static int run_members(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+		       struct pmb_instance **mem, struct pmb_result **res, int nm)
+{
+	struct pmb__running run;
+
+	if (nm > 1)
+		return run_cohort(o, m, mem, res, nm);
+	init_run(&run, o, m, mem[0], res[0], 0);
+	mem[0]->def->func(run.state);
+	finish_run(&run);
+	return 0;
+}
+
+/* run_members, with the harness overhead measured again before and after
+ * where the options ask for it, its fit given to every member's result. */
+static int run_repetition(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+			  struct pmb_instance **mem, struct pmb_result **res, int nm)
+{
+	struct pmb_result ov;
+	struct pmb_overhead fit;
+	bool local = o->overhead_passes && !m->deterministic;
+	int err;
+
+	memset(&ov, 0, sizeof(ov));
+	if (local)
+		local_overhead(o, m, &ov);
+	err = run_members(o, m, mem, res, nm);
+	if (err)
+		goto out;
+	if (local) {
+		/* Stopped by a signal: the overhead before is enough. */
+		if (!pmb__stop_signal)
+			local_overhead(o, m, &ov);
+		if (ov.nsamples >= 4 && pmb__overhead_fit(ov.samples, ov.nsamples, &fit) == 0)
+			for (int q = 0; q < nm; q++) {
+				res[q]->overhead = fit;
+				res[q]->local_overhead = true;
+			}
+	}
+out:
+	pmb__result_free_samples(&ov);
+	return err;
+}
+
+int pmb__runner_run(const struct pmb_runner_opts *o, const struct pmb_meter *m,
+		   struct pmb_instance *inst, size_t n, struct pmb_result *results)
+{
+	int reps = o->repetitions > 0 ? o->repetitions : 1;
+	struct pmb_instance **mem = malloc((n + 1) * sizeof(*mem));
+	struct pmb_result **res = malloc((n + 1) * sizeof(*res));
+	bool *done = calloc(n + 1, sizeof(*done));
+	size_t ndone = 0;
+	int err = 0;
+
+	if (!mem || !res || !done) {
+		err = -ENOMEM;
+		goto out;
+	}
+	results_init(o, inst, n, reps, results);
+	for (size_t i = 0; i < n; i++) {
+		int nm;
+
+		if (done[i])
+			continue;
+		if (pmb__stop_signal)
+			break;
+		nm = cohort_gather(inst, n, i, done, mem);
+		for (int k = 0; k < reps && !pmb__stop_signal; k++) {
+			for (int q = 0; q < nm; q++)
+				res[q] = &results[(size_t)(mem[q] - inst) * (size_t)reps + (size_t)k];
+			err = run_repetition(o, m, mem, res, nm);
+			if (err)
+				goto out;
+		}
+		for (int q = 0; q < nm; q++) {
+			ndone++;
+			if (o->progress && !pmb__stop_signal) /* not done: stopped */
+				o->progress(o->progress_ctx, mem[q]->name, ndone, n);
+		}
+	}
+	for (size_t i = 0; !err && pmb__stop_signal && i < n * (size_t)reps; i++)
+		if (results[i].not_run)
+			result_not_run(&results[i]);
+out:
+	free(mem);
+	free(res);
+	free(done);
+	return err;
+}

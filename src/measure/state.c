@@ -1,0 +1,86 @@
+/* state.c - what a running benchmark asks of the runner: its arguments,
+ * seed, tier, buffers, and the skip or failure it reports. */
+#include <stdio.h>
+
+#include "runner.h"
+#include "runner_internal.h"
+#include "base.h"
+
+PMB_API int64_t pmb_arg(const struct pmb_state *s, int i)
+{
+	if (i < 0 || i > 1 || !s->pmb__r->inst)
+		return 0;
+	return s->pmb__r->inst->arg[i];
+}
+
+PMB_API uint64_t pmb_seed(const struct pmb_state *s)
+{
+	/* The reports say "seeded with N" only of inputs that asked. */
+	s->pmb__r->r->seed_used = true;
+	return s->pmb__r->r->seed;
+}
+
+PMB_API void pmb_set_user_data(struct pmb_state *s, void *data)
+{
+	s->pmb__r->user = data;
+}
+
+PMB_API void *pmb_user_data(const struct pmb_state *s)
+{
+	return s->pmb__r->user;
+}
+
+PMB_API void pmb_set_bytes(struct pmb_state *s, uint64_t bytes_per_pass)
+{
+	s->pmb__r->r->bytes_per_pass = bytes_per_pass;
+}
+
+PMB_API const char *pmb_tier(const struct pmb_state *s)
+{
+	const struct pmb_instance *in = s->pmb__r->inst;
+
+	return in && in->tier[0] ? in->tier : NULL;
+}
+
+PMB_API bool pmb_hugepages(const struct pmb_state *s)
+{
+	return s->pmb__r->o->hugepages;
+}
+
+PMB_API void *pmb_buffer_alloc(struct pmb_state *s, size_t bytes)
+{
+	struct pmb_result *r = s->pmb__r->r;
+	void *p = pmb__buffer_map(bytes, s->pmb__r->o->hugepages);
+	double f;
+
+	if (!p)
+		return NULL;
+	f = pmb__buffer_huge_fraction(p, bytes);
+	/* The smallest share of any buffer: the one that limits the claim. */
+	if (f >= 0 && (r->huge_fraction < 0 || f < r->huge_fraction))
+		r->huge_fraction = f;
+	return p;
+}
+
+PMB_API void pmb_buffer_free(void *buf, size_t bytes)
+{
+	if (buf)
+		pmb__buffer_unmap(buf, bytes);
+}
+
+void pmb__result_set_reason(struct pmb_result *r, int status, const char *reason)
+{
+	r->status = status;
+	/* A user's text, written to the terminal and every report. */
+	pmb__text_safe(r->reason, sizeof(r->reason), reason ? reason : "");
+}
+
+PMB_API void pmb_skip(struct pmb_state *s, const char *reason)
+{
+	pmb__result_set_reason(s->pmb__r->r, PMB_ESKIPPED, reason);
+}
+
+PMB_API void pmb_fail(struct pmb_state *s, const char *reason)
+{
+	pmb__result_set_reason(s->pmb__r->r, PMB_EVERIFY, reason);
+}

@@ -1,0 +1,7 @@
+/* model.h - the model layer's public header: the data the stages hand down (instances, samples, figures, the run's context). */
+#ifndef PMB_MODEL_H
+#define PMB_MODEL_H
+
+#include "result.h"
+
+#endif

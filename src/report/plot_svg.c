@@ -1,0 +1,557 @@
+/* plot_svg.c - SVG plots of sweeps and branch studies: one panel per sweep family or branch pair. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plot.h"
+#include "base.h"
+
+#define WIDTH 900
+#define HEAD_H 34	/* the run's one-line header */
+#define PANEL_H 408
+#define PL 90.0		/* plot area: left and right edge, */
+#define PR 800.0
+#define PT 80.0		/* top and bottom from the panel's top */
+#define PB 340.0
+#define MAXPTS PMB_MAX_TIER_POINTS
+/* Text widths are guessed (no font metrics here): px per character of a
+ * DejaVu-like sans at 11 and 12 px, on the wide side. */
+#define CW11 6.8
+#define CW12 7.5
+
+static const char *const tier_name[] = { "L1", "L2", "L3", "L4", "DRAM" };
+static const char *const tier_colour[] = { "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#d62728" };
+static const char *const variant[] = { "branchy", "branchless", "sol" };
+static const enum pmb_role role[] = { PMB_ROLE_BRANCHY, PMB_ROLE_BRANCHLESS, PMB_ROLE_SOL };
+static const char *const variant_colour[] = { "#d62728", "#1f77b4", "#2ca02c" };
+static const char *const variant_dash[] = { "", "", " stroke-dasharray=\"6,3\"" };
+
+/* A value range mapped onto pixels p0 (at lo) .. p1 (at hi). */
+struct axis {
+	double lo, hi;
+	bool log;
+	double p0, p1;
+};
+
+struct panel {
+	const struct pmb_context *c;
+	double y0;	/* top of the panel in the document */
+	bool sim, est;	/* est: a right-hand axis in estimated cycles */
+	char unit[96];
+	/* What the panels being drawn show, set per kind of panel by
+	 * pmb__plot_svg: the kind (1 sweeps, with a log axis and no zero; 2
+	 * branch studies), and under simulation the event (a miss event for
+	 * sweeps, mispredictions for branch studies, where the plan has them). */
+	int kind;
+	int event;
+};
+
+static double ax_map(const struct axis *a, double v)
+{
+	double t = a->log ? log(v / a->lo) / log(a->hi / a->lo) : (v - a->lo) / (a->hi - a->lo);
+
+	return a->p0 + t * (a->p1 - a->p0);
+}
+
+/* Text as XML character data: markup characters escaped, control
+ * characters (not allowed in XML 1.0) dropped. */
+static void esc(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		default:
+			if ((unsigned char)*s >= 0x20)
+				fputc(*s, f);
+		}
+	}
+}
+
+/* One <text>; attrs are the program's own, the text is escaped. */
+static void __attribute__((format(printf, 5, 6)))
+text(FILE *f, double x, double y, const char *attrs, const char *fmt, ...)
+{
+	char b[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(b, sizeof(b), fmt, ap);
+	va_end(ap);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" %s>", x, y, attrs);
+	esc(f, b);
+	fputs("</text>\n", f);
+}
+
+static void line(FILE *f, double x1, double y1, double x2, double y2, const char *attrs)
+{
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" %s/>\n", x1, y1, x2, y2, attrs);
+}
+
+/* A marker; its tooltip (a <title> child) names the benchmark and value. */
+static void point(FILE *f, double x, double y, const char *colour, const char *tip)
+{
+	fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" stroke=\"#222\" "
+		"stroke-width=\"0.6\"%s", x, y, colour, tip ? "><title>" : "/>\n");
+	if (!tip)
+		return;
+	esc(f, tip);
+	fputs("</title></circle>\n", f);
+}
+
+static void data_point(FILE *f, const struct panel *p, double x, double y, const char *colour,
+		       const struct pmb_result *r, double v)
+{
+	char b[300];
+
+	snprintf(b, sizeof(b), "%s: %.4g %s", r->inst->name, v, p->unit);
+	point(f, x, y, colour, b);
+}
+
+static void polyline(FILE *f, const double *x, const double *y, size_t m, const char *style,
+		     const char *name)
+{
+	if (!m)
+		return;
+	fprintf(f, "<polyline fill=\"none\" %s points=\"", style);
+	for (size_t k = 0; k < m; k++)
+		fprintf(f, "%s%.1f,%.1f", k ? " " : "", x[k], y[k]);
+	fputs("\"><title>", f);
+	esc(f, name);
+	fputs("</title></polyline>\n", f);
+}
+
+/* A legend entry at x (a marker, or a line sample with style); returns
+ * where the next one goes. */
+static double legend(FILE *f, double x, double y, const char *colour, const char *style,
+		     const char *label)
+{
+	char a[128];
+
+	if (style) {
+		snprintf(a, sizeof(a), "stroke=\"%s\"%s", colour, style);
+		line(f, x, y - 4, x + 22, y - 4, a);
+		x += 28;
+	} else {
+		point(f, x + 4, y - 4, colour, NULL);
+		x += 12;
+	}
+	text(f, x, y, "font-size=\"11\"", "%s", label);
+	return x + CW11 * (double)strlen(label) + 14;
+}
+
+static bool is_sim(const struct pmb_context *c)
+{
+	return pmb_context_sim(c);
+}
+
+/* The figure a result is drawn with, if it has one: ns per item, or the
+ * panel kind's event under simulation.  Skipped, failed, unmeasured and
+ * below-resolution results, and repetitions past the first, have none. */
+static bool value(const struct panel *p, const struct pmb_result *x, double *v)
+{
+	const struct pmb_context *c = p->c;
+	const struct pmb_figure *fg = is_sim(c) ? &x->ev[p->event] : &x->time;
+
+	if (x->status || x->repetition || (is_sim(c) && c->plan.nev < 1))
+		return false;
+	if (fg->valid && fg->below_resolution && p->kind == 2) {
+		*v = 0; /* zero within resolution: drawn at 0 on a linear axis */
+		return true;
+	}
+	if (!fg->valid || fg->below_resolution || !isfinite(fg->s.median))
+		return false;
+	*v = fg->s.median;
+	return true;
+}
+
+/* 1-2-5 numbers: the largest <= v (dir < 0) or the smallest >= v. */
+static double nice_number(double v, int dir)
+{
+	static const double m[] = { 1, 2, 5, 10 };
+	double e = pow(10, floor(log10(v))), best = m[0] * e;
+
+	for (int k = 0; k < 4; k++) {
+		if (dir < 0 && m[k] * e <= v * (1 + 1e-9))
+			best = m[k] * e;
+		if (dir > 0 && m[k] * e >= v * (1 - 1e-9))
+			return m[k] * e;
+	}
+	return best;
+}
+
+/* Tick values of axis a in units of (its unit x scale) into t: on a log
+ * axis the densest of 1-2-3-5 (dense only), 1-2-5 or 1 per decade giving
+ * at most 9 (7 when dense); on a linear one multiples of a 1-2-5 step.
+ * Returns the count. */
+static int ticks(const struct axis *a, double scale, bool dense, double *t, int max)
+{
+	static const double ms[3][4] = { { 1, 2, 3, 5 }, { 1, 2, 5 }, { 1 } };
+	static const int nm[3] = { 4, 3, 1 };
+	double lo = a->lo * scale, hi = a->hi * scale;
+	int n = 0;
+
+	if (!a->log) {
+		double step = nice_number((hi - lo) / 5, 1);
+
+		for (double v = ceil(lo / step - 1e-9) * step; v <= hi * (1 + 1e-9) && n < max; v += step)
+			t[n++] = fabs(v) < step * 1e-9 ? 0 : v;
+		return n;
+	}
+	for (int s = dense ? 0 : 1; s < 3; s++) {
+		n = 0;
+		for (double e = floor(log10(lo)); e <= ceil(log10(hi)); e++)
+			for (int k = 0; k < nm[s]; k++) {
+				double v = ms[s][k] * pow(10, e);
+
+				if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9) && n < max)
+					t[n++] = v;
+			}
+		if (n <= (dense ? 7 : 9))
+			break;
+	}
+	return n;
+}
+
+static void fmt_tick(char *b, size_t n, double v)
+{
+	if (fabs(v) >= 1e6)
+		snprintf(b, n, "%gM", v / 1e6);
+	else if (fabs(v) >= 1e4)
+		snprintf(b, n, "%gk", v / 1e3);
+	else
+		snprintf(b, n, "%g", v);
+}
+
+/* Separator, title, plot frame, the y axes (gridlines and labelled ticks
+ * on the left; estimated cycles on the right where cycles are estimated). */
+static void frame(FILE *f, const struct panel *p, const struct axis *ay, const char *name,
+		  const char *what)
+{
+	double t[64], mid = p->y0 + (PT + PB) / 2;
+	char b[32], a[128];
+	int n = ticks(ay, 1, false, t, 64);
+
+	if (p->y0 > HEAD_H)
+		line(f, 10, p->y0, WIDTH - 10, p->y0, "stroke=\"#bbb\"");
+	text(f, 20, p->y0 + 24, "font-size=\"15\" font-weight=\"bold\"", "%s%s", name, what);
+	for (int k = 0; k < n; k++) {
+		double y = ax_map(ay, t[k]);
+
+		line(f, PL, y, PR, y, "stroke=\"#e4e4e4\"");
+		line(f, PL - 5, y, PL, y, "stroke=\"#444\"");
+		fmt_tick(b, sizeof(b), t[k]);
+		text(f, PL - 8, y + 4, "text-anchor=\"end\"", "%s", b);
+	}
+	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+		"stroke=\"#999\"/>\n", PL, p->y0 + PT, PR - PL, PB - PT);
+	snprintf(a, sizeof(a), "text-anchor=\"middle\" transform=\"rotate(-90 24 %.1f)\"", mid);
+	text(f, 24, mid, a, "%s", p->unit);
+	if (!p->est)
+		return;
+	text(f, PR, p->y0 + 44, "text-anchor=\"end\" font-size=\"11\" fill=\"#666\"",
+	     "est. cycles = ns x %.2f GHz (ESTIMATED: no cycles counter)", p->c->ghz);
+	n = ticks(ay, p->c->ghz, true, t, 64);
+	for (int k = 0; k < n; k++) {
+		double y = ax_map(ay, t[k] / p->c->ghz);
+
+		line(f, PR, y, PR + 5, y, "stroke=\"#444\"");
+		fmt_tick(b, sizeof(b), t[k]);
+		text(f, PR + 8, y + 4, "fill=\"#666\"", "%s", b);
+	}
+	snprintf(a, sizeof(a), "text-anchor=\"middle\" fill=\"#666\" transform=\"rotate(90 880 %.1f)\"",
+		 mid);
+	text(f, 880, mid, a, "est. cycles per item (ESTIMATED)");
+}
+
+/* Dashed lines at the cache sizes, labelled above the frame (never over
+ * the data), on a second row where two labels would run into each other. */
+static void cache_lines(FILE *f, const struct panel *p, const struct axis *ax)
+{
+	const struct pmb_topology_info *t = &p->c->topo;
+	double end[2] = { -1e9, -1e9 };
+
+	for (int k = 0; k < t->ncaches && p->c->topo_ok; k++) {
+		double x = ax_map(ax, (double)t->cache[k].size), w;
+		char sz[24], b[48];
+		int row = 0;
+
+		if (!(x >= PL && x <= PR))
+			continue;
+		pmb__format_bytes(sz, sizeof(sz), t->cache[k].size);
+		snprintf(b, sizeof(b), "L%d%s %s", t->cache[k].level, t->cache[k].level == 1 ? "d" : "", sz);
+		line(f, x, p->y0 + PT - 4, x, p->y0 + PB, "stroke=\"#777\" stroke-dasharray=\"5,4\"");
+		w = CW11 * (double)strlen(b);
+		x = fmin(x - 3, WIDTH - 4 - w);
+		if (x < end[0] + 6)
+			row = 1;
+		end[row] = x + w;
+		text(f, x, p->y0 + PT - 7 - 13 * row, "font-size=\"11\" fill=\"#555\"", "%s", b);
+	}
+}
+
+/* The points of r[i]'s sweep family from i on with a positive value (a log
+ * axis has no place for 0), sorted by working set; returns their number. */
+static size_t sweep_collect(const struct panel *p, const struct pmb_result *r, size_t n, size_t i,
+			    const struct pmb_result **pt, double *v)
+{
+	size_t m = 0;
+
+	for (size_t j = i; j < n && m < MAXPTS; j++) {
+		double x;
+		size_t k;
+
+		if (strcmp(r[j].inst->family, r[i].inst->family) || !r[j].inst->tier[0] ||
+		    !r[j].inst->working_set || !value(p, &r[j], &x) || x <= 0)
+			continue;
+		for (k = m++; k > 0 && pt[k - 1]->inst->working_set > r[j].inst->working_set; k--) {
+			pt[k] = pt[k - 1];
+			v[k] = v[k - 1];
+		}
+		pt[k] = &r[j];
+		v[k] = x;
+	}
+	return m;
+}
+
+/* One sweep family: cost against working set, both on log axes, the x range
+ * wide enough for every cache boundary. */
+/* The working-set axis: a tick per power of two, labelled every 1, 2,
+ * 4... octaves. */
+static void bytes_axis(FILE *f, const struct panel *p, const struct axis *ax)
+{
+	int e0 = (int)ceil(log2(ax->lo)), e1 = (int)fmin(floor(log2(ax->hi)), 62), step = 1;
+	char b[24];
+
+	while ((e1 - e0 + 1) / step > 10)
+		step *= 2;
+	for (int e = e0; e <= e1; e++) {
+		double x = ax_map(ax, ldexp(1, e));
+
+		line(f, x, p->y0 + PB, x, p->y0 + PB + (e % step ? 3 : 6), "stroke=\"#444\"");
+		if (e % step)
+			continue;
+		pmb__format_bytes(b, sizeof(b), (uint64_t)1 << e);
+		text(f, x, p->y0 + PB + 18, "text-anchor=\"middle\"", "%s", b);
+	}
+	text(f, (PL + PR) / 2, p->y0 + PB + 42, "text-anchor=\"middle\"", "working set (log2 scale)");
+}
+
+static void sweep_panel(FILE *f, const struct panel *p, const struct pmb_result *r, size_t n, size_t i)
+{
+	const struct pmb_topology_info *topo = &p->c->topo;
+	const struct pmb_result *pt[MAXPTS];
+	double v[MAXPTS], px[MAXPTS], py[MAXPTS], xlo = INFINITY, xhi = 1, vlo = INFINITY, vhi = 0;
+	size_t m = sweep_collect(p, r, n, i, pt, v);
+	bool seen[5] = { false };
+
+	for (size_t k = 0; k < m; k++) {
+		xlo = fmin(xlo, (double)pt[k]->inst->working_set);
+		xhi = fmax(xhi, (double)pt[k]->inst->working_set);
+		vlo = fmin(vlo, v[k]);
+		vhi = fmax(vhi, v[k]);
+	}
+	for (int k = 0; k < topo->ncaches && p->c->topo_ok; k++) {
+		xlo = fmin(xlo, (double)topo->cache[k].size);
+		xhi = fmax(xhi, (double)topo->cache[k].size);
+	}
+	xlo = fmax(xlo, 1);
+	struct axis ax = { xlo / M_SQRT2, xhi * M_SQRT2, true, PL, PR };
+	struct axis ay = { nice_number(vlo, -1), nice_number(vhi, 1), true, p->y0 + PB, p->y0 + PT };
+
+	if (ay.hi <= ay.lo * (1 + 1e-9)) {
+		ay.lo = nice_number(ay.lo * 0.99, -1);
+		ay.hi = nice_number(ay.hi * 1.01, 1);
+	}
+	frame(f, p, &ay, r[i].inst->family, ": cost per item vs working set");
+	bytes_axis(f, p, &ax);
+	cache_lines(f, p, &ax);
+
+	for (size_t k = 0; k < m; k++) {
+		px[k] = ax_map(&ax, (double)pt[k]->inst->working_set);
+		py[k] = ax_map(&ay, v[k]);
+	}
+	polyline(f, px, py, m, "stroke=\"#555\" stroke-width=\"1.5\"", r[i].inst->family);
+	for (size_t k = 0; k < m; k++) {
+		int t = 0;
+
+		while (t < 4 && strcmp(pt[k]->inst->tier, tier_name[t]))
+			t++;
+		seen[t] = true;
+		data_point(f, p, px[k], py[k], tier_colour[t], pt[k], v[k]);
+	}
+	double lx = 24 + CW11 * 5, ly = p->y0 + 44;
+
+	text(f, 24, ly, "font-size=\"11\"", "tier:");
+	for (int t = 0; t < 5; t++)
+		if (seen[t])
+			lx = legend(f, lx, ly, tier_colour[t], NULL, tier_name[t]);
+	if (topo->ncaches && p->c->topo_ok)
+		legend(f, lx, ly, "#777", " stroke-dasharray=\"5,4\"", "cache size (hwloc)");
+}
+
+/* The inputs of the pair whose first branchy result is r[i] (categories, in
+ * the branchy results' order) and the three variants' values at each:
+ * cat[j][k] (NULL: no such result), has[j][k] whether v[j][k] is a value.
+ * The pair's K goes into prefix.  Returns the number of categories; the
+ * number of values in *npts. */
+static size_t pair_collect(const struct panel *p, const struct pmb_result *r, size_t n, size_t i,
+			   char *prefix, const struct pmb_result *cat[][3], double v[][3],
+			   bool has[][3], size_t *npts)
+{
+	const char *fam = r[i].inst->family;
+	size_t m = 0;
+
+	*npts = 0;
+	if (r[i].inst->def->role != PMB_ROLE_BRANCHY || !pmb__result_study(&r[i], prefix, 200))
+		return 0;
+	for (size_t j = i; j < n && m < MAXPTS; j++) {
+		if (r[j].repetition || strcmp(r[j].inst->family, fam))
+			continue;
+		for (int k = 0; k < 3; k++) {
+			cat[m][k] = k ? pmb__result_in_study(r, n, prefix, role[k], r[j].inst->args) : &r[j];
+			has[m][k] = cat[m][k] && value(p, cat[m][k], &v[m][k]);
+			*npts += has[m][k];
+		}
+		m++;
+	}
+	return m;
+}
+
+/* One branch pair: the three variants against the inputs, linear from 0. */
+static void branch_panel(FILE *f, const struct panel *p, const struct pmb_result *r, size_t n, size_t i)
+{
+	const struct pmb_result *cat[MAXPTS][3];
+	double v[MAXPTS][3], px[MAXPTS], py[MAXPTS], vlo = 0, vhi = 0, wmax = 0;
+	bool has[MAXPTS][3];
+	char prefix[200], name[240];
+	size_t npts, m = pair_collect(p, r, n, i, prefix, cat, v, has, &npts);
+
+	for (size_t j = 0; j < m; j++)
+		for (int k = 0; k < 3; k++)
+			if (has[j][k]) {
+				vlo = fmin(vlo, v[j][k]);
+				vhi = fmax(vhi, v[j][k]);
+			}
+	double step = nice_number((vhi > vlo ? vhi - vlo : 1) / 5, 1), dx = (PR - PL) / (double)m;
+	struct axis ay = { floor(vlo / step) * step, vhi > 0 ? ceil(vhi / step - 1e-9) * step : step,
+			   false, p->y0 + PB, p->y0 + PT };
+
+	frame(f, p, &ay, prefix, ": branchy vs branchless");
+	for (size_t j = 0; j < m; j++)
+		wmax = fmax(wmax, CW12 * (double)strlen(cat[j][0]->inst->args));
+	for (size_t j = 0; j < m; j++) {
+		double x = PL + ((double)j + 0.5) * dx;
+		bool low = wmax > dx - 4 && j % 2;	/* stagger labels that would touch */
+
+		line(f, x, p->y0 + PB, x, p->y0 + PB + (low ? 16 : 5), "stroke=\"#444\"");
+		text(f, x, p->y0 + PB + (low ? 29 : 17), "text-anchor=\"middle\"", "%s",
+		     cat[j][0]->inst->args[0] ? cat[j][0]->inst->args : "-");
+	}
+	text(f, (PL + PR) / 2, p->y0 + PB + 50, "text-anchor=\"middle\"", "input");
+
+	double lx = 24, ly = p->y0 + 44;
+
+	for (int k = 0; k < 3; k++) {
+		char style[96];
+		size_t q = 0;
+
+		for (size_t j = 0; j < m; j++)
+			if (has[j][k]) {
+				px[q] = PL + ((double)j + 0.5) * dx;
+				py[q++] = ax_map(&ay, v[j][k]);
+			}
+		if (!q)
+			continue;
+		snprintf(style, sizeof(style), "stroke=\"%s\" stroke-width=\"2\"%s", variant_colour[k],
+			 variant_dash[k]);
+		snprintf(name, sizeof(name), "%s/%s", prefix, variant[k]);
+		polyline(f, px, py, q, style, name);
+		q = 0;
+		for (size_t j = 0; j < m; j++)
+			if (has[j][k]) {
+				data_point(f, p, px[q], py[q], variant_colour[k], cat[j][k], v[j][k]);
+				q++;
+			}
+		snprintf(style, sizeof(style), " stroke-width=\"2\"%s", variant_dash[k]);
+		lx = legend(f, lx, ly, variant_colour[k], style, variant[k]);
+	}
+}
+
+/* Whether r[i] opens a panel of p's kind, 1 (the first result of a sweep
+ * family) or 2 (the first branchy result of a pair), with something to draw. */
+static bool opens_panel(const struct panel *p, const struct pmb_result *r, size_t n, size_t i)
+{
+	const struct pmb_result *pt[MAXPTS], *cat[MAXPTS][3];
+	double w[MAXPTS], v[MAXPTS][3];
+	bool has[MAXPTS][3];
+	char prefix[200];
+	size_t npts = 0;
+
+	if (r[i].repetition)
+		return false;
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(r[j].inst->family, r[i].inst->family) && !r[j].repetition)
+			return false;
+	if (p->kind == 1)
+		return r[i].inst->tier[0] && sweep_collect(p, r, n, i, pt, w);
+	pair_collect(p, r, n, i, prefix, cat, v, has, &npts);
+	return npts > 0;
+}
+
+int pmb__plot_svg(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+{
+	struct panel p = { .c = c, .sim = is_sim(c), .y0 = HEAD_H };
+	int npanels = 0;
+
+	int sweep_ev = pmb__context_event(c, PMB_L1_MISS_EVENTS "|" PMB_LL_MISS_EVENTS);
+	int branch_ev = pmb__context_event(c, "cond-branch-misses|branch-misses");
+	int kind_ev[3] = { 0, sweep_ev < 0 ? 0 : sweep_ev, branch_ev < 0 ? 0 : branch_ev };
+
+	for (int kind = 1; kind <= 2; kind++) {
+		p.event = kind_ev[kind];
+		p.kind = kind;
+		for (size_t i = 0; i < n; i++)
+			npanels += opens_panel(&p, r, n, i);
+	}
+	if (!npanels)
+		return -ENODATA;
+	p.est = !p.sim && !c->has_cycles && c->ghz > 0 && isfinite(c->ghz);
+	if (p.sim)
+		snprintf(p.unit, sizeof(p.unit), "%.48s per item (simulated)", c->plan.ev[0].name);
+	else
+		snprintf(p.unit, sizeof(p.unit), "ns per item");
+
+	int h = HEAD_H + npanels * PANEL_H + 10;
+
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\" "
+		"font-size=\"12\" fill=\"#222\">\n", WIDTH, h, WIDTH, h);
+	fputs("<title>pmubench plots</title>\n", f);
+	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", WIDTH, h);
+	text(f, 20, 22, "font-size=\"12\" fill=\"#555\"", "pmubench %s  %s  core %d  backend %s%s  %s",
+	     PMB_VERSION_STRING, c->host, c->cpu, pmb_backend_name(c->backend),
+	     p.sim ? " (counts SIMULATED by valgrind)" : "", c->date);
+	for (int kind = 1; kind <= 2; kind++) {
+		p.event = kind_ev[kind];
+		p.kind = kind;
+		if (p.sim)
+			snprintf(p.unit, sizeof(p.unit), "%.48s per item (simulated)",
+				 c->plan.ev[p.event].name);
+		for (size_t i = 0; i < n; i++) {
+			if (!opens_panel(&p, r, n, i))
+				continue;
+			if (kind == 1)
+				sweep_panel(f, &p, r, n, i);
+			else
+				branch_panel(f, &p, r, n, i);
+			p.y0 += PANEL_H;
+		}
+	}
+	fputs("</svg>\n", f);
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,28 @@
+/* report.h - output formats: console table, JSON (Google Benchmark schema), CSV. */
+#ifndef PMB_REPORT_H
+#define PMB_REPORT_H
+
+#include <stdio.h>
+
+#include "model.h"
+#include "plot.h"
+#include "report_cols.h"
+#include "report_fmt.h"
+#include "report_out.h"
+#include "report_study.h"
+
+int pmb__report_text(FILE *f, const struct pmb_context *c,
+		    const struct pmb_result *r, size_t n);
+/* --disasm, after the console report: each result's annotated loop
+ * (report_disasm.c). */
+void pmb__report_disasm(FILE *f, const struct pmb_result *r, size_t n);
+
+/* What an event counts, as JSON's context.events[].means spells it:
+ * "llc-misses", "cache-misses", "other". */
+const char *pmb__means_name(enum pmb_event_meaning m);
+int pmb__report_json(FILE *f, const struct pmb_context *c,
+		    const struct pmb_result *r, size_t n);
+int pmb__report_csv(FILE *f, const struct pmb_context *c,
+		   const struct pmb_result *r, size_t n);
+
+#endif

@@ -1,0 +1,640 @@
+/* report_cols.c - the console's main table as a list of column descriptors (header with its unit, legend, when shown, cell), chosen to fit the terminal. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model.h"
+#include "report_cols.h"
+#include "report_cols_internal.h"
+#include "report.h"
+
+static struct pmb__col *col_add(struct pmb__cols *cs, const char *key, const char *head, int prio, pmb__cell_fn *cell)
+{
+	struct pmb__col *k;
+
+	if (cs->n == PMB_MAXCOLS)
+		return NULL;
+	k = &cs->k[cs->n++];
+	*k = (struct pmb__col){ .prio = prio, .arg = -1, .cell = cell };
+	snprintf(k->key, sizeof(k->key), "%s", key);
+	snprintf(k->head, sizeof(k->head), "%s", head);
+	return k;
+}
+
+/* ---- cells ---------------------------------------------------------------- */
+
+/* "-" or "n/a" with the mark of its reason. */
+static void blank(struct pmb__coltab *m, char *b, size_t n, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void blank(struct pmb__coltab *m, char *b, size_t n, const char *what, const char *fmt, ...)
+{
+	char why[sizeof(m->notes.text[0])];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	snprintf(b, n, "%s%s", what, pmb__note(&m->notes, "%s", why));
+}
+
+/* "< X" for a figure below resolution X: one digit under 1 ("< 6e-05"),
+ * three above ("< 20"). */
+static void bound(char *b, size_t n, double x)
+{
+	snprintf(b, n, x < 1 ? "< %.1g" : "< %.3g", x);
+}
+
+/* A per-item figure: its median, "< X" below resolution, or a marked
+ * blank; what names it in a reason. */
+static void figure_cell(struct pmb__coltab *m, const struct pmb_figure *fg, const char *what, char *b, size_t n)
+{
+	char v[32];
+
+	if (fg->multiplexed == -1) {
+		blank(m, b, n, "-", "never ran: its counter group was never scheduled");
+		return;
+	}
+	if (!fg->valid) {
+		blank(m, b, n, "-", "not measured");
+		return;
+	}
+	if (fg->below_resolution) {
+		m->below = true;
+		bound(b, n, fg->resolution);
+		return;
+	}
+	pmb__fmt_num(v, sizeof(v), fg->s.median);
+	if (fg->multiplexed == 1)
+		snprintf(b, n, "%s%s", v, pmb__note(&m->notes, "%s multiplexed: scaled by the time its "
+						    "counter ran, an estimate", what));
+	else
+		snprintf(b, n, "%s", v);
+}
+
+static void cell_name(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
+{
+	(void)m, (void)k;
+	if (x->repetition)
+		snprintf(b, n, "%s #%d", x->inst->name, x->repetition + 1);
+	else
+		snprintf(b, n, "%s", x->inst->name);
+}
+
+static void cell_tier(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
+{
+	(void)m, (void)k;
+	snprintf(b, n, "%s", x->inst->tier);
+}
+
+static void cell_ns(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
+{
+	(void)k;
+	figure_cell(m, &x->time, "ns/item", b, n);
+}
+
+static void cell_ci(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
+{
+	const struct pmb_figure *t = &x->time;
+
+	(void)k;
+	if (!t->valid || t->below_resolution) {
+		blank(m, b, n, "-", "±%%: no interval around a figure below resolution");
+		return;
+	}
+	if (!isfinite(t->s.ci_lo) || t->s.median <= 0) {
+		blank(m, b, n, "-", "±%%: fewer than 3 samples, no interval");
+		return;
+	}
+	snprintf(b, n, "%.1f", (t->s.ci_hi - t->s.ci_lo) / 2 / t->s.median * 100);
+}
+
+static void cell_est(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
+{
+	(void)k;
+	figure_cell(m, &x->est_cycles, "est.cyc/item", b, n);
+}
+
+static void cell_event(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
+{
+	const struct pmb_context *c = m->c;
+
+	if (c->event_group[k->arg] < 0) {
+		blank(m, b, n, "n/a", "%s not counted: %s", c->plan.ev[k->arg].name,
+		      c->event_why[k->arg][0] ? c->event_why[k->arg] : "no reason given");
+		return;
+	}
+	figure_cell(m, &x->ev[k->arg], c->plan.ev[k->arg].name, b, n);
+}
+
+/* Derived figures named *_ratio print in %, the others as they are. */
+static bool derived_pct(const struct pmb_derived *d)
+{
+	size_t len = strlen(d->name);
+
+	return len > 6 && !strcmp(d->name + len - 6, "_ratio");
+}
+
+static void cell_derived(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
+{
+	const struct pmb_derived *d = &m->c->plan.der[k->arg];
+	double v = x->derived[k->arg];
+
+	const struct pmb_figure *num = &x->ev[d->num], *den = d->den >= 0 ? &x->ev[d->den] : NULL;
+	double scale = d->scale * (derived_pct(d) ? 100 : 1);
+
+	if (!isfinite(v) || v < 0) {
+		blank(m, b, n, "-", "%s: not computable: its operands are not both resolved", k->head);
+		return;
+	}
+	/* A denominator below resolution: no ratio over it (it could be any
+	 * number: 300 % mispredicted of branches that are noise). */
+	if (den && (!den->valid || den->below_resolution || den->s.median <= den->resolution)) {
+		blank(m, b, n, "-", "%s: its denominator (%s) is below resolution", k->head,
+		      m->c->plan.ev[d->den].name);
+		return;
+	}
+	/* A numerator below resolution: the bound, not the noise under it. */
+	if (num->below_resolution && (!den || (den->valid && !den->below_resolution && den->s.median > 0))) {
+		m->below = true;
+		bound(b, n, num->resolution / (den ? den->s.median : 1) * scale);
+		return;
+	}
+	pmb__fmt_num(b, n, v * scale / d->scale);
+}
+
+/* The reference's name as seen from x's: the path components they share
+ * left out ("branchy/p5" beside "branch/filter/branchless/p5"). */
+static const char *short_name(const char *ref, const char *name)
+{
+	const char *cut = ref;
+
+	for (size_t i = 0; ref[i] && ref[i] == name[i]; i++)
+		if (ref[i] == '/')
+			cut = ref + i + 1;
+	return cut;
+}
+
+/* Whether instance `idx` is some benchmark's reference. */
+static bool is_reference(const struct pmb__coltab *m, size_t idx)
+{
+	for (size_t j = 0; j < m->n; j++)
+		if (m->r[j].inst->reference >= 0 && (size_t)m->r[j].inst->reference == idx)
+			return true;
+	return false;
+}
+
+static const struct pmb_figure *cost_of(const struct pmb__coltab *m, const struct pmb_result *x)
+{
+	return m->cost < 0 ? &x->time : &x->ev[m->cost];
+}
+
+/* "v [lo, hi]" of a figure linked to another (normalized, a ratio), in
+ * the unit of the figure it is of; "v" where the interval is a point. */
+static void linked_cell(char *b, size_t n, double v, double lo, double hi, const char *fmt)
+{
+	char x[3][24];
+	double f[3] = { v, lo, hi };
+
+	for (int k = 0; k < 3; k++)
+		if (fmt)
+			snprintf(x[k], sizeof(x[k]), fmt, f[k]);
+		else
+			pmb__fmt_num(x[k], sizeof(x[k]), f[k]);
+	if (isfinite(lo) && isfinite(hi) && strcmp(x[1], x[2]))
+		snprintf(b, n, "%s [%s, %s]", x[0], x[1], x[2]);
+	else
+		snprintf(b, n, "%s", x[0]);
+}
+
+static void cell_norm(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
+{
+	const struct pmb_figure *f = cost_of(m, x);
+
+	(void)k;
+	if (f->normalized_why && !strcmp(f->normalized_why, PMB_WHY_IS_BASE)) {
+		snprintf(b, n, "(baseline)");
+		return;
+	}
+	if (x->inst->baseline < 0) {
+		blank(m, b, n, "-", "norm: no .baseline for this benchmark");
+		return;
+	}
+	if (!isfinite(f->normalized)) {
+		blank(m, b, n, "n/a", "norm: %s", f->normalized_why ? f->normalized_why : PMB_WHY_BASE_MISSING);
+		return;
+	}
+	linked_cell(b, n, f->normalized, f->normalized_lo, f->normalized_hi, NULL);
+}
+
+/* The raw ratio beside a ratio of normalized figures. */
+static void cell_raw(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
+{
+	const struct pmb_figure *f = cost_of(m, x);
+
+	(void)k;
+	if (x->inst->reference < 0 && !isfinite(f->raw_ratio)) {
+		blank(m, b, n, "-", "raw×: no .reference for this benchmark");
+		return;
+	}
+	if (!isfinite(f->raw_ratio)) {
+		blank(m, b, n, "n/a", "raw×: %s", f->raw_ratio_why ? f->raw_ratio_why : PMB_WHY_REF_MISSING);
+		return;
+	}
+	linked_cell(b, n, f->raw_ratio, f->raw_ratio_lo, f->raw_ratio_hi, "%.2f");
+}
+
+/* The fixed cost per sample wherever it is resolved (flagged or not: the
+ * column shows by default only when one is flagged, but a resolved 50 us
+ * read "-" when asked for with --columns=fixed). */
+static void cell_fixed(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
+{
+	const struct pmb_figure *f = cost_of(m, x);
+
+	(void)k;
+	if (!(f->fixed > 0)) {
+		blank(m, b, n, "-", "fixed/sample: none resolved (its interval reaches 0, or it is under 10 "
+		      "steps of the %s)", m->sim ? "counter" : "clock");
+		return;
+	}
+	if (m->sim)
+		linked_cell(b, n, f->fixed, f->fixed_lo, f->fixed_hi, NULL);
+	else
+		linked_cell(b, n, f->fixed * 1e-3, f->fixed_lo * 1e-3, f->fixed_hi * 1e-3, "%.4g");
+}
+
+/* Why a ratio is not printed: the reference did not run, its figure is
+ * not resolved, or the ratio's interval reaches zero. */
+static void no_ratio(struct pmb__coltab *m, const struct pmb_result *ref, char *b, size_t n)
+{
+	const struct pmb_figure *g = cost_of(m, ref);
+	const char *what = m->cost < 0 ? "ns/item" : m->c->plan.ev[m->cost].name;
+
+	if (ref->status) {
+		blank(m, b, n, "n/a", "ratio×: its reference was skipped or failed");
+		return;
+	}
+	if (!g->valid || g->below_resolution || g->s.median <= g->resolution) {
+		blank(m, b, n, "n/a", "ratio×: its reference's %s is below resolution: a ratio over "
+			     "it could be any number", what);
+		return;
+	}
+	blank(m, b, n, "n/a", "ratio×: its 95 %% interval reaches zero: not resolved");
+}
+
+static void cell_ratio(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
+{
+	size_t idx = (size_t)(x - m->r) / m->reps, ri;
+	const struct pmb_figure *f = cost_of(m, x);
+	char v[48];
+
+	(void)k;
+	if (x->inst->reference < 0) {
+		if (is_reference(m, idx))
+			snprintf(b, n, "1.00 (reference)");
+		else
+			blank(m, b, n, "-", "ratio×: no .reference for this benchmark");
+		return;
+	}
+	ri = (size_t)x->inst->reference * m->reps + (size_t)x->repetition;
+	if (ri >= m->n) {
+		blank(m, b, n, "-", "ratio×: its reference was not run");
+		return;
+	}
+	if (!isfinite(f->ratio) && f->ratio_why) {
+		blank(m, b, n, "n/a", "ratio×: %s", f->ratio_why);
+		return;
+	}
+	if (!isfinite(f->ratio)) {
+		no_ratio(m, &m->r[ri], b, n);
+		return;
+	}
+	if (isfinite(f->ratio_lo) && (fabs(f->ratio_hi - f->ratio_lo) >= 0.005))
+		snprintf(v, sizeof(v), "%.2f [%.2f, %.2f]", f->ratio, f->ratio_lo, f->ratio_hi);
+	else
+		snprintf(v, sizeof(v), "%.2f", f->ratio);
+	snprintf(b, n, "%s of %s", v, short_name(m->r[ri].inst->name, x->inst->name));
+}
+
+/* The rest: on --wide or --columns only. */
+static void cell_stat(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
+{
+	const struct pmb_summary *s = &x->time.s;
+	double v = k->arg == 0 ? s->mean : k->arg == 1 ? s->min : s->stddev;
+
+	if (!x->time.valid) {
+		blank(m, b, n, "-", "not measured");
+		return;
+	}
+	if (x->time.below_resolution && k->arg != 2) {
+		m->below = true;
+		bound(b, n, x->time.resolution);
+		return;
+	}
+	pmb__fmt_num(b, n, v);
+}
+
+static void cell_outliers(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
+{
+	const struct pmb_tukey *t = &x->time.s.tukey;
+
+	(void)m, (void)k;
+	snprintf(b, n, "%d/%d", t->mild_low + t->mild_high, t->severe_low + t->severe_high);
+}
+
+static void cell_rate(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
+{
+	double v = k->arg == 0 ? x->items_per_second : x->bytes_per_second;
+
+	if (!isfinite(v) || (k->arg == 1 && !x->bytes_per_pass)) {
+		blank(m, b, n, "-", k->arg ? "bytes/s: the benchmark gives no bytes per pass"
+					      : "items/s: time below resolution");
+		return;
+	}
+	pmb__fmt_num(b, n, v);
+}
+
+static void cell_reps(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
+{
+	(void)k;
+	if (!isfinite(x->rep_spread)) {
+		blank(m, b, n, "-", "rep.spread: one repetition (--repetitions)");
+		return;
+	}
+	snprintf(b, n, "%.1f", x->rep_spread * 100);
+}
+
+/* Samples, passes over all of them, and the time they took. */
+static void cell_count(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
+{
+	uint64_t passes = 0, ns = 0;
+
+	(void)m;
+	for (size_t q = 0; q < x->nsamples; q++)
+		passes += x->samples[q].passes, ns += x->samples[q].ns;
+	if (k->arg == 0)
+		snprintf(b, n, "%zu", x->nsamples);
+	else if (k->arg == 1 && passes < 10000)
+		snprintf(b, n, "%llu", (unsigned long long)passes);
+	else if (k->arg == 1)
+		pmb__fmt_num(b, n, (double)passes);
+	else
+		snprintf(b, n, "%.3f", (double)ns / 1e9);
+}
+
+/* ---- which columns there are ---------------------------------------------- */
+
+/* Why event e, which nobody asked for, carries nothing in this run; NULL
+ * where it carries something (or was asked for: --counters). */
+static const char *event_nothing(const struct pmb__coltab *m, int e)
+{
+	const struct pmb_context *c = m->c;
+
+	if (c->view.counters_given || c->event_group[e] < 0)
+		return NULL;
+	if (strstr(c->plan.ev[e].encoding, "TASK_CLOCK"))
+		return "repeats ns/item";
+	for (size_t i = 0; i < m->n; i++) {
+		const struct pmb_figure *fg = &m->r[i].ev[e];
+
+		if (!m->r[i].status && fg->valid && !fg->below_resolution && fg->s.median != 0)
+			return NULL;
+	}
+	return "zero or below resolution in every row";
+}
+
+static void event_col(struct pmb__coltab *m, struct pmb__cols *cs, int e)
+{
+	const struct pmb_event *ev = &m->c->plan.ev[e];
+	bool misses = ev->means == PMB_MEANS_BRANCH_MISSES || !strcmp(ev->name, "cond-branch-misses");
+	struct pmb__col *k;
+	const char *as;
+	char head[48];
+
+	if (m->c->event_group[e] < 0 && !pmb_context_absent_shown(m->c, e))
+		return;
+	snprintf(head, sizeof(head), "%.30s/item", ev->means == PMB_MEANS_INSTRUCTIONS ? "instr" :
+		 misses ? "br-miss" : ev->name);
+	k = col_add(cs, ev->name, head, ev->means == PMB_MEANS_CYCLES ? 5 :
+		    ev->means == PMB_MEANS_INSTRUCTIONS ? 7 : misses ? 9 : 20 + e, cell_event);
+	if (!k)
+		return;
+	k->arg = e;
+	k->hidden = event_nothing(m, e) != NULL;
+	if (ev->means == PMB_MEANS_INSTRUCTIONS)
+		snprintf(k->legend, sizeof(k->legend), "instr: instructions retired");
+	else if (misses)
+		snprintf(k->legend, sizeof(k->legend), "br-miss: %s (mispredicted branches)", ev->name);
+	else if (ev->kind == PMB_EV_SIM && (as = strstr(ev->encoding, " as on libpfm4's ")))
+		/* a PMU's name under sim: what it was read as (sim.c) */
+		snprintf(k->legend, sizeof(k->legend), "%s: simulated %s, the name read%.*s", ev->name,
+			 pmb__means_name(ev->means), (int)strlen(as) - 1, as);
+}
+
+static void derived_col(struct pmb__coltab *m, struct pmb__cols *cs, int d)
+{
+	const struct pmb_derived *der = &m->c->plan.der[d];
+	const struct pmb_event *ev = m->c->plan.ev;
+	bool any = false, nonzero = false, ipc = !strcmp(der->name, "ipc");
+	bool misp = strstr(der->name, "mispredict_ratio") != NULL;
+	struct pmb__col *k;
+	char head[48];
+
+	for (size_t i = 0; i < m->n; i++) {
+		double v = m->r[i].derived[d];
+
+		any |= !m->r[i].status && isfinite(v) && v >= 0;
+		nonzero |= !m->r[i].status && isfinite(v) && v > 0;
+	}
+	if (!any)
+		return;
+	if (misp && strstr(der->name, "indirect"))
+		snprintf(head, sizeof(head), "ind-misp %%"); /* beside the conditional one's */
+	else if (misp)
+		snprintf(head, sizeof(head), "misp %%");
+	else if (derived_pct(der))
+		snprintf(head, sizeof(head), "%.*s %%", (int)strlen(der->name) - 6, der->name);
+	else
+		snprintf(head, sizeof(head), "%s", ipc ? "IPC" : der->name);
+	k = col_add(cs, der->name, head, ipc ? 8 : misp ? 10 : 40 + d, cell_derived);
+	if (!k)
+		return;
+	k->arg = d;
+	k->hidden = !nonzero && !m->c->view.counters_given;
+	snprintf(k->legend, sizeof(k->legend), "%s: %s per %s%s%s", head, ev[der->num].name,
+		 der->scale == 1000 ? "1000 " : "", der->den < 0 ? "item" : ev[der->den].name,
+		 derived_pct(der) ? ", in %" : "");
+}
+
+/* Time and what is computed from it, the ratio, and the columns only
+ * --wide or --columns show, in the order the table prints them. */
+static void time_cols(struct pmb__coltab *m, struct pmb__cols *cs)
+{
+	struct pmb__col *k;
+
+	if (m->sim)
+		return;
+	k = col_add(cs, "ns", "ns/item", 3, cell_ns);
+	snprintf(k->legend, sizeof(k->legend), "ns/item: median time per item, the harness overhead "
+		 "subtracted");
+	k = col_add(cs, "ci", "±%", 4, cell_ci);
+	snprintf(k->legend, sizeof(k->legend), "±%%: half the 95 %% bootstrap interval of the median, "
+		 "in %% of it");
+	if (m->c->has_cycles)
+		return;
+	k = col_add(cs, "cycles", "est.cyc/item", 5, cell_est);
+	snprintf(k->legend, sizeof(k->legend), "est.cyc: cycles ESTIMATED as ns/item × %.2f GHz "
+		 "(no cycles counter)", m->c->ghz);
+}
+
+static bool any_of(const struct pmb__coltab *m, int what)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		const struct pmb_result *x = &m->r[i];
+
+		if (what == 0 ? x->inst->reference >= 0 : what == 1 ? x->inst->baseline >= 0 :
+		    what == 2 ? x->inst->tier[0] != 0 : what == 3 ? x->bytes_per_pass > 0 : x->repetition > 0)
+			return true;
+	}
+	return false;
+}
+
+/* Whether some row's cost figure has a ratio of normalized figures (then
+ * the raw one is shown beside it), or a flagged fixed cost. */
+static bool any_cost(const struct pmb__coltab *m, bool fixed)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		const struct pmb_figure *f = cost_of(m, &m->r[i]);
+
+		if (!m->r[i].status && (fixed ? f->fixed_flagged : f->ratio_normalized && m->r[i].inst->reference >= 0))
+			return true;
+	}
+	return false;
+}
+
+static void link_cols(struct pmb__coltab *m, struct pmb__cols *cs)
+{
+	char unit[32], head[48];
+	struct pmb__col *k;
+
+	if (m->cost >= 0)
+		snprintf(unit, sizeof(unit), "%.26s/item", m->c->plan.ev[m->cost].means == PMB_MEANS_INSTRUCTIONS ?
+			 "instr" : m->c->plan.ev[m->cost].name);
+	else
+		snprintf(unit, sizeof(unit), "ns/item");
+	if (any_of(m, 1)) {
+		snprintf(head, sizeof(head), "norm %.32s", unit);
+		k = col_add(cs, "norm", head, 11, cell_norm);
+		if (k)
+			snprintf(k->legend, sizeof(k->legend), "norm: %s less its .baseline's%s, 95 %% interval "
+				 "in brackets", unit, m->sim ? " (SIMULATED)" : "");
+	}
+	{
+		/* In the default table where one is flagged; else on request
+		 * (--columns=fixed, --wide). */
+		k = col_add(cs, "fixed", m->sim ? "fixed instr/sample" : "fixed µs/sample", any_cost(m, true) ? 7 : 0,
+			    cell_fixed);
+		if (k)
+			snprintf(k->legend, sizeof(k->legend), "fixed: a cost paid once per sample inside the "
+				 "measured loop (two-point check), 95 %% interval in brackets; a warning names "
+				 "those from %.0f %% of a sample", PMB_FIXED_SHARE * 100);
+	}
+	if (!any_of(m, 0))
+		return;
+	k = col_add(cs, "ratio", "ratio×", 6, cell_ratio);
+	if (k)
+		snprintf(k->legend, sizeof(k->legend), "ratio×: %s%s over that of the benchmark named after "
+			 "\"of\" (its .reference; normalized where both have a .baseline), 95 %% interval in "
+			 "brackets", unit, m->sim ? " (SIMULATED: no time)" : "");
+	if (!any_cost(m, false))
+		return;
+	k = col_add(cs, "raw", "raw×", 12, cell_raw);
+	if (k)
+		snprintf(k->legend, sizeof(k->legend), "raw×: the ratio of the raw figures, beside a ratio of "
+			 "normalized ones");
+}
+
+/* "Shown when" predicates of the columns below. */
+static bool timed(const struct pmb__coltab *m)
+{
+	return !m->sim;
+}
+
+static bool with_bytes(const struct pmb__coltab *m)
+{
+	return !m->sim && any_of(m, 3);
+}
+
+static bool with_reps(const struct pmb__coltab *m)
+{
+	return any_of(m, 4);
+}
+
+static bool always(const struct pmb__coltab *m)
+{
+	(void)m;
+	return true;
+}
+
+/* The columns shown only on request (--wide, --columns): one descriptor
+ * each, a figure added later being one row more. */
+static void extra_cols(struct pmb__coltab *m, struct pmb__cols *cs)
+{
+	static const struct {
+		const char *key, *head, *legend;
+		pmb__cell_fn *cell;
+		int arg;
+		bool (*shown)(const struct pmb__coltab *m);
+	} x[] = {
+		{ "mean", "mean ns", "mean ns: mean ns/item", cell_stat, 0, timed },
+		{ "min", "min ns", "min ns: fastest sample's ns/item", cell_stat, 1, timed },
+		{ "sd", "sd ns", "sd: standard deviation of ns/item", cell_stat, 2, timed },
+		{ "outliers", "outliers", "outliers: mild/severe (Tukey fences)", cell_outliers, 0, timed },
+		{ "items", "items/s", "", cell_rate, 0, timed },
+		{ "bytes", "bytes/s", "", cell_rate, 1, with_bytes },
+		{ "reps", "rep.spread %", "rep.spread: (max - min) / median of the repetitions' medians",
+		  cell_reps, 0, with_reps },
+		{ "samples", "samples", "", cell_count, 0, always },
+		{ "passes", "passes", "passes: of the loop, over all samples", cell_count, 1, always },
+		{ "total", "total s", "total s: what its samples took", cell_count, 2, timed },
+	};
+
+	for (size_t i = 0; i < sizeof(x) / sizeof(x[0]); i++) {
+		struct pmb__col *k;
+
+		if (!x[i].shown(m))
+			continue;
+		k = col_add(cs, x[i].key, x[i].head, 0, x[i].cell);
+		if (!k)
+			return;
+		k->arg = x[i].arg;
+		snprintf(k->legend, sizeof(k->legend), "%s", x[i].legend);
+	}
+}
+
+void pmb__cols_build(struct pmb__coltab *m, struct pmb__cols *cs)
+{
+	struct pmb__col *k = col_add(cs, "name", "benchmark", 1, cell_name);
+
+	k->left = true;
+	if (any_of(m, 2)) {
+		k = col_add(cs, "tier", "tier", 2, cell_tier);
+		k->left = true;
+	}
+	time_cols(m, cs);
+	for (int e = 0; e < m->c->plan.nev; e++)
+		event_col(m, cs, e);
+	for (int d = 0; d < m->c->plan.nder; d++)
+		derived_col(m, cs, d);
+	link_cols(m, cs);
+	extra_cols(m, cs);
+}
+
+
+const char *pmb__col_nothing(const struct pmb__coltab *m, const struct pmb__col *k)
+{
+	if (!k->hidden)
+		return NULL;
+	return k->cell == cell_event ? event_nothing(m, k->arg) : "zero in every row";
+}

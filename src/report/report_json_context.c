@@ -1,0 +1,241 @@
+/* report_json_context.c - the JSON report's "context": machine, clock, PMU, events and run settings. */
+#include <math.h>
+#include <string.h>
+
+#include "report_json_internal.h"
+
+const char *pmb__means_name(enum pmb_event_meaning m)
+{
+	static const char *const names[] = {
+		[PMB_MEANS_OTHER] = "other", [PMB_MEANS_CYCLES] = "cycles",
+		[PMB_MEANS_INSTRUCTIONS] = "instructions", [PMB_MEANS_BRANCHES] = "branches",
+		[PMB_MEANS_BRANCH_MISSES] = "branch-misses", [PMB_MEANS_L1D_MISSES] = "l1d-misses",
+		[PMB_MEANS_LLC_MISSES] = "llc-misses", [PMB_MEANS_CACHE_MISSES] = "cache-misses",
+		[PMB_MEANS_CACHE_REFS] = "cache-references", [PMB_MEANS_L2_MISSES] = "l2-misses",
+		[PMB_MEANS_L1I_MISSES] = "l1i-misses",
+	};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == PMB_MEANS_COUNT, "a name for every meaning");
+
+	return names[m];
+}
+
+static const char *kind_name(enum pmb_event_kind k)
+{
+	switch (k) {
+	case PMB_EV_HW: return "hardware";
+	case PMB_EV_SW: return "software";
+	case PMB_EV_SIM: return "simulated";
+	}
+	return "unknown";
+}
+
+static void write_caches_gb(struct pmb__jw *w, const struct pmb_context *c)
+{
+	int i;
+
+	pmb__jw_open(w, "caches", '[', false);
+	for (i = 0; c->topo_ok && i < c->topo.ncaches; i++) {
+		const struct pmb_cache *ca = &c->topo.cache[i];
+
+		pmb__jw_open(w, NULL, '{', true);
+		pmb__jw_str(w, "type", ca->level == 1 ? "Data" : "Unified");
+		pmb__jw_int(w, "level", ca->level);
+		pmb__jw_uint(w, "size", ca->size);
+		pmb__jw_int(w, "num_sharing", ca->sharing_cores);
+		pmb__jw_close(w, '}');
+	}
+	pmb__jw_close(w, ']');
+}
+
+/* Google Benchmark's keys, first, so that its tools read the file. */
+static void write_gbench_keys(struct pmb__jw *w, const struct pmb_context *c)
+{
+	int i;
+
+	pmb__jw_str(w, "date", c->date);
+	pmb__jw_str(w, "host_name", c->host);
+	pmb__jw_str(w, "executable", c->executable);
+	pmb__jw_int(w, "num_cpus", c->ncpus);
+	pmb__jw_int(w, "mhz_per_cpu", c->ghz > 0 ? llround(c->ghz * 1000) : 0);
+	pmb__jw_bool(w, "cpu_scaling_enabled",
+		     c->governor[0] && strcmp(c->governor, "performance"));
+	write_caches_gb(w, c);
+	pmb__jw_open(w, "load_avg", '[', true);
+	for (i = 0; i < 3; i++)
+		pmb__jw_num(w, NULL, c->loadavg[i]);
+	pmb__jw_close(w, ']');
+	pmb__jw_str(w, "library_build_type", "release");
+	pmb__jw_int(w, "json_schema_version", 1);
+}
+
+/* What was probed of the clock, the core and the kernel's settings. */
+static void write_probes(struct pmb__jw *w, const struct pmb_context *c)
+{
+	pmb__jw_open(w, "clock", '{', true);
+	pmb__jw_str_or_null(w, "source", c->clock.source);
+	pmb__jw_num(w, "resolution_ns", c->clock.resolution_ns);
+	pmb__jw_num(w, "read_cost_ns", c->clock.read_cost_ns);
+	pmb__jw_close(w, '}');
+	pmb__jw_num(w, "core_ghz_estimate", c->ghz > 0 ? c->ghz : NAN);
+	pmb__jw_num(w, "group_read_ns",
+		    c->group_read_ns >= 0 ? c->group_read_ns : NAN);
+	pmb__jw_str_or_null(w, "read_path", c->read_path);
+	pmb__jw_str_or_null(w, "read_path_why", c->read_why);
+	pmb__jw_str_or_null(w, "governor", c->governor);
+	if (c->turbo < 0)
+		pmb__jw_null(w, "turbo");
+	else
+		pmb__jw_bool(w, "turbo", c->turbo);
+	if (c->paranoid == -100)
+		pmb__jw_null(w, "perf_event_paranoid");
+	else
+		pmb__jw_int(w, "perf_event_paranoid", c->paranoid);
+}
+
+static void write_pmu(struct pmb__jw *w, const struct pmb_context *c)
+{
+	const struct pmb_event_plan *pl = &c->plan;
+
+	pmb__jw_open(w, "pmu", '{', false);
+	pmb__jw_str_or_null(w, "name", pl->pmu_name);
+	pmb__jw_str_or_null(w, "description", pl->pmu_desc);
+	pmb__jw_int(w, "generic_counters", pl->pmu_counters);
+	pmb__jw_int(w, "fixed_counters", pl->pmu_fixed);
+	pmb__jw_bool(w, "hardware_counters_work", c->pmu_ok);
+	pmb__jw_close(w, '}');
+}
+
+/* The plan's events: what each is, its group, and why it was not counted. */
+static void write_event_list(struct pmb__jw *w, const struct pmb_context *c)
+{
+	const struct pmb_event_plan *pl = &c->plan;
+	char key[80];
+	int e;
+
+	pmb__jw_open(w, "events", '[', false);
+	for (e = 0; e < pl->nev; e++) {
+		const struct pmb_event *ev = &pl->ev[e];
+
+		pmb__json_key(key, sizeof(key), ev->name);
+		pmb__jw_open(w, NULL, '{', true);
+		pmb__jw_str(w, "name", ev->name);
+		pmb__jw_str(w, "key", key);
+		pmb__jw_str(w, "encoding", ev->encoding);
+		pmb__jw_str(w, "pmu", ev->pmu);
+		pmb__jw_str(w, "kind", kind_name(ev->kind));
+		if (c->event_group[e] >= 0)
+			pmb__jw_int(w, "group", c->event_group[e]);
+		else
+			pmb__jw_null(w, "group");
+		pmb__jw_str_or_null(w, "not_counted", c->event_why[e]);
+		pmb__jw_str_or_null(w, "unsupported", ev->unsupported);
+		pmb__jw_str(w, "means", pmb__means_name(ev->means));
+		pmb__jw_close(w, '}');
+	}
+	pmb__jw_close(w, ']');
+}
+
+static void write_derived_list(struct pmb__jw *w, const struct pmb_event_plan *pl)
+{
+	int i;
+
+	pmb__jw_open(w, "derived", '[', false);
+	for (i = 0; i < pl->nder; i++) {
+		const struct pmb_derived *d = &pl->der[i];
+
+		pmb__jw_open(w, NULL, '{', true);
+		pmb__jw_str(w, "name", d->name);
+		pmb__jw_str(w, "numerator", pl->ev[d->num].name);
+		if (d->den >= 0)
+			pmb__jw_str(w, "denominator", pl->ev[d->den].name);
+		else
+			pmb__jw_str(w, "denominator", "item");
+		pmb__jw_num(w, "scale", d->scale);
+		pmb__jw_close(w, '}');
+	}
+	pmb__jw_close(w, ']');
+}
+
+static void write_topology(struct pmb__jw *w, const struct pmb_context *c)
+{
+	const struct pmb_topology_info *t = &c->topo;
+	int i;
+
+	if (!c->topo_ok) {
+		pmb__jw_null(w, "topology");
+		return;
+	}
+	pmb__jw_open(w, "topology", '{', false);
+	pmb__jw_int(w, "cpu", t->cpu);
+	if (t->numa_node >= 0)
+		pmb__jw_int(w, "numa_node", t->numa_node);
+	else
+		pmb__jw_null(w, "numa_node");
+	pmb__jw_uint(w, "numa_memory", t->numa_memory);
+	pmb__jw_int(w, "cores", t->ncores);
+	pmb__jw_int(w, "pus", t->npus);
+	pmb__jw_uint(w, "available_memory", t->avail_memory);
+	pmb__jw_open(w, "caches", '[', false);
+	for (i = 0; i < t->ncaches; i++) {
+		const struct pmb_cache *ca = &t->cache[i];
+
+		pmb__jw_open(w, NULL, '{', true);
+		pmb__jw_int(w, "level", ca->level);
+		pmb__jw_uint(w, "size", ca->size);
+		pmb__jw_uint(w, "line_size", ca->line);
+		pmb__jw_int(w, "associativity", ca->assoc);
+		pmb__jw_int(w, "sharing_cores", ca->sharing_cores);
+		pmb__jw_str(w, "shared_with", ca->shared_with);
+		pmb__jw_close(w, '}');
+	}
+	pmb__jw_close(w, ']');
+	pmb__jw_bool(w, "caches_assumed", t->caches_assumed);
+	pmb__jw_str_or_null(w, "fallback", t->fallback);
+	pmb__jw_close(w, '}');
+}
+
+/* The options the run was made with, and what it warned of. */
+static void write_settings(struct pmb__jw *w, const struct pmb_context *c)
+{
+	int i;
+
+	pmb__jw_bool(w, "hugepages", c->hugepages);
+	pmb__jw_int(w, "samples", c->samples);
+	pmb__jw_int(w, "repetitions", c->repetitions);
+	pmb__jw_num(w, "min_sample_time_ns", c->min_sample_ns);
+	pmb__jw_uint(w, "seed", c->seed);
+	if (pmb_context_sim(c))
+		pmb__jw_str(w, "sim_geometry", c->sim_geometry);
+	pmb__jw_open(w, "warnings", '[', false);
+	for (i = 0; i < c->nwarnings; i++)
+		pmb__jw_str(w, NULL, c->warnings[i]);
+	pmb__jw_close(w, ']');
+}
+
+void pmb__json_context(struct pmb__jw *w, const struct pmb_context *c)
+{
+	pmb__jw_open(w, "context", '{', false);
+	write_gbench_keys(w, c);
+
+	pmb__jw_str(w, "pmubench_version", PMB_VERSION_STRING);
+	/* Only where a signal stopped the run: the benchmarks are those it
+	 * measured, the last perhaps with fewer samples. */
+	if (c->incomplete[0]) {
+		pmb__jw_bool(w, "incomplete", true);
+		pmb__jw_str(w, "incomplete_reason", c->incomplete);
+	}
+	pmb__jw_str(w, "backend", pmb_backend_name(c->backend));
+	pmb__jw_int(w, "pinned_cpu", c->cpu);
+	write_probes(w, c);
+	write_pmu(w, c);
+	pmb__jw_str_or_null(w, "fallback", c->fallback);
+	pmb__jw_bool(w, "count_kernel", c->plan.kernel);
+	write_event_list(w, c);
+	write_derived_list(w, &c->plan);
+	pmb__jw_int(w, "groups", c->ngroups);
+	pmb__json_overhead(w, &c->plan, &c->overhead);
+
+	write_topology(w, c);
+	write_settings(w, c);
+	pmb__jw_close(w, '}');
+}

@@ -1,0 +1,358 @@
+/* report_study.c - the console report's working-set sweeps: median per cache tier, where the data step, against the cache boundaries. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base.h"
+#include "report_fmt.h"
+#include "report_study.h"
+
+/* The figure a sweep is summarised by under simulation: a miss event
+ * (what tells the tiers apart), else the first event. */
+static int sweep_event(const struct pmb_context *c)
+{
+	int e = pmb__context_event(c, PMB_L1_MISS_EVENTS "|" PMB_LL_MISS_EVENTS);
+
+	return e < 0 ? 0 : e;
+}
+
+/* Under simulation, the miss event that shows cache level k: L1d misses
+ * for the first level, last-level misses for the last, -1 for the levels
+ * valgrind does not model.  Time (-2) on the perf backend. */
+static int level_event(const struct pmb_context *c, int k)
+{
+	int e;
+
+	if (!pmb_context_sim(c))
+		return -2;
+	if (k != 0 && k != c->topo.ncaches - 1)
+		return -1;
+	e = pmb__context_event(c, k == 0 ? PMB_L1_MISS_EVENTS : PMB_LL_MISS_EVENTS);
+	return e < 0 ? sweep_event(c) : e;
+}
+
+/* Step ratio between two sweep points: 0 where either is not measured or
+ * b is not resolved, INFINITY from a zero (a simulated miss count going
+ * from none to some). */
+static double step(const struct pmb_figure *a, const struct pmb_figure *b)
+{
+	if (!a->valid || !b->valid || b->below_resolution)
+		return 0;
+	/* Counts that go from practically none (under 1 % of the next) to
+	 * some are a step from zero, not a ratio of thousands. */
+	if (a->below_resolution || a->s.median <= 0.01 * b->s.median)
+		return b->s.median >= 0.01 ? INFINITY : 0;
+	return b->s.median / a->s.median;
+}
+
+static void fmt_step(char *buf, size_t n, double ratio)
+{
+	if (isinf(ratio))
+		snprintf(buf, n, "from ~0");
+	else
+		snprintf(buf, n, "x%.1f", ratio);
+}
+
+/* The figure a sweep point is compared by: time (e < 0) or event e. */
+static const struct pmb_figure *fig(const struct pmb_result *x, int e)
+{
+	return e < 0 ? &x->time : &x->ev[e];
+}
+
+/* A point of family fam that was measured: not failed, not a repetition. */
+static bool sweep_point(const struct pmb_result *x, const char *fam)
+{
+	return !strcmp(x->inst->family, fam) && !x->status && !x->repetition;
+}
+
+bool pmb__first_of_family(const struct pmb_result *r, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(r[j].inst->family, r[i].inst->family))
+			return false;
+	return true;
+}
+
+/* The sweep points either side of a cache's size (a, b), and the largest
+ * step (best, from sa to sb) between points above the level below it and
+ * up to the size. */
+struct crossing {
+	const struct pmb_result *a, *b, *sa, *sb;
+	double best;
+};
+
+static void find_crossing(struct crossing *x, const struct pmb_result *r, size_t n, size_t first, int e,
+			  uint64_t size, uint64_t below)
+{
+	const char *fam = r[first].inst->family;
+	const struct pmb_result *prev = NULL;
+
+	*x = (struct crossing){ 0 };
+	for (size_t j = first; j < n; j++) {
+		const struct pmb_result *p = &r[j];
+
+		if (!sweep_point(p, fam) || !fig(p, e)->valid)
+			continue;
+		if (prev) {
+			double ratio = step(fig(prev, e), fig(p, e));
+
+			if (prev->inst->working_set <= size && p->inst->working_set > size)
+				x->a = prev, x->b = p;
+			if (p->inst->working_set <= size && prev->inst->working_set >= below && ratio > x->best)
+				x->best = ratio, x->sa = prev, x->sb = p;
+		}
+		prev = p;
+	}
+}
+
+/* "x1.4, 32KiB to 64KiB" */
+static void fmt_span(char *buf, size_t n, double ratio, const struct pmb_result *a, const struct pmb_result *b)
+{
+	char s1[24], s2[24], st[24];
+
+	pmb__format_bytes(s1, sizeof(s1), a->inst->working_set);
+	pmb__format_bytes(s2, sizeof(s2), b->inst->working_set);
+	fmt_step(st, sizeof(st), ratio);
+	snprintf(buf, n, "%s, %s to %s", st, s1, s2);
+}
+
+/* Does the data step at cache level k?  The step is the cost ratio of the
+ * two sweep points around the cache's size; where there is none, the
+ * largest step below the boundary is named. */
+static void compare_level(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n,
+			  size_t first, int k, uint64_t below)
+{
+	uint64_t size = c->topo.cache[k].size;
+	int e = level_event(c, k);
+	struct crossing x;
+	char sz[24], span[96];
+	double ratio;
+
+	pmb__format_bytes(sz, sizeof(sz), size);
+	fprintf(f, "  L%d %s: ", c->topo.cache[k].level, sz);
+	if (e == -1) {
+		fprintf(f, "not simulated (valgrind models L1 and the last level only)\n");
+		return;
+	}
+	find_crossing(&x, r, n, first, e, size, below);
+	if (e >= 0)
+		fprintf(f, "(%s) ", c->plan.ev[e].name);
+	if (!x.a || !x.b) {
+		fprintf(f, "no sweep points on both sides\n");
+		return;
+	}
+	ratio = step(fig(x.a, e), fig(x.b, e));
+	fmt_span(span, sizeof(span), ratio, x.a, x.b);
+	if (ratio > 1.3) {
+		fprintf(f, "the data step here too (%s)\n", span);
+		return;
+	}
+	fprintf(f, "no step here (%s)", span);
+	if (x.sa && x.sb && x.best > 1.3) {
+		fmt_span(span, sizeof(span), x.best, x.sa, x.sb);
+		fprintf(f, "; the data step earlier (%s)", span);
+	}
+	fputc('\n', f);
+}
+
+/* Per cache level: does the data step where hwloc puts the boundary? */
+static void compare_boundaries(FILE *f, const struct pmb_context *c, const struct pmb_result *r,
+			       size_t n, size_t first)
+{
+	uint64_t below = 0;
+
+	for (int k = 0; k < c->topo.ncaches; k++) {
+		compare_level(f, c, r, n, first, k, below);
+		below = c->topo.cache[k].size;
+	}
+}
+
+/* The figures a sweep is summarised by: time, or under simulation the L1d
+ * and last-level miss events (each shows its own boundary). */
+struct sweep_figs {
+	int ev[2]; /* -2: time */
+	int n;
+};
+
+static struct sweep_figs sweep_figs(const struct pmb_context *c)
+{
+	struct sweep_figs s = { { -2, -2 }, 1 };
+
+	if (!pmb_context_sim(c))
+		return s;
+	s.ev[0] = level_event(c, 0);
+	s.ev[1] = level_event(c, c->topo.ncaches - 1);
+	s.n = s.ev[1] >= 0 && s.ev[1] != s.ev[0] ? 2 : 1;
+	if (s.ev[0] < 0)
+		s.ev[0] = sweep_event(c);
+	return s;
+}
+
+/* Median per figure over the points of one tier, in med[]; returns the
+ * number of points (of the last figure). */
+static size_t tier_medians(const struct pmb_result *r, size_t n, size_t first, const struct sweep_figs *s,
+			   const char *tier, double med[2])
+{
+	const char *fam = r[first].inst->family;
+	size_t m = 0;
+
+	for (int q = 0; q < s->n; q++) {
+		double v[PMB_MAX_TIER_POINTS];
+
+		m = 0;
+		for (size_t j = first; j < n; j++) {
+			const struct pmb_figure *fg = fig(&r[j], s->ev[q]);
+
+			if (sweep_point(&r[j], fam) && !strcmp(r[j].inst->tier, tier) &&
+			    m < PMB_MAX_TIER_POINTS && fg->valid)
+				/* below resolution counts as zero, not negative */
+				v[m++] = fg->below_resolution ? fmax(fg->s.median, 0) : fg->s.median;
+		}
+		if (m)
+			med[q] = pmb__median(v, m);
+	}
+	return m;
+}
+
+/* "  L2    median 3.1 ns per item over 2 points, 2.5x the tier before" */
+static void tier_line(FILE *f, const struct pmb_context *c, const struct sweep_figs *s, const char *tier,
+		      const double med[2], size_t m, double prev_tier)
+{
+	bool sim = pmb_context_sim(c);
+	char b[32];
+
+	fprintf(f, "  %-5s median ", tier);
+	for (int q = 0; q < s->n; q++) {
+		if (sim) {
+			pmb__fmt_num(b, sizeof(b), med[q]);
+			fprintf(f, "%s%s %s", q ? ", " : "", b, c->plan.ev[s->ev[q]].name);
+		} else {
+			pmb__fmt_time(b, sizeof(b), med[q]);
+			fprintf(f, "%s", b);
+		}
+	}
+	fprintf(f, " per item%s over %zu point%s", sim ? " (simulated)" : "", m, m == 1 ? "" : "s");
+	if (!sim && !c->has_cycles && c->ghz > 0)
+		fprintf(f, " (est. %.1f cycles)", med[0] * c->ghz);
+	if (!sim && isfinite(prev_tier) && prev_tier > 0)
+		fprintf(f, ", %.1fx the tier before", med[0] / prev_tier);
+	fputc('\n', f);
+}
+
+static void tier_summary(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n,
+			 size_t first, const struct sweep_figs *s)
+{
+	static const char *tiers[] = { "L1", "L2", "L3", "L4", "DRAM" };
+	double prev_tier = NAN;
+
+	for (int k = 0; k < 5; k++) {
+		double med[2] = { NAN, NAN };
+		size_t m = tier_medians(r, n, first, s, tiers[k], med);
+
+		if (!m)
+			continue;
+		tier_line(f, c, s, tiers[k], med, m, prev_tier);
+		prev_tier = med[0];
+	}
+}
+
+/* Steps in the data by figure e: consecutive points whose cost rises by
+ * more than 30 %.  Returns the count so far, starting from steps. */
+static int data_steps(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n,
+		      size_t first, int e, int steps)
+{
+	const char *fam = r[first].inst->family;
+	const struct pmb_result *prev = NULL;
+
+	for (size_t j = first; j < n; j++) {
+		const struct pmb_result *x = &r[j];
+		double ratio;
+		char s1[24], s2[24], st[24];
+
+		if (!sweep_point(x, fam))
+			continue;
+		ratio = prev ? step(fig(prev, e), fig(x, e)) : 0;
+		if (ratio > 1.3) {
+			pmb__format_bytes(s1, sizeof(s1), prev->inst->working_set);
+			pmb__format_bytes(s2, sizeof(s2), x->inst->working_set);
+			fmt_step(st, sizeof(st), ratio);
+			fprintf(f, "%s between %s and %s (%s%s%s)", steps ? ";" : "", s1, s2,
+				e >= 0 ? c->plan.ev[e].name : "", e >= 0 ? " " : "", st);
+			steps++;
+		}
+		prev = x;
+	}
+	return steps;
+}
+
+/* The cache sizes the sweep is compared with: hwloc's, or assumed ones
+ * where hwloc reports no data caches (a synthetic topology, some VMs). */
+static void boundaries_line(FILE *f, const struct pmb_context *c)
+{
+	if (c->topo.caches_assumed)
+		fprintf(f, "  boundaries ASSUMED (hwloc reports no data caches):");
+	else
+		fprintf(f, "  boundaries hwloc reports:");
+	for (int k = 0; k < c->topo.ncaches; k++) {
+		char s[24];
+
+		pmb__format_bytes(s, sizeof(s), c->topo.cache[k].size);
+		fprintf(f, " L%d %s%s", c->topo.cache[k].level, s,
+			c->topo.cache[k].sharing_cores > 1 ? " (shared)" : "");
+	}
+	fputc('\n', f);
+}
+
+/* The share of the family's buffers on huge pages, where it was measured. */
+static void huge_pages_line(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n,
+			    size_t first)
+{
+	double hmin = 2, hmax = -1;
+
+	for (size_t j = first; j < n; j++)
+		if (!strcmp(r[j].inst->family, r[first].inst->family) && r[j].huge_fraction >= 0) {
+			hmin = fmin(hmin, r[j].huge_fraction);
+			hmax = fmax(hmax, r[j].huge_fraction);
+		}
+	if (hmax >= 0)
+		fprintf(f, "  huge pages backing the buffers: %.0f%%..%.0f%% (measured in /proc/self/smaps; "
+			"--hugepages=%s)\n", hmin * 100, hmax * 100, c->hugepages ? "on" : "off");
+}
+
+/* One family's sweep, from its first point r[first]. */
+static void report_sweep(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n,
+			 size_t first)
+{
+	struct sweep_figs s = sweep_figs(c);
+	int steps = 0;
+
+	/* The finding first: where the cost steps; then the tiers. */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	for (int q = 0; mem && q < s.n; q++)
+		steps = data_steps(mem, c, r, n, first, s.ev[q], steps);
+	if (mem)
+		fclose(mem);
+	fprintf(f, "\n%s across the cache tiers: %s%s\n", r[first].inst->family,
+		steps ? "the cost steps" : "no step in the data", steps && text ? text : "");
+	free(text);
+	tier_summary(f, c, r, n, first, &s);
+	boundaries_line(f, c);
+	compare_boundaries(f, c, r, n, first);
+	huge_pages_line(f, c, r, n, first);
+	if (pmb_context_sim(c))
+		fprintf(f, "  (simulated: valgrind models L1 and the last level only; L2 "
+			"effects cannot show here)\n");
+}
+
+/* Per family of PMB_TIERS points: median per tier and where the latency
+ * steps, compared with the boundaries hwloc reported. */
+void pmb__report_sweeps(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (r[i].inst->tier[0] && !r[i].repetition && pmb__first_of_family(r, i))
+			report_sweep(f, c, r, n, i);
+}

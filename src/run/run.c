@@ -1,0 +1,802 @@
+/* run.c - the path of one run, top to bottom: plan, counters opened, samples measured, figures analysed, report written. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <regex.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyse.h"
+#include "disasm.h"
+#include "plan.h"
+#include "base.h"
+#include "measure.h"
+#include "report.h"
+#include "model.h"
+#include "run.h"
+#include "selfcheck.h"
+#include "meter.h"
+
+/* pmb__run_command(), at the bottom, is the path; the stages come above it in its
+ * order.  Each takes what the stages before it returned and returns its
+ * own struct; the analysis and the report see them together, as the
+ * context that context_of() assembles from them.  Stages return 0 to go on
+ * or an exit status (2, the error said).  Warnings go into the run's list,
+ * printed once the counters are open (before the long part) and again
+ * after the analysis. */
+
+/* plan: what will be measured, on which core, with which events. */
+struct pmb_plan {
+	regex_t filter;                /* --filter, compiled */
+	bool have_filter;
+	bool sim;                      /* this process runs under valgrind */
+	struct pmb_topology *topo;     /* for pinning and buffers */
+	struct pmb_topology_info info; /* the core's caches and NUMA node */
+	bool info_ok;
+	int cpu, ncpus;
+	struct pmb_tier_point tier[PMB_MAX_TIER_POINTS]; /* PMB_TIERS sizes */
+	size_t ntiers;
+	struct pmb_instance *inst;     /* malloc'ed */
+	size_t ninst;
+	size_t reps;                   /* calls of each instance */
+	struct pmb_event_plan events;  /* resolved by name, not opened yet */
+	struct pmb_disasm **disasm;    /* --disasm: per instance, malloc'ed */
+};
+
+/* counters opened: the environment, and what reads a sample. */
+struct pmb_opened {
+	struct pmb_env env;
+	struct pmb_event_plan events;    /* the plan's, with the software events
+	                                    the fallback added */
+	struct pmb_counters counters;    /* the perf backend's groups */
+	struct pmb_meter meter;          /* what the runner calls around a sample */
+	struct pmb_counters_outcome got; /* per event: group or why not;
+	                                    fallback; read path */
+	int ngroups;
+	double group_read_ns;            /* a group's reads per sample; -1 none */
+	double read_inside_ns;           /* of which inside the timed window; -1 */
+	char sim_geometry[160];          /* sim: the simulated caches */
+};
+
+/* measured: raw samples and the harness overhead; no statistics yet. */
+struct pmb_samples {
+	struct pmb_runner_opts ro;       /* how they were taken */
+	struct pmb_result *res;          /* instance i, repetition r at i*reps + r */
+	size_t n;
+	struct pmb_overhead overhead;    /* the empty loop before and after, merged */
+	int stopped;                     /* the signal that stopped it early, 0 */
+	size_t nrun;                     /* results measured (not not_run) */
+};
+
+/* ---- plan ---------------------------------------------------------------- */
+
+/* --load: the shared objects' benchmarks, registered as each is loaded. */
+static int plan_load(const struct pmb_options *o)
+{
+	char err[PATH_MAX + 256];
+
+	for (int i = 0; i < o->load.n; i++)
+		if (pmb__load(o->load.v[i], err, sizeof(err)))
+			return pmb__out_error("%s", err);
+	return 0;
+}
+
+static int plan_filter(const struct pmb_options *o, struct pmb_plan *p)
+{
+	char msg[128];
+	int err;
+
+	if (!o->filter)
+		return 0;
+	err = regcomp(&p->filter, o->filter, REG_EXTENDED | REG_NOSUB);
+	if (!err) {
+		p->have_filter = true;
+		return 0;
+	}
+	regerror(err, &p->filter, msg, sizeof(msg));
+	return pmb__out_error("--filter=%s: not a valid regular expression (%s)", o->filter, msg);
+}
+
+/* Under simulation every instruction of a benchmark's setup is simulated
+ * too: DRAM points far past the last level only cost minutes and show
+ * nothing 2x the last level does not. */
+static void plan_sim_tiers(struct pmb_plan *p)
+{
+	uint64_t cap = 2 * p->info.cache[p->info.ncaches - 1].size;
+	size_t k = 0;
+
+	for (size_t i = 0; i < p->ntiers; i++)
+		if (p->tier[i].bytes <= cap ||
+		    (k > 0 && strcmp(p->tier[k - 1].tier, "DRAM") && !strcmp(p->tier[i].tier, "DRAM")))
+			p->tier[k++] = p->tier[i];
+	p->ntiers = k;
+}
+
+/* The machine: topology, the core to pin to, the working-set sizes. */
+static int plan_machine(const struct pmb_options *o, struct pmb_plan *p)
+{
+	int err = pmb__topology_load(&p->topo, o->topology_src);
+
+	if (err && o->topology_src)
+		return pmb__out_error("--topology-source=%s: %s; expected a synthetic description or a regular "
+				     ".xml file of at most 64 MiB", o->topology_src,
+				     err == -EINVAL ? "not a regular file, or not a topology" : pmb_strerror(err));
+	if (err)
+		return pmb__out_error("cannot read the machine's topology: %s", pmb_strerror(err));
+	p->sim = pmb__sim_active();
+	p->ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	p->cpu = o->cpu >= 0 ? o->cpu : sched_getcpu();
+	if (p->cpu < 0)
+		p->cpu = 0;
+	if (!pmb__topology_cpu_valid(p->topo, p->cpu))
+		return pmb__out_error("--cpu=%d: no such core here; expected one of 0-%d that this process may use",
+				     p->cpu, p->ncpus - 1);
+	p->info_ok = pmb__topology_info(p->topo, p->cpu, &p->info) == 0;
+	if (p->info_ok && pmb__topology_tiers(&p->info, p->tier, PMB_MAX_TIER_POINTS, &p->ntiers))
+		p->ntiers = 0;
+	if (p->sim && p->ntiers && p->info.ncaches)
+		plan_sim_tiers(p);
+	return 0;
+}
+
+static int plan_expand(struct pmb_plan *p)
+{
+	return pmb__registry_expand(p->have_filter ? &p->filter : NULL, p->ntiers ? p->tier : NULL,
+				   p->ntiers, &p->inst, &p->ninst);
+}
+
+/* What the plan cannot do as its definitions ask, said once each. */
+static void plan_warn_links(const struct pmb_plan *p, struct pmb_warnings *w)
+{
+	for (size_t i = 0; i < p->ninst && p->info.caches_assumed; i++)
+		if (p->inst[i].tier[0]) {
+			pmb__warn(w, "%s: the tier labels and sweep boundaries rest on these sizes, not the "
+				 "machine's", p->info.fallback);
+			break;
+		}
+	for (size_t i = 0; i < p->ninst; i++) {
+		const struct pmb_benchmark_def *d = p->inst[i].def;
+
+		if (d->reference && p->inst[i].reference < 0)
+			pmb__warn(w, "%s names .reference = \"%s\", which is no benchmark here (with the same "
+				 "arguments): it has no ratio column", p->inst[i].family, d->reference);
+		if (d->baseline && p->inst[i].baseline < 0)
+			pmb__warn(w, "%s names .baseline = \"%s\", which is no benchmark here (with the same "
+				 "arguments): it has no normalized column", p->inst[i].family, d->baseline);
+	}
+}
+
+/* The instances: the registry's (filtered, tiers expanded, links
+ * resolved), or under --self-check the calibration kernels. */
+static int plan_benchmarks(const struct pmb_options *o, struct pmb_plan *p, struct pmb_warnings *w)
+{
+	int err;
+
+	if (o->self_check) {
+		p->reps = 1;
+		return pmb__selfcheck_plan(&p->inst, &p->ninst) ? pmb__out_error("out of memory") : 0;
+	}
+	p->reps = (size_t)o->repetitions;
+	err = plan_expand(p);
+	if (err == PMB_ENOCACHE)
+		return pmb__out_error("the topology reports no data caches, so PMB_TIERS has no sizes; %s",
+				     p->info.fallback[0] ? p->info.fallback : "filter out the sweep benchmarks");
+	if (err)
+		return pmb__out_error("%s", pmb_strerror(err));
+	plan_warn_links(p, w);
+	if (p->ninst == 0 && !o->topology)
+		return pmb__out_error("--filter=%s matches no benchmark; see --list", o->filter ? o->filter : "");
+	return 0;
+}
+
+/* The events, by name: the simulator's, or libpfm4's and the tables'. */
+static int plan_events(const struct pmb_options *o, struct pmb_plan *p)
+{
+	bool sweep = false;
+	int err = -1;
+
+	if (p->sim)
+		return pmb__sim_resolve(o->counters, &p->events) ? pmb__out_error("%s", pmb__sim_error()) : 0;
+	for (size_t i = 0; i < p->ninst; i++)
+		sweep |= p->inst[i].tier[0] != 0;
+	/* A working-set sweep is about which level served the loads: by
+	 * default it also counts the @cache set, where this PMU has it (a PMU
+	 * the tables do not know keeps the plain default). */
+	if (!o->counters && sweep)
+		err = pmb__events_resolve(PMB_DEFAULT_COUNTERS ",@cache", p->cpu, o->kernel, &p->events);
+	if (err)
+		err = pmb__events_resolve(o->counters ? o->counters : PMB_DEFAULT_COUNTERS, p->cpu, o->kernel,
+					 &p->events);
+	if (err)
+		return pmb__out_error("--counters: %s", *pmb__events_error() ? pmb__events_error() : pmb_strerror(err));
+	return 0;
+}
+
+/* --disasm: each instance's measured loop, found before anything is
+ * measured (a stripped binary fails now, not after the run). */
+static int plan_disasm(const struct pmb_options *o, struct pmb_plan *p)
+{
+	if (!o->disasm || o->self_check || o->topology)
+		return 0;
+	p->disasm = calloc(p->ninst + 1, sizeof(*p->disasm));
+	if (!p->disasm)
+		return pmb__out_error("out of memory");
+	for (size_t i = 0; i < p->ninst; i++) {
+		const struct pmb_benchmark_def *d = p->inst[i].def;
+
+		if (pmb__disasm_benchmark(d->func, d->fname, d->role, &p->disasm[i]))
+			return pmb__out_error("--disasm: %s", pmb__disasm_error());
+		p->disasm[i]->meant_empty = d->empty;
+		pmb__disasm_counted(p->disasm[i]);
+		pmb__disasm_rank(p->disasm[i], p->events.nev ? p->events.ev[0].name : NULL);
+	}
+	return 0;
+}
+
+/* ---- early exits: listings, and --backend=sim's parent ------------------ */
+
+static int list_benchmarks(const struct pmb_options *o, struct pmb_plan *p)
+{
+	int err = plan_expand(p);
+
+	if (err)
+		return pmb__out_error("cannot list benchmarks: %s", pmb_strerror(err));
+	/* As a run with this filter: nothing to list is an error, not an
+	 * empty success. */
+	if (!p->ninst && o->filter)
+		return pmb__out_error("--filter=%s matches no benchmark; --list without it lists them all",
+				     o->filter);
+	if (!p->ninst)
+		return pmb__out_error("no benchmark is registered in this program");
+	for (size_t i = 0; i < p->ninst; i++)
+		printf("%s\n", p->inst[i].name);
+	return 0;
+}
+
+static int list_events(const char *pattern)
+{
+	if (pmb__events_list(pattern, pmb__out_event, NULL) > 0)
+		return 0;
+	/* As grep: nothing found is status 1, not an error. */
+	fprintf(stderr, "pmubench: no event of this machine matches '%s'\n", pattern ? pattern : "");
+	return 1;
+}
+
+/* --backend=sim: the same command again under valgrind, whose exit status
+ * is this one's. */
+static int run_under_valgrind(const struct pmb_options *o, const struct pmb_plan *p)
+{
+	const struct pmb_topology_info *info = p->info_ok ? &p->info : NULL;
+	char pmu[64];
+	int err;
+
+	/* The child's CPUID is valgrind's: libpfm4 would take another core
+	 * there, so the parent names the core PMU it is run for. */
+	if (pmb__events_core_pmu(info ? info->cpu : -1, pmu, sizeof(pmu)))
+		pmu[0] = '\0';
+	err = pmb__sim_exec(o->argc, o->argv, info, pmu, o->disasm);
+
+	if (err == PMB_ENOVALGRIND)
+		return pmb__out_error("--backend=sim needs valgrind, which is not installed: apt-get install valgrind");
+	if (err < 0)
+		return pmb__out_error("--backend=sim: %s", *pmb__sim_error() ? pmb__sim_error() : pmb_strerror(err));
+	/* Stopped by a signal, passed on: the child said so itself. */
+	if (err != 0 && *pmb__sim_error() && !pmb__stop_signal)
+		fprintf(stderr, "pmubench: valgrind said: %s\n", pmb__sim_error());
+	return err;
+}
+
+static int load_events(void)
+{
+	int err = pmb__events_init(NULL);
+
+	return err ? pmb__out_error("%s", *pmb__events_error() ? pmb__events_error() : pmb_strerror(err)) : 0;
+}
+
+/* --out and --plot can be written, and are none of the run's inputs: the
+ * program, the shared objects of --load, a topology file, the events
+ * tables.  Before anything is measured (or valgrind started). */
+static int check_outputs(const struct pmb_options *o)
+{
+	char aliases[PATH_MAX + 16], sets[PATH_MAX + 16];
+	struct pmb_out_input inputs[4 + PMB_OPT_MAX_FILES + 1] = {
+		{ "the running program", "/proc/self/exe" },
+		{ "the topology source", o->topology_src },
+		{ "an events table", aliases },
+		{ "an events table", sets },
+	};
+	int rc = 0;
+
+	for (int i = 0; i < o->load.n; i++)
+		inputs[4 + i] = (struct pmb_out_input){ "a shared object of --load", o->load.v[i] };
+	snprintf(aliases, sizeof(aliases), "%s/aliases.txt", pmb__events_dir());
+	snprintf(sets, sizeof(sets), "%s/sets.txt", pmb__events_dir());
+	if (o->out)
+		rc = pmb__out_check("--out", o->out, inputs);
+	if (!rc && o->plot)
+		rc = pmb__out_check("--plot", o->plot, inputs);
+	return rc;
+}
+
+/* ---- open: pin, probe, counters ------------------------------------------ */
+
+static int open_sim(const struct pmb_plan *p, struct pmb_opened *m)
+{
+	pmb__sim_geometry(p->info_ok ? &p->info : NULL, m->sim_geometry, sizeof(m->sim_geometry));
+	if (pmb__sim_meter(&m->meter, &m->events))
+		return pmb__out_error("--backend=sim: %s", pmb__sim_error());
+	m->ngroups = m->meter.ngroups;
+	snprintf(m->got.fallback, sizeof(m->got.fallback), "simulated by valgrind callgrind: time is not measured");
+	return 0;
+}
+
+/* The plan's events under the fallback policy of counters_policy.c. */
+static int open_perf(const struct pmb_options *o, const struct pmb_plan *p, struct pmb_opened *m,
+		     struct pmb_warnings *w)
+{
+	struct pmb_event_plan sw;
+	struct pmb_counters_env env = { .paranoid = m->env.paranoid, .ghz = m->env.ghz, .sim_hint = true,
+					.read = o->read };
+	bool have_sw = pmb__events_resolve("task-clock,page-faults,context-switches", p->cpu,
+					  m->events.kernel, &sw) == 0;
+	int err = pmb__counters_open_plan(&m->counters, &m->events, have_sw ? &sw : NULL, &env, &m->got);
+
+	for (int i = 0; i < m->got.nwarnings; i++)
+		pmb__warn(w, "%s", m->got.warning[i]);
+	m->ngroups = m->counters.ngroups;
+	/* --read=self where some group cannot: nothing measured.  (No
+	 * counters at all is no such case: nothing is read either way.) */
+	if ((m->got.read_err || err) && o->read == PMB_READ_SELF && m->got.read_path[0] &&
+	    strcmp(m->got.read_path, "self"))
+		return pmb__out_error("--read=self: the counters cannot be read from user space here: %s",
+				     m->got.read_why);
+	m->group_read_ns = pmb__probe_group_read(&m->counters, &m->read_inside_ns);
+	pmb__runner_perf_meter(&m->meter, &m->counters);
+	return 0;
+}
+
+static int open_meter(const struct pmb_options *o, const struct pmb_plan *p, struct pmb_opened *m,
+		      struct pmb_warnings *w)
+{
+	int err = pmb__topology_pin(p->topo, p->cpu);
+
+	if (err)
+		pmb__warn(w, "could not pin to core %d (%s): samples may migrate", p->cpu, pmb_strerror(err));
+	pmb__env_probe(&m->env, p->cpu, p->sim, w);
+	m->events = p->events;
+	m->read_inside_ns = -1;
+	return p->sim ? open_sim(p, m) : open_perf(o, p, m, w);
+}
+
+/* ---- measure ------------------------------------------------------------- */
+
+/* --min-sample-time, raised to its floors: the clock's resolution, and the
+ * counter reads that lie inside the timed window (from user space: tens to
+ * hundreds of ns; read()'s system calls lie outside it). */
+static double min_sample_ns(const struct pmb_options *o, const struct pmb_plan *p,
+			    const struct pmb_opened *m, struct pmb_warnings *w)
+{
+	double clock_floor = 1000 * m->env.clock.resolution_ns, read_floor = 100 * m->read_inside_ns;
+	double floor = fmax(clock_floor, read_floor);
+
+	if (p->sim || o->min_sample_ns >= floor)
+		return o->min_sample_ns;
+	if (clock_floor >= read_floor)
+		pmb__warn(w, "--min-sample-time raised to %.0f us: a sample must last at least 1000 times the "
+			 "clock's resolution (%.0f ns)", floor / 1e3, m->env.clock.resolution_ns);
+	else
+		pmb__warn(w, "--min-sample-time raised to %.0f us: a sample must last at least 100 times what "
+			 "reading its counters inside it costs (%.0f ns from user space)", floor / 1e3,
+			 m->read_inside_ns);
+	return floor;
+}
+
+static struct pmb_runner_opts runner_opts(const struct pmb_options *o, const struct pmb_plan *p,
+					  const struct pmb_opened *m, struct pmb_warnings *w)
+{
+	struct pmb_runner_opts ro = {
+		.cpu = p->cpu,
+		.min_sample_ns = min_sample_ns(o, p, m, w),
+		.samples = o->samples,
+		.samples_given = o->samples_given,
+		.warmup_ns = 20e6,
+		.budget_ns = 250e6,
+		.repetitions = (int)p->reps,
+		.seed = o->seed,
+		.hugepages = o->hugepages,
+		.topo = p->topo,
+		.progress = isatty(2) && !o->quiet ? pmb__out_progress : NULL,
+	};
+
+	if (p->sim && (o->kernel || o->min_sample_ns != 1e6))
+		pmb__warn(w, "--kernel and --min-sample-time mean nothing under --backend=sim: valgrind counts "
+			 "user-space instructions and does not time samples");
+	if (o->samples_given && o->samples < 3)
+		pmb__warn(w, "--samples=%d: with fewer than 3 samples there is no confidence interval and no fit "
+			 "of a fixed cost; figures are single measurements", o->samples);
+	return ro;
+}
+
+/* The harness overhead, the instances' samples, the overhead again. */
+static int measure(const struct pmb_options *o, const struct pmb_plan *p, const struct pmb_opened *m,
+		   struct pmb_samples *s, struct pmb_warnings *w)
+{
+	struct pmb_overhead after;
+	int err;
+
+	s->ro = runner_opts(o, p, m, w);
+	err = pmb__runner_overhead(&s->ro, &m->meter, &s->overhead);
+	if (err)
+		return pmb__out_error("measuring the harness overhead failed: %s", pmb_strerror(err));
+	s->ro.overhead_passes = s->overhead.passes;
+	s->n = p->ninst * p->reps;
+	s->res = calloc(s->n + 1, sizeof(*s->res));
+	if (!s->res)
+		return pmb__out_error("out of memory");
+	err = pmb__runner_run(&s->ro, &m->meter, p->inst, p->ninst, s->res);
+	pmb__out_progress_end();
+	if (err)
+		return pmb__out_error("running the benchmarks failed: %s", pmb_strerror(err));
+	s->stopped = pmb__stop_signal;
+	for (size_t i = 0; i < s->n; i++)
+		s->nrun += !s->res[i].not_run;
+	/* Counts that depend on timing: the overhead again now, merged (not
+	 * after a signal: it asked to stop). */
+	if (!m->meter.deterministic && !s->stopped &&
+	    pmb__runner_overhead(&s->ro, &m->meter, &after) == 0) {
+		pmb__overhead_merge(&after, &s->overhead);
+		s->overhead = after;
+	}
+	return 0;
+}
+
+/* The event --disasm samples with a PMU: the first counted hardware
+ * event (cycles by default), or -1. */
+static int sampled_event(const struct pmb_opened *m)
+{
+	for (int e = 0; e < m->events.nev; e++)
+		if (m->got.event_group[e] >= 0 && m->events.ev[e].attr.type != PERF_TYPE_SOFTWARE)
+			return e;
+	return -1;
+}
+
+/* --disasm: each result's annotated loop, with the counts of each
+ * instruction from a run of the instance alone again: simulated, or the
+ * samples of one event where a PMU counts it. */
+static void annotate(const struct pmb_plan *p, const struct pmb_opened *m, struct pmb_samples *s,
+		     struct pmb_warnings *w)
+{
+	int e = p->sim ? -1 : sampled_event(m), err;
+
+	if (p->disasm && !p->sim && e < 0)
+		pmb__warn(w, "--disasm: no hardware event counts here, so none is sampled per instruction; "
+			 "--backend=sim gives simulated counts per instruction");
+	for (size_t i = 0; p->disasm && i < p->ninst; i++) {
+		pmb__disasm_site(p->disasm[i], s->res[i * p->reps].loop_site);
+		if (s->res[i * p->reps].status)
+			goto link;
+		if (p->sim && pmb__sim_annotate(&s->ro, &m->meter, &p->inst[i], p->disasm[i]))
+			pmb__warn(w, "--disasm: %s", pmb__sim_error());
+		if (e >= 0) {
+			err = pmb__runner_sample(&s->ro, &m->meter, &p->inst[i], e, &m->events.ev[e].attr,
+						 m->events.ev[e].name, p->disasm[i]);
+			if (err)
+				pmb__warn(w, "--disasm: %s: cannot sample %s here: %s", p->inst[i].name,
+					 m->events.ev[e].name, pmb_strerror(err));
+		}
+link:
+		if (!p->disasm[i]->counted && !p->disasm[i]->sampled)
+			pmb__disasm_site(p->disasm[i], s->res[i * p->reps].loop_site);
+		for (size_t r = 0; r < p->reps; r++)
+			s->res[i * p->reps + r].disasm = p->disasm[i];
+	}
+}
+
+/* ---- analyse and report -------------------------------------------------- */
+
+/* The reports' one input, read-only from here on (the analysis adds its
+ * warnings): what each stage returned.  s NULL: nothing measured
+ * (--topology).  Returns it calloc'ed, or NULL. */
+static struct pmb_context *context_of(const struct pmb_options *o, const struct pmb_plan *p,
+				      const struct pmb_opened *m, const struct pmb_samples *s,
+				      const struct pmb_warnings *w)
+{
+	struct pmb_context *c = calloc(1, sizeof(*c));
+	const struct pmb_env *env = &m->env;
+
+	_Static_assert(sizeof(c->event_why) == sizeof(m->got.why), "event_why");
+	if (!c)
+		return NULL;
+	snprintf(c->date, sizeof(c->date), "%s", env->date);
+	/* Any bytes may be in them; every report writes them (text.h). */
+	pmb__text_safe(c->host, sizeof(c->host), env->host);
+	pmb__text_safe(c->executable, sizeof(c->executable), env->executable);
+	snprintf(c->governor, sizeof(c->governor), "%s", env->governor);
+	snprintf(c->cpu_model, sizeof(c->cpu_model), "%s", env->cpu_model);
+	c->clock = env->clock;
+	c->ghz = env->ghz;
+	c->turbo = env->turbo;
+	memcpy(c->loadavg, env->loadavg, sizeof(c->loadavg));
+	c->paranoid = env->paranoid;
+	c->backend = p->sim ? PMB_BACKEND_SIM : PMB_BACKEND_PERF;
+	c->cpu = p->cpu;
+	c->ncpus = p->ncpus;
+	c->topo = p->info;
+	c->topo_ok = p->info_ok;
+	c->plan = m->events;
+	c->ngroups = m->ngroups;
+	memcpy(c->event_group, m->got.event_group, sizeof(c->event_group));
+	memcpy(c->event_why, m->got.why, sizeof(c->event_why));
+	snprintf(c->fallback, sizeof(c->fallback), "%s", m->got.fallback);
+	snprintf(c->read_path, sizeof(c->read_path), "%s", m->got.read_path);
+	snprintf(c->read_why, sizeof(c->read_why), "%s", m->got.read_why);
+	c->pmu_ok = m->got.pmu_works;
+	c->has_cycles = m->got.cycles;
+	c->group_read_ns = m->group_read_ns;
+	snprintf(c->sim_geometry, sizeof(c->sim_geometry), "%s", m->sim_geometry);
+	c->hugepages = o->hugepages;
+	c->seed = o->seed;
+	c->samples = o->samples;
+	c->repetitions = o->repetitions;
+	c->view.width = pmb__out_width(o->out);
+	snprintf(c->view.columns, sizeof(c->view.columns), "%s", o->columns ? o->columns : "");
+	c->view.wide = o->wide;
+	c->view.verbose = o->verbose;
+	c->view.counters_given = o->counters != NULL;
+	if (s) {
+		c->overhead = s->overhead;
+		c->min_sample_ns = s->ro.min_sample_ns;
+	}
+	if (s && s->stopped)
+		snprintf(c->incomplete, sizeof(c->incomplete), "interrupted by %s: %zu of %zu benchmark%s measured",
+			 pmb__interrupt_name(s->stopped), s->nrun, s->n, s->n == 1 ? "" : "s");
+	for (int i = 0; i < w->n; i++)
+		pmb__context_warn(c, "%s", w->text[i]);
+	return c;
+}
+
+/* pmb__out_report, with SIGINT, SIGTERM and SIGHUP held off while files
+ * are written (a second signal exits at once, which must not leave their
+ * temporary files); and where the report went to standard output and did
+ * not get there, why (errno of the failed write, which main's last check
+ * of standard output would no longer know). */
+static int report_write(const struct pmb_options *o, const struct pmb_context *ctx,
+			const struct pmb_result *r, size_t n)
+{
+	sigset_t hold, old;
+	int rc;
+
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	if (o->out || o->plot)
+		sigprocmask(SIG_BLOCK, &hold, &old);
+	errno = 0;
+	rc = pmb__out_report(o->format, o->out, o->plot, ctx, r, n);
+	if (o->out || o->plot)
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	if (rc && !o->out && ferror(stdout)) {
+		pmb__out_error("cannot write the report to standard output: %s",
+			       errno ? strerror(errno) : "a write failed");
+		clearerr(stdout);
+	}
+	return rc;
+}
+
+/* The results a signal left unmeasured (not_run) dropped, the others in
+ * their order: after the analysis, which finds a result's baseline and
+ * reference by position, the reports only walk them.  Returns a malloc'ed
+ * array of shallow copies (the samples stay s's), or NULL. */
+static struct pmb_result *measured_only(const struct pmb_run *run, size_t nrun)
+{
+	struct pmb_result *r = malloc((nrun + 1) * sizeof(*r));
+	size_t k = 0;
+
+	for (size_t i = 0; r && i < run->n; i++)
+		if (!run->res[i].not_run)
+			r[k++] = run->res[i];
+	return r;
+}
+
+/* The report of a run a signal stopped: what was measured, marked
+ * incomplete; the exit status is the signal's (a write that failed has
+ * said so). */
+static int report_stopped(const struct pmb_options *o, const struct pmb_run *run,
+			  const struct pmb_samples *s)
+{
+	struct pmb_result *r = measured_only(run, s->nrun);
+
+	if (!r)
+		return pmb__out_error("out of memory");
+	report_write(o, run->ctx, r, s->nrun);
+	free(r);
+	return 128 + s->stopped;
+}
+
+/* The report of a run, and its exit status: 1 where a benchmark failed its
+ * check (read as a program reads it, through the public API); the signal's
+ * where one stopped the run (s: how many were measured). */
+static int report(const struct pmb_options *o, const struct pmb_run *run, const struct pmb_samples *s)
+{
+	const char *why;
+	int rc;
+
+	if (o->self_check) {
+		rc = pmb__selfcheck_report(run->ctx, run->res, run->n, stdout);
+		if (s->stopped)
+			printf("INCOMPLETE: %s\n", run->ctx->incomplete);
+		return s->stopped ? 128 + s->stopped : rc;
+	}
+	if (s->stopped)
+		return report_stopped(o, run, s);
+	rc = report_write(o, run->ctx, run->res, run->n);
+	for (size_t i = 0; i < pmb_run_count(run); i++)
+		if (pmb_run_status(run, i, &why) == PMB_EVERIFY) {
+			fprintf(stderr, "pmubench: %s failed: %s\n", pmb_run_name(run, i), why);
+			rc = 1;
+		}
+	return rc;
+}
+
+/* ---- the path ------------------------------------------------------------- */
+
+/* --topology: the plan and the opened counters, reported; nothing measured. */
+static int show_topology(const struct pmb_options *o, const struct pmb_plan *p, const struct pmb_opened *m,
+			 const struct pmb_warnings *w)
+{
+	struct pmb_context *ctx = context_of(o, p, m, NULL, w);
+	int rc = ctx ? pmb__out_topology(ctx) : pmb__out_error("out of memory");
+
+	pmb__context_free(ctx);
+	free(ctx);
+	return rc;
+}
+
+/* --columns names columns of the events the run counts (a fallback's
+ * too): checked once they are known, before the long part. */
+static int check_columns(const struct pmb_options *o, const struct pmb_opened *m)
+{
+	char err[1600];
+
+	if (pmb__columns_check(o->columns, &m->events, err, sizeof(err)))
+		return pmb__out_error("%s", err);
+	return 0;
+}
+
+/* Counters opened, samples measured, figures analysed (into run, which
+ * owns them from here on), report written unless quiet. */
+static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, struct pmb_warnings *warn,
+		    struct pmb_run *run)
+{
+	struct pmb_opened opened;
+	struct pmb_samples samples;
+	struct pmb_context *ctx = NULL;
+	int rc, printed = 0;
+
+	memset(&opened, 0, sizeof(opened));
+	memset(&samples, 0, sizeof(samples));
+	rc = open_meter(o, plan, &opened, warn);
+	if (rc)
+		goto out;
+	if (o->columns && check_columns(o, &opened)) {
+		rc = 2;
+		goto out;
+	}
+	pmb__out_warnings(warn->text, warn->n, &printed);
+	if (o->topology) {
+		rc = show_topology(o, plan, &opened, warn);
+		goto out;
+	}
+	rc = o->quiet ? 0 : pmb__interrupt_catch(isatty(2)); /* pmb_run(): the caller's signals */
+	if (rc) {
+		rc = pmb__out_error("cannot catch signals: %s", pmb_strerror(rc));
+		goto out;
+	}
+	rc = measure(o, plan, &opened, &samples, warn);
+	if (samples.stopped && isatty(2))
+		pmb__out_progress_erase();
+	if (samples.stopped)
+		fprintf(stderr, "pmubench: interrupted by %s: %zu of %zu benchmark%s measured; writing %s, "
+			"marked incomplete\n", pmb__interrupt_name(samples.stopped), samples.nrun, samples.n,
+			samples.n == 1 ? "" : "s", samples.nrun == 0 ? "the report" : samples.nrun == 1 ? "it" : "them");
+	if (rc)
+		goto out;
+	annotate(plan, &opened, &samples, warn);
+	ctx = context_of(o, plan, &opened, &samples, warn);
+	if (!ctx) {
+		rc = pmb__out_error("out of memory");
+		goto out;
+	}
+	pmb__analyze(ctx, samples.res, samples.n, plan->reps);
+	pmb__out_warnings(ctx->warnings, ctx->nwarnings, &printed);
+	run->ctx = ctx;
+	run->res = samples.res;
+	run->n = samples.n;
+	ctx = NULL;
+	samples.res = NULL;
+	rc = pmb__run_values(run) ? pmb__out_error("out of memory") : 0;
+	if (!rc && !o->quiet)
+		rc = report(o, run, &samples);
+out:
+	pmb__interrupt_release();
+	for (size_t i = 0; samples.res && i < samples.n; i++)
+		pmb__result_free_samples(&samples.res[i]);
+	free(samples.res);
+	if (plan->sim && opened.meter.ctx)
+		pmb__sim_meter_close(&opened.meter);
+	pmb__counters_close(&opened.counters);
+	pmb__context_free(ctx);
+	free(ctx);
+	return rc;
+}
+
+int pmb__run_path(const struct pmb_options *o, struct pmb_run *run)
+{
+	struct pmb_plan plan;
+	struct pmb_warnings warn = { 0 };
+	int rc;
+
+	memset(&plan, 0, sizeof(plan));
+	rc = plan_load(o);
+	if (!rc)
+		rc = plan_filter(o, &plan);
+	if (!rc)
+		rc = plan_machine(o, &plan);
+	if (rc)
+		goto out;
+	if (o->list) {
+		rc = list_benchmarks(o, &plan);
+		goto out;
+	}
+	rc = load_events();
+	if (!rc)
+		rc = check_outputs(o);
+	if (rc)
+		goto out;
+	if (o->backend == PMB_WANT_SIM && !plan.sim) {
+		rc = run_under_valgrind(o, &plan);
+		goto out;
+	}
+	if (o->list_events) {
+		rc = list_events(o->list_pattern);
+		goto out;
+	}
+	rc = plan_benchmarks(o, &plan, &warn);
+	if (!rc)
+		rc = plan_events(o, &plan);
+	if (!rc)
+		rc = plan_disasm(o, &plan);
+	if (!rc)
+		rc = run_plan(o, &plan, &warn, run);
+out:
+	for (size_t i = 0; run->res && plan.disasm && i < run->n; i++)
+		run->res[i].disasm = NULL; /* freed below; the run keeps no listing */
+	for (size_t i = 0; plan.disasm && i < plan.ninst; i++)
+		pmb__disasm_free(plan.disasm[i]);
+	free(plan.disasm);
+	if (run->ctx) { /* the results point into the instances */
+		run->inst = plan.inst;
+		plan.inst = NULL;
+	}
+	free(plan.inst);
+	if (plan.have_filter)
+		regfree(&plan.filter);
+	pmb__topology_free(plan.topo);
+	pmb__events_fini();
+	pmb__warnings_free(&warn);
+	return rc;
+}
+
+int pmb__run_command(const struct pmb_options *o)
+{
+	struct pmb_run *run = calloc(1, sizeof(*run));
+	int rc = run ? pmb__run_path(o, run) : pmb__out_error("out of memory");
+
+	pmb_run_free(run);
+	return rc;
+}

@@ -1,0 +1,82 @@
+/* run.h - the path of one run: options, then plan, counters opened, samples measured, figures analysed, report written. */
+#ifndef PMB_RUN_H
+#define PMB_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "meter.h"
+#include "base.h"
+#include "report.h"
+
+/* --backend: auto and perf both count with perf_event; sim runs the
+ * command again under valgrind. */
+enum pmb_want_backend { PMB_WANT_AUTO, PMB_WANT_PERF, PMB_WANT_SIM };
+
+#define PMB_DEFAULT_SAMPLES 30
+
+/* The command line of a run, as run_options.c's option table fills it. */
+struct pmb_options {
+	const char *filter;      /* --filter: POSIX ERE; NULL all */
+	struct pmb_optfiles load; /* --load: shared objects to run */
+	int samples;             /* --samples: per benchmark */
+	bool samples_given;      /* --samples given: never cut by the budget */
+	double min_sample_ns;    /* --min-sample-time */
+	int cpu;                 /* --cpu; -1 the core it started on */
+	int format;              /* --format: enum pmb_format */
+	const char *out, *plot;  /* --out, --plot; NULL none */
+	const char *counters;    /* --counters; NULL the default */
+	bool list, list_events, topology, self_check, kernel, help, version;
+	bool disasm;             /* --disasm: the measured loops' code */
+	const char *list_pattern; /* --list-events=PAT; NULL all */
+	int backend;             /* --backend: enum pmb_want_backend */
+	int read;                /* --read: enum pmb_read_mode */
+	int hugepages;           /* --hugepages: 1 on, 0 off */
+	int repetitions;         /* --repetitions */
+	uint64_t seed;           /* --seed; 0 each benchmark's own */
+	const char *columns;     /* --columns: the console table's; NULL chosen */
+	bool wide, verbose;      /* --wide, --verbose: the console report's */
+	const char *topology_src; /* hidden, for tests: a made-up topology */
+	bool quiet;              /* pmb_run(): no report, no warnings, no
+	                            progress, errors kept (pmb__out_capture) */
+	int argc;                /* the command line, for --backend=sim to */
+	char **argv;             /* run again under valgrind */
+};
+
+/* A run measured and analysed: the public API's struct pmb_run, which
+ * pmb_run() hands to a program and the command line's report reads. */
+struct pmb_run {
+	char error[512];            /* "" or why nothing was measured */
+	struct pmb_context *ctx;    /* NULL: nothing measured */
+	struct pmb_result *res;     /* instance i, repetition r at i*reps + r */
+	size_t n;
+	struct pmb_instance *inst;  /* what res[].inst points into */
+	struct pmb_value *values;   /* result i's at values + first[i] */
+	size_t *first, *nvalues;
+};
+
+/* The path up to the figures, into run (which owns them after), then the
+ * report unless o->quiet.  Returns the exit status, as pmb__run_command(). */
+int pmb__run_path(const struct pmb_options *o, struct pmb_run *run);
+
+/* The public figures of every result of run (api.c), which the report and
+ * pmb_run_values() read.  Returns 0 or -ENOMEM. */
+int pmb__run_values(struct pmb_run *run);
+
+/* The options of argv, as the command line and pmb_run() read them,
+ * printing nothing (run_options.c: the one option table).  Returns 0 to
+ * run, 1 when --help or --version was given, 2 with the one-line error in
+ * err. */
+int pmb__run_options(int argc, char **argv, struct pmb_options *o, char *err, size_t size);
+/* The option table's --help lines, to f. */
+void pmb__run_options_help(FILE *f);
+
+/* Run what the options ask for: the benchmarks (plan, counters, samples,
+ * figures, report), or --list, --list-events, --topology, --self-check.
+ * Prints the report, its errors ("pmubench: ..." on stderr) and warnings.
+ * Returns the exit status: 0, 1 (a benchmark failed its check, a
+ * self-check was WRONG, --list-events found nothing, a report could not
+ * be written), 2 (nothing measured: see the message). */
+int pmb__run_command(const struct pmb_options *o);
+
+#endif

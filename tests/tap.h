@@ -5,19 +5,17 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
 
 static int tap__n, tap__failed;
 
-/* Record one test point; prints "ok N - what" or "not ok N - what" with
- * the source line of the check, so a failing table row points at itself. */
-static inline __attribute__((format(printf, 3, 4))) int
-tap_ok_at(int line, int cond, const char *fmt, ...)
+static inline __attribute__((format(printf, 3, 0))) int
+tap_vok_at(int line, int cond, const char *fmt, va_list ap)
 {
-	va_list ap;
 	printf("%s %d - ", cond ? "ok" : "not ok", ++tap__n);
-	va_start(ap, fmt);
 	vprintf(fmt, ap);
-	va_end(ap);
 	if (!cond) {
 		printf(" (line %d)", line);
 		tap__failed++;
@@ -26,7 +24,110 @@ tap_ok_at(int line, int cond, const char *fmt, ...)
 	fflush(stdout);
 	return cond;
 }
+
+/* Record one test point; prints "ok N - what" or "not ok N - what" with
+ * the source line of the check, so a failing table row points at itself. */
+static inline __attribute__((format(printf, 3, 4))) int
+tap_ok_at(int line, int cond, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	cond = tap_vok_at(line, cond, fmt, ap);
+	va_end(ap);
+	return cond;
+}
 #define tap_ok(cond, ...) tap_ok_at(__LINE__, !!(cond), __VA_ARGS__)
+
+/* What else the machine did while timed figures were measured, the C side
+ * of tests/pmbtap.py's Load: the share of all cores that work other than
+ * this process took (/proc/stat less getrusage, steal included).  Above
+ * TAP_BUSY (test_figures' bound: 90 % idle) a timing point is not judged
+ * but skipped, saying the share measured: "too busy to judge" is not "the
+ * figure is wrong". */
+#define TAP_BUSY 0.10
+struct tap_load {
+	double t0, busy0, ours0;
+	double other, wall; /* other < 0: not known, so not judged */
+};
+
+static inline double tap__machine_busy_s(void)
+{
+	unsigned long long v[8];
+	FILE *f = fopen("/proc/stat", "r");
+	int n = f ? fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+			   &v[3], &v[4], &v[5], &v[6], &v[7]) : 0;
+
+	if (f)
+		fclose(f);
+	/* user nice system idle iowait irq softirq steal: all but idle, iowait */
+	return n == 8 ? (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / (double)sysconf(_SC_CLK_TCK) : -1;
+}
+
+static inline double tap__ours_s(void)
+{
+	struct rusage r;
+
+	getrusage(RUSAGE_SELF, &r);
+	return (double)(r.ru_utime.tv_sec + r.ru_stime.tv_sec) +
+	       (double)(r.ru_utime.tv_usec + r.ru_stime.tv_usec) / 1e6;
+}
+
+static inline double tap__now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static inline void tap_load_begin(struct tap_load *l)
+{
+	l->t0 = tap__now_s();
+	l->busy0 = tap__machine_busy_s();
+	l->ours0 = tap__ours_s();
+	l->other = -1;
+	l->wall = 0;
+}
+
+static inline void tap_load_end(struct tap_load *l)
+{
+	double busy = tap__machine_busy_s(), ours = tap__ours_s(), other;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	l->wall = tap__now_s() - l->t0;
+	if (busy < 0 || l->busy0 < 0 || l->wall <= 0 || ncpu < 1)
+		return;
+	other = (busy - l->busy0) - (ours - l->ours0);
+	l->other = (other > 0 ? other : 0) / (l->wall * (double)ncpu);
+}
+
+/* A timing point: judged as tap_ok where the machine was idle enough over
+ * l, else skipped with what was measured. */
+static inline __attribute__((format(printf, 4, 5))) int
+tap_timed_at(int line, const struct tap_load *l, int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (l->other >= 0 && l->other <= TAP_BUSY) {
+		cond = tap_vok_at(line, cond, fmt, ap);
+	} else {
+		printf("ok %d - ", ++tap__n);
+		vprintf(fmt, ap);
+		printf(" # SKIP the machine was too busy to judge: other work took ");
+		if (l->other >= 0)
+			printf("%.0f %%", 100 * l->other);
+		else
+			printf("an unknown share");
+		printf(" of its %ld cores over the %.0f s run; figures are judged below %.0f %%\n",
+		       sysconf(_SC_NPROCESSORS_ONLN), l->wall, 100 * TAP_BUSY);
+		fflush(stdout);
+		cond = 1;
+	}
+	va_end(ap);
+	return cond;
+}
+#define tap_timed(l, cond, ...) tap_timed_at(__LINE__, (l), !!(cond), __VA_ARGS__)
 
 /* A diagnostic line. */
 #define tap_diag(...) (printf("# "), printf(__VA_ARGS__), printf("\n"))

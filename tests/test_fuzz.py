@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
-"""test_fuzz.py - the libFuzzer harnesses (tests/fuzz_*.c) built with clang
-under ASan and UBSan: each one's crash corpus (tests/fuzz/NAME/) replayed,
-then a short run of each (PMB_FUZZ_SECONDS, default 30).  Skips, saying why,
-where clang or its libFuzzer is missing.
+"""test_fuzz.py - the libFuzzer harnesses (tests/fuzz_*.c) under ASan and
+UBSan: each one's crash corpus (tests/fuzz/NAME/) replayed, then a short run
+of each (PMB_FUZZ_SECONDS, default 5).  Skips, saying why, where clang or
+its libFuzzer is missing.
+
+meson builds them, in a build directory of their own (clang, -Dfuzz=true,
+b_sanitize=address,undefined), set up here once as $PMB_BUILD_ROOT/fuzz-asan;
+ninja then rebuilds what changed, like any build directory.
 
 For a long run of one harness:
-  PMB_FUZZ_SECONDS=600 PMB_FUZZ_ONLY=results meson test -C build fuzz
-(the corpus it grows stays in build/fuzz/corpus/NAME, or under
-$PMB_FUZZ_OUT; an input that crashes is saved as build/fuzz/artifacts/NAME-crash-*: copy it into tests/fuzz/NAME/
-once fixed, so that every later run replays it)."""
+  PMB_FUZZ_SECONDS=600 PMB_FUZZ_ONLY=results meson test -C build fuzz -t 0
+(-t 0: no meson timeout; the corpus it grows stays in build/fuzz/corpus/NAME,
+or under $PMB_FUZZ_OUT; an input that crashes is saved as
+build/fuzz/artifacts/NAME-crash-*: copy it into tests/fuzz/NAME/ once fixed,
+so that every later run replays it)."""
 import os
 import re
 import shutil
@@ -16,24 +21,21 @@ import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 from pmbtap import diag, done, ok, skip
 
 SRC = os.environ.get("PMB_SOURCE_ROOT") or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("PMB_BUILD_ROOT") or os.path.join(SRC, "build")
+FUZZ_BUILD = os.path.join(BUILD, "fuzz-asan")
 OUT = os.environ.get("PMB_FUZZ_OUT") or os.path.join(BUILD, "fuzz")
 HARNESSES = ["results", "cmdline", "counters", "tables"]
-SECONDS = int(os.environ.get("PMB_FUZZ_SECONDS", "30"))
+SECONDS = int(os.environ.get("PMB_FUZZ_SECONDS", "5"))
 ONLY = os.environ.get("PMB_FUZZ_ONLY")
-SAN = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
-# src/ has one folder per layer; each is on the include path, as in meson.build.
-SRC_DIRS = [os.path.join(SRC, "src")] + sorted(
-    os.path.join(SRC, "src", d) for d in os.listdir(os.path.join(SRC, "src"))
-    if os.path.isdir(os.path.join(SRC, "src", d)) and d != "kernels")
-CFLAGS = ["-std=gnu11", "-D_GNU_SOURCE", "-DPMB_BUILDING_LIBRARY", "-O1", "-g",
-          "-fno-omit-frame-pointer", "-I" + os.path.join(SRC, "include")] + \
-    ["-I" + d for d in SRC_DIRS] + ["-I" + BUILD]
+# The fuzz build directory's options: the sanitizers on every object, -O1
+# with debug information for readable reports; b_lundef=false, which clang
+# needs with the sanitizers.
+SETUP = ["-Dfuzz=true", "-Db_sanitize=address,undefined", "-Db_lundef=false",
+         "-Doptimization=1", "-Ddebug=true"]
 
 
 def skip_all(reason):
@@ -48,12 +50,6 @@ def find_clang():
     return None
 
 
-def pkg(*args):
-    r = subprocess.run(["pkg-config", *args, "hwloc", "jansson", "capstone", "libelf", "libdw"],
-                       capture_output=True, text=True)
-    return r.stdout.split() if r.returncode == 0 else None
-
-
 def probe(clang):
     """Why clang cannot build a libFuzzer harness with the sanitizers, or None."""
     d = tempfile.mkdtemp(prefix="pmb-fuzz-probe-")
@@ -62,7 +58,7 @@ def probe(clang):
         f.write("#include <stdint.h>\n#include <stddef.h>\n"
                 "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) "
                 "{ (void)d; (void)n; return 0; }\n")
-    r = subprocess.run([clang, "-fsanitize=fuzzer", *SAN, src, "-o", os.path.join(d, "p")],
+    r = subprocess.run([clang, "-fsanitize=fuzzer,address,undefined", src, "-o", os.path.join(d, "p")],
                        capture_output=True, text=True)
     shutil.rmtree(d)
     if r.returncode:
@@ -71,55 +67,25 @@ def probe(clang):
     return None
 
 
-def lib_sources():
-    """The library's sources, as src/meson.build lists them."""
-    with open(os.path.join(SRC, "src", "meson.build")) as f:
-        block = re.search(r"lib_sources = files\((.*?)\)", f.read(), re.S).group(1)
-    return [os.path.join(SRC, "src", s) for s in re.findall(r"'([^']+\.c)'", block)]
-
-
-def newest_header():
-    dirs = SRC_DIRS + [os.path.join(SRC, "include")]
-    return max(os.path.getmtime(os.path.join(d, f)) for d in dirs for f in os.listdir(d)
-               if f.endswith(".h"))
-
-
-def compile_one(clang, src, obj, extra, hdr):
-    if os.path.exists(obj) and os.path.getmtime(obj) > max(os.path.getmtime(src), hdr):
-        return None
-    r = subprocess.run(["nice", clang, *CFLAGS, *extra, *SAN, "-c", src, "-o", obj],
-                       capture_output=True, text=True)
-    return None if r.returncode == 0 else "%s: %s" % (os.path.basename(src), r.stderr.strip()[-2000:])
+def tail(r):
+    return (r.stdout + r.stderr).strip()[-3000:]
 
 
 def build(clang):
-    """Build every harness; returns {name: executable} and the errors."""
-    cflags, libs = pkg("--cflags"), pkg("--libs")
-    if cflags is None or libs is None:
-        return {}, ["pkg-config knows no hwloc or jansson"]
-    os.makedirs(os.path.join(OUT, "obj"), exist_ok=True)
-    hdr = newest_header()
-    objs = [(s, os.path.join(OUT, "obj", os.path.basename(s)[:-2] + ".o")) for s in lib_sources()]
-    extra = cflags + ["-fsanitize=fuzzer-no-link"]
-    with ThreadPoolExecutor(max_workers=2) as ex:
-        errs = [e for e in ex.map(lambda so: compile_one(clang, so[0], so[1], extra, hdr), objs) if e]
-    if errs:
-        return {}, errs
-    lib = os.path.join(OUT, "libpmubench_fuzz.a")
-    if not os.path.exists(lib) or os.path.getmtime(lib) < max(os.path.getmtime(o) for _, o in objs):
-        if os.path.exists(lib):
-            os.unlink(lib)
-        subprocess.run(["ar", "rcs", lib] + [o for _, o in objs], check=True)
-    exes, errs = {}, []
-    for h in HARNESSES:
-        src, exe = os.path.join(SRC, "tests", "fuzz_%s.c" % h), os.path.join(OUT, "fuzz_" + h)
-        r = subprocess.run(["nice", clang, *CFLAGS, *cflags, "-fsanitize=fuzzer", *SAN, src, lib,
-                            *libs, "-lpfm", "-ldl", "-lm", "-o", exe], capture_output=True, text=True)
+    """meson sets up the fuzz build directory (once), ninja builds the
+    harnesses in it: {name: executable}, and what went wrong."""
+    env = dict(os.environ, CC=clang)
+    if not os.path.exists(os.path.join(FUZZ_BUILD, "build.ninja")):
+        r = subprocess.run(["meson", "setup", FUZZ_BUILD, SRC, *SETUP], capture_output=True,
+                           text=True, env=env)
         if r.returncode:
-            errs.append("fuzz_%s: %s" % (h, r.stderr.strip()[-2000:]))
-        else:
-            exes[h] = exe
-    return exes, errs
+            return {}, ["meson setup %s: %s" % (FUZZ_BUILD, tail(r))]
+    want = [h for h in HARNESSES if not ONLY or h == ONLY]
+    r = subprocess.run(["nice", "ninja", "-C", FUZZ_BUILD] + ["tests/fuzz_" + h for h in want],
+                       capture_output=True, text=True, env=env)
+    if r.returncode:
+        return {}, ["ninja -C %s: %s" % (FUZZ_BUILD, tail(r))]
+    return {h: os.path.join(FUZZ_BUILD, "tests", "fuzz_" + h) for h in want}, []
 
 
 def fuzz_env():
@@ -184,8 +150,10 @@ if not clang:
 why = probe(clang)
 if why:
     skip_all(why)
+t0 = time.monotonic()
 exes, errs = build(clang)
-ok(not errs, "the harnesses build with %s under ASan+UBSan" % os.path.basename(clang))
+ok(not errs, "meson and ninja build the harnesses in %s with %s under ASan+UBSan (%.0f s)"
+   % (os.path.relpath(FUZZ_BUILD, BUILD), os.path.basename(clang), time.monotonic() - t0))
 for e in errs:
     diag(e)
 for name in HARNESSES:

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 
-from pmbtap import done, ok, require_pmubench, run, sim_unavailable, skip  # noqa: E402
+from pmbtap import Load, diag, done, emulated_timing, ok, require_pmubench, run, sim_unavailable, skip, wants  # noqa: E402
 
 require_pmubench()
 BENCH = os.environ.get("PMB_LEARN_BENCH")
@@ -42,59 +42,6 @@ def warnings_of(d):
     return (d or {}).get("context", {}).get("warnings", [])
 
 
-# ---- the learning detector, exact under simulation -------------------------
-why = sim_unavailable()
-if why:
-    skip("learning under --backend=sim", why)
-else:
-    r, d = bench_json("--backend=sim", "--filter=^learn/", "--samples=8", "--repetitions=2")
-    ok(r.returncode == 0 and d, "learn_bench --backend=sim runs (%d): %s" % (r.returncode, r.stderr[-300:]))
-    by = {}
-    for b in (d or {}).get("benchmarks", []):
-        by.setdefault(b["name"], []).append(b)
-    fall = [b.get("ladder_fall") for b in by.get("learn/falling", [])]
-    # Pass k costs 8192/(k+1) steps plus the call: the marginal cost falls
-    # from 1/2 to 1/4 of the first pass's, 50 % less the loop's share.
-    ok(len(fall) == 2 and all(isinstance(x, float) and 0.45 < x <= 0.5 for x in fall) and
-       all(b.get("learning") is True for b in by["learn/falling"]),
-       "falling: learning, the ladder's marginal cost falls by 45..50 %% (%r)" % fall)
-    flat = [b.get("ladder_fall") for b in by.get("learn/flat", [])]
-    ok(len(flat) == 2 and all(isinstance(x, (int, float)) and abs(x) < 0.01 for x in flat) and
-       not any(b.get("learning") for b in by["learn/flat"]),
-       "flat: not learning, the marginal cost stays within 1 %% (%r)" % flat)
-    w = [x for x in warnings_of(d) if "falls as passes grow" in x]
-    ok(len(w) == 1 and "learn/falling" in w[0] and "learn/flat" not in w[0] and
-       "predictor" in w[0] and "prepare hook" in w[0],
-       "one warning names learn/falling (not learn/flat), the likely cause and what to do: %r" % w)
-    modes = by.get("learn/modes", [])
-    # (The time figure's "multimodal" it sets too: test_analysis; under sim
-    # the figure is the instructions'.)
-    ok(len(modes) == 2 and all(b.get("modes_between_repetitions") is True for b in modes),
-       "repetitions 2x apart are modes between repetitions: %r"
-       % [b.get("modes_between_repetitions") for b in modes])
-    ok(not any(b.get("modes_between_repetitions") for b in by.get("learn/flat", [])),
-       "repetitions that agree are not")
-    ok(any("repetitions disagree beyond their intervals for learn/modes" in x for x in warnings_of(d)),
-       "and a warning names learn/modes")
-
-    # The simulated predictor, said under the built-in study.
-    r = run("--backend=sim", "--filter=^branch/sum_if/")
-    ok(r.returncode == 0 and "simulated predictor: valgrind's model" in r.stdout and
-       "never learns an input" in r.stdout and "not\n    what your CPU does" in r.stdout,
-       "under sim the branch study says what the simulated predictor is")
-
-# ---- the study rules on a user's own pair ----------------------------------
-# 16x apart; the machine is shared, so up to three runs for one whose
-# intervals are clear of each other (a tie is right where they overlap).
-for attempt in range(3):
-    r = bench("--filter=^pair/", "--samples=20")
-    out = r.stdout
-    row = [l for l in out.splitlines() if l.startswith("-  ")]
-    if row and row[0].split()[-1] == "branchless":
-        break
-ok(r.returncode == 0, "learn_bench --filter=^pair/ exits 0 (%d)" % r.returncode)
-ok("branch study pair/mine:" in out, "roles given: a study of pair/mine")
-ok("branch study pair/named" not in out, "named like a pair, no roles: no study")
 def study_head(text, name):
     """A study's title line (its finding) and the line under it that
     names the inputs' seed, if any."""
@@ -103,25 +50,98 @@ def study_head(text, name):
     return lines[at[0]:at[0] + 3] if at else []
 
 
-title = study_head(out, "pair/mine")
-ok(title and not any("seeded" in l for l in title), "no seed named for inputs that use none: %r" % title)
-ok(row and row[0].split()[-1] == "branchless" and "(medians)" in row[0],
-   "16x apart without .reference: branchless wins, by the medians' ratio: %r" % row)
-ok("branch study pair/mine: branchless wins at every input" in out and "no significant difference" not in out,
-   "the verdict says so, no tie")
+# Two parts (pmbtap.wants): "cli", the learning detector under --backend=sim
+# (exact counts); "timing", the studies' verdicts and penalty measured in
+# time.
+if wants("cli"):
+    # ---- the learning detector, exact under simulation -------------------------
+    why = sim_unavailable()
+    if why:
+        skip("learning under --backend=sim", why)
+    else:
+        r, d = bench_json("--backend=sim", "--filter=^learn/", "--samples=8", "--repetitions=2")
+        ok(r.returncode == 0 and d, "learn_bench --backend=sim runs (%d): %s" % (r.returncode, r.stderr[-300:]))
+        by = {}
+        for b in (d or {}).get("benchmarks", []):
+            by.setdefault(b["name"], []).append(b)
+        fall = [b.get("ladder_fall") for b in by.get("learn/falling", [])]
+        # Pass k costs 8192/(k+1) steps plus the call: the marginal cost falls
+        # from 1/2 to 1/4 of the first pass's, 50 % less the loop's share.
+        ok(len(fall) == 2 and all(isinstance(x, float) and 0.45 < x <= 0.5 for x in fall) and
+           all(b.get("learning") is True for b in by["learn/falling"]),
+           "falling: learning, the ladder's marginal cost falls by 45..50 %% (%r)" % fall)
+        flat = [b.get("ladder_fall") for b in by.get("learn/flat", [])]
+        ok(len(flat) == 2 and all(isinstance(x, (int, float)) and abs(x) < 0.01 for x in flat) and
+           not any(b.get("learning") for b in by["learn/flat"]),
+           "flat: not learning, the marginal cost stays within 1 %% (%r)" % flat)
+        w = [x for x in warnings_of(d) if "falls as passes grow" in x]
+        ok(len(w) == 1 and "learn/falling" in w[0] and "learn/flat" not in w[0] and
+           "predictor" in w[0] and "prepare hook" in w[0],
+           "one warning names learn/falling (not learn/flat), the likely cause and what to do: %r" % w)
+        modes = by.get("learn/modes", [])
+        # (The time figure's "multimodal" it sets too: test_analysis; under sim
+        # the figure is the instructions'.)
+        ok(len(modes) == 2 and all(b.get("modes_between_repetitions") is True for b in modes),
+           "repetitions 2x apart are modes between repetitions: %r"
+           % [b.get("modes_between_repetitions") for b in modes])
+        ok(not any(b.get("modes_between_repetitions") for b in by.get("learn/flat", [])),
+           "repetitions that agree are not")
+        ok(any("repetitions disagree beyond their intervals for learn/modes" in x for x in warnings_of(d)),
+           "and a warning names learn/modes")
 
-# ---- the built-in study's penalty -----------------------------------------
-r = run("--filter=^branch/sum_if/", "--samples=10", "--min-sample-time=500us")
-m = re.search(r"misprediction penalty: ([0-9.]+) ns(?:, ([0-9.]+) (est\. )?cycles)? per misprediction\n"
-              r"\s+\(slope of branchy's cost against its misprediction rate, (\d+) inputs;\n\s+rates (.*)\)",
-              r.stdout)
-ok(r.returncode == 0 and m, "the branch study names its misprediction penalty")
-if m:
-    ns = float(m.group(1))
-    ok(1 < ns < 100, "a penalty of a few ns (%.2f ns: 1..100)" % ns)
-    ok(m.group(4) == "6", "over the six inputs p0..p50")
-    pmu = "MEASURED" in m.group(5)
-    ok(pmu or "FROM THE INPUTS" in m.group(5), "its rates are labelled measured or from the inputs: %r" % m.group(5))
-title = study_head(r.stdout, "branch/sum_if")
-ok(any(l.endswith("inputs seeded with 42") for l in title), "built-in inputs come from the seed: %r" % title)
+        # The simulated predictor, said under the built-in study.
+        r = run("--backend=sim", "--filter=^branch/sum_if/")
+        ok(r.returncode == 0 and "simulated predictor: valgrind's model" in r.stdout and
+           "never learns an input" in r.stdout and "not\n    what your CPU does" in r.stdout,
+           "under sim the branch study says what the simulated predictor is")
+
+
+if wants("timing"):
+    # ---- the study rules on a user's own pair ----------------------------------
+    # 16x apart: one run, its verdict judged where the machine was idle enough
+    # (it was up to three runs, kept until one came out as expected).
+    with Load() as pair_load:
+        r = bench("--filter=^pair/", "--samples=20")
+    out = r.stdout
+    row = [l for l in out.splitlines() if l.startswith("-  ")]
+    ok(r.returncode == 0, "learn_bench --filter=^pair/ exits 0 (%d)" % r.returncode)
+    ok("branch study pair/mine:" in out, "roles given: a study of pair/mine")
+    ok("branch study pair/named" not in out, "named like a pair, no roles: no study")
+    title = study_head(out, "pair/mine")
+    ok(title and not any("seeded" in l for l in title), "no seed named for inputs that use none: %r" % title)
+    if pair_load.busy:
+        skip("16x apart without .reference: branchless wins, by the medians' ratio (%r)" % row, pair_load.why)
+        skip("the verdict says so, no tie", pair_load.why)
+    else:
+        ok(row and row[0].split()[-1] == "branchless" and "(medians)" in row[0],
+           "16x apart without .reference: branchless wins, by the medians' ratio: %r" % row)
+        ok("branch study pair/mine: branchless wins at every input" in out and "no significant difference" not in out,
+           "the verdict says so, no tie")
+
+    # ---- the built-in study's penalty -----------------------------------------
+    with Load() as load:
+        r = run("--filter=^branch/sum_if/", "--samples=10", "--min-sample-time=500us")
+    m = re.search(r"misprediction penalty: ([0-9.]+) ns(?:, ([0-9.]+) (est\. )?cycles)? per misprediction\n"
+                  r"\s+\(slope of branchy's cost against its misprediction rate, (\d+) inputs;\n\s+rates (.*)\)",
+                  r.stdout)
+    ok(r.returncode == 0 and m, "the branch study names its misprediction penalty")
+    if m:
+        # A misprediction costs the pipeline's refill: 10 to 30 cycles on the
+        # x86-64 and Arm cores this is built for (it was 1..100 ns, which a
+        # figure off by 10x passed).  In cycles, so that the bound does not
+        # depend on the clock: counted, or estimated from time where the PMU
+        # is missing; where neither is printed there is no bound to judge.
+        ns, cyc = float(m.group(1)), m.group(2) and float(m.group(2))
+        diag("misprediction penalty %s ns, %s %scycles; %s" % (ns, cyc, m.group(3) or "", load.said))
+        why = emulated_timing() or (load.why if load.busy else None)
+        if why or cyc is None:
+            skip("a penalty of 10..30 cycles (%s ns, %s cycles)" % (ns, cyc), why or "no cycles printed")
+        else:
+            ok(10 <= cyc <= 30, "a penalty of 10..30 cycles (%.1f %scycles, %.2f ns)" % (cyc, m.group(3) or "", ns))
+        ok(m.group(4) == "6", "over the six inputs p0..p50")
+        pmu = "MEASURED" in m.group(5)
+        ok(pmu or "FROM THE INPUTS" in m.group(5), "its rates are labelled measured or from the inputs: %r" % m.group(5))
+    title = study_head(r.stdout, "branch/sum_if")
+    ok(any(l.endswith("inputs seeded with 42") for l in title), "built-in inputs come from the seed: %r" % title)
+
 done()

@@ -15,7 +15,10 @@ export PMB_AARCH64_BUILD="$build"
 start=$(date +%s)
 
 rc=0
-why=$(tests/aarch64/setup.sh) || rc=$?
+# The lock run.sh takes: the aarch64 tests of a meson test may be setting
+# up the same build-aarch64.
+mkdir -p "$build"
+why=$(flock "$build/setup.lock" tests/aarch64/setup.sh) || rc=$?
 if [ "$rc" = 77 ]; then
 	echo "aarch64 suite: skipped: $why"
 	exit 77

@@ -10,7 +10,11 @@ export PMB_SOURCE_ROOT
 export PMB_AARCH64_BUILD="${PMB_AARCH64_BUILD:-$PMB_SOURCE_ROOT/build-aarch64}"
 
 rc=0
-why=$(tests/aarch64/setup.sh) || rc=$?
+# hw and ctests run beside each other (meson test): one sets up
+# build-aarch64 and the initramfs while the other waits here, then each
+# boots its own guest (QEMU reads the initramfs when it starts).
+mkdir -p "$PMB_AARCH64_BUILD"
+why=$(flock "$PMB_AARCH64_BUILD/setup.lock" tests/aarch64/setup.sh) || rc=$?
 if [ "$rc" = 77 ]; then
 	echo "1..0 # SKIP $why"
 	exit 0

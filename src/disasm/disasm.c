@@ -207,6 +207,8 @@ static int add_part(struct da *a, const struct pmb__func *f, int scc, bool calle
 	memset(p, 0, sizeof(*p));
 	p->callee = callee;
 	snprintf(p->name, sizeof(p->name), "%s", name);
+	memcpy(p->file, d->file, sizeof(p->file)); /* both 256, d->file terminated */
+	p->bias = d->bias;
 	p->first = d->n;
 	p->lo = UINT64_MAX;
 	for (size_t i = 0; i < f->n; i++) {
@@ -292,7 +294,8 @@ static bool have_part(const struct pmb_disasm *d, const char *name, bool callee)
 }
 
 /* The functions the loops call directly, each whole, one level deep; a
- * shared library's (through the PLT) by name only. */
+ * shared library's (through the PLT) by name only: what runs there is
+ * found by its counts (callgrind counts no PLT slot of its own). */
 static int add_callees(struct da *a)
 {
 	size_t nloop = a->d->n;
@@ -306,7 +309,7 @@ static int add_callees(struct da *a)
 
 		if (!(in->kind & PMB_DA_CALL) || (in->kind & PMB_DA_HARNESS) || !in->target ||
 		    !pmb__elf_sym_at(a->e, in->target, name, sizeof(name), &start, &size) ||
-		    start != in->target || have_part(a->d, name, true))
+		    start != in->target || strstr(name, "@plt") || have_part(a->d, name, true))
 			continue;
 		if (pmb__cfg_decode(a->h, a->e, start, size, &g))
 			continue;
@@ -364,10 +367,137 @@ static int loops_from(struct da *a, uint64_t addr)
 
 struct pmb_disasm_insn *pmb__disasm_find(struct pmb_disasm *d, uint64_t addr)
 {
-	for (size_t i = 0; i < d->n; i++)
-		if (d->insn[i].addr == addr)
-			return &d->insn[i];
+	return pmb__disasm_find_in(d, d->file, addr);
+}
+
+/* Whether two paths name the same file: equal, or (a file reached by
+ * another path: /proc/self/exe, a link) equal in their last component. */
+static bool same_file(const char *a, const char *b)
+{
+	const char *x = strrchr(a, '/'), *y = strrchr(b, '/');
+
+	return !strcmp(a, b) || !strcmp(x ? x + 1 : a, y ? y + 1 : b);
+}
+
+struct pmb_disasm_insn *pmb__disasm_find_in(struct pmb_disasm *d, const char *file, uint64_t addr)
+{
+	for (int p = 0; p < d->nparts; p++) {
+		const struct pmb_disasm_part *pt = &d->part[p];
+
+		if (addr < pt->lo || addr >= pt->hi || !same_file(pt->file, file))
+			continue;
+		for (size_t i = pt->first; i < pt->first + pt->n; i++)
+			if (d->insn[i].addr == addr)
+				return &d->insn[i];
+	}
 	return NULL;
+}
+
+struct pmb_disasm_insn *pmb__disasm_find_ip(struct pmb_disasm *d, uintptr_t ip)
+{
+	for (int p = 0; p < d->nparts; p++) {
+		const struct pmb_disasm_part *pt = &d->part[p];
+		uint64_t addr = (uint64_t)ip - pt->bias;
+
+		if (addr < pt->lo || addr >= pt->hi)
+			continue;
+		for (size_t i = pt->first; i < pt->first + pt->n; i++)
+			if (d->insn[i].addr == addr)
+				return &d->insn[i];
+	}
+	return NULL;
+}
+
+bool pmb__disasm_name_at(const char *file, uint64_t addr, char *buf, size_t n)
+{
+	struct pmb__elf *e;
+	uint64_t start, size;
+	char err[256];
+	bool found;
+
+	buf[0] = '\0';
+	if (pmb__elf_open(file, &e, err, sizeof(err)))
+		return false;
+	found = pmb__elf_sym_at(e, addr, buf, n, &start, &size);
+	pmb__elf_close(e);
+	return found;
+}
+
+/* The part of file that starts at start, or -1. */
+static int part_at(const struct pmb_disasm *d, const char *file, uint64_t start)
+{
+	for (int p = 0; p < d->nparts; p++)
+		if (d->part[p].callee && d->part[p].lo == start && same_file(d->part[p].file, file))
+			return p;
+	return -1;
+}
+
+int pmb__disasm_add_found(struct pmb_disasm *d, const char *file, uint64_t addr, uint64_t bias)
+{
+	struct da a = { .d = d, .cap = d->n };
+	struct pmb__func g;
+	uint64_t start, size;
+	char name[128], arch[16];
+	int rc, p;
+
+	if (d->nparts >= PMB_DA_MAX_PARTS)
+		return -ENOSPC;
+	rc = pmb__elf_open(file, &a.e, da_err, sizeof(da_err));
+	if (rc)
+		return rc;
+	rc = -ENOENT;
+	if (!pmb__elf_sym_at(a.e, addr, name, sizeof(name), &start, &size))
+		goto fail_sym;
+	p = part_at(d, file, start);
+	if (p >= 0) {
+		rc = p;
+		goto fail_sym;
+	}
+	rc = pmb__cfg_arch(pmb__elf_machine(a.e), &a.h, arch, sizeof(arch));
+	if (rc)
+		goto fail_sym;
+	rc = pmb__cfg_decode(a.h, a.e, start, size, &g);
+	if (!rc) {
+		pmb__cfg_sccs(&g);
+		pmb__cfg_decisions(&g);
+		p = d->nparts;
+		rc = add_part(&a, &g, -1, true, name);
+		pmb__cfg_free(&g);
+		if (!rc) {
+			d->part[p].found = true;
+			d->part[p].lo = start; /* a function's part is named by its start */
+			snprintf(d->part[p].file, sizeof(d->part[p].file), "%s", file);
+			d->part[p].bias = bias;
+			rc = p;
+		}
+	}
+	cs_close(&a.h);
+fail_sym:
+	pmb__elf_close(a.e);
+	return rc;
+}
+
+void pmb__disasm_unplaced(struct pmb_disasm *d, const char *name, const char *file, const char *why,
+			  double share)
+{
+	struct pmb_disasm_unplaced *u = NULL;
+	int k;
+
+	for (k = 0; k < d->nunplaced && !u; k++)
+		if (!strcmp(d->unplaced[k].name, name) && !strcmp(d->unplaced[k].file, file))
+			u = &d->unplaced[k];
+	if (!u && d->nunplaced == PMB_DA_MAX_UNPLACED) {
+		d->unplaced_rest += share;
+		return;
+	}
+	if (!u) {
+		u = &d->unplaced[d->nunplaced++];
+		memset(u, 0, sizeof(*u));
+		snprintf(u->name, sizeof(u->name), "%s", name);
+		snprintf(u->file, sizeof(u->file), "%s", file);
+		snprintf(u->why, sizeof(u->why), "%s", why);
+	}
+	u->share += share;
 }
 
 void pmb__disasm_free(struct pmb_disasm *d)
@@ -396,6 +526,7 @@ static int disasm_at(const char *file, const char *sym, uint64_t addr, enum pmb_
 	a.d->role = role;
 	a.d->site_part = -1;
 	a.d->rank_col = PMB_DA_EXEC;
+	a.d->accounted_share = NAN;
 	rc = pmb__elf_open(file, &a.e, da_err, sizeof(da_err));
 	if (rc)
 		goto fail_elf;
@@ -461,6 +592,19 @@ static int find_obj(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
+bool pmb__disasm_locate(uintptr_t ip, char *file, size_t n, uint64_t *addr, uint64_t *bias)
+{
+	struct find_obj o = { .addr = ip };
+
+	dl_iterate_phdr(find_obj, &o);
+	if (!o.found || !o.path[0])
+		return false;
+	snprintf(file, n, "%s", o.path);
+	*addr = (uint64_t)(ip - o.bias);
+	*bias = o.bias;
+	return true;
+}
+
 int pmb__disasm_benchmark(void (*fn)(struct pmb_state *), const char *fname, enum pmb_role role,
 			  struct pmb_disasm **out)
 {
@@ -473,6 +617,8 @@ int pmb__disasm_benchmark(void (*fn)(struct pmb_state *), const char *fname, enu
 	rc = disasm_at(o.path, NULL, o.addr - o.bias, role, out);
 	if (!rc) {
 		(*out)->bias = o.bias;
+		for (int p = 0; p < (*out)->nparts; p++)
+			(*out)->part[p].bias = o.bias;
 		(*out)->code_lo = o.lo;
 		(*out)->code_hi = o.hi;
 	}

@@ -13,11 +13,25 @@
  * landing on the same instruction of a loop by its trip count. */
 #define PERIOD 10007
 
+/* User-mode addresses sampled outside the listing, kept to be placed
+ * once the run is over (a function reached through a pointer, the PLT, a
+ * plugin): an open-addressed table. */
+#define OTHER_IPS 4096
+/* A function earns a part of its own from this share of the samples. */
+#define FOUND_MIN 0.01
+
+struct other_ip {
+	uintptr_t ip;
+	uint64_t n;
+};
+
 struct sampling {
 	const struct pmb_meter *inner;
 	struct pmb_sampler *s;
 	struct pmb_disasm *d;
 	uint64_t *hits; /* per instruction of d */
+	struct other_ip other[OTHER_IPS];
+	uint64_t other_lost; /* user-mode samples the table had no room for */
 	uint64_t all, lost, kernel, program;
 	int ev;         /* the sampled event's index in the plan, -1 */
 	double counted; /* its count over the windows sampled */
@@ -34,10 +48,23 @@ static int sampling_start(void *ctx, int group)
 	return rc;
 }
 
+static void other(struct sampling *sp, uintptr_t ip)
+{
+	size_t h = (size_t)(ip * 0x9e3779b97f4a7c15ull >> 52) % OTHER_IPS;
+
+	for (size_t k = 0; k < OTHER_IPS; k++, h = (h + 1) % OTHER_IPS)
+		if (sp->other[h].ip == ip || !sp->other[h].n) {
+			sp->other[h].ip = ip;
+			sp->other[h].n++;
+			return;
+		}
+	sp->other_lost++;
+}
+
 static void hit(void *arg, uint64_t ip)
 {
 	struct sampling *sp = arg;
-	struct pmb_disasm_insn *in = pmb__disasm_find(sp->d, ip - sp->d->bias);
+	struct pmb_disasm_insn *in = pmb__disasm_find_ip(sp->d, (uintptr_t)ip);
 
 	sp->all++;
 	/* A user-mode event whose overflow interrupt came only once the
@@ -48,6 +75,8 @@ static void hit(void *arg, uint64_t ip)
 	sp->program += ip >= sp->d->code_lo && ip < sp->d->code_hi;
 	if (in)
 		sp->hits[in - sp->d->insn]++;
+	else if ((int64_t)ip >= 0)
+		other(sp, ip);
 }
 
 static int sampling_stop(void *ctx, int group, struct pmb_sample *smp)
@@ -65,10 +94,65 @@ static int sampling_stop(void *ctx, int group, struct pmb_sample *smp)
 	return rc;
 }
 
-static void shares(struct sampling *sp, const char *event)
+static int by_count(const void *x, const void *y)
+{
+	const struct other_ip *a = x, *b = y;
+
+	return (a->n < b->n) - (a->n > b->n);
+}
+
+/* The samples outside the listing: each function with FOUND_MIN of them
+ * or more added as a part found by its samples, their hits placed; the
+ * rest, and the kernel's, named as not placed. */
+static int place_others(struct sampling *sp)
 {
 	struct pmb_disasm *d = sp->d;
+	size_t n0 = d->n;
+	char file[256], name[128];
+	uint64_t addr, bias;
+	void *m;
 
+	qsort(sp->other, OTHER_IPS, sizeof(sp->other[0]), by_count);
+	for (size_t k = 0; k < OTHER_IPS && sp->other[k].n >= FOUND_MIN * (double)sp->all; k++)
+		if (!pmb__disasm_find_ip(d, sp->other[k].ip) &&
+		    pmb__disasm_locate(sp->other[k].ip, file, sizeof(file), &addr, &bias))
+			(void)pmb__disasm_add_found(d, file, addr, bias);
+	m = realloc(sp->hits, (d->n + 1) * sizeof(*sp->hits));
+	if (!m)
+		return -ENOMEM;
+	sp->hits = m;
+	memset(sp->hits + n0, 0, (d->n + 1 - n0) * sizeof(*sp->hits));
+	for (size_t k = 0; k < OTHER_IPS && sp->other[k].n; k++) {
+		struct pmb_disasm_insn *in = pmb__disasm_find_ip(d, sp->other[k].ip);
+		double share = (double)sp->other[k].n / (double)sp->all;
+
+		if (in) {
+			sp->hits[in - d->insn] += sp->other[k].n;
+		} else if (pmb__disasm_locate(sp->other[k].ip, file, sizeof(file), &addr, &bias)) {
+			bool sym = pmb__disasm_name_at(file, addr, name, sizeof(name));
+
+			pmb__disasm_unplaced(d, sym ? name : "(no symbol)", file,
+					     sym ? "under 1 % each, or too many parts" : "no symbol holds it", share);
+		} else {
+			pmb__disasm_unplaced(d, "(no loaded file)", "", "no loaded file holds it", share);
+		}
+	}
+	if (sp->other_lost)
+		pmb__disasm_unplaced(d, "(addresses past the table)", "", "not kept",
+				     (double)sp->other_lost / (double)sp->all);
+	if (sp->kernel)
+		pmb__disasm_unplaced(d, "the kernel", "", "delivered in the kernel",
+				     (double)sp->kernel / (double)sp->all);
+	return 0;
+}
+
+static int shares(struct sampling *sp, const char *event)
+{
+	struct pmb_disasm *d = sp->d;
+	int rc = sp->all ? place_others(sp) : 0;
+
+	if (rc)
+		return rc;
 	d->samples_in = 0;
 	for (size_t i = 0; i < d->n; i++) {
 		d->insn[i].share = sp->all ? (double)sp->hits[i] / (double)sp->all : NAN;
@@ -80,11 +164,14 @@ static void shares(struct sampling *sp, const char *event)
 	d->samples_program = sp->program;
 	d->sampled_count = sp->counted;
 	d->sample_period = PERIOD;
+	d->accounted_all = (double)sp->all;
+	d->accounted_share = sp->all ? (double)d->samples_in / (double)sp->all : NAN;
 	snprintf(d->sample_event, sizeof(d->sample_event), "%s", event);
 	d->sampled = true;
 	d->rank_col = -1;
 	snprintf(d->rank_by, sizeof(d->rank_by), "share of %s samples", event);
 	pmb__disasm_counted(d);
+	return 0;
 }
 
 /* --disasm's second look at a loop: instance inst run alone once more
@@ -106,29 +193,36 @@ int pmb__runner_sample(const struct pmb_runner_opts *o, const struct pmb_meter *
 		       const struct pmb_instance *inst, int ev, const struct perf_event_attr *attr,
 		       const char *event, struct pmb_disasm *d)
 {
-	struct sampling sp = { .inner = m, .d = d, .ev = ev };
+	struct sampling *sp = calloc(1, sizeof(*sp)); /* 64 KiB of addresses: not on the stack */
 	struct pmb_meter mm = *m;
 	struct pmb_result res;
-	int rc;
+	int rc = -ENOMEM;
 
-	sp.hits = calloc(d->n + 1, sizeof(*sp.hits));
-	if (!sp.hits)
-		return -ENOMEM;
-	rc = pmb__sampler_open(&sp.s, attr, PERIOD);
+	if (!sp)
+		return rc;
+	sp->inner = m;
+	sp->d = d;
+	sp->ev = ev;
+	sp->hits = calloc(d->n + 1, sizeof(*sp->hits));
+	if (!sp->hits)
+		goto fail_hits;
+	rc = pmb__sampler_open(&sp->s, attr, PERIOD);
 	if (rc)
 		goto fail_open;
-	mm.ctx = &sp;
+	mm.ctx = sp;
 	mm.start = sampling_start;
 	mm.stop = sampling_stop;
 	rc = run_alone(o, &mm, inst, 0, &res);
 	if (!rc)
-		rc = sp.err;
+		rc = sp->err;
 	if (!rc)
-		shares(&sp, event);
+		rc = shares(sp, event);
 	pmb__result_free_samples(&res);
-	pmb__sampler_close(sp.s);
+	pmb__sampler_close(sp->s);
 fail_open:
-	free(sp.hits);
+	free(sp->hits);
+fail_hits:
+	free(sp);
 	return rc;
 }
 

@@ -17,8 +17,10 @@
  * once the run is over (a function reached through a pointer, the PLT, a
  * plugin): an open-addressed table. */
 #define OTHER_IPS 4096
-/* A function earns a part of its own from this share of the samples. */
-#define FOUND_MIN 0.01
+/* An address with this share of the samples brings its function into
+ * the listing (each sample of a small run is 1 %: an emulated PMU's few
+ * user-mode samples all count). */
+#define FOUND_MIN 0.002
 
 struct other_ip {
 	uintptr_t ip;
@@ -101,14 +103,36 @@ static int by_count(const void *x, const void *y)
 	return (a->n < b->n) - (a->n > b->n);
 }
 
-/* The samples outside the listing: each function with FOUND_MIN of them
- * or more added as a part found by its samples, their hits placed; the
- * rest, and the kernel's, named as not placed. */
+/* Name an unplaced address's function (opening its file: a bounded
+ * number of times). */
+static void name_other(struct pmb_disasm *d, uintptr_t ip, double share)
+{
+	char file[256], name[128];
+	uint64_t addr, bias;
+
+	if (!pmb__disasm_locate(ip, file, sizeof(file), &addr, &bias)) {
+		pmb__disasm_unplaced(d, "(no loaded file)", "", "no loaded file holds it", share);
+		return;
+	}
+	if (pmb__disasm_name_at(file, addr, name, sizeof(name)))
+		pmb__disasm_unplaced(d, name, file, d->nparts < PMB_DA_MAX_PARTS ? "few samples" : "too many parts",
+				     share);
+	else
+		pmb__disasm_unplaced(d, "(no symbol)", file, "no symbol holds it", share);
+}
+
+/* The samples outside the listing: the function holding each address
+ * with FOUND_MIN of the samples or more added as a part found by its
+ * samples (once per function: the part then holds its other addresses),
+ * their hits placed; the rest, and the kernel's, named as not placed
+ * (the NAMED most sampled addresses by their function, the others
+ * summed). */
+#define NAMED 64
 static int place_others(struct sampling *sp)
 {
 	struct pmb_disasm *d = sp->d;
-	size_t n0 = d->n;
-	char file[256], name[128];
+	size_t n0 = d->n, named = 0;
+	char file[256];
 	uint64_t addr, bias;
 	void *m;
 
@@ -126,20 +150,15 @@ static int place_others(struct sampling *sp)
 		struct pmb_disasm_insn *in = pmb__disasm_find_ip(d, sp->other[k].ip);
 		double share = (double)sp->other[k].n / (double)sp->all;
 
-		if (in) {
+		if (in)
 			sp->hits[in - d->insn] += sp->other[k].n;
-		} else if (pmb__disasm_locate(sp->other[k].ip, file, sizeof(file), &addr, &bias)) {
-			bool sym = pmb__disasm_name_at(file, addr, name, sizeof(name));
-
-			pmb__disasm_unplaced(d, sym ? name : "(no symbol)", file,
-					     sym ? "under 1 % each, or too many parts" : "no symbol holds it", share);
-		} else {
-			pmb__disasm_unplaced(d, "(no loaded file)", "", "no loaded file holds it", share);
-		}
+		else if (named++ < NAMED)
+			name_other(d, sp->other[k].ip, share);
+		else
+			d->unplaced_rest += share;
 	}
 	if (sp->other_lost)
-		pmb__disasm_unplaced(d, "(addresses past the table)", "", "not kept",
-				     (double)sp->other_lost / (double)sp->all);
+		d->unplaced_rest += (double)sp->other_lost / (double)sp->all;
 	if (sp->kernel)
 		pmb__disasm_unplaced(d, "the kernel", "", "delivered in the kernel",
 				     (double)sp->kernel / (double)sp->all);

@@ -264,7 +264,7 @@ static void add_found(struct pmb__sim_instr *a, const struct kept *k, char (*why
 		if (r->fn < 0 || why[r->fn][0] || !file || pmb__disasm_find_in(a->d, file, r->addr))
 			continue;
 		if (k->fn_exec[r->fn] < FOUND_MIN * k->all[PMB_DA_EXEC]) {
-			snprintf(why[r->fn], sizeof(why[0]), "under %g %% each", 100 * FOUND_MIN);
+			snprintf(why[r->fn], sizeof(why[0]), "under %g %%", 100 * FOUND_MIN);
 			continue;
 		}
 		rc = pmb__disasm_add_found(a->d, file, r->addr, 0);

@@ -1,6 +1,5 @@
 /* disasm_bench.c - a user's benchmarks whose work --disasm must find however the loop reaches it: through a function pointer, through the PLT into a shared library, a nop in the loop (tests/test_disasm_reach.py). */
 #include <stdint.h>
-#include <stdlib.h>
 
 #include "disasm_kernel.h"
 #include "pmubench.h"
@@ -14,22 +13,9 @@ PMBT_COUNT_HI_BODY(p, n)
  * when a user picks a kernel from a table at run time. */
 static uint64_t (*volatile kernel)(const uint8_t *, size_t) = count_hi;
 
-/* Random bytes: each >= 128 with probability 1/2. */
-static uint8_t *bytes(struct pmb_state *s)
-{
-	uint8_t *p = malloc(ITEMS);
-	uint64_t x = pmb_seed(s) | 1;
-
-	for (size_t i = 0; p && i < ITEMS; i++) {
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		p[i] = (uint8_t)(x >> 32);
-	}
-	return p;
-}
-
 static void bm_pointer(struct pmb_state *s)
 {
-	uint8_t *p = bytes(s);
+	uint8_t *p = pmbt_bytes(pmb_seed(s), ITEMS);
 
 	if (!p) {
 		pmb_skip(s, "out of memory");
@@ -43,7 +29,7 @@ PMB_BENCHMARK(bm_pointer, .group = "reach", .name = "pointer", .role = PMB_ROLE_
 
 static void bm_plt(struct pmb_state *s)
 {
-	uint8_t *p = bytes(s);
+	uint8_t *p = pmbt_bytes(pmb_seed(s), ITEMS);
 
 	if (!p) {
 		pmb_skip(s, "out of memory");

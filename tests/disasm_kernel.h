@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* Count the bytes of p[0..n) at 128 or above.  noipa keeps it one
  * function under its own name; no if-conversion and the volatile asm on
@@ -24,6 +25,20 @@
 			}                                                      \
 		return c;                                                      \
 	}
+
+/* n random bytes from seed, each >= 128 with probability 1/2 (xorshift);
+ * NULL out of memory. */
+static inline uint8_t *pmbt_bytes(uint64_t seed, size_t n)
+{
+	uint8_t *p = malloc(n);
+	uint64_t x = seed | 1;
+
+	for (size_t i = 0; p && i < n; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		p[i] = (uint8_t)(x >> 32);
+	}
+	return p;
+}
 
 /* tests/disasm_lib.c: the same kernel in a shared library, called through
  * the PLT. */

@@ -1,6 +1,5 @@
 /* disasm_plugin.c - a --load plugin whose loop reaches its kernel directly and through a function pointer (tests/test_disasm_reach.py). */
 #include <stdint.h>
-#include <stdlib.h>
 
 #include "disasm_kernel.h"
 #include "pmubench.h"
@@ -12,21 +11,9 @@ PMBT_COUNT_HI_BODY(p, n)
 
 static uint64_t (*volatile plug_kernel)(const uint8_t *, size_t) = plug_count_hi;
 
-static uint8_t *bytes(struct pmb_state *s)
-{
-	uint8_t *p = malloc(ITEMS);
-	uint64_t x = pmb_seed(s) | 1;
-
-	for (size_t i = 0; p && i < ITEMS; i++) {
-		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-		p[i] = (uint8_t)(x >> 32);
-	}
-	return p;
-}
-
 static void bm_plug_direct(struct pmb_state *s)
 {
-	uint8_t *p = bytes(s);
+	uint8_t *p = pmbt_bytes(pmb_seed(s), ITEMS);
 
 	if (!p) {
 		pmb_skip(s, "out of memory");
@@ -40,7 +27,7 @@ PMB_BENCHMARK(bm_plug_direct, .group = "plug", .name = "direct", .role = PMB_ROL
 
 static void bm_plug_pointer(struct pmb_state *s)
 {
-	uint8_t *p = bytes(s);
+	uint8_t *p = pmbt_bytes(pmb_seed(s), ITEMS);
 
 	if (!p) {
 		pmb_skip(s, "out of memory");

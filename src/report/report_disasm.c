@@ -130,12 +130,12 @@ static void accounting(FILE *f, const struct pmb_disasm *d)
 		const struct pmb_disasm_unplaced *u = &d->unplaced[k];
 		const char *b = strrchr(u->file, '/');
 
-		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s%s%s %.2f %% (%s)", k ? "; " : "",
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s%s%s %.3g %% (%s)", k ? "; " : "",
 					u->name, u->file[0] ? " in " : "", b ? b + 1 : u->file, 100 * u->share,
 					u->why);
 	}
 	if (d->unplaced_rest > 0 && len < sizeof(line))
-		snprintf(line + len, sizeof(line) - len, "; others %.2f %%", 100 * d->unplaced_rest);
+		snprintf(line + len, sizeof(line) - len, "; others %.3g %%", 100 * d->unplaced_rest);
 	if (d->nunplaced)
 		wrapped(f, "  not placed: ", line);
 	if (d->sampled && expected >= 1 && (double)d->samples_all < 0.5 * expected)

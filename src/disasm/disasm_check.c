@@ -114,7 +114,7 @@ static double misp_listed(const struct pmb_disasm *d)
 	double m = 0;
 
 	for (size_t i = 0; d->counted && i < d->n; i++)
-		if (pmb__disasm_part_shown(d, d->insn[i].part))
+		if (pmb__disasm_part_shown(d, d->insn[i].part) && !isnan(d->insn[i].count[PMB_DA_MISP]))
 			m += d->insn[i].count[PMB_DA_MISP];
 	return m;
 }
@@ -155,7 +155,8 @@ static double body_counted(const struct pmb_disasm *d)
 	double n = d->accounted_all;
 
 	for (size_t i = 0; d->counted && i < d->n; i++)
-		if ((d->insn[i].kind & PMB_DA_HARNESS) && pmb__disasm_part_shown(d, d->insn[i].part))
+		if ((d->insn[i].kind & PMB_DA_HARNESS) && pmb__disasm_part_shown(d, d->insn[i].part) &&
+		    !isnan(d->insn[i].count[PMB_DA_EXEC]))
 			n -= d->insn[i].count[PMB_DA_EXEC];
 	return n;
 }

@@ -136,6 +136,8 @@ static int place_others(struct sampling *sp)
 	uint64_t addr, bias;
 	void *m;
 
+	d->nunplaced = 0;
+	d->unplaced_rest = 0;
 	qsort(sp->other, OTHER_IPS, sizeof(sp->other[0]), by_count);
 	for (size_t k = 0; k < OTHER_IPS && sp->other[k].n >= FOUND_MIN * (double)sp->all; k++)
 		if (!pmb__disasm_find_ip(d, sp->other[k].ip) &&

@@ -343,6 +343,8 @@ static int fill_counts(struct pmb__sim_instr *a, const struct pmb_result *r)
 		goto out;
 	for (size_t s = 0; s < r->nsamples; s++)
 		items += (double)r->samples[s].passes * (double)(r->items_per_pass ? r->items_per_pass : 1);
+	d->nunplaced = 0;
+	d->unplaced_rest = 0;
 	add_found(a, &k, why);
 	placed = place(a, &k, items, unplaced, file);
 	name_unplaced(a, unplaced, file, why);

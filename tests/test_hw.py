@@ -673,4 +673,36 @@ for ev in ("instructions", "cycles"):
        names[3] + " (%s; %s; %r of %r expected)" % (acc.group(0) if acc else None, thin.group(0) if thin else None,
                                                    got, exp))
 
+# ---- --disasm on the PMU: a kernel called through a pointer (issue 26) ------
+# tests/disasm_bench.c's reach/pointer calls count_hi through a function
+# pointer, a call the static listing cannot follow: the samples must bring
+# it in, and every user-mode sample be placed.
+REACH = "--disasm on the PMU: reach/pointer's samples bring in count_hi (called through a pointer); " \
+        "every sample placed or named, the kernel's among them"
+BENCH = os.environ.get("PMB_DISASM_BENCH")
+if not hw:
+    skip(REACH, NOHW)
+elif not GUEST and not (BENCH and os.access(BENCH, os.X_OK)):
+    skip(REACH, "$PMB_DISASM_BENCH is not set to the built disasm_bench")
+else:
+    argv = ["disasm_bench" if GUEST else BENCH, "--disasm", "--counters=instructions", "--filter=^reach/pointer$",
+            "--format=json", *FAST]
+    if GUEST:
+        r = pmbtap.guest().sh(" ".join("'%s'" % a for a in argv), timeout=300)
+    else:
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=300, env=env)
+    try:
+        x = bench(json.loads(r.stdout), "reach/pointer").get("disasm") or {}
+    except ValueError:
+        x = {}
+    n, kern, inc = x.get("samples") or 0, x.get("samples_in_kernel") or 0, x.get("samples_in_code") or 0
+    found = [p["function"] for p in x.get("parts", []) if p.get("kind") == "found" and p.get("measured")]
+    named = [u["function"] for u in x.get("unplaced", [])]
+    # every sample placed or named: the shares add up to all of them
+    told = (x.get("accounted_share") or 0) + sum(u["share"] for u in x.get("unplaced", [])) + \
+        (x.get("unplaced_rest") or 0)
+    ok(n > 0 and abs(told - 1) < 1e-9 and (inc == 0 or "count_hi" in found) and (kern == 0 or "the kernel" in named)
+       and num(x.get("accounted_share")) and abs(x["accounted_share"] - inc / n) < 1e-9,
+       REACH + " (%r samples: %r placed, %r in the kernel; found %r; not placed %r)" % (n, inc, kern, found, named))
+
 done()

@@ -16,11 +16,11 @@
 
 const char *const pmb__da_count_name[PMB_DA_NCOUNT] = { "exec", "misp", "l1d", "ll" };
 
-static char da_err[512];
+char pmb__da_err[512];
 
 const char *pmb__disasm_error(void)
 {
-	return da_err;
+	return pmb__da_err;
 }
 
 static int fail(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -29,7 +29,7 @@ static int fail(int rc, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(da_err, sizeof(da_err), fmt, ap);
+	vsnprintf(pmb__da_err, sizeof(pmb__da_err), fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -196,10 +196,9 @@ static void mark_counter(struct pmb__func *f, int scc, struct marks *m)
 	free(out);
 }
 
-/* Append the instructions of f (of component scc; -1 all) as one part. */
-static int add_part(struct da *a, const struct pmb__func *f, int scc, bool callee, const char *name)
+int pmb__disasm_add_part(struct pmb_disasm *d, size_t *cap, const struct pmb__func *f, int scc, bool callee,
+			 const char *name)
 {
-	struct pmb_disasm *d = a->d;
 	struct pmb_disasm_part *p = &d->part[d->nparts];
 
 	if (d->nparts >= PMB_DA_MAX_PARTS)
@@ -214,14 +213,14 @@ static int add_part(struct da *a, const struct pmb__func *f, int scc, bool calle
 	for (size_t i = 0; i < f->n; i++) {
 		if (scc >= 0 && f->blk[f->in[i].block].scc != scc)
 			continue;
-		if (d->n == a->cap) {
-			size_t cap = a->cap ? 2 * a->cap : 256;
-			void *m = realloc(d->insn, cap * sizeof(*d->insn));
+		if (d->n == *cap) {
+			size_t c = *cap ? 2 * *cap : 256;
+			void *m = realloc(d->insn, c * sizeof(*d->insn));
 
 			if (!m)
 				return -ENOMEM;
 			d->insn = m;
-			a->cap = cap;
+			*cap = c;
 		}
 		d->insn[d->n] = f->in[i].out;
 		d->insn[d->n].part = d->nparts;
@@ -268,7 +267,7 @@ static int find_loops(struct da *a, struct pmb__func *f, const char *name)
 	for (int b = 0; b < f->nblk; b++) {
 		if (!loop_head(a, f, b))
 			continue;
-		rc = add_part(a, f, f->blk[b].scc, false, name);
+		rc = pmb__disasm_add_part(a->d, &a->cap, f, f->blk[b].scc, false, name);
 		if (rc)
 			return rc;
 		found++;
@@ -315,7 +314,7 @@ static int add_callees(struct da *a)
 			continue;
 		pmb__cfg_sccs(&g);
 		pmb__cfg_decisions(&g);
-		rc = add_part(a, &g, -1, true, name);
+		rc = pmb__disasm_add_part(a->d, &a->cap, &g, -1, true, name);
 		pmb__cfg_free(&g);
 	}
 	return rc;
@@ -370,136 +369,6 @@ struct pmb_disasm_insn *pmb__disasm_find(struct pmb_disasm *d, uint64_t addr)
 	return pmb__disasm_find_in(d, d->file, addr);
 }
 
-/* Whether two paths name the same file: equal, or (a file reached by
- * another path: /proc/self/exe, a link) equal in their last component. */
-static bool same_file(const char *a, const char *b)
-{
-	const char *x = strrchr(a, '/'), *y = strrchr(b, '/');
-
-	return !strcmp(a, b) || !strcmp(x ? x + 1 : a, y ? y + 1 : b);
-}
-
-struct pmb_disasm_insn *pmb__disasm_find_in(struct pmb_disasm *d, const char *file, uint64_t addr)
-{
-	for (int p = 0; p < d->nparts; p++) {
-		const struct pmb_disasm_part *pt = &d->part[p];
-
-		if (addr < pt->lo || addr >= pt->hi || !same_file(pt->file, file))
-			continue;
-		for (size_t i = pt->first; i < pt->first + pt->n; i++)
-			if (d->insn[i].addr == addr)
-				return &d->insn[i];
-	}
-	return NULL;
-}
-
-struct pmb_disasm_insn *pmb__disasm_find_ip(struct pmb_disasm *d, uintptr_t ip)
-{
-	for (int p = 0; p < d->nparts; p++) {
-		const struct pmb_disasm_part *pt = &d->part[p];
-		uint64_t addr = (uint64_t)ip - pt->bias;
-
-		if (addr < pt->lo || addr >= pt->hi)
-			continue;
-		for (size_t i = pt->first; i < pt->first + pt->n; i++)
-			if (d->insn[i].addr == addr)
-				return &d->insn[i];
-	}
-	return NULL;
-}
-
-bool pmb__disasm_name_at(const char *file, uint64_t addr, char *buf, size_t n)
-{
-	struct pmb__elf *e;
-	uint64_t start, size;
-	char err[256];
-	bool found;
-
-	buf[0] = '\0';
-	if (pmb__elf_open(file, &e, err, sizeof(err)))
-		return false;
-	found = pmb__elf_sym_at(e, addr, buf, n, &start, &size);
-	pmb__elf_close(e);
-	return found;
-}
-
-/* The part of file that starts at start, or -1. */
-static int part_at(const struct pmb_disasm *d, const char *file, uint64_t start)
-{
-	for (int p = 0; p < d->nparts; p++)
-		if (d->part[p].callee && d->part[p].lo == start && same_file(d->part[p].file, file))
-			return p;
-	return -1;
-}
-
-int pmb__disasm_add_found(struct pmb_disasm *d, const char *file, uint64_t addr, uint64_t bias)
-{
-	struct da a = { .d = d, .cap = d->n };
-	struct pmb__func g;
-	uint64_t start, size;
-	char name[128], arch[16];
-	int rc, p;
-
-	if (d->nparts >= PMB_DA_MAX_PARTS)
-		return -ENOSPC;
-	rc = pmb__elf_open(file, &a.e, da_err, sizeof(da_err));
-	if (rc)
-		return rc;
-	rc = -ENOENT;
-	if (!pmb__elf_sym_at(a.e, addr, name, sizeof(name), &start, &size))
-		goto fail_sym;
-	p = part_at(d, file, start);
-	if (p >= 0) {
-		rc = p;
-		goto fail_sym;
-	}
-	rc = pmb__cfg_arch(pmb__elf_machine(a.e), &a.h, arch, sizeof(arch));
-	if (rc)
-		goto fail_sym;
-	rc = pmb__cfg_decode(a.h, a.e, start, size, &g);
-	if (!rc) {
-		pmb__cfg_sccs(&g);
-		pmb__cfg_decisions(&g);
-		p = d->nparts;
-		rc = add_part(&a, &g, -1, true, name);
-		pmb__cfg_free(&g);
-		if (!rc) {
-			d->part[p].found = true;
-			d->part[p].lo = start; /* a function's part is named by its start */
-			snprintf(d->part[p].file, sizeof(d->part[p].file), "%s", file);
-			d->part[p].bias = bias;
-			rc = p;
-		}
-	}
-	cs_close(&a.h);
-fail_sym:
-	pmb__elf_close(a.e);
-	return rc;
-}
-
-void pmb__disasm_unplaced(struct pmb_disasm *d, const char *name, const char *file, const char *why,
-			  double share)
-{
-	struct pmb_disasm_unplaced *u = NULL;
-	int k;
-
-	for (k = 0; k < d->nunplaced && !u; k++)
-		if (!strcmp(d->unplaced[k].name, name) && !strcmp(d->unplaced[k].file, file))
-			u = &d->unplaced[k];
-	if (!u && d->nunplaced == PMB_DA_MAX_UNPLACED) {
-		d->unplaced_rest += share;
-		return;
-	}
-	if (!u) {
-		u = &d->unplaced[d->nunplaced++];
-		memset(u, 0, sizeof(*u));
-		snprintf(u->name, sizeof(u->name), "%s", name);
-		snprintf(u->file, sizeof(u->file), "%s", file);
-		snprintf(u->why, sizeof(u->why), "%s", why);
-	}
-	u->share += share;
-}
-
 void pmb__disasm_free(struct pmb_disasm *d)
 {
 	if (!d)
@@ -518,7 +387,7 @@ static int disasm_at(const char *file, const char *sym, uint64_t addr, enum pmb_
 	int rc;
 
 	*out = NULL;
-	da_err[0] = '\0';
+	pmb__da_err[0] = '\0';
 	a.d = calloc(1, sizeof(*a.d));
 	if (!a.d)
 		return fail(-ENOMEM, "out of memory");
@@ -527,7 +396,7 @@ static int disasm_at(const char *file, const char *sym, uint64_t addr, enum pmb_
 	a.d->site_part = -1;
 	a.d->rank_col = PMB_DA_EXEC;
 	a.d->accounted_share = NAN;
-	rc = pmb__elf_open(file, &a.e, da_err, sizeof(da_err));
+	rc = pmb__elf_open(file, &a.e, pmb__da_err, sizeof(pmb__da_err));
 	if (rc)
 		goto fail_elf;
 	rc = pmb__cfg_arch(pmb__elf_machine(a.e), &a.h, a.d->arch, sizeof(a.d->arch));
@@ -622,7 +491,7 @@ int pmb__disasm_benchmark(void (*fn)(struct pmb_state *), const char *fname, enu
 		(*out)->code_lo = o.lo;
 		(*out)->code_hi = o.hi;
 	}
-	if (rc == -ENOENT && !strstr(da_err, "stripped") && !strstr(da_err, "no loop"))
+	if (rc == -ENOENT && !strstr(pmb__da_err, "stripped") && !strstr(pmb__da_err, "no loop"))
 		fail(rc, "%s (the function %s at 0x%llx): no symbol holds it in %s", fname, fname,
 		     (unsigned long long)(o.addr - o.bias), o.path);
 	return rc;

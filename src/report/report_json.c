@@ -387,7 +387,7 @@ static void write_run(struct pmb__jw *w, const struct pmb_context *c,
 }
 
 /* --disasm: the annotated loop, every instruction of every part (the
- * console leaves out nops and parts that did not run). */
+ * console leaves out the nops and parts that did not run). */
 static void write_disasm_insn(struct pmb__jw *w, const struct pmb_disasm *d, const struct pmb_disasm_insn *in)
 {
 	char bytes[3 * sizeof(in->bytes) + 1] = "";

@@ -614,6 +614,8 @@ SAMPLE = [
     "--disasm --counters=%s: %s samples, as many as its count over the windows / the period (at most, emulated)",
     "--disasm --counters=%s: every sample is delivered in the kernel or at an address of the program's own code, the loop's among them",
     "--disasm --counters=%s: shares per instruction, ranked, the skid caveat stated",
+    "--disasm --counters=%s: the share of the samples the listing holds is said; where fewer than half the "
+    "samples the period implies landed, how many against how many",
 ]
 for ev in ("instructions", "cycles"):
     names = [t % (ev, ev) if t.count("%s") == 2 else t % ev for t in SAMPLE]
@@ -646,8 +648,11 @@ for ev in ("instructions", "cycles"):
     # shares add up to them.  On a real PMU nearly all are the loop's.
     inc = x.get("samples_in_code") or 0
     prog = x.get("samples_in_program")
+    # (a function a sample landed in beside the loop is listed too: the
+    # shares of every part add up to the samples in the listing)
+    listed = [i for p in x.get("parts", []) if p.get("measured") for i in p["instructions"]]
     ok(len(loop) == 1 and ins and lo < hi and num(prog) and prog == user and inc <= prog
-       and abs(sum(i.get("share", 0) for i in ins) * n - inc) < 1e-6 and (GUEST or inc >= 0.9 * user),
+       and abs(sum(i.get("share", 0) for i in listed) * n - inc) < 1e-6 and (GUEST or inc >= 0.9 * user),
        names[1] + " (%r of %r in the loop, %r in the program's code, %r in the kernel)"
        % (inc, n, prog, x.get("samples_in_kernel")))
     if GUEST and user < 20:
@@ -657,5 +662,47 @@ for ev in ("instructions", "cycles"):
     ok(r.returncode == 0 and re.search(r"ranked by share of %s samples: 1\. [0-9a-f]+ [0-9.]+%%" % ev, r.stdout)
        and "skid" in r.stdout and re.search(r"^ +[0-9.]+% +[0-9a-f]+ +\S* +add ", r.stdout, re.M),
        names[2])
+    # The same run's figures: thin where fewer than half of count / period
+    # landed (the emulated PMU: one sample per window).
+    acc = re.search(r"accounted: the listing holds (\d+) of the (\d+) samples", r.stdout)
+    thin = re.search(r"thin sampling: (\d+) samples landed of the (\d+) expected", r.stdout)
+    # (the JSON run above: another run, as thin or not as this one)
+    exp, got = x.get("samples_expected"), x.get("samples")
+    is_thin = num(exp) and num(got) and got < 0.5 * exp
+    ok(acc and num(exp) and (bool(thin) == bool(is_thin)) and (not thin or int(thin.group(2)) > 2 * int(thin.group(1))),
+       names[3] + " (%s; %s; %r of %r expected)" % (acc.group(0) if acc else None, thin.group(0) if thin else None,
+                                                   got, exp))
+
+# ---- --disasm on the PMU: a kernel called through a pointer (issue 26) ------
+# tests/disasm_bench.c's reach/pointer calls count_hi through a function
+# pointer, a call the static listing cannot follow: the samples must bring
+# it in, and every user-mode sample be placed.
+REACH = "--disasm on the PMU: reach/pointer's samples bring in count_hi (called through a pointer); " \
+        "every sample placed or named, the kernel's among them"
+BENCH = os.environ.get("PMB_DISASM_BENCH")
+if not hw:
+    skip(REACH, NOHW)
+elif not GUEST and not (BENCH and os.access(BENCH, os.X_OK)):
+    skip(REACH, "$PMB_DISASM_BENCH is not set to the built disasm_bench")
+else:
+    argv = ["disasm_bench" if GUEST else BENCH, "--disasm", "--counters=instructions", "--filter=^reach/pointer$",
+            "--format=json", *FAST]
+    if GUEST:
+        r = pmbtap.guest().sh(" ".join("'%s'" % a for a in argv), timeout=300)
+    else:
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=300, env=env)
+    try:
+        x = bench(json.loads(r.stdout), "reach/pointer").get("disasm") or {}
+    except ValueError:
+        x = {}
+    n, kern, inc = x.get("samples") or 0, x.get("samples_in_kernel") or 0, x.get("samples_in_code") or 0
+    found = [p["function"] for p in x.get("parts", []) if p.get("kind") == "found" and p.get("measured")]
+    named = [u["function"] for u in x.get("unplaced", [])]
+    # every sample placed or named: the shares add up to all of them
+    told = (x.get("accounted_share") or 0) + sum(u["share"] for u in x.get("unplaced", [])) + \
+        (x.get("unplaced_rest") or 0)
+    ok(n > 0 and abs(told - 1) < 1e-9 and (inc == 0 or "count_hi" in found) and (kern == 0 or "the kernel" in named)
+       and num(x.get("accounted_share")) and abs(x["accounted_share"] - inc / n) < 1e-9,
+       REACH + " (%r samples: %r placed, %r in the kernel; found %r; not placed %r)" % (n, inc, kern, found, named))
 
 done()

@@ -16,11 +16,11 @@
 
 const char *const pmb__da_count_name[PMB_DA_NCOUNT] = { "exec", "misp", "l1d", "ll" };
 
-static char da_err[512];
+char pmb__da_err[512];
 
 const char *pmb__disasm_error(void)
 {
-	return da_err;
+	return pmb__da_err;
 }
 
 static int fail(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -29,7 +29,7 @@ static int fail(int rc, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(da_err, sizeof(da_err), fmt, ap);
+	vsnprintf(pmb__da_err, sizeof(pmb__da_err), fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -196,10 +196,9 @@ static void mark_counter(struct pmb__func *f, int scc, struct marks *m)
 	free(out);
 }
 
-/* Append the instructions of f (of component scc; -1 all) as one part. */
-static int add_part(struct da *a, const struct pmb__func *f, int scc, bool callee, const char *name)
+int pmb__disasm_add_part(struct pmb_disasm *d, size_t *cap, const struct pmb__func *f, int scc, bool callee,
+			 const char *name)
 {
-	struct pmb_disasm *d = a->d;
 	struct pmb_disasm_part *p = &d->part[d->nparts];
 
 	if (d->nparts >= PMB_DA_MAX_PARTS)
@@ -207,19 +206,21 @@ static int add_part(struct da *a, const struct pmb__func *f, int scc, bool calle
 	memset(p, 0, sizeof(*p));
 	p->callee = callee;
 	snprintf(p->name, sizeof(p->name), "%s", name);
+	memcpy(p->file, d->file, sizeof(p->file)); /* both 256, d->file terminated */
+	p->bias = d->bias;
 	p->first = d->n;
 	p->lo = UINT64_MAX;
 	for (size_t i = 0; i < f->n; i++) {
 		if (scc >= 0 && f->blk[f->in[i].block].scc != scc)
 			continue;
-		if (d->n == a->cap) {
-			size_t cap = a->cap ? 2 * a->cap : 256;
-			void *m = realloc(d->insn, cap * sizeof(*d->insn));
+		if (d->n == *cap) {
+			size_t c = *cap ? 2 * *cap : 256;
+			void *m = realloc(d->insn, c * sizeof(*d->insn));
 
 			if (!m)
 				return -ENOMEM;
 			d->insn = m;
-			a->cap = cap;
+			*cap = c;
 		}
 		d->insn[d->n] = f->in[i].out;
 		d->insn[d->n].part = d->nparts;
@@ -266,7 +267,7 @@ static int find_loops(struct da *a, struct pmb__func *f, const char *name)
 	for (int b = 0; b < f->nblk; b++) {
 		if (!loop_head(a, f, b))
 			continue;
-		rc = add_part(a, f, f->blk[b].scc, false, name);
+		rc = pmb__disasm_add_part(a->d, &a->cap, f, f->blk[b].scc, false, name);
 		if (rc)
 			return rc;
 		found++;
@@ -292,7 +293,8 @@ static bool have_part(const struct pmb_disasm *d, const char *name, bool callee)
 }
 
 /* The functions the loops call directly, each whole, one level deep; a
- * shared library's (through the PLT) by name only. */
+ * shared library's (through the PLT) by name only: what runs there is
+ * found by its counts (callgrind counts no PLT slot of its own). */
 static int add_callees(struct da *a)
 {
 	size_t nloop = a->d->n;
@@ -306,13 +308,13 @@ static int add_callees(struct da *a)
 
 		if (!(in->kind & PMB_DA_CALL) || (in->kind & PMB_DA_HARNESS) || !in->target ||
 		    !pmb__elf_sym_at(a->e, in->target, name, sizeof(name), &start, &size) ||
-		    start != in->target || have_part(a->d, name, true))
+		    start != in->target || strstr(name, "@plt") || have_part(a->d, name, true))
 			continue;
 		if (pmb__cfg_decode(a->h, a->e, start, size, &g))
 			continue;
 		pmb__cfg_sccs(&g);
 		pmb__cfg_decisions(&g);
-		rc = add_part(a, &g, -1, true, name);
+		rc = pmb__disasm_add_part(a->d, &a->cap, &g, -1, true, name);
 		pmb__cfg_free(&g);
 	}
 	return rc;
@@ -364,10 +366,7 @@ static int loops_from(struct da *a, uint64_t addr)
 
 struct pmb_disasm_insn *pmb__disasm_find(struct pmb_disasm *d, uint64_t addr)
 {
-	for (size_t i = 0; i < d->n; i++)
-		if (d->insn[i].addr == addr)
-			return &d->insn[i];
-	return NULL;
+	return pmb__disasm_find_in(d, d->file, addr);
 }
 
 void pmb__disasm_free(struct pmb_disasm *d)
@@ -388,7 +387,7 @@ static int disasm_at(const char *file, const char *sym, uint64_t addr, enum pmb_
 	int rc;
 
 	*out = NULL;
-	da_err[0] = '\0';
+	pmb__da_err[0] = '\0';
 	a.d = calloc(1, sizeof(*a.d));
 	if (!a.d)
 		return fail(-ENOMEM, "out of memory");
@@ -396,7 +395,8 @@ static int disasm_at(const char *file, const char *sym, uint64_t addr, enum pmb_
 	a.d->role = role;
 	a.d->site_part = -1;
 	a.d->rank_col = PMB_DA_EXEC;
-	rc = pmb__elf_open(file, &a.e, da_err, sizeof(da_err));
+	a.d->accounted_share = NAN;
+	rc = pmb__elf_open(file, &a.e, pmb__da_err, sizeof(pmb__da_err));
 	if (rc)
 		goto fail_elf;
 	rc = pmb__cfg_arch(pmb__elf_machine(a.e), &a.h, a.d->arch, sizeof(a.d->arch));
@@ -461,6 +461,19 @@ static int find_obj(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
+bool pmb__disasm_locate(uintptr_t ip, char *file, size_t n, uint64_t *addr, uint64_t *bias)
+{
+	struct find_obj o = { .addr = ip };
+
+	dl_iterate_phdr(find_obj, &o);
+	if (!o.found || !o.path[0])
+		return false;
+	snprintf(file, n, "%s", o.path);
+	*addr = (uint64_t)(ip - o.bias);
+	*bias = o.bias;
+	return true;
+}
+
 int pmb__disasm_benchmark(void (*fn)(struct pmb_state *), const char *fname, enum pmb_role role,
 			  struct pmb_disasm **out)
 {
@@ -473,10 +486,12 @@ int pmb__disasm_benchmark(void (*fn)(struct pmb_state *), const char *fname, enu
 	rc = disasm_at(o.path, NULL, o.addr - o.bias, role, out);
 	if (!rc) {
 		(*out)->bias = o.bias;
+		for (int p = 0; p < (*out)->nparts; p++)
+			(*out)->part[p].bias = o.bias;
 		(*out)->code_lo = o.lo;
 		(*out)->code_hi = o.hi;
 	}
-	if (rc == -ENOENT && !strstr(da_err, "stripped") && !strstr(da_err, "no loop"))
+	if (rc == -ENOENT && !strstr(pmb__da_err, "stripped") && !strstr(pmb__da_err, "no loop"))
 		fail(rc, "%s (the function %s at 0x%llx): no symbol holds it in %s", fname, fname,
 		     (unsigned long long)(o.addr - o.bias), o.path);
 	return rc;

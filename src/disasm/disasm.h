@@ -46,10 +46,16 @@ struct pmb_disasm_insn {
 };
 
 /* A part of the listing: a measured loop of the benchmark's function, or
- * a function that loop calls (one level deep), disassembled whole. */
+ * a function that loop calls (one level deep), disassembled whole; or a
+ * function the counts found running in the measured windows that no
+ * direct call reaches (through a function pointer, the PLT, a shared
+ * library, a plugin), disassembled whole from its own file. */
 struct pmb_disasm_part {
 	bool callee;     /* false: a measured loop */
+	bool found;      /* a callee found by its counts, not by a call */
 	char name[128];  /* the function's symbol */
+	char file[256];  /* the ELF file it is in */
+	uint64_t bias;   /* that file's load bias; 0 not known */
 	uint64_t lo, hi; /* loop: its lowest and past its highest address;
 	                    callee: the function */
 	size_t first, n; /* its instructions: insn[first .. first + n) */
@@ -58,6 +64,17 @@ struct pmb_disasm_part {
 
 #define PMB_DA_MAX_PARTS 16
 #define PMB_DA_MAX_NOTES 8
+#define PMB_DA_MAX_UNPLACED 6
+
+/* Code that ran but is not in the listing: a function below the share
+ * that earns a part, or one that cannot be disassembled (no symbol, no
+ * file). */
+struct pmb_disasm_unplaced {
+	char name[128];  /* "memcpy", "0x1a2b", "the kernel" */
+	char file[256];  /* "" where none */
+	char why[64];    /* "below 1 %", "no symbol", "parts full" */
+	double share;    /* of the counted instructions (or samples) */
+};
 
 /* The annotated loop of one benchmark. */
 struct pmb_disasm {
@@ -94,6 +111,16 @@ struct pmb_disasm {
 	uintptr_t code_lo, code_hi; /* run-time addresses of the executable
 	                         segment holding the benchmark's code */
 	double sampled_count; /* the event's count over the windows sampled */
+	/* What the listing accounts for, once counted or sampled: the
+	 * instructions per item counted in the measured windows (sim) or the
+	 * samples taken (perf), the share of them on listed instructions,
+	 * and what it could not place, largest first. */
+	double accounted_all;  /* sim: instructions per item; perf: samples */
+	double accounted_share; /* NAN: nothing counted */
+	double misp_all;       /* sim: mispredictions per item, all code */
+	struct pmb_disasm_unplaced unplaced[PMB_DA_MAX_UNPLACED];
+	int nunplaced;
+	double unplaced_rest;  /* share of what did not fit unplaced[] */
 };
 
 /* The measured loop of benchmark function fn (running at that address),
@@ -133,7 +160,35 @@ bool pmb__disasm_part_shown(const struct pmb_disasm *d, int p);
  * portable name or a sim alias); NULL or another event: executions. */
 void pmb__disasm_rank(struct pmb_disasm *d, const char *event);
 
-/* The instruction at addr (ELF address), or NULL. */
+/* The instruction at addr (ELF address) of the benchmark's own file, or
+ * NULL. */
 struct pmb_disasm_insn *pmb__disasm_find(struct pmb_disasm *d, uint64_t addr);
+
+/* The instruction at addr (ELF address) of file (matched whole, or by its
+ * last component where the paths differ), or NULL. */
+struct pmb_disasm_insn *pmb__disasm_find_in(struct pmb_disasm *d, const char *file, uint64_t addr);
+
+/* The instruction running at ip (a run-time address of this process), or
+ * NULL. */
+struct pmb_disasm_insn *pmb__disasm_find_ip(struct pmb_disasm *d, uintptr_t ip);
+
+/* Add the function of file holding addr (ELF address; bias its load bias
+ * where known) as a part found by its counts.  Returns the part's index,
+ * -ENOENT (no symbol holds addr, or no such file), -ENOSPC (the parts are
+ * full), or another negative errno. */
+int pmb__disasm_add_found(struct pmb_disasm *d, const char *file, uint64_t addr, uint64_t bias);
+
+/* The loaded ELF file holding run-time address ip of this process: its
+ * path, ip's ELF address in it, its load bias.  false: none holds it. */
+bool pmb__disasm_locate(uintptr_t ip, char *file, size_t n, uint64_t *addr, uint64_t *bias);
+
+/* The name of the function of file holding addr into buf: its symbol, or
+ * "" where none.  Returns whether one was found. */
+bool pmb__disasm_name_at(const char *file, uint64_t addr, char *buf, size_t n);
+
+/* Record share of the counts as not placed on the listing: name (a
+ * function), file, why; the same name and file add up. */
+void pmb__disasm_unplaced(struct pmb_disasm *d, const char *name, const char *file, const char *why,
+			  double share);
 
 #endif

@@ -1,4 +1,5 @@
 /* disasm_check.c - --disasm's checks: which loop the benchmark runs, what seed 004 warns about, the ranking. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,6 +42,9 @@ bool pmb__disasm_part_shown(const struct pmb_disasm *d, int p)
 {
 	if (!d->part[p].callee)
 		return loop_runs(d, p);
+	/* One found by its counts is shown because it ran. */
+	if (d->part[p].found)
+		return d->part[p].ran;
 	/* A function is shown where a loop shown calls it. */
 	for (int q = 0; q < d->nloops; q++)
 		for (size_t i = d->part[q].first; loop_runs(d, q) && i < d->part[q].first + d->part[q].n; i++)
@@ -93,6 +97,70 @@ static void check_calls(struct pmb_disasm *d)
 	}
 }
 
+/* Whether the loops shown make an indirect call (a target the code does
+ * not name). */
+static bool indirect_call(const struct pmb_disasm *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (!d->part[d->insn[i].part].callee && pmb__disasm_part_shown(d, d->insn[i].part) &&
+		    (d->insn[i].kind & PMB_DA_CALL) && !d->insn[i].target)
+			return true;
+	return false;
+}
+
+/* Counted mispredictions per item on the instructions shown (sim). */
+static double misp_listed(const struct pmb_disasm *d)
+{
+	double m = 0;
+
+	for (size_t i = 0; d->counted && i < d->n; i++)
+		if (pmb__disasm_part_shown(d, d->insn[i].part) && !isnan(d->insn[i].count[PMB_DA_MISP]))
+			m += d->insn[i].count[PMB_DA_MISP];
+	return m;
+}
+
+/* The branchy check: the code shown holds no decision.  A static reading
+ * says "branchless" only where the counts (when there are any) account
+ * for the code and count no misprediction; where they disagree, the
+ * counts win (evidence: misp_all, accounted_share, an indirect call). */
+static void check_branchy(struct pmb_disasm *d)
+{
+	bool counts = d->counted || d->sampled;
+	double misp = d->counted ? d->misp_all : 0;
+
+	if (d->role != PMB_ROLE_BRANCHY || d->decisions > 0)
+		return;
+	if (d->counted && misp >= 0.001)
+		note(d, "a branchy benchmark whose listed code holds no conditional branch but the loops' own, "
+		     "yet %.3g mispredictions per item were counted (%.3g on listed code): the counts win, "
+		     "the branches are in code the listing does not show", misp, misp_listed(d));
+	else if (counts && !(d->accounted_share >= 0.99))
+		note(d, "a branchy benchmark whose listed code holds no conditional branch but the loops' own; "
+		     "the listing accounts for %.1f %% of the %s, so no claim is made about the rest",
+		     100 * (isnan(d->accounted_share) ? 0 : d->accounted_share),
+		     d->counted ? "counted instructions" : "samples");
+	else if (!counts && indirect_call(d))
+		note(d, "a branchy benchmark whose listed code holds no conditional branch but the loops' own; "
+		     "the loop makes an indirect call, whose code only counts can show (--backend=sim): no "
+		     "claim is made about it");
+	else
+		note(d, "a branchy benchmark whose loop, and what it calls, holds no conditional branch but "
+		     "the loops' own: the compiler made it branchless%s",
+		     d->counted ? " (the counts agree: no misprediction counted)" : "");
+}
+
+/* Instructions per item counted outside the loops' own (sim). */
+static double body_counted(const struct pmb_disasm *d)
+{
+	double n = d->accounted_all;
+
+	for (size_t i = 0; d->counted && i < d->n; i++)
+		if ((d->insn[i].kind & PMB_DA_HARNESS) && pmb__disasm_part_shown(d, d->insn[i].part) &&
+		    !isnan(d->insn[i].count[PMB_DA_EXEC]))
+			n -= d->insn[i].count[PMB_DA_EXEC];
+	return n;
+}
+
 /* What seed 004 warns about, as notes: an empty body, a branchy benchmark
  * without a branch, calls. */
 void pmb__disasm_check(struct pmb_disasm *d)
@@ -111,15 +179,17 @@ void pmb__disasm_check(struct pmb_disasm *d)
 			body++;
 	}
 	d->body_empty = body == 0;
-	if (d->body_empty && d->meant_empty)
+	if (d->body_empty && d->counted && body_counted(d) >= 0.5)
+		note(d, "the loop body holds no instruction between the loop primitives, yet %.3g instructions "
+		     "per item were counted beside the loop's own: the counts win, the work runs elsewhere",
+		     body_counted(d));
+	else if (d->body_empty && d->meant_empty)
 		note(d, "the loop body holds no instruction between the loop primitives, as this calibration "
 		     "benchmark (.empty) means");
 	else if (d->body_empty)
 		note(d, "the loop body holds no instruction between the loop primitives: the compiler removed "
 		     "the work (keep its result with pmb_do_not_optimize())");
-	if (d->role == PMB_ROLE_BRANCHY && d->decisions == 0)
-		note(d, "a branchy benchmark whose loop, and what it calls, holds no conditional branch but "
-		     "the loops' own: the compiler made it branchless");
+	check_branchy(d);
 	if (d->nloops > 1 && !(d->counted || d->sampled) && d->site_part < 0)
 		note(d, "%s holds %d measured loops; counts (--backend=sim) show which one this benchmark runs",
 		     d->part[0].name, d->nloops);

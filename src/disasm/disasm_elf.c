@@ -166,6 +166,10 @@ bool pmb__elf_sym_named(const struct pmb__elf *e, const char *name, uint64_t *ad
 	return false;
 }
 
+static bool plt_name(const struct pmb__elf *e, uint64_t addr, char *buf, size_t n);
+
+/* Where no symbol holds addr: a PLT slot ("memcpy@plt"), which a call
+ * into a shared library runs through. */
 bool pmb__elf_sym_at(const struct pmb__elf *e, uint64_t addr, char *name, size_t n, uint64_t *start,
 		     uint64_t *size)
 {
@@ -179,7 +183,11 @@ bool pmb__elf_sym_at(const struct pmb__elf *e, uint64_t addr, char *name, size_t
 			*size = s.st_size;
 			return true;
 		}
-	return false;
+	if (!e->rela || addr < e->plt)
+		return false;
+	*start = addr - (addr - e->plt) % e->plt_entry;
+	*size = e->plt_entry;
+	return plt_name(e, *start, name, n);
 }
 
 const uint8_t *pmb__elf_code(const struct pmb__elf *e, uint64_t addr, uint64_t size)

@@ -35,9 +35,19 @@ void pmb__elf_name_of(const struct pmb__elf *e, uint64_t addr, char *buf, size_t
 /* "file.c:12" from the line table, "" without debug info. */
 void pmb__elf_line(const struct pmb__elf *e, uint64_t addr, char *buf, size_t n);
 
+/* What went wrong last, for pmb__disasm_error() (disasm.c). */
+extern char pmb__da_err[512];
+
+/* Append the instructions of f (of component scc; -1 all) to d as one
+ * part, d->insn growing past *cap (what it holds) as needed.  Returns 0,
+ * or -ENOMEM. */
+struct pmb_disasm;
+struct pmb__func;
+int pmb__disasm_add_part(struct pmb_disasm *d, size_t *cap, const struct pmb__func *f, int scc, bool callee,
+			 const char *name);
+
 /* The notes of d, from its instructions and what is known of which loop
  * it runs (disasm_check.c). */
-struct pmb_disasm;
 void pmb__disasm_check(struct pmb_disasm *d);
 
 #endif

@@ -1,4 +1,4 @@
-/* sim_instr.c - --disasm under the simulator: callgrind's per-instruction costs of one benchmark's samples. */
+/* sim_instr.c - --disasm under the simulator: callgrind's per-instruction costs of one benchmark's samples, placed on its listing. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,14 +9,34 @@
 #include "pmubench.h"
 #include "sim_internal.h"
 
-/* The costs of each instruction of d, dump by dump (one dump per meter
- * stop: the calibration pass first, then the samples). */
+/* The costs of every instruction that ran, dump by dump (one dump per
+ * meter stop: the calibration pass first, then the samples), whichever
+ * object and function it is in: what the listing places and what it
+ * does not are told apart only once the samples are known. */
 #define MAX_STOPS 64
+#define MAX_NAMES 4096
+
+/* A function earns a part of its own, found by its counts, from this
+ * share of the counted instructions up; below, it is named as not
+ * placed. */
+#define FOUND_MIN 0.01
+
+/* One instruction's own cost in one dump. */
+struct rec {
+	int ob, fn;
+	uint64_t addr;
+	double v[PMB_DA_NCOUNT];
+};
+
+struct dump {
+	struct rec *r;
+	size_t n, cap;
+};
 
 struct pmb__sim_instr {
 	struct pmb_disasm *d;
-	const char *exe;
-	double *cost[MAX_STOPS]; /* [insn * PMB_DA_NCOUNT + column] */
+	char *ob[MAX_NAMES], *fn[MAX_NAMES]; /* callgrind's compressed names */
+	struct dump dump[MAX_STOPS];
 	int nstops;
 	int err;
 };
@@ -30,13 +50,14 @@ static const enum pmb__sim_col count_col[PMB_DA_NCOUNT] = {
 /* What one dump's reading keeps between lines. */
 struct dump_state {
 	int pos[PMB__NCOL + 8], ncols, npos;
-	bool ob_match, call_cost;
-	char ob_ids[512];  /* 1: object id names the executable, 2: another */
+	bool call_cost;
+	int ob, fn;
 	uint64_t addr;
 };
 
-/* "ob=(3) /path" or "ob=(3)" or "ob=/path": whether it is our file. */
-static void parse_ob(struct dump_state *st, const char *v, const char *exe)
+/* "(3) name", "(3)" or "name": the id of the name in table t (a name
+ * without an id gets the first free one past those callgrind gave). */
+static int name_id(struct pmb__sim_instr *a, char **t, const char *v)
 {
 	long id = -1;
 	const char *name = v;
@@ -46,15 +67,17 @@ static void parse_ob(struct dump_state *st, const char *v, const char *exe)
 		name += *name == ')';
 		name += strspn(name, " ");
 	}
-	if (*name) {
-		const char *b = strrchr(name, '/'), *be = strrchr(exe, '/');
-
-		st->ob_match = !strcmp(name, exe) || (b && be && !strcmp(b, be));
-		if (id >= 0 && id < (long)sizeof(st->ob_ids))
-			st->ob_ids[id] = st->ob_match ? 1 : 2;
-	} else {
-		st->ob_match = id >= 0 && id < (long)sizeof(st->ob_ids) && st->ob_ids[id] == 1;
-	}
+	for (long i = MAX_NAMES - 1; id < 0 && i >= 0; i--)
+		if (t[i] && !strcmp(t[i], name))
+			id = i;
+	for (long i = MAX_NAMES - 1; id < 0 && i >= 0; i--)
+		if (!t[i] && (i == 0 || t[i - 1]))
+			id = i;
+	if (id < 0 || id >= MAX_NAMES)
+		return -1;
+	if (*name && !t[id] && !(t[id] = strdup(name)))
+		a->err = -ENOMEM;
+	return (int)id;
 }
 
 /* One position: "0x1a2b", "+7", "-3" or "*"; *p moves past it. */
@@ -76,8 +99,8 @@ static uint64_t parse_pos(const char **p, uint64_t last)
 static void cost_line(struct pmb__sim_instr *a, struct dump_state *st, const char *p)
 {
 	uint64_t v[PMB__NCOL] = { 0 };
-	struct pmb_disasm_insn *in;
-	double *row;
+	struct dump *dp = &a->dump[a->nstops];
+	struct rec *r;
 
 	st->addr = parse_pos(&p, st->addr);
 	for (int k = 1; k < st->npos; k++)
@@ -94,33 +117,56 @@ static void cost_line(struct pmb__sim_instr *a, struct dump_state *st, const cha
 	}
 	/* The line after calls= is the call's inclusive cost, not the
 	 * instruction's own. */
-	if (st->call_cost || !st->ob_match || !(in = pmb__disasm_find(a->d, st->addr)))
+	if (st->call_cost)
 		return;
-	row = a->cost[a->nstops] + (size_t)(in - a->d->insn) * PMB_DA_NCOUNT;
+	if (dp->n == dp->cap) {
+		size_t cap = dp->cap ? 2 * dp->cap : 256;
+		void *m = realloc(dp->r, cap * sizeof(*dp->r));
+
+		if (!m) {
+			a->err = -ENOMEM;
+			return;
+		}
+		dp->r = m;
+		dp->cap = cap;
+	}
+	r = &dp->r[dp->n++];
+	r->ob = st->ob;
+	r->fn = st->fn;
+	r->addr = st->addr;
 	for (int k = 0; k < PMB_DA_NCOUNT; k++)
-		row[k] += (double)v[count_col[k]];
+		r->v[k] = (double)v[count_col[k]];
+}
+
+static void events_line(struct dump_state *st, const char *p)
+{
+	st->ncols = 0;
+	while (*(p += strspn(p, " \t")) && st->ncols < (int)PMB__ARRAY_LEN(st->pos)) {
+		size_t len = strcspn(p, " \t\n");
+
+		st->pos[st->ncols] = -1;
+		for (int c = 0; c < PMB__NCOL; c++)
+			if (strlen(pmb__sim_col_name[c]) == len && !strncmp(p, pmb__sim_col_name[c], len))
+				st->pos[st->ncols] = c;
+		st->ncols++;
+		p += len;
+	}
 }
 
 static void read_line(struct pmb__sim_instr *a, struct dump_state *st, const char *line)
 {
 	if (!strncmp(line, "events:", 7)) {
-		const char *p = line + 7;
-
-		st->ncols = 0;
-		while (*(p += strspn(p, " \t")) && st->ncols < (int)PMB__ARRAY_LEN(st->pos)) {
-			size_t len = strcspn(p, " \t\n");
-
-			st->pos[st->ncols] = -1;
-			for (int c = 0; c < PMB__NCOL; c++)
-				if (strlen(pmb__sim_col_name[c]) == len && !strncmp(p, pmb__sim_col_name[c], len))
-					st->pos[st->ncols] = c;
-			st->ncols++;
-			p += len;
-		}
+		events_line(st, line + 7);
 	} else if (!strncmp(line, "positions:", 10)) {
 		st->npos = strstr(line, "line") ? 2 : 1;
 	} else if (!strncmp(line, "ob=", 3)) {
-		parse_ob(st, line + 3, a->exe);
+		st->ob = name_id(a, a->ob, line + 3);
+	} else if (!strncmp(line, "cob=", 4)) {
+		(void)name_id(a, a->ob, line + 4); /* names an id, nothing more */
+	} else if (!strncmp(line, "fn=", 3)) {
+		st->fn = name_id(a, a->fn, line + 3);
+	} else if (!strncmp(line, "cfn=", 4)) {
+		(void)name_id(a, a->fn, line + 4);
 	} else if (!strncmp(line, "calls=", 6)) {
 		st->call_cost = true;
 		return;
@@ -133,19 +179,16 @@ static void read_line(struct pmb__sim_instr *a, struct dump_state *st, const cha
 static void on_dump(void *arg, const char *path)
 {
 	struct pmb__sim_instr *a = arg;
-	struct dump_state st = { .npos = 1 };
+	struct dump_state st = { .npos = 1, .ob = -1, .fn = -1 };
 	char *line = NULL;
 	size_t cap = 0;
 	FILE *f;
 
 	if (a->err || a->nstops == MAX_STOPS)
 		return;
-	a->cost[a->nstops] = calloc(a->d->n * PMB_DA_NCOUNT + 1, sizeof(double));
 	f = fopen(path, "r");
-	if (!a->cost[a->nstops] || !f) {
+	if (!f) {
 		a->err = -errno;
-		if (f)
-			fclose(f);
 		return;
 	}
 	while (getline(&line, &cap, f) > 0) {
@@ -157,29 +200,166 @@ static void on_dump(void *arg, const char *path)
 	a->nstops++;
 }
 
+/* What the kept dumps add up to: each instruction's cost once (sorted by
+ * object and address, equal ones merged), and the totals. */
+struct kept {
+	struct rec *r;
+	size_t n;
+	double all[PMB_DA_NCOUNT];
+	double *fn_exec; /* per fn id */
+};
+
+static int by_place(const void *x, const void *y)
+{
+	const struct rec *a = x, *b = y;
+
+	if (a->ob != b->ob)
+		return (a->ob > b->ob) - (a->ob < b->ob);
+	return (a->addr > b->addr) - (a->addr < b->addr);
+}
+
+static int merge_kept(struct pmb__sim_instr *a, int from, struct kept *k)
+{
+	size_t n = 0, m = 0;
+
+	for (int s = from; s < a->nstops; s++)
+		n += a->dump[s].n;
+	k->r = malloc((n + 1) * sizeof(*k->r));
+	k->fn_exec = calloc(MAX_NAMES, sizeof(double));
+	if (!k->r || !k->fn_exec)
+		return -ENOMEM;
+	for (int s = from; s < a->nstops; s++) {
+		memcpy(k->r + m, a->dump[s].r, a->dump[s].n * sizeof(*k->r));
+		m += a->dump[s].n;
+	}
+	qsort(k->r, n, sizeof(*k->r), by_place);
+	k->n = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct rec *r = &k->r[i];
+
+		for (int c = 0; c < PMB_DA_NCOUNT; c++)
+			k->all[c] += r->v[c];
+		if (r->fn >= 0)
+			k->fn_exec[r->fn] += r->v[PMB_DA_EXEC];
+		if (k->n && by_place(&k->r[k->n - 1], r) == 0) {
+			for (int c = 0; c < PMB_DA_NCOUNT; c++)
+				k->r[k->n - 1].v[c] += r->v[c];
+			continue;
+		}
+		k->r[k->n++] = *r;
+	}
+	return 0;
+}
+
+/* Each function at FOUND_MIN of the instructions or more that the listing
+ * lacks: added as a part found by its counts.  why[fn] gets why one was
+ * not ("" added or placed). */
+static void add_found(struct pmb__sim_instr *a, const struct kept *k, char (*why)[32])
+{
+	for (size_t i = 0; i < k->n; i++) {
+		const struct rec *r = &k->r[i];
+		const char *file = r->ob >= 0 ? a->ob[r->ob] : NULL;
+		int rc;
+
+		if (r->fn < 0 || why[r->fn][0] || !file || pmb__disasm_find_in(a->d, file, r->addr))
+			continue;
+		if (k->fn_exec[r->fn] < FOUND_MIN * k->all[PMB_DA_EXEC]) {
+			snprintf(why[r->fn], sizeof(why[0]), "under %g %%", 100 * FOUND_MIN);
+			continue;
+		}
+		rc = pmb__disasm_add_found(a->d, file, r->addr, 0);
+		if (rc < 0)
+			snprintf(why[r->fn], sizeof(why[0]), "%s", rc == -ENOSPC ? "too many parts" :
+				 rc == -ENOENT ? "no symbol holds it" : "its file cannot be read");
+	}
+}
+
+/* What the listing could not place, one entry per function, largest
+ * first (unplaced[fn]: its instructions' share; the last entry, past the
+ * names, those with no function). */
+static void name_unplaced(struct pmb__sim_instr *a, const double *unplaced, const char *const *file,
+			  char (*why)[32])
+{
+	for (;;) {
+		int best = -1;
+
+		for (int f = 0; f <= MAX_NAMES; f++)
+			if (unplaced[f] > 0 && (best < 0 || unplaced[f] > unplaced[best]))
+				best = f;
+		if (best < 0)
+			return;
+		pmb__disasm_unplaced(a->d, best < MAX_NAMES && a->fn[best] ? a->fn[best] : "(no function name)",
+				     file[best] ? file[best] : "", why[best][0] ? why[best] : "no symbol holds it",
+				     unplaced[best]);
+		((double *)unplaced)[best] = 0;
+	}
+}
+
+/* Each kept instruction's counts onto the listing, per item; what it
+ * cannot place into unplaced[] (per function) and file[].  Returns the
+ * executions placed. */
+static double place(struct pmb__sim_instr *a, const struct kept *k, double items, double *unplaced,
+		    const char **file)
+{
+	double placed = 0;
+
+	for (size_t i = 0; i < a->d->n; i++)
+		for (int c = 0; c < PMB_DA_NCOUNT; c++)
+			a->d->insn[i].count[c] = 0;
+	for (size_t i = 0; i < k->n; i++) {
+		const struct rec *x = &k->r[i];
+		const char *ob = x->ob >= 0 && a->ob[x->ob] ? a->ob[x->ob] : "";
+		struct pmb_disasm_insn *in = pmb__disasm_find_in(a->d, ob, x->addr);
+		int f = x->fn >= 0 ? x->fn : MAX_NAMES;
+
+		if (!in) {
+			unplaced[f] += x->v[PMB_DA_EXEC] / k->all[PMB_DA_EXEC];
+			file[f] = ob;
+			continue;
+		}
+		for (int c = 0; c < PMB_DA_NCOUNT; c++)
+			in->count[c] += x->v[c] / items;
+		placed += x->v[PMB_DA_EXEC];
+	}
+	return placed;
+}
+
 /* Counts per item over the samples the runner kept: the last nsamples
  * dumps (the first is the one-pass calibration sample). */
 static int fill_counts(struct pmb__sim_instr *a, const struct pmb_result *r)
 {
 	struct pmb_disasm *d = a->d;
-	double items = 0;
-	int from = a->nstops - (int)r->nsamples;
+	struct kept k = { 0 };
+	char (*why)[32] = calloc(MAX_NAMES + 1, sizeof(*why));
+	double *unplaced = calloc(MAX_NAMES + 1, sizeof(double));
+	const char **file = calloc(MAX_NAMES + 1, sizeof(*file));
+	double items = 0, placed;
+	int from = a->nstops - (int)r->nsamples, rc = -EPROTO;
 
-	if (r->nsamples == 0 || from < 0)
-		return -EPROTO;
+	if (r->nsamples == 0 || from < 0 || !why || !unplaced || !file)
+		goto out;
+	rc = merge_kept(a, from, &k);
+	if (rc || !k.all[PMB_DA_EXEC])
+		goto out;
 	for (size_t s = 0; s < r->nsamples; s++)
 		items += (double)r->samples[s].passes * (double)(r->items_per_pass ? r->items_per_pass : 1);
-	for (size_t i = 0; i < d->n; i++)
-		for (int k = 0; k < PMB_DA_NCOUNT; k++) {
-			double sum = 0;
-
-			for (int s = from; s < a->nstops; s++)
-				sum += a->cost[s][i * PMB_DA_NCOUNT + (size_t)k];
-			d->insn[i].count[k] = sum / items;
-		}
+	d->nunplaced = 0;
+	d->unplaced_rest = 0;
+	add_found(a, &k, why);
+	placed = place(a, &k, items, unplaced, file);
+	name_unplaced(a, unplaced, file, why);
+	d->accounted_all = k.all[PMB_DA_EXEC] / items;
+	d->accounted_share = placed / k.all[PMB_DA_EXEC];
+	d->misp_all = k.all[PMB_DA_MISP] / items;
 	d->counted = true;
 	pmb__disasm_counted(d);
-	return 0;
+out:
+	free(k.r);
+	free(k.fn_exec);
+	free(why);
+	free(unplaced);
+	free(file);
+	return rc;
 }
 
 int pmb__sim_instr_begin(struct pmb__sim_instr **out, struct pmb_meter *m, struct pmb_disasm *d)
@@ -190,7 +370,6 @@ int pmb__sim_instr_begin(struct pmb__sim_instr **out, struct pmb_meter *m, struc
 	if (!a)
 		return -ENOMEM;
 	a->d = d;
-	a->exe = d->file;
 	pmb__sim_meter_on_dump(m, on_dump, a);
 	return 0;
 }
@@ -207,7 +386,11 @@ int pmb__sim_instr_end(struct pmb__sim_instr *a, struct pmb_meter *m, int rc, co
 		pmb__sim_set_err("per-instruction counts of %s: %s", name,
 				 rc == -EPROTO ? "the samples and callgrind's dumps do not match" : pmb_strerror(rc));
 	for (int s = 0; s < a->nstops; s++)
-		free(a->cost[s]);
+		free(a->dump[s].r);
+	for (int i = 0; i < MAX_NAMES; i++) {
+		free(a->ob[i]);
+		free(a->fn[i]);
+	}
 	free(a);
 	return rc;
 }

@@ -9,6 +9,14 @@
 
 #define TOP 5
 
+static bool insn_shown(const struct pmb_disasm *d, const struct pmb_disasm_insn *in)
+{
+	if (!(in->kind & PMB_DA_NOP))
+		return true;
+	/* A nop is padding unless the counts say it ran. */
+	return (d->counted && in->count[PMB_DA_EXEC] > 0) || (d->sampled && in->share > 0);
+}
+
 static void legend(FILE *f, const struct pmb_disasm *d)
 {
 	if (d->sampled)
@@ -87,14 +95,53 @@ static void part(FILE *f, const struct pmb_disasm *d, int p)
 {
 	const struct pmb_disasm_part *pt = &d->part[p];
 
-	if (pt->callee)
+	if (pt->found)
+		fprintf(f, "  ran in the measured loop, reached by no direct call (found by its counts): %s in %s\n",
+			pt->name, pt->file);
+	else if (pt->callee)
 		fprintf(f, "  called from the loop: %s\n", pt->name);
 	else
 		fprintf(f, "  measured loop in %s, 0x%llx..0x%llx:\n", pt->name, (unsigned long long)pt->lo,
 			(unsigned long long)pt->hi);
 	for (size_t i = pt->first; i < pt->first + pt->n; i++)
-		if (!(d->insn[i].kind & PMB_DA_NOP))
+		if (insn_shown(d, &d->insn[i]))
 			insn_line(f, d, &d->insn[i]);
+}
+
+/* What the listing accounts for of what was counted (sim) or sampled,
+ * what it could not place, and (sampled) how many samples landed of
+ * those the period implies. */
+static void accounting(FILE *f, const struct pmb_disasm *d)
+{
+	char line[1024];
+	size_t len = 0;
+	double expected = d->sample_period ? d->sampled_count / (double)d->sample_period : 0;
+
+	if (isnan(d->accounted_share))
+		return;
+	if (d->counted)
+		fprintf(f, "  accounted: the listing holds %.3f of the %.3f instructions per item counted (%.1f %%)\n",
+			d->accounted_share * d->accounted_all, d->accounted_all, 100 * d->accounted_share);
+	else
+		fprintf(f, "  accounted: the listing holds %llu of the %llu samples (%.1f %%)\n",
+			(unsigned long long)d->samples_in, (unsigned long long)d->samples_all,
+			100 * d->accounted_share);
+	for (int k = 0; k < d->nunplaced && len < sizeof(line); k++) {
+		const struct pmb_disasm_unplaced *u = &d->unplaced[k];
+		const char *b = strrchr(u->file, '/');
+
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s%s%s %.3g %% (%s)", k ? "; " : "",
+					u->name, u->file[0] ? " in " : "", b ? b + 1 : u->file, 100 * u->share,
+					u->why);
+	}
+	if (d->unplaced_rest > 0 && len < sizeof(line))
+		snprintf(line + len, sizeof(line) - len, "; others %.3g %%", 100 * d->unplaced_rest);
+	if (d->nunplaced)
+		wrapped(f, "  not placed: ", line);
+	if (d->sampled && expected >= 1 && (double)d->samples_all < 0.5 * expected)
+		fprintf(f, "  thin sampling: %llu samples landed of the %.0f expected (%.4g %s counted / one "
+			"every %llu): the shares rest on few samples\n", (unsigned long long)d->samples_all,
+			expected, d->sampled_count, d->sample_event, (unsigned long long)d->sample_period);
 }
 
 /* The ranking value: a count per item, or (rank_col -1) a share. */
@@ -121,7 +168,8 @@ static void ranking(FILE *f, const struct pmb_disasm *d)
 	if (!v)
 		return;
 	for (size_t i = 0; i < d->n; i++)
-		if (pmb__disasm_part_shown(d, d->insn[i].part) && rank_of(d, &d->insn[i]) > 0)
+		if (pmb__disasm_part_shown(d, d->insn[i].part) && insn_shown(d, &d->insn[i]) &&
+		    rank_of(d, &d->insn[i]) > 0)
 			v[n++] = &d->insn[i];
 	qsort_r(v, n, sizeof(*v), by_rank, (void *)d);
 	fprintf(f, "  ranked by %s%s:", d->rank_by, d->rank_col < 0 ? "" : " per item");
@@ -152,8 +200,10 @@ static void one(FILE *f, const char *name, const struct pmb_disasm *d)
 	if (hidden)
 		fprintf(f, "  (%d loop%s or function%s of the same code that this benchmark does not run: not "
 			"shown)\n", hidden, hidden > 1 ? "s" : "", hidden > 1 ? "s" : "");
-	if (d->counted || d->sampled)
+	if (d->counted || d->sampled) {
+		accounting(f, d);
 		ranking(f, d);
+	}
 	for (int i = 0; i < d->nnotes; i++)
 		wrapped(f, "  note: ", d->note[i]);
 }

@@ -387,7 +387,7 @@ static void write_run(struct pmb__jw *w, const struct pmb_context *c,
 }
 
 /* --disasm: the annotated loop, every instruction of every part (the
- * console leaves out nops and parts that did not run). */
+ * console leaves out the nops and parts that did not run). */
 static void write_disasm_insn(struct pmb__jw *w, const struct pmb_disasm *d, const struct pmb_disasm_insn *in)
 {
 	char bytes[3 * sizeof(in->bytes) + 1] = "";
@@ -413,6 +413,33 @@ static void write_disasm_insn(struct pmb__jw *w, const struct pmb_disasm *d, con
 	pmb__jw_close(w, '}');
 }
 
+/* What the listing accounts for of the counts (or samples), what it
+ * could not place, and the samples the period implies. */
+static void write_disasm_accounting(struct pmb__jw *w, const struct pmb_disasm *d)
+{
+	if (isnan(d->accounted_share))
+		return;
+	if (d->counted) {
+		pmb__jw_num(w, "instructions_counted", d->accounted_all);
+		pmb__jw_num(w, "misp_counted", d->misp_all);
+	}
+	if (d->sampled && d->sample_period)
+		pmb__jw_num(w, "samples_expected", d->sampled_count / (double)d->sample_period);
+	pmb__jw_num(w, "accounted_share", d->accounted_share);
+	pmb__jw_open(w, "unplaced", '[', false);
+	for (int k = 0; k < d->nunplaced; k++) {
+		pmb__jw_open(w, NULL, '{', true);
+		pmb__jw_str(w, "function", d->unplaced[k].name);
+		pmb__jw_str_or_null(w, "file", d->unplaced[k].file[0] ? d->unplaced[k].file : NULL);
+		pmb__jw_str(w, "why", d->unplaced[k].why);
+		pmb__jw_num(w, "share", d->unplaced[k].share);
+		pmb__jw_close(w, '}');
+	}
+	pmb__jw_close(w, ']');
+	if (d->unplaced_rest > 0)
+		pmb__jw_num(w, "unplaced_rest", d->unplaced_rest);
+}
+
 static void write_disasm(struct pmb__jw *w, const struct pmb_disasm *d)
 {
 	pmb__jw_open(w, "disasm", '{', false);
@@ -433,6 +460,7 @@ static void write_disasm(struct pmb__jw *w, const struct pmb_disasm *d)
 		pmb__jw_num(w, "event_count", d->sampled_count);
 		pmb__jw_str(w, "skid", "a sample lands a few instructions after the one that caused it");
 	}
+	write_disasm_accounting(w, d);
 	pmb__jw_bool(w, "body_empty", d->body_empty);
 	pmb__jw_int(w, "decisions", d->decisions);
 	pmb__jw_open(w, "notes", '[', false);
@@ -444,8 +472,9 @@ static void write_disasm(struct pmb__jw *w, const struct pmb_disasm *d)
 		const struct pmb_disasm_part *pt = &d->part[p];
 
 		pmb__jw_open(w, NULL, '{', false);
-		pmb__jw_str(w, "kind", pt->callee ? "called" : "loop");
+		pmb__jw_str(w, "kind", pt->found ? "found" : pt->callee ? "called" : "loop");
 		pmb__jw_str(w, "function", pt->name);
+		pmb__jw_str(w, "file", pt->file);
 		pmb__jw_uint(w, "low", pt->lo);
 		pmb__jw_uint(w, "high", pt->hi);
 		/* the loop this benchmark runs, or a function it calls */

@@ -115,7 +115,9 @@ printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 # Shared libraries: NEEDED entries, recursively, found where the arm64
 # multiarch packages and the cross libc put them.  All go to
 # /lib/aarch64-linux-gnu, which the aarch64 loader searches by default.
-libdirs="/usr/lib/aarch64-linux-gnu /lib/aarch64-linux-gnu /usr/aarch64-linux-gnu/lib"
+# The build's tests/ too: a test program linked with a library built
+# beside it (disasm_bench with libdisasm_lib.so).
+libdirs="/usr/lib/aarch64-linux-gnu /lib/aarch64-linux-gnu /usr/aarch64-linux-gnu/lib $build/tests"
 todo=$exes seen=""
 while [ -n "$todo" ]; do
 	next=""

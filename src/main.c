@@ -14,6 +14,7 @@
 #include "events.h"
 #include "options.h"
 #include "pmubench.h"
+#include "report_cmd.h"
 #include "report_out.h"
 #include "run.h"
 
@@ -108,6 +109,7 @@ static void usage(void)
 	fputs("usage: pmubench [OPTION]...\n"
 	      "       pmubench compare [--threshold=PCT] [--drift=PCT] OLD.json NEW.json\n"
 	      "       pmubench ab [OPTION]... OLD NEW   (two builds, in alternation)\n"
+	      "       pmubench report [OPTION]... RUN.json   (a saved run, reported again)\n"
 	      "Measure what small pieces of code cost per item: time, cycles,\n"
 	      "instructions, branch mispredictions, cache misses.\n\n", stdout);
 	pmb__options_help(options, NOPTIONS, stdout);
@@ -209,6 +211,8 @@ static int main_in_c_locale(int argc, char **argv)
 		return stdout_checked(pmb__compare_main(argc - 1, argv + 1));
 	if (argc > 1 && !strcmp(argv[1], "ab"))
 		return stdout_checked(pmb__ab_main(argc - 1, argv + 1));
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return stdout_checked(pmb__report_main(argc - 1, argv + 1));
 	rc = pmb__main_options(argc, argv, &o, err, sizeof(err));
 	if (rc == 2)
 		return bad(err);

@@ -1,0 +1,147 @@
+/* report_cmd.c - `pmubench report RUN.json`: a saved run analysed again and drawn as the live run drew it. */
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "options.h"
+#include "report_cmd.h"
+#include "report_cols.h"
+#include "report_out.h"
+#include "results_load.h"
+
+/* The live run's report options, and nothing that measures. */
+struct report_options {
+	int format;
+	const char *out, *columns, *plot;
+	bool wide, verbose, help;
+};
+
+static const struct pmb_optchoice formats[] = {
+	{ "console", PMB_FORMAT_CONSOLE }, { "json", PMB_FORMAT_JSON }, { "csv", PMB_FORMAT_CSV }, { 0 },
+};
+
+#define AT(member) PMB_OPT_AT(struct report_options, member)
+
+static const struct pmb_optdef report_options[] = {
+	{ .name = "--format", .kind = PMB_OPT_CHOICE, .value = AT(format), .choices = formats, .meta = "=F",
+	  .help = "console (default), json, csv" },
+	{ .name = "--out", .kind = PMB_OPT_FILE, .value = AT(out), .meta = "=FILE",
+	  .help = "write the report to FILE (atomically)" },
+	{ .name = "--columns", .kind = PMB_OPT_LIST, .value = AT(columns), .meta = "=LIST",
+	  .expect = "expected a comma-separated list of column names (see man pmubench)",
+	  .help = "console table: these columns beside the name" },
+	{ .name = "--wide", .kind = PMB_OPT_FLAG, .given = AT(wide),
+	  .help = "console table: every column, however wide" },
+	{ .name = "--verbose", .kind = PMB_OPT_FLAG, .given = AT(verbose),
+	  .help = "console: the whole environment probe in the\nheader, not only the machine's line" },
+	{ .name = "--plot", .kind = PMB_OPT_FILE, .value = AT(plot), .meta = "=FILE.svg",
+	  .help = "also draw sweeps and branch studies as SVG" },
+	{ .name = "--help", .short_name = 'h', .kind = PMB_OPT_STOP, .given = AT(help),
+	  .help = "print this help and exit" },
+};
+#define NOPTIONS (sizeof(report_options) / sizeof(report_options[0]))
+
+static void usage(FILE *f)
+{
+	fputs("usage: pmubench report [OPTION]... RUN.json\n"
+	      "Analyse a run saved with --format=json again and print its report, as\n"
+	      "the run that measured it printed it for the same width and options.\n\n", f);
+}
+
+/* Returns 0 to go on, 1 after --help, 2 with the error said. */
+static int parse(int argc, char **argv, struct report_options *o, const char **file)
+{
+	char err[512];
+	size_t len;
+	int first, rc;
+
+	rc = pmb__options_parse(report_options, NOPTIONS, argc, argv, o, &first, err, sizeof(err));
+	if (rc < 0)
+		return pmb__out_error("report: %s", err);
+	if (rc > 0) {
+		usage(stdout);
+		pmb__options_help(report_options, NOPTIONS, stdout);
+		return 1;
+	}
+	if (argc - first != 1)
+		return pmb__out_error("report: %s (usage: pmubench report [OPTION]... RUN.json)",
+				      argc - first ? "more than one file" : "expected the results file of a run");
+	*file = argv[first];
+	len = o->plot ? strlen(o->plot) : 0;
+	if (o->plot && (len < 5 || strcmp(o->plot + len - 4, ".svg")))
+		return pmb__out_error("report: --plot=%s: expected a file name ending in .svg (the plot is SVG)",
+				      o->plot);
+	return 0;
+}
+
+/* The outputs may be written: not over the run read, nor over each other. */
+static int check_outputs(const struct report_options *o, const char *file)
+{
+	struct pmb_out_input in[3] = { { "the run reported", file }, { NULL, NULL }, { NULL, NULL } };
+
+	if (o->out && pmb__out_check("--out", o->out, in))
+		return 2;
+	in[1] = (struct pmb_out_input){ "--out", o->out };
+	if (o->plot && pmb__out_check("--plot", o->plot, in))
+		return 2;
+	return 0;
+}
+
+/* The view the live run drew with: the report's options and this
+ * terminal's width ($COLUMNS). */
+static int set_view(const struct report_options *o, struct pmb_context *c)
+{
+	char err[1600];
+
+	if (o->columns && pmb__columns_check(o->columns, &c->plan, err, sizeof(err)))
+		return pmb__out_error("%s", err);
+	c->view.width = pmb__out_width(o->out);
+	snprintf(c->view.columns, sizeof(c->view.columns), "%s", o->columns ? o->columns : "");
+	c->view.wide = o->wide;
+	c->view.verbose = o->verbose;
+	return 0;
+}
+
+/* Exit status as the live run's: 1 where a benchmark failed its check. */
+static int failed_checks(const struct pmb_loaded_run *run)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < run->n; i++)
+		if (run->res[i].status == PMB_EVERIFY) {
+			fprintf(stderr, "pmubench: %s failed: %s\n", run->res[i].inst->name, run->res[i].reason);
+			rc = 1;
+		}
+	return rc;
+}
+
+int pmb__report_main(int argc, char **argv)
+{
+	struct report_options o = { .format = PMB_FORMAT_CONSOLE };
+	struct pmb_loaded_run run;
+	const char *file = NULL;
+	char err[PATH_MAX + 256];
+	int printed = 0, rc;
+
+	rc = parse(argc, argv, &o, &file);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	if (check_outputs(&o, file))
+		return 2;
+	rc = pmb__results_load_run(file, &run, err, sizeof(err));
+	if (rc)
+		return pmb__out_error("report: %s: %s", file, err);
+	rc = set_view(&o, run.ctx);
+	if (!rc) {
+		pmb__analyze(run.ctx, run.res, run.n, run.reps);
+		pmb__out_warnings(run.ctx->warnings, run.ctx->nwarnings, &printed);
+		rc = pmb__out_report((enum pmb_format)o.format, o.out, o.plot, run.ctx, run.res, run.n);
+		if (!rc)
+			rc = failed_checks(&run);
+	}
+	pmb__loaded_run_free(&run);
+	return rc;
+}

@@ -317,6 +317,8 @@ static int check_outputs(const struct pmb_options *o)
 		rc = pmb__out_check("--out", o->out, inputs);
 	if (!rc && o->plot)
 		rc = pmb__out_check("--plot", o->plot, inputs);
+	if (!rc && o->save)
+		rc = pmb__out_check("--save", o->save, inputs);
 	return rc;
 }
 
@@ -572,11 +574,14 @@ static int report_write(const struct pmb_options *o, const struct pmb_context *c
 	sigaddset(&hold, SIGINT);
 	sigaddset(&hold, SIGTERM);
 	sigaddset(&hold, SIGHUP);
-	if (o->out || o->plot)
+	if (o->out || o->plot || o->save)
 		sigprocmask(SIG_BLOCK, &hold, &old);
 	errno = 0;
 	rc = pmb__out_report(o->format, o->out, o->plot, ctx, r, n);
-	if (o->out || o->plot)
+	/* --save: the samples as a file too, for `pmubench report`. */
+	if (!rc && o->save)
+		rc = pmb__out_report(PMB_FORMAT_JSON, o->save, NULL, ctx, r, n);
+	if (o->out || o->plot || o->save)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	if (rc && !o->out && ferror(stdout)) {
 		pmb__out_error("cannot write the report to standard output: %s",

@@ -25,6 +25,7 @@ struct pmb_options {
 	int cpu;                 /* --cpu; -1 the core it started on */
 	int format;              /* --format: enum pmb_format */
 	const char *out, *plot;  /* --out, --plot; NULL none */
+	const char *save;        /* --save: the results JSON too; NULL none */
 	const char *counters;    /* --counters; NULL the default */
 	bool list, list_events, topology, self_check, kernel, help, version;
 	bool disasm;             /* --disasm: the measured loops' code */

@@ -99,6 +99,14 @@ static const struct pmb_optdef options[] = {
 };
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
 
+const struct pmb_optdef *pmb__main_option(const char *name)
+{
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if (!strcmp(options[i].name, name))
+			return &options[i];
+	return NULL;
+}
+
 /* The message made visible: it quotes the command line, which may hold
  * control characters. */
 static int bad(const char *msg)

@@ -11,38 +11,22 @@
 #include "report_cols.h"
 #include "report_out.h"
 #include "results_load.h"
+#include "run.h"
 
-/* The live run's report options, and nothing that measures. */
-struct report_options {
-	int format;
-	const char *out, *columns, *plot;
-	bool wide, verbose, help;
-};
+/* The live run's report options, main's own entries (into struct
+ * pmb_options), and nothing that measures. */
+static const char *const shared[] = { "--format", "--out", "--columns", "--wide", "--verbose", "--plot" };
+#define NSHARED (sizeof(shared) / sizeof(shared[0]))
+#define NOPTIONS (NSHARED + 1)
 
-static const struct pmb_optchoice formats[] = {
-	{ "console", PMB_FORMAT_CONSOLE }, { "json", PMB_FORMAT_JSON }, { "csv", PMB_FORMAT_CSV }, { 0 },
-};
-
-#define AT(member) PMB_OPT_AT(struct report_options, member)
-
-static const struct pmb_optdef report_options[] = {
-	{ .name = "--format", .kind = PMB_OPT_CHOICE, .value = AT(format), .choices = formats, .meta = "=F",
-	  .help = "console (default), json, csv" },
-	{ .name = "--out", .kind = PMB_OPT_FILE, .value = AT(out), .meta = "=FILE",
-	  .help = "write the report to FILE (atomically)" },
-	{ .name = "--columns", .kind = PMB_OPT_LIST, .value = AT(columns), .meta = "=LIST",
-	  .expect = "expected a comma-separated list of column names (see man pmubench)",
-	  .help = "console table: these columns beside the name" },
-	{ .name = "--wide", .kind = PMB_OPT_FLAG, .given = AT(wide),
-	  .help = "console table: every column, however wide" },
-	{ .name = "--verbose", .kind = PMB_OPT_FLAG, .given = AT(verbose),
-	  .help = "console: the whole environment probe in the\nheader, not only the machine's line" },
-	{ .name = "--plot", .kind = PMB_OPT_FILE, .value = AT(plot), .meta = "=FILE.svg",
-	  .help = "also draw sweeps and branch studies as SVG" },
-	{ .name = "--help", .short_name = 'h', .kind = PMB_OPT_STOP, .given = AT(help),
-	  .help = "print this help and exit" },
-};
-#define NOPTIONS (sizeof(report_options) / sizeof(report_options[0]))
+static void options_table(struct pmb_optdef *t)
+{
+	for (size_t i = 0; i < NSHARED; i++)
+		t[i] = *pmb__main_option(shared[i]);
+	t[NSHARED] = (struct pmb_optdef){ .name = "--help", .short_name = 'h', .kind = PMB_OPT_STOP,
+					  .given = PMB_OPT_AT(struct pmb_options, help),
+					  .help = "print this help and exit" };
+}
 
 static void usage(FILE *f)
 {
@@ -52,18 +36,20 @@ static void usage(FILE *f)
 }
 
 /* Returns 0 to go on, 1 after --help, 2 with the error said. */
-static int parse(int argc, char **argv, struct report_options *o, const char **file)
+static int parse(int argc, char **argv, struct pmb_options *o, const char **file)
 {
+	struct pmb_optdef table[NOPTIONS];
 	char err[512];
 	size_t len;
 	int first, rc;
 
-	rc = pmb__options_parse(report_options, NOPTIONS, argc, argv, o, &first, err, sizeof(err));
+	options_table(table);
+	rc = pmb__options_parse(table, NOPTIONS, argc, argv, o, &first, err, sizeof(err));
 	if (rc < 0)
 		return pmb__out_error("report: %s", err);
 	if (rc > 0) {
 		usage(stdout);
-		pmb__options_help(report_options, NOPTIONS, stdout);
+		pmb__options_help(table, NOPTIONS, stdout);
 		return 1;
 	}
 	if (argc - first != 1)
@@ -78,7 +64,7 @@ static int parse(int argc, char **argv, struct report_options *o, const char **f
 }
 
 /* The outputs may be written: not over the run read, nor over each other. */
-static int check_outputs(const struct report_options *o, const char *file)
+static int check_outputs(const struct pmb_options *o, const char *file)
 {
 	struct pmb_out_input in[3] = { { "the run reported", file }, { NULL, NULL }, { NULL, NULL } };
 
@@ -92,7 +78,7 @@ static int check_outputs(const struct report_options *o, const char *file)
 
 /* The view the live run drew with: the report's options and this
  * terminal's width ($COLUMNS). */
-static int set_view(const struct report_options *o, struct pmb_context *c)
+static int set_view(const struct pmb_options *o, struct pmb_context *c)
 {
 	char err[1600];
 
@@ -120,7 +106,7 @@ static int failed_checks(const struct pmb_loaded_run *run)
 
 int pmb__report_main(int argc, char **argv)
 {
-	struct report_options o = { .format = PMB_FORMAT_CONSOLE };
+	struct pmb_options o = { .format = PMB_FORMAT_CONSOLE };
 	struct pmb_loaded_run run;
 	const char *file = NULL;
 	char err[PATH_MAX + 256];

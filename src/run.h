@@ -69,6 +69,11 @@ int pmb__run_values(struct pmb_run *run);
  * with the one-line error in err. */
 int pmb__main_options(int argc, char **argv, struct pmb_options *o, char *err, size_t size);
 
+struct pmb_optdef;
+/* The entry of main's option table called name ("--format"), or NULL: the
+ * options `pmubench report` shares with a run are these very entries. */
+const struct pmb_optdef *pmb__main_option(const char *name);
+
 /* Run what the options ask for: the benchmarks (plan, counters, samples,
  * figures, report), or --list, --list-events, --topology, --self-check.
  * Prints the report, its errors ("pmubench: ..." on stderr) and warnings.

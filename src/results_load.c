@@ -434,6 +434,12 @@ static int read_results(struct loader *l, const json_t *root, struct pmb_loaded_
 		const json_t *b = json_array_get(bs, k);
 		size_t i = k / run->reps;
 
+		/* `pmubench ab --out` numbers each side's turns as repetitions
+		 * of one file: not one run, nor the context's repetitions. */
+		if (integer(b, "repetitions", 1) != run->ctx->repetitions)
+			return FAIL(l, "benchmark %zu has %d repetitions where the run made %d: several runs "
+				    "merged into one file (pmubench ab --out) are not one run", k,
+				    integer(b, "repetitions", 1), run->ctx->repetitions);
 		if (k % run->reps == 0)
 			read_instance(b, get(b, "instance"), &run->inst[i], &run->defs[i]);
 		run->res[k].inst = &run->inst[i];

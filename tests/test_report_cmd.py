@@ -113,6 +113,9 @@ def perf_case():
     check_console("perf.w120", args + ["--repetitions=2"], 120, False)
     check_console("perf.wide", args, 200, False, ["--wide", "--verbose"])
     check_console("perf.cols", args, 100, False, ["--columns=ns,ci,samples,fixed"])
+    # Software counters asked for (--counters): their columns, their
+    # multiplexing flags, from raw counts with their times.
+    check_console("perf.counters", args + ["--counters=task-clock,page-faults"], 100, False)
     saved = path("perf.wide.json")
     if os.path.exists(saved):
         again = run("report", "--wide", "--verbose", saved, env=env_cols(200))
@@ -154,6 +157,10 @@ def errors():
             b.pop(k, None)
     refused("a schema 1 file", json.dumps(old), "results schema 1 (pmubench %s)"
             % data["context"]["pmubench_version"])
+    merged = json.loads(json.dumps(data))
+    for b in merged["benchmarks"]:
+        b["repetitions"] = 2
+    refused("turns merged by ab --out", json.dumps(merged), "not one run")
     gb = {"context": {"date": "x", "library_build_type": "release"}, "benchmarks": []}
     refused("Google Benchmark's file", json.dumps(gb), "not written by pmubench")
     refused("malformed JSON", '{"context": {', "line 1")

@@ -28,19 +28,30 @@ static double num(const json_t *o, const char *key, double absent)
 	return json_is_number(v) ? json_number_value(v) : absent;
 }
 
-/* A count or size as written (%PRIu64): exact below 2^53, as counts are. */
+/* A count or size as written (%PRIu64): exact below 2^53, as counts are;
+ * 0 for anything else (a negative or huge number cast would be undefined). */
+static uint64_t count_of(const json_t *v)
+{
+	double x = json_is_number(v) ? json_number_value(v) : 0;
+
+	return x > 0 && x < 0x1p64 ? (uint64_t)x : 0;
+}
+
 static uint64_t u64(const json_t *o, const char *key)
 {
-	double v = num(o, key, 0);
+	return count_of(get(o, key));
+}
 
-	return v > 0 && v < 0x1p64 ? (uint64_t)v : 0;
+static int int_of(const json_t *v, int absent)
+{
+	double x = json_is_number(v) ? json_number_value(v) : NAN;
+
+	return isfinite(x) && fabs(x) < 0x1p31 ? (int)x : absent;
 }
 
 static int integer(const json_t *o, const char *key, int absent)
 {
-	double v = num(o, key, NAN);
-
-	return isfinite(v) && fabs(v) < 0x1p31 ? (int)v : absent;
+	return int_of(get(o, key), absent);
 }
 
 /* A uint64_t written as a decimal string (a seed). */
@@ -316,9 +327,9 @@ static void read_count(const json_t *k, int e, struct pmb_sample *s)
 	if (!json_is_array(k) || json_array_size(k) != 3)
 		return;
 	s->mask |= 1u << e;
-	s->count[e].value = (uint64_t)json_number_value(json_array_get(k, 0));
-	s->count[e].enabled = (uint64_t)json_number_value(json_array_get(k, 1));
-	s->count[e].running = (uint64_t)json_number_value(json_array_get(k, 2));
+	s->count[e].value = count_of(json_array_get(k, 0));
+	s->count[e].enabled = count_of(json_array_get(k, 1));
+	s->count[e].running = count_of(json_array_get(k, 2));
 }
 
 /* raw: a raw_samples object (passes, ns, group), counts: its raw counts by
@@ -341,9 +352,9 @@ static int read_samples(struct loader *l, const char *name, const json_t *raw, c
 	for (size_t i = 0; i < m; i++) {
 		struct pmb_sample *s = &(*out)[i];
 
-		s->passes = (uint64_t)json_number_value(json_array_get(passes, i));
-		s->ns = (uint64_t)json_number_value(json_array_get(ns, i));
-		s->group = (int)json_number_value(json_array_get(group, i));
+		s->passes = count_of(json_array_get(passes, i));
+		s->ns = count_of(json_array_get(ns, i));
+		s->group = int_of(json_array_get(group, i), -1);
 		for (int e = 0; e < nev; e++) {
 			const char *key = json_string_value(get(json_array_get(keys, (size_t)e), "key"));
 
@@ -364,8 +375,11 @@ static void read_instance(const json_t *b, const json_t *in, struct pmb_instance
 	text(b, "name", inst->name, sizeof(inst->name));
 	text(in, "family", inst->family, sizeof(inst->family));
 	text(in, "args", inst->args, sizeof(inst->args));
-	inst->arg[0] = (int64_t)json_number_value(json_array_get(arg, 0));
-	inst->arg[1] = (int64_t)json_number_value(json_array_get(arg, 1));
+	for (size_t a = 0; a < 2; a++) {
+		double x = json_number_value(json_array_get(arg, a)); /* 0 where none */
+
+		inst->arg[a] = isfinite(x) && fabs(x) < 0x1p63 ? (int64_t)x : 0;
+	}
 	text(in, "tier", inst->tier, sizeof(inst->tier));
 	inst->working_set = u64(in, "working_set");
 	inst->baseline = integer(in, "baseline", -1);
@@ -446,9 +460,14 @@ static int read_results(struct loader *l, const json_t *root, struct pmb_loaded_
 		err = read_result(l, b, get(get(root, "context"), "events"), &run->res[k]);
 		if (err)
 			return err;
+		/* The analysis finds a link's result at instance * reps + rep. */
+		if (run->res[k].repetition != (int)(k % run->reps))
+			return FAIL(l, "benchmark %zu: repetition_index %d where the run's order has %zu", k,
+				    run->res[k].repetition, k % run->reps);
 	}
 	for (size_t i = 0; i < run->ninst; i++)
-		if (run->inst[i].baseline >= (int)run->ninst || run->inst[i].reference >= (int)run->ninst)
+		if (run->inst[i].baseline < -1 || run->inst[i].baseline >= (int)run->ninst ||
+		    run->inst[i].reference < -1 || run->inst[i].reference >= (int)run->ninst)
 			return FAIL(l, "%s: its baseline or reference is not in the file", run->inst[i].name);
 	return 0;
 }

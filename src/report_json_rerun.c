@@ -23,6 +23,8 @@ void pmb__json_rerun_context(struct pmb__jw *w, const struct pmb_context *c)
 	pmb__jw_bool(w, "cycles_counted", c->has_cycles);
 	pmb__jw_bool(w, "counters_given", c->view.counters_given);
 	jw_u64_text(w, "seed", c->seed);
+	/* warnings[0..this) came before the analysis, which adds the rest */
+	pmb__jw_int(w, "warnings_measured", c->nwarnings_measured);
 	pmb__jw_close(w, '}');
 }
 

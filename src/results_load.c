@@ -272,11 +272,13 @@ static void read_settings(const json_t *cx, struct pmb_context *c)
 	c->min_sample_ns = num(cx, "min_sample_time_ns", NAN);
 	text(cx, "sim_geometry", c->sim_geometry, sizeof(c->sim_geometry));
 	text(cx, "incomplete_reason", c->incomplete, sizeof(c->incomplete));
-	/* Those of the measurement and of the analysis: the analysis adds its
-	 * own again, each kept once, in the same order. */
+	/* Those raised before the analysis only: it adds its own again. */
+	int measured = integer(get(cx, "reanalysis"), "warnings_measured", -1);
+
 	json_array_foreach(get(cx, "warnings"), i, w)
-		if (json_is_string(w))
+		if (json_is_string(w) && (measured < 0 || i < (size_t)measured))
 			pmb__context_warn(c, "%s", json_string_value(w));
+	c->nwarnings_measured = c->nwarnings;
 }
 
 /* Which pmubench wrote the file, and whether it holds what is read. */

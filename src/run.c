@@ -556,6 +556,7 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 			 pmb__interrupt_name(s->stopped), s->nrun, s->n, s->n == 1 ? "" : "s");
 	for (int i = 0; i < w->n; i++)
 		pmb__context_warn(c, "%s", w->text[i]);
+	c->nwarnings_measured = c->nwarnings;
 	return c;
 }
 

@@ -1,4 +1,4 @@
-/* fuzz_results.c - libFuzzer harness: a result file through the reader (results_io.c) and `compare`. */
+/* fuzz_results.c - libFuzzer harness: a result file through the readers (results_io.c, results_load.c), `compare` and `report`. */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
@@ -6,8 +6,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "compare.h"
+#include "plot.h"
+#include "report.h"
 #include "results_io.h"
+#include "results_load.h"
 
 /* The input as a file: a memfd is a regular file, as the reader asks. */
 static const char *as_file(const uint8_t *data, size_t size)
@@ -39,6 +43,32 @@ static void walk(const struct pmb_results *r)
 	}
 }
 
+/* What `pmubench report` does with the file: read back, analysed again,
+ * every format drawn (to /dev/null); a refusal says why on one line. */
+static void report_again(const char *path)
+{
+	struct pmb_loaded_run run;
+	char err[512];
+	FILE *f;
+
+	if (pmb__results_load_run(path, &run, err, sizeof(err))) {
+		if (!err[0] || strchr(err, '\n'))
+			__builtin_trap();
+		return;
+	}
+	f = run.n <= 4 ? fopen("/dev/null", "w") : NULL;
+	if (f) {
+		run.ctx->view.width = 100;
+		pmb__analyze(run.ctx, run.res, run.n, run.reps);
+		pmb__report_text(f, run.ctx, run.res, run.n);
+		pmb__report_csv(f, run.ctx, run.res, run.n);
+		pmb__report_json(f, run.ctx, run.res, run.n);
+		pmb__plot_svg(f, run.ctx, run.res, run.n);
+		fclose(f);
+	}
+	pmb__loaded_run_free(&run);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *path = as_file(data, size);
@@ -56,6 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			pmb__compare_main(3, argv);
 		}
 		pmb__results_free(r);
+		report_again(path);
 	} else if (!err[0] || strchr(err, '\n')) {
 		__builtin_trap(); /* every refusal says why, on one line */
 	}

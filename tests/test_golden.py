@@ -86,6 +86,8 @@ NORM_JSON = [
     "context/perf_event_paranoid",
     "context/harness_overhead/ns_per_pass",
     "context/harness_overhead/ns_per_sample",
+    "context/harness_overhead/ns_noise_per_pass",
+    "context/reanalysis/cpu_model",
     "context/topology/available_memory",
     "benchmarks/[]/warmup_ns",
     "benchmarks/[]/raw_samples/ns/[]",
@@ -338,6 +340,9 @@ def json_kind(spec, path):
         return miss_kind(spec, path[2])
     if len(path) == 5 and path[0] == "benchmarks" and path[2] == "raw_samples" \
             and path[3] in spec.miss:
+        return "raw", path[3]
+    if len(path) == 6 and path[0] == "benchmarks" and path[5] == 0 \
+            and path[2] in ("raw_counts", "fixed_cost_probe_counts") and path[3] in spec.miss:
         return "raw", path[3]
     if len(path) == 5 and path[:3] == ("context", "harness_overhead", "events") \
             and path[3] in spec.miss and path[4] in ("per_sample", "per_pass"):

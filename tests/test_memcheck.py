@@ -86,6 +86,7 @@ cli = [
       "--plot=" + os.path.join(work, "c.svg")], "a sweep, console, --repetitions and --plot"),
     (["compare", os.path.join(golden, "plain.json"), os.path.join(golden, "refs.json")], "compare"),
     (["compare", out, out], "compare of pmubench's own file"),
+    (["report", out, "--wide", "--verbose"], "report of a saved run"),
     (["--bogus"], "an unknown option"),
     (["--counters=@branch,no-such-event"], "an unknown event"),
     (["--filter=("], "a bad --filter"),

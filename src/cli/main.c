@@ -27,6 +27,7 @@ static void usage(void)
 	fputs("usage: pmubench [OPTION]...\n"
 	      "       pmubench compare [--threshold=PCT] [--drift=PCT] OLD.json NEW.json\n"
 	      "       pmubench ab [OPTION]... OLD NEW   (two builds, in alternation)\n"
+	      "       pmubench report [OPTION]... RUN.json   (a saved run, reported again)\n"
 	      "Measure what small pieces of code cost per item: time, cycles,\n"
 	      "instructions, branch mispredictions, cache misses.\n\n", stdout);
 	pmb__run_options_help(stdout);
@@ -57,6 +58,8 @@ static int main_in_c_locale(int argc, char **argv)
 		return stdout_checked(pmb__compare_main(argc - 1, argv + 1));
 	if (argc > 1 && !strcmp(argv[1], "ab"))
 		return stdout_checked(pmb__ab_main(argc - 1, argv + 1));
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return stdout_checked(pmb__report_main(argc - 1, argv + 1));
 	rc = pmb__run_options(argc, argv, &o, err, sizeof(err));
 	if (rc == 2)
 		return bad(err);

@@ -3,5 +3,6 @@
 #define PMB_IO_H
 
 #include "results_io.h"
+#include "results_load.h"
 
 #endif

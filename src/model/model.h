@@ -3,5 +3,6 @@
 #define PMB_MODEL_H
 
 #include "result.h"
+#include "results_names.h"
 
 #endif

@@ -224,6 +224,8 @@ struct pmb_context {
 	                              how far it got; "" complete */
 	char *warnings[PMB_MAX_WARNINGS]; /* each once; owned */
 	int nwarnings;
+	int nwarnings_measured;    /* the first so many were raised before the
+	                              analysis (plan, counters, measuring) */
 	struct pmb_console_view view;
 };
 

@@ -17,9 +17,6 @@ int pmb__report_text(FILE *f, const struct pmb_context *c,
  * (report_disasm.c). */
 void pmb__report_disasm(FILE *f, const struct pmb_result *r, size_t n);
 
-/* What an event counts, as JSON's context.events[].means spells it:
- * "llc-misses", "cache-misses", "other". */
-const char *pmb__means_name(enum pmb_event_meaning m);
 int pmb__report_json(FILE *f, const struct pmb_context *c,
 		    const struct pmb_result *r, size_t n);
 int pmb__report_csv(FILE *f, const struct pmb_context *c,

@@ -498,6 +498,7 @@ static void write_result(struct pmb__jw *w, const struct pmb_context *c,
 		write_not_run(w, &r[k]);
 	else
 		write_run(w, c, &r[k]);
+	pmb__json_rerun_result(w, c, &r[k]);
 	if (r[k].disasm)
 		write_disasm(w, r[k].disasm);
 	pmb__jw_close(w, '}');

@@ -3,31 +3,7 @@
 #include <string.h>
 
 #include "report_json_internal.h"
-
-const char *pmb__means_name(enum pmb_event_meaning m)
-{
-	static const char *const names[] = {
-		[PMB_MEANS_OTHER] = "other", [PMB_MEANS_CYCLES] = "cycles",
-		[PMB_MEANS_INSTRUCTIONS] = "instructions", [PMB_MEANS_BRANCHES] = "branches",
-		[PMB_MEANS_BRANCH_MISSES] = "branch-misses", [PMB_MEANS_L1D_MISSES] = "l1d-misses",
-		[PMB_MEANS_LLC_MISSES] = "llc-misses", [PMB_MEANS_CACHE_MISSES] = "cache-misses",
-		[PMB_MEANS_CACHE_REFS] = "cache-references", [PMB_MEANS_L2_MISSES] = "l2-misses",
-		[PMB_MEANS_L1I_MISSES] = "l1i-misses",
-	};
-	_Static_assert(sizeof(names) / sizeof(names[0]) == PMB_MEANS_COUNT, "a name for every meaning");
-
-	return names[m];
-}
-
-static const char *kind_name(enum pmb_event_kind k)
-{
-	switch (k) {
-	case PMB_EV_HW: return "hardware";
-	case PMB_EV_SW: return "software";
-	case PMB_EV_SIM: return "simulated";
-	}
-	return "unknown";
-}
+#include "model.h"
 
 static void write_caches_gb(struct pmb__jw *w, const struct pmb_context *c)
 {
@@ -122,7 +98,7 @@ static void write_event_list(struct pmb__jw *w, const struct pmb_context *c)
 		pmb__jw_str(w, "key", key);
 		pmb__jw_str(w, "encoding", ev->encoding);
 		pmb__jw_str(w, "pmu", ev->pmu);
-		pmb__jw_str(w, "kind", kind_name(ev->kind));
+		pmb__jw_str(w, "kind", pmb__kind_name(ev->kind));
 		if (c->event_group[e] >= 0)
 			pmb__jw_int(w, "group", c->event_group[e]);
 		else
@@ -218,6 +194,7 @@ void pmb__json_context(struct pmb__jw *w, const struct pmb_context *c)
 	write_gbench_keys(w, c);
 
 	pmb__jw_str(w, "pmubench_version", PMB_VERSION_STRING);
+	pmb__jw_int(w, "results_schema", PMB_RESULTS_SCHEMA);
 	/* Only where a signal stopped the run: the benchmarks are those it
 	 * measured, the last perhaps with fewer samples. */
 	if (c->incomplete[0]) {
@@ -237,5 +214,6 @@ void pmb__json_context(struct pmb__jw *w, const struct pmb_context *c)
 
 	write_topology(w, c);
 	write_settings(w, c);
+	pmb__json_rerun_context(w, c);
 	pmb__jw_close(w, '}');
 }

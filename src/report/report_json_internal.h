@@ -56,4 +56,15 @@ void pmb__json_overhead(struct pmb__jw *w, const struct pmb_event_plan *plan,
 /* The "context" member (report_json_context.c). */
 void pmb__json_context(struct pmb__jw *w, const struct pmb_context *c);
 
+/* What `pmubench report` needs to analyse the run again
+ * (report_json_rerun.c): the context's "reanalysis" member, and a
+ * benchmark's "instance", "raw_counts" and "fixed_cost_probe_counts". */
+void pmb__json_rerun_context(struct pmb__jw *w, const struct pmb_context *c);
+void pmb__json_rerun_result(struct pmb__jw *w, const struct pmb_context *c, const struct pmb_result *x);
+
+/* The results' schema: 2 adds what `pmubench report` reads back (raw
+ * counts with their times, instances, "reanalysis"); Google Benchmark's
+ * json_schema_version stays 1. */
+#define PMB_RESULTS_SCHEMA 2
+
 #endif

@@ -190,6 +190,9 @@ void pmb__json_overhead(struct pmb__jw *w, const struct pmb_event_plan *plan,
 	pmb__jw_num(w, "ns_per_pass", ov->ns_per_pass);
 	pmb__jw_num(w, "ns_per_sample", ov->ns_per_sample);
 	pmb__jw_uint(w, "samples", ov->nsamples);
+	/* For `pmubench report`: what the analysis reads besides. */
+	pmb__jw_num(w, "ns_noise_per_pass", ov->ns_noise_per_pass);
+	pmb__jw_uint(w, "passes", ov->passes);
 	pmb__jw_open(w, "events", '{', false);
 	for (e = 0; e < plan->nev; e++) {
 		if (!ov->ev_valid[e])
@@ -198,6 +201,8 @@ void pmb__json_overhead(struct pmb__jw *w, const struct pmb_event_plan *plan,
 		pmb__jw_open(w, key, '{', true);
 		pmb__jw_num(w, "per_pass", ov->ev_per_pass[e]);
 		pmb__jw_num(w, "per_sample", ov->ev_per_sample[e]);
+		pmb__jw_num(w, "noise_per_pass", ov->ev_noise_per_pass[e]);
+		pmb__jw_int(w, "event", e); /* the plan index */
 		pmb__jw_close(w, '}');
 	}
 	pmb__jw_close(w, '}');

@@ -319,6 +319,8 @@ static int check_outputs(const struct pmb_options *o)
 		rc = pmb__out_check("--out", o->out, inputs);
 	if (!rc && o->plot)
 		rc = pmb__out_check("--plot", o->plot, inputs);
+	if (!rc && o->save)
+		rc = pmb__out_check("--save", o->save, inputs);
 	return rc;
 }
 
@@ -556,6 +558,7 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 			 pmb__interrupt_name(s->stopped), s->nrun, s->n, s->n == 1 ? "" : "s");
 	for (int i = 0; i < w->n; i++)
 		pmb__context_warn(c, "%s", w->text[i]);
+	c->nwarnings_measured = c->nwarnings;
 	return c;
 }
 
@@ -574,11 +577,14 @@ static int report_write(const struct pmb_options *o, const struct pmb_context *c
 	sigaddset(&hold, SIGINT);
 	sigaddset(&hold, SIGTERM);
 	sigaddset(&hold, SIGHUP);
-	if (o->out || o->plot)
+	if (o->out || o->plot || o->save)
 		sigprocmask(SIG_BLOCK, &hold, &old);
 	errno = 0;
 	rc = pmb__out_report(o->format, o->out, o->plot, ctx, r, n);
-	if (o->out || o->plot)
+	/* --save: the samples as a file too, for `pmubench report`. */
+	if (!rc && o->save)
+		rc = pmb__out_report(PMB_FORMAT_JSON, o->save, NULL, ctx, r, n);
+	if (o->out || o->plot || o->save)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	if (rc && !o->out && ferror(stdout)) {
 		pmb__out_error("cannot write the report to standard output: %s",

@@ -8,6 +8,7 @@
 #include "meter.h"
 #include "base.h"
 #include "report.h"
+#include "report_cmd.h"
 
 /* --backend: auto and perf both count with perf_event; sim runs the
  * command again under valgrind. */
@@ -25,6 +26,7 @@ struct pmb_options {
 	int cpu;                 /* --cpu; -1 the core it started on */
 	int format;              /* --format: enum pmb_format */
 	const char *out, *plot;  /* --out, --plot; NULL none */
+	const char *save;        /* --save: the results JSON too; NULL none */
 	const char *counters;    /* --counters; NULL the default */
 	bool list, list_events, topology, self_check, kernel, help, version;
 	bool disasm;             /* --disasm: the measured loops' code */
@@ -70,6 +72,11 @@ int pmb__run_values(struct pmb_run *run);
 int pmb__run_options(int argc, char **argv, struct pmb_options *o, char *err, size_t size);
 /* The option table's --help lines, to f. */
 void pmb__run_options_help(FILE *f);
+
+struct pmb_optdef;
+/* The entry of main's option table called name ("--format"), or NULL: the
+ * options `pmubench report` shares with a run are these very entries. */
+const struct pmb_optdef *pmb__main_option(const char *name);
 
 /* Run what the options ask for: the benchmarks (plan, counters, samples,
  * figures, report), or --list, --list-events, --topology, --self-check.

@@ -64,6 +64,8 @@ static const struct pmb_optdef options[] = {
 	  .help = "console (default), json, csv" },
 	{ .name = "--out", .kind = PMB_OPT_FILE, .value = AT(out), .meta = "=FILE",
 	  .help = "write the report to FILE (atomically)" },
+	{ .name = "--save", .kind = PMB_OPT_FILE, .value = AT(save), .meta = "=FILE.json",
+	  .help = "also write the results JSON to FILE, whatever\nthe --format (for `pmubench report`)" },
 	{ .name = "--columns", .kind = PMB_OPT_LIST, .value = AT(columns), .meta = "=LIST",
 	  .expect = "expected a comma-separated list of column names (see man pmubench)",
 	  .help = "console table: these columns (ns, ci, cycles,\ninstr, ipc, br-miss, misp, ratio, mean, sd,\n"
@@ -88,6 +90,14 @@ static const struct pmb_optdef options[] = {
 	  .help = "print the version and exit" },
 };
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
+
+const struct pmb_optdef *pmb__main_option(const char *name)
+{
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if (!strcmp(options[i].name, name))
+			return &options[i];
+	return NULL;
+}
 
 /* Whether two paths name one file: the same device and inode where both
  * exist, else the same real folder and the same last name. */
@@ -118,14 +128,17 @@ static int check_together(const struct pmb_options *o, char *msg, size_t size)
 	size_t len = o->plot ? strlen(o->plot) : 0;
 
 	/* Reports are for benchmark runs; the other modes print text. */
-	if (mode && (o->out || o->plot || o->format != PMB_FORMAT_CONSOLE))
-		snprintf(msg, size, "%s prints text to standard output: --format, --out and --plot are "
+	if (mode && (o->out || o->plot || o->save || o->format != PMB_FORMAT_CONSOLE))
+		snprintf(msg, size, "%s prints text to standard output: --format, --out, --plot and --save are "
 			 "for benchmark runs", mode);
 	else if (o->list + o->topology + o->self_check + o->list_events > 1)
 		snprintf(msg, size, "%s: choose one of --list, --list-events, --topology and --self-check", mode);
 	else if (o->out && o->plot && same_file(o->out, o->plot))
 		snprintf(msg, size, "--plot=%s: the same file as --out=%s; expected another file name", o->plot,
 			 o->out);
+	else if (o->save && ((o->out && same_file(o->save, o->out)) || (o->plot && same_file(o->save, o->plot))))
+		snprintf(msg, size, "--save=%s: the same file as --%s; expected another file name", o->save,
+			 o->out && same_file(o->save, o->out) ? "out" : "plot");
 	else if (o->plot && (len < 5 || strcmp(o->plot + len - 4, ".svg")))
 		snprintf(msg, size, "--plot=%s: expected a file name ending in .svg (the plot is SVG)", o->plot);
 	else

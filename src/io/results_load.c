@@ -1,0 +1,509 @@
+/* results_load.c - a results file read back into the structs the live run analysed (for `pmubench report`): jansson's tree to the context, instances and samples. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "results_io_internal.h"
+#include "results_load.h"
+#include "model.h"
+
+/* Each key below is one the JSON report writes (report_json*.c); what it
+ * writes as null (NaN, unknown) reads back as what it stood for. */
+
+/* ---- values ---------------------------------------------------------------- */
+
+static json_t *get(const json_t *o, const char *key)
+{
+	return json_object_get(o, key);
+}
+
+static double num(const json_t *o, const char *key, double absent)
+{
+	json_t *v = get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : absent;
+}
+
+/* A count or size as written (%PRIu64): exact below 2^53, as counts are;
+ * 0 for anything else (a negative or huge number cast would be undefined). */
+static uint64_t count_of(const json_t *v)
+{
+	double x = json_is_number(v) ? json_number_value(v) : 0;
+
+	return x > 0 && x < 0x1p64 ? (uint64_t)x : 0;
+}
+
+static uint64_t u64(const json_t *o, const char *key)
+{
+	return count_of(get(o, key));
+}
+
+static int int_of(const json_t *v, int absent)
+{
+	double x = json_is_number(v) ? json_number_value(v) : NAN;
+
+	return isfinite(x) && fabs(x) < 0x1p31 ? (int)x : absent;
+}
+
+static int integer(const json_t *o, const char *key, int absent)
+{
+	return int_of(get(o, key), absent);
+}
+
+/* A uint64_t written as a decimal string (a seed). */
+static uint64_t u64_text(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(get(o, key));
+
+	return s ? strtoull(s, NULL, 10) : 0;
+}
+
+/* A string member into buf ("" for null or absent). */
+static void text(const json_t *o, const char *key, char *buf, size_t size)
+{
+	const char *s = json_string_value(get(o, key));
+
+	snprintf(buf, size, "%s", s ? s : "");
+}
+
+static bool truth(const json_t *o, const char *key)
+{
+	return json_is_true(get(o, key));
+}
+
+/* ---- errors --------------------------------------------------------------- */
+
+struct loader {
+	const char *path;
+	char *err;
+	size_t errlen;
+};
+
+#define FAIL(l, ...) pmb__results_fail((l)->err, (l)->errlen, PMB_EBADJSON, __VA_ARGS__)
+
+static int nomem(struct loader *l)
+{
+	return pmb__results_fail(l->err, l->errlen, -ENOMEM, "%s", strerror(ENOMEM));
+}
+
+/* ---- context --------------------------------------------------------------- */
+
+static int plan_index(const struct pmb_event_plan *pl, const char *name)
+{
+	for (int e = 0; name && e < pl->nev; e++)
+		if (!strcmp(pl->ev[e].name, name))
+			return e;
+	return -1;
+}
+
+static int read_events(struct loader *l, const json_t *cx, struct pmb_context *c)
+{
+	json_t *evs = get(cx, "events"), *ev;
+	size_t i;
+
+	if (!json_is_array(evs) || json_array_size(evs) > PMB_MAX_EVENTS)
+		return FAIL(l, "context.events: expected an array of at most %d events", PMB_MAX_EVENTS);
+	json_array_foreach(evs, i, ev) {
+		struct pmb_event *e = &c->plan.ev[i];
+		int kind = pmb__kind_of(json_string_value(get(ev, "kind")));
+		int means = pmb__means_of(json_string_value(get(ev, "means")));
+
+		if (kind < 0 || means < 0)
+			return FAIL(l, "context.events[%zu]: unknown kind or meaning", i);
+		text(ev, "name", e->name, sizeof(e->name));
+		text(ev, "encoding", e->encoding, sizeof(e->encoding));
+		text(ev, "pmu", e->pmu, sizeof(e->pmu));
+		text(ev, "unsupported", e->unsupported, sizeof(e->unsupported));
+		e->kind = (enum pmb_event_kind)kind;
+		e->means = (enum pmb_event_meaning)means;
+		c->event_group[i] = integer(ev, "group", -1);
+		text(ev, "not_counted", c->event_why[i], sizeof(c->event_why[i]));
+	}
+	c->plan.nev = (int)json_array_size(evs);
+	return 0;
+}
+
+static int read_derived(struct loader *l, const json_t *cx, struct pmb_event_plan *pl)
+{
+	json_t *ders = get(cx, "derived"), *d;
+	size_t i;
+
+	if (!json_is_array(ders) || json_array_size(ders) > PMB_MAX_DERIVED)
+		return FAIL(l, "context.derived: expected an array of at most %d figures", PMB_MAX_DERIVED);
+	json_array_foreach(ders, i, d) {
+		const char *den = json_string_value(get(d, "denominator"));
+
+		text(d, "name", pl->der[i].name, sizeof(pl->der[i].name));
+		pl->der[i].num = plan_index(pl, json_string_value(get(d, "numerator")));
+		pl->der[i].den = den && !strcmp(den, "item") ? -1 : plan_index(pl, den);
+		pl->der[i].scale = num(d, "scale", 1);
+		if (pl->der[i].num < 0 || (den && strcmp(den, "item") && pl->der[i].den < 0))
+			return FAIL(l, "context.derived[%zu]: an operand is not among the events", i);
+	}
+	pl->nder = (int)json_array_size(ders);
+	return 0;
+}
+
+/* A harness_overhead object (pmb__json_overhead): per event by its plan
+ * index ("event"). */
+static void read_overhead(const json_t *o, struct pmb_overhead *ov)
+{
+	const char *key;
+	json_t *ev;
+
+	memset(ov, 0, sizeof(*ov));
+	ov->ns_per_pass = num(o, "ns_per_pass", NAN);
+	ov->ns_per_sample = num(o, "ns_per_sample", NAN);
+	ov->ns_noise_per_pass = num(o, "ns_noise_per_pass", NAN);
+	ov->nsamples = (size_t)u64(o, "samples");
+	ov->passes = u64(o, "passes");
+	json_object_foreach(get(o, "events"), key, ev) {
+		int e = integer(ev, "event", -1);
+
+		if (e < 0 || e >= PMB_MAX_EVENTS)
+			continue;
+		ov->ev_valid[e] = true;
+		ov->ev_per_pass[e] = num(ev, "per_pass", NAN);
+		ov->ev_per_sample[e] = num(ev, "per_sample", NAN);
+		ov->ev_noise_per_pass[e] = num(ev, "noise_per_pass", NAN);
+	}
+}
+
+static void read_topology(const json_t *t, struct pmb_context *c)
+{
+	struct pmb_topology_info *ti = &c->topo;
+	json_t *ca;
+	size_t i;
+
+	c->topo_ok = json_is_object(t);
+	if (!c->topo_ok)
+		return;
+	ti->cpu = integer(t, "cpu", -1);
+	ti->numa_node = integer(t, "numa_node", -1);
+	ti->numa_memory = u64(t, "numa_memory");
+	ti->ncores = integer(t, "cores", 0);
+	ti->npus = integer(t, "pus", 0);
+	ti->avail_memory = u64(t, "available_memory");
+	json_array_foreach(get(t, "caches"), i, ca) {
+		struct pmb_cache *k = &ti->cache[i];
+
+		if (i >= PMB_MAX_CACHES)
+			break;
+		k->level = integer(ca, "level", 0);
+		k->size = u64(ca, "size");
+		k->line = (unsigned)u64(ca, "line_size");
+		k->assoc = integer(ca, "associativity", 0);
+		k->sharing_cores = integer(ca, "sharing_cores", 0);
+		text(ca, "shared_with", k->shared_with, sizeof(k->shared_with));
+		ti->ncaches = (int)i + 1;
+	}
+	ti->caches_assumed = truth(t, "caches_assumed");
+	text(t, "fallback", ti->fallback, sizeof(ti->fallback));
+}
+
+/* The clock, the core and the kernel's settings as probed. */
+static void read_probes(const json_t *cx, struct pmb_loaded_run *run)
+{
+	struct pmb_context *c = run->ctx;
+	json_t *clock = get(cx, "clock"), *turbo = get(cx, "turbo");
+	const char *src = json_string_value(get(clock, "source"));
+
+	snprintf(run->clock_source, sizeof(run->clock_source), "%s", src ? src : "");
+	c->clock.source = src ? run->clock_source : NULL;
+	c->clock.resolution_ns = num(clock, "resolution_ns", NAN);
+	c->clock.read_cost_ns = num(clock, "read_cost_ns", NAN);
+	c->ghz = num(cx, "core_ghz_estimate", 0);
+	c->group_read_ns = num(cx, "group_read_ns", -1);
+	text(cx, "read_path", c->read_path, sizeof(c->read_path));
+	text(cx, "read_path_why", c->read_why, sizeof(c->read_why));
+	text(cx, "governor", c->governor, sizeof(c->governor));
+	c->turbo = json_is_boolean(turbo) ? json_is_true(turbo) : -1;
+	c->paranoid = integer(cx, "perf_event_paranoid", -100);
+	for (size_t i = 0; i < 3; i++) {
+		json_t *v = json_array_get(get(cx, "load_avg"), i);
+
+		c->loadavg[i] = json_is_number(v) ? json_number_value(v) : NAN;
+	}
+}
+
+static int read_machine(struct loader *l, const json_t *cx, struct pmb_loaded_run *run)
+{
+	struct pmb_context *c = run->ctx;
+	json_t *pmu = get(cx, "pmu"), *re = get(cx, "reanalysis");
+	const char *backend = json_string_value(get(cx, "backend"));
+
+	if (!backend || (strcmp(backend, "sim") && strcmp(backend, "perf")))
+		return FAIL(l, "context.backend: expected \"perf\" or \"sim\"");
+	text(cx, "date", c->date, sizeof(c->date));
+	text(cx, "host_name", c->host, sizeof(c->host));
+	text(cx, "executable", c->executable, sizeof(c->executable));
+	c->backend = strcmp(backend, "sim") ? PMB_BACKEND_PERF : PMB_BACKEND_SIM;
+	c->ncpus = integer(cx, "num_cpus", 0);
+	c->cpu = integer(cx, "pinned_cpu", -1);
+	read_probes(cx, run);
+	text(pmu, "name", c->plan.pmu_name, sizeof(c->plan.pmu_name));
+	text(pmu, "description", c->plan.pmu_desc, sizeof(c->plan.pmu_desc));
+	c->plan.pmu_counters = integer(pmu, "generic_counters", 0);
+	c->plan.pmu_fixed = integer(pmu, "fixed_counters", 0);
+	c->pmu_ok = truth(pmu, "hardware_counters_work");
+	text(cx, "fallback", c->fallback, sizeof(c->fallback));
+	c->plan.kernel = truth(cx, "count_kernel");
+	c->ngroups = integer(cx, "groups", 0);
+	text(re, "cpu_model", c->cpu_model, sizeof(c->cpu_model));
+	c->has_cycles = truth(re, "cycles_counted");
+	c->view.counters_given = truth(re, "counters_given");
+	c->seed = u64_text(re, "seed");
+	return 0;
+}
+
+/* The options the run was made with, how it ended, what it warned of. */
+static void read_settings(const json_t *cx, struct pmb_context *c)
+{
+	json_t *w;
+	size_t i;
+
+	c->hugepages = truth(cx, "hugepages");
+	c->samples = integer(cx, "samples", 0);
+	c->repetitions = integer(cx, "repetitions", 1);
+	c->min_sample_ns = num(cx, "min_sample_time_ns", NAN);
+	text(cx, "sim_geometry", c->sim_geometry, sizeof(c->sim_geometry));
+	text(cx, "incomplete_reason", c->incomplete, sizeof(c->incomplete));
+	/* Those raised before the analysis only: it adds its own again. */
+	int measured = integer(get(cx, "reanalysis"), "warnings_measured", -1);
+
+	json_array_foreach(get(cx, "warnings"), i, w)
+		if (json_is_string(w) && (measured < 0 || i < (size_t)measured))
+			pmb__context_warn(c, "%s", json_string_value(w));
+	c->nwarnings_measured = c->nwarnings;
+}
+
+/* Which pmubench wrote the file, and whether it holds what is read. */
+static int check_schema(struct loader *l, const json_t *root, const json_t *cx)
+{
+	const char *version = json_string_value(get(cx, "pmubench_version"));
+	int schema = integer(cx, "results_schema", 1);
+
+	if (!json_is_object(cx) || !json_is_array(get(root, "benchmarks")))
+		return FAIL(l, "not a pmubench results file (no \"context\" object and \"benchmarks\" array)");
+	if (!version)
+		return FAIL(l, "not written by pmubench (no context.pmubench_version): only pmubench's "
+			    "own results can be reported again");
+	if (schema < PMB_RESULTS_SCHEMA_RERUN)
+		return FAIL(l, "results schema %d (pmubench %s) has no raw counts to analyse again; "
+			    "`pmubench report` needs schema %d or later: measure again with this pmubench",
+			    schema, version, PMB_RESULTS_SCHEMA_RERUN);
+	if (get(cx, "incomplete_reason"))
+		return FAIL(l, "a signal stopped this run (%s): its benchmarks cannot be paired with "
+			    "their baselines and references again", json_string_value(get(cx, "incomplete_reason")));
+	return 0;
+}
+
+static int read_context(struct loader *l, const json_t *root, struct pmb_loaded_run *run)
+{
+	const json_t *cx = get(root, "context");
+	int err = check_schema(l, root, cx);
+
+	if (!err)
+		err = read_machine(l, cx, run);
+	if (!err)
+		err = read_events(l, cx, run->ctx);
+	if (!err)
+		err = read_derived(l, cx, &run->ctx->plan);
+	if (err)
+		return err;
+	read_overhead(get(cx, "harness_overhead"), &run->ctx->overhead);
+	read_topology(get(cx, "topology"), run->ctx);
+	read_settings(cx, run->ctx);
+	return 0;
+}
+
+/* ---- samples ---------------------------------------------------------------- */
+
+/* One count of a sample: [value, enabled, running], or null (not read). */
+static void read_count(const json_t *k, int e, struct pmb_sample *s)
+{
+	if (!json_is_array(k) || json_array_size(k) != 3)
+		return;
+	s->mask |= 1u << e;
+	s->count[e].value = count_of(json_array_get(k, 0));
+	s->count[e].enabled = count_of(json_array_get(k, 1));
+	s->count[e].running = count_of(json_array_get(k, 2));
+}
+
+/* raw: a raw_samples object (passes, ns, group), counts: its raw counts by
+ * event key (keys: context.events[].key, in plan order).  Returns 0, FAIL
+ * or -ENOMEM. */
+static int read_samples(struct loader *l, const char *name, const json_t *raw, const json_t *counts,
+			const json_t *keys, struct pmb_sample **out, size_t *n, size_t *cap)
+{
+	json_t *passes = get(raw, "passes"), *ns = get(raw, "ns"), *group = get(raw, "group");
+	size_t m = json_array_size(passes);
+	int nev = (int)json_array_size(keys);
+
+	if (!json_is_array(passes) || json_array_size(ns) != m || json_array_size(group) != m ||
+	    !json_is_object(counts))
+		return FAIL(l, "%s: its samples or their raw counts are missing, or of different lengths", name);
+	*out = calloc(m + 1, sizeof(**out));
+	if (!*out)
+		return nomem(l);
+	*n = *cap = m;
+	for (size_t i = 0; i < m; i++) {
+		struct pmb_sample *s = &(*out)[i];
+
+		s->passes = count_of(json_array_get(passes, i));
+		s->ns = count_of(json_array_get(ns, i));
+		s->group = int_of(json_array_get(group, i), -1);
+		for (int e = 0; e < nev; e++) {
+			const char *key = json_string_value(get(json_array_get(keys, (size_t)e), "key"));
+
+			read_count(json_array_get(get(counts, key ? key : ""), i), e, s);
+		}
+	}
+	return 0;
+}
+
+/* ---- benchmarks ------------------------------------------------------------- */
+
+static void read_instance(const json_t *b, const json_t *in, struct pmb_instance *inst,
+			  struct pmb_loaded_def *d)
+{
+	json_t *arg = get(in, "arg");
+	int role = pmb__role_of(json_string_value(get(in, "role")));
+
+	text(b, "name", inst->name, sizeof(inst->name));
+	text(in, "family", inst->family, sizeof(inst->family));
+	text(in, "args", inst->args, sizeof(inst->args));
+	for (size_t a = 0; a < 2; a++) {
+		double x = json_number_value(json_array_get(arg, a)); /* 0 where none */
+
+		inst->arg[a] = isfinite(x) && fabs(x) < 0x1p63 ? (int64_t)x : 0;
+	}
+	text(in, "tier", inst->tier, sizeof(inst->tier));
+	inst->working_set = u64(in, "working_set");
+	inst->baseline = integer(in, "baseline", -1);
+	inst->reference = integer(in, "reference", -1);
+	inst->cohort = integer(in, "cohort", 0);
+	text(in, "study", d->study, sizeof(d->study));
+	text(in, "reference_name", d->reference, sizeof(d->reference));
+	d->def.size = sizeof(d->def);
+	d->def.name = inst->family;
+	d->def.role = role > 0 ? (enum pmb_role)role : PMB_ROLE_NONE;
+	d->def.study = d->study[0] ? d->study : NULL;
+	d->def.reference = d->reference[0] ? d->reference : NULL;
+	d->def.empty = truth(in, "empty");
+	inst->def = &d->def;
+}
+
+static int read_result(struct loader *l, const json_t *b, const json_t *events, struct pmb_result *r)
+{
+	const json_t *in = get(b, "instance");
+	const char *name = json_string_value(get(b, "name"));
+	int err;
+
+	if (!name || !json_is_object(in))
+		return FAIL(l, "a benchmark without its \"name\" or \"instance\"");
+	r->status = integer(in, "status", 0);
+	text(in, "reason", r->reason, sizeof(r->reason));
+	r->seed = u64_text(in, "seed");
+	r->seed_used = truth(in, "seed_used");
+	r->repetition = integer(b, "repetition_index", 0);
+	r->huge_fraction = num(b, "huge_page_fraction", -1);
+	if (r->status)
+		return 0;
+	r->items_per_pass = u64(b, "items_per_pass");
+	r->bytes_per_pass = u64(b, "bytes_per_pass");
+	r->warmup_ns = u64(b, "warmup_ns");
+	r->calib_passes = u64(b, "calibration_passes");
+	r->local_overhead = truth(in, "local_overhead");
+	if (r->local_overhead)
+		read_overhead(get(b, "harness_overhead"), &r->overhead);
+	err = read_samples(l, name, get(b, "raw_samples"), get(b, "raw_counts"), events, &r->samples,
+			   &r->nsamples, &r->cap);
+	if (!err && get(b, "fixed_cost_probes"))
+		err = read_samples(l, name, get(b, "fixed_cost_probes"), get(b, "fixed_cost_probe_counts"),
+				   events, &r->probes, &r->nprobes, &r->probes_cap);
+	return err;
+}
+
+/* Instance i is the one of benchmark i*reps (its repetitions follow it). */
+static int read_results(struct loader *l, const json_t *root, struct pmb_loaded_run *run)
+{
+	const json_t *bs = get(root, "benchmarks");
+	size_t n = json_array_size(bs);
+	int err;
+
+	run->reps = run->ctx->repetitions > 0 ? (size_t)run->ctx->repetitions : 1;
+	if (n % run->reps)
+		return FAIL(l, "%zu benchmarks are no whole number of %zu repetitions", n, run->reps);
+	run->n = n;
+	run->ninst = n / run->reps;
+	run->res = calloc(n + 1, sizeof(*run->res));
+	run->inst = calloc(run->ninst + 1, sizeof(*run->inst));
+	run->defs = calloc(run->ninst + 1, sizeof(*run->defs));
+	if (!run->res || !run->inst || !run->defs)
+		return nomem(l);
+	for (size_t k = 0; k < n; k++) {
+		const json_t *b = json_array_get(bs, k);
+		size_t i = k / run->reps;
+
+		/* `pmubench ab --out` numbers each side's turns as repetitions
+		 * of one file: not one run, nor the context's repetitions. */
+		if (integer(b, "repetitions", 1) != run->ctx->repetitions)
+			return FAIL(l, "benchmark %zu has %d repetitions where the run made %d: several runs "
+				    "merged into one file (pmubench ab --out) are not one run", k,
+				    integer(b, "repetitions", 1), run->ctx->repetitions);
+		if (k % run->reps == 0)
+			read_instance(b, get(b, "instance"), &run->inst[i], &run->defs[i]);
+		run->res[k].inst = &run->inst[i];
+		err = read_result(l, b, get(get(root, "context"), "events"), &run->res[k]);
+		if (err)
+			return err;
+		/* The analysis finds a link's result at instance * reps + rep. */
+		if (run->res[k].repetition != (int)(k % run->reps))
+			return FAIL(l, "benchmark %zu: repetition_index %d where the run's order has %zu", k,
+				    run->res[k].repetition, k % run->reps);
+	}
+	for (size_t i = 0; i < run->ninst; i++)
+		if (run->inst[i].baseline < -1 || run->inst[i].baseline >= (int)run->ninst ||
+		    run->inst[i].reference < -1 || run->inst[i].reference >= (int)run->ninst)
+			return FAIL(l, "%s: its baseline or reference is not in the file", run->inst[i].name);
+	return 0;
+}
+
+int pmb__results_load_run(const char *path, struct pmb_loaded_run *out, char *err, size_t errlen)
+{
+	struct loader l = { .path = path, .err = err, .errlen = errlen };
+	json_t *root = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = pmb__results_load(path, &root, err, errlen);
+	if (rc)
+		return rc;
+	out->ctx = calloc(1, sizeof(*out->ctx));
+	rc = out->ctx ? read_context(&l, root, out) : nomem(&l);
+	if (!rc)
+		rc = read_results(&l, root, out);
+	json_decref(root);
+	if (rc)
+		pmb__loaded_run_free(out);
+	return rc;
+}
+
+void pmb__loaded_run_free(struct pmb_loaded_run *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; r->res && i < r->n; i++)
+		pmb__result_free_samples(&r->res[i]);
+	free(r->res);
+	free(r->inst);
+	free(r->defs);
+	pmb__context_free(r->ctx);
+	free(r->ctx);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,19 @@
+/* results_names.h - the names a result file gives enums (event kind and meaning, a benchmark's role), both ways. */
+#ifndef PMB_RESULTS_NAMES_H
+#define PMB_RESULTS_NAMES_H
+
+#include "event_plan.h"
+#include "pmubench.h"
+
+/* The JSON writer writes these and `pmubench report` reads them back: one
+ * table each, so that the two cannot drift apart. */
+const char *pmb__means_name(enum pmb_event_meaning m);
+const char *pmb__kind_name(enum pmb_event_kind k);
+const char *pmb__role_name(enum pmb_role r);
+
+/* The value named, or -1 where no value has that name. */
+int pmb__means_of(const char *name);
+int pmb__kind_of(const char *name);
+int pmb__role_of(const char *name);
+
+#endif

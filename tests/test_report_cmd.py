@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""`pmubench report RUN.json`: a saved run analysed again prints what the
+live run printed, byte for byte, for the same width and options.  Each live
+run saves its own results with --save (or writes them with --format=json
+--out), so both sides come from the same samples: the four cases of
+test_golden.py under --backend=sim (the console at 80, 120 and 200 columns
+with its --plot, CSV, JSON), a perf-backend run (time only where there is
+no PMU), and the files that cannot be reported (an older schema, another
+program's file, malformed JSON), each refused in one line with exit 2."""
+import json
+import os
+import tempfile
+
+from pmbtap import diag, done, ok, require_pmubench, run, sim_unavailable, skip
+
+require_pmubench()
+
+TOPO = "pack:1 l3:1(size=8MiB) l2:1(size=1MiB) l1d:1(size=32KiB) core:1 pu:1"
+SIM = ["--backend=sim", "--cpu=0", "--topology-source=" + TOPO, "--samples=5"]
+# test_golden.py's CASES: a plain run, references, a sweep and a branch
+# study (the last two are what --plot draws).
+CASES = [
+    ("plain", ["--filter=^calib/"]),
+    ("refs", ["--filter=^branch/filter/branchless/p(5|50)$"]),
+    ("sweep", ["--filter=^mem/chase/(16KiB|256KiB|2MiB|12MiB)$", "--seed=7", "--hugepages=off"]),
+    ("study", ["--filter=^branch/sum_if/branch(y|less)/p(0|50)$", "--seed=1"]),
+]
+WIDTHS = [80, 120, 200]
+tmp = tempfile.mkdtemp(prefix="pmb-report-")
+
+
+def path(name):
+    return os.path.join(tmp, name)
+
+
+def read(p):
+    try:
+        with open(p, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def env_cols(width):
+    """The environment with $COLUMNS (three digits: the same length at
+    every width, as test_golden.py keeps it)."""
+    return dict(os.environ, COLUMNS="%03d" % width) if width else \
+        {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+
+
+def same(what, live, again):
+    """Byte-identical, or the first differing line shown."""
+    if ok(live is not None and live == again, what):
+        return
+    if live is None or again is None:
+        diag("missing: %s" % ("live" if live is None else "report"))
+        return
+    a, b = live.splitlines(), again.splitlines()
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            diag("line %d:\n  live:   %r\n  report: %r" % (i + 1, x, y))
+            return
+    diag("lengths differ: %d and %d lines" % (len(a), len(b)))
+
+
+def check_console(tag, args, width, plot, view=()):
+    """A console run at width with the view options (--wide...), with
+    --plot where the case plots, against `report` of the file it saved."""
+    saved, svg, svg2 = path(tag + ".json"), path(tag + ".live.svg"), path(tag + ".report.svg")
+    extra = ["--plot=" + svg] if plot else []
+    live = run(*args, *view, "--save=" + saved, *extra, env=env_cols(width))
+    if not ok(live.returncode == 0 and os.path.exists(saved), "%s: the live run exits 0 and saves its "
+              "results (rc %d)" % (tag, live.returncode)):
+        diag(live.stderr)
+        return
+    again = run("report", *view, saved, *(["--plot=" + svg2] if plot else []), env=env_cols(width))
+    ok(again.returncode == 0, "%s: report exits 0 (rc %d)" % (tag, again.returncode))
+    same("%s: report prints the console byte for byte" % tag, live.stdout, again.stdout)
+    if plot:
+        same("%s: report draws the same SVG" % tag, read(svg), read(svg2))
+
+
+def check_format(tag, args, fmt):
+    """--format=fmt: CSV from a run that saves its results, or the JSON
+    itself (--out), against `report --format=fmt` of that file."""
+    saved = path(tag + ".json")
+    live = run(*args, "--format=" + fmt, ("--out=" if fmt == "json" else "--save=") + saved)
+    again = run("report", "--format=" + fmt, saved)
+    ok(live.returncode == 0 and again.returncode == 0, "%s: live and report exit 0 (rc %d, %d)"
+       % (tag, live.returncode, again.returncode))
+    printed = read(saved) if fmt == "json" else live.stdout.encode()
+    same("%s: report writes the %s byte for byte" % (tag, fmt.upper()), printed, again.stdout.encode())
+
+
+def sim_cases():
+    why = sim_unavailable()
+    if why:
+        skip("the golden cases under --backend=sim", why)
+        return
+    for name, args in CASES:
+        plot = name in ("sweep", "study")
+        for w in WIDTHS:
+            check_console("%s.w%d" % (name, w), SIM + args, w, plot)
+        check_format(name + ".csv", SIM + args, "csv")
+        check_format(name + ".json", SIM + args, "json")
+
+
+def perf_case():
+    """Timed figures: the report must reproduce them from the samples,
+    not measure again (no PMU here: time, estimated cycles)."""
+    args = ["--backend=perf", "--filter=^branch/filter/branchless/p5$", "--samples=5",
+            "--min-sample-time=200us"]
+    check_console("perf.w120", args + ["--repetitions=2"], 120, False)
+    check_console("perf.wide", args, 200, False, ["--wide", "--verbose"])
+    check_console("perf.cols", args, 100, False, ["--columns=ns,ci,samples,fixed"])
+    # Software counters asked for (--counters): their columns, their
+    # multiplexing flags, from raw counts with their times.
+    check_console("perf.counters", args + ["--counters=task-clock,page-faults"], 100, False)
+    saved = path("perf.wide.json")
+    if os.path.exists(saved):
+        again = run("report", "--wide", "--verbose", saved, env=env_cols(200))
+        live = run("report", "--wide", "--verbose", saved, env=env_cols(200))
+        same("perf: two reports of one file agree", live.stdout, again.stdout)
+    check_format("perf.csv", args, "csv")
+
+
+def refused(what, file_text, expect):
+    """report of a file that cannot be reported: exit 2, one line that says
+    expect."""
+    p = path("bad.json")
+    with open(p, "w") as f:
+        f.write(file_text)
+    r = run("report", p)
+    lines = r.stderr.splitlines()
+    ok(r.returncode == 2 and r.stdout == "" and len(lines) == 1 and expect in r.stderr,
+       "%s: exit 2, one line naming %r (rc %d: %r)" % (what, expect, r.returncode, r.stderr))
+
+
+def errors():
+    src = path("plain.json.json")
+    data = None
+    try:
+        with open(src) as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        pass
+    if data is None:
+        r = run("--backend=perf", "--filter=^calib/add_chain$", "--samples=3", "--min-sample-time=100us",
+                "--format=json", "--out=" + src)
+        with open(src) as f:
+            data = json.load(f)
+    old = json.loads(json.dumps(data))
+    del old["context"]["results_schema"]
+    old["context"].pop("reanalysis", None)
+    for b in old["benchmarks"]:
+        for k in ("instance", "raw_counts", "fixed_cost_probe_counts"):
+            b.pop(k, None)
+    refused("a schema 1 file", json.dumps(old), "results schema 1 (pmubench %s)"
+            % data["context"]["pmubench_version"])
+    merged = json.loads(json.dumps(data))
+    for b in merged["benchmarks"]:
+        b["repetitions"] = 2
+    refused("turns merged by ab --out", json.dumps(merged), "not one run")
+    gb = {"context": {"date": "x", "library_build_type": "release"}, "benchmarks": []}
+    refused("Google Benchmark's file", json.dumps(gb), "not written by pmubench")
+    refused("malformed JSON", '{"context": {', "line 1")
+    refused("no benchmarks", '{"context": {}}', "not a pmubench results file")
+    r = run("report", path("no-such-file.json"))
+    ok(r.returncode == 2 and len(r.stderr.splitlines()) == 1 and "No such file" in r.stderr,
+       "a missing file: exit 2, one line (%r)" % r.stderr)
+    r = run("report", "--columns=nonesuch", src)
+    ok(r.returncode == 2 and "nonesuch" in r.stderr, "--columns of an unknown column: exit 2 (%r)" % r.stderr)
+    r = run("report", "--plot=" + path("x.png"), src)
+    ok(r.returncode == 2 and ".svg" in r.stderr, "--plot not .svg: exit 2 (%r)" % r.stderr)
+    r = run("report", "--out=" + src, src)
+    ok(r.returncode == 2 and "--out" in r.stderr and os.path.getsize(src) > 0,
+       "--out over the file read: refused, the file kept (%r)" % r.stderr)
+    r = run("report")
+    ok(r.returncode == 2 and len(r.stderr.splitlines()) == 1, "no file: exit 2, one line (%r)" % r.stderr)
+    r = run("--filter=^calib/add_chain$", "--out=" + path("same.json"), "--save=" + path("same.json"))
+    ok(r.returncode == 2 and "--save" in r.stderr, "--save and --out one file: exit 2 (%r)" % r.stderr)
+
+
+sim_cases()
+perf_case()
+errors()
+done()

@@ -491,9 +491,16 @@ def warnings_wrapped():
     args = ["--filter=^hidden/cost/1000$", "--min-sample-time=1500us", "--samples=12"]
     try:
         for columns, winsize in ((60, None), (None, 50)):
-            lines = stderr_on_pty(args, columns, winsize)
+            with pmbtap.Load() as load:
+                lines = stderr_on_pty(args, columns, winsize)
             width = columns or winsize
             at = [i for i, ln in enumerate(lines) if ln.startswith("pmubench: warning: fixed cost per sample")]
+            # The warning wrapped is the 1 ms hidden cost's, which a busy
+            # machine's noise can keep from being flagged (seen at load 6).
+            if not at and load.busy:
+                skip("warnings on a terminal of %d columns wrapped to it" % width,
+                     "no fixed cost flagged to wrap: " + load.why)
+                continue
             end = at and next((i for i in range(at[0] + 1, len(lines)) if not lines[i].startswith("    ")),
                               len(lines))
             head = at and re.sub(r" +", " ", " ".join(lines[at[0]:end]))

@@ -129,6 +129,8 @@ struct pmb_result {
 	uint64_t bytes_per_pass;   /* 0: not given */
 	uint64_t seed;
 	bool seed_used;            /* the benchmark asked pmb_seed() */
+	bool misp_declared;        /* the benchmark called pmb_set_mispredict_rate() */
+	double misp_rate;          /* its declared rate (0..1) where misp_declared */
 	double huge_fraction;      /* of its pmb_buffer_alloc buffers; -1 none */
 	int repetition;            /* 0-based, for --repetitions */
 	bool not_run;              /* a signal stopped the run before its first

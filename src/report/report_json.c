@@ -345,6 +345,10 @@ static void write_run_facts(struct pmb__jw *w, const struct pmb_context *c,
 	if (x->bytes_per_pass)
 		pmb__jw_uint(w, "bytes_per_pass", x->bytes_per_pass);
 	pmb__jw_uint(w, "seed", x->seed);
+	/* What the benchmark declared (pmb_set_mispredict_rate): the branch
+	 * study's rate where no PMU counted one. */
+	if (x->misp_declared)
+		pmb__jw_num(w, "declared_mispredict_rate", x->misp_rate);
 	if (in->tier[0]) {
 		pmb__jw_str(w, "tier", in->tier);
 		pmb__jw_uint(w, "working_set_bytes", in->working_set);

@@ -505,6 +505,10 @@ int pmb__sim_resolve(const char *list, struct pmb_event_plan *plan)
 	if (!list || !list[strspn(list, " \t,")])
 		list = "@default";
 	rc = add_list(list, plan, quant, 0);
+	/* Instructions are the cost under simulation (there is no time): a
+	 * named counter is counted beside them, never instead (issue 26). */
+	if (!rc)
+		rc = add_quantity("instructions", Q_INSTRUCTIONS, plan, quant);
 	if (rc)
 		return rc;
 

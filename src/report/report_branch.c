@@ -84,6 +84,8 @@ struct study_acc {
 	int unrated;     /* inputs with neither a counted nor a declared rate */
 	bool cyc_counted; /* cycles counted, not estimated */
 	bool ratio_na;    /* a ratio cell reads n/a */
+	bool sol_na;      /* a sol cell reads n/a: no sol run at that input */
+	bool cost_na;     /* another cost or cycles cell reads n/a */
 	double misp[2][2]; /* branchy, branchless: least and most mispredictions per item */
 };
 
@@ -139,12 +141,18 @@ static void study_notes(FILE *f, const struct pmb_context *c, struct pmb__table 
 	if (a->ratio_na)
 		fprintf(f, "  ratio× n/a: branchy's ns/item below resolution, or the interval reaches zero: "
 			"no ratio\n");
+	if (a->sol_na)
+		fprintf(f, "  sol n/a: no speed-of-light form ran at that input (none defined, filtered out or "
+			"skipped)\n");
+	if (a->cost_na)
+		fprintf(f, "  n/a in a cost column: %s\n", ev->sim && ev->ins < 0 ?
+			"no instructions counted, and simulation has no time" : "the figure was not measured");
 }
 
 /* Cost of branchy y, branchless l and speed of light s (NULL: none),
  * cycles and mispredictions, from column k on; returns the column after. */
 static int cost_cells(struct pmb__table *t, const struct study_events *ev, const struct pmb_result *y,
-		      const struct pmb_result *l, const struct pmb_result *s, int k)
+		      const struct pmb_result *l, const struct pmb_result *s, int k, struct study_acc *a)
 {
 	const struct pmb_figure *col[3] = { cost_figure(ev, y), cost_figure(ev, l),
 					    s && !s->status ? cost_figure(ev, s) : NULL };
@@ -152,15 +160,21 @@ static int cost_cells(struct pmb__table *t, const struct study_events *ev, const
 	int bm = ev->bm;
 	char b[32];
 
+	/* No blank cell without its footnote (study_notes). */
 	for (int q = 0; q < 3; q++, k++) {
-		if (!col[q] || !col[q]->valid)
+		if (!col[q] || !col[q]->valid) {
+			pmb__table_set(t, k, "n/a");
+			*(q == 2 && !(s && !s->status) ? &a->sol_na : &a->cost_na) = true;
 			continue;
+		}
 		pmb__fmt_figure(b, sizeof(b), col[q], false);
 		pmb__table_set(t, k, "%s", b);
 	}
 	if (!ev->sim) {
 		if (cy->valid && cl->valid)
 			pmb__table_set(t, k, "%.2f / %.2f", cy->s.median, cl->s.median);
+		else
+			pmb__table_set(t, k, "n/a"), a->cost_na = true;
 		k++;
 	}
 	if (bm >= 0 && y->ev[bm].valid && l->ev[bm].valid)
@@ -280,7 +294,7 @@ static void study_row(struct pmb__table *t, const struct study_events *ev, const
 		pmb__table_set(t, 1, "%s", y->status ? "skipped" : l ? "branchless skipped" : "no branchless form");
 		return;
 	}
-	k = cost_cells(t, ev, y, l, s, 1);
+	k = cost_cells(t, ev, y, l, s, 1, a);
 	penalty_points(ev, y, a);
 	for (int q = 0; q < 2 && ev->bm >= 0; q++) {
 		const struct pmb_figure *fm = &(q ? l : y)->ev[ev->bm];

@@ -225,7 +225,8 @@ static void cell_norm(struct pmb__coltab *m, const struct pmb__col *k, const str
 		blank(m, b, n, "n/a", "norm: %s", f->normalized_why ? f->normalized_why : PMB_WHY_BASE_MISSING);
 		return;
 	}
-	linked_cell(b, n, f->normalized, f->normalized_lo, f->normalized_hi, NULL);
+	/* Simulated counts are exact: no interval (issue 26). */
+	linked_cell(b, n, f->normalized, m->sim ? NAN : f->normalized_lo, f->normalized_hi, NULL);
 }
 
 /* The raw ratio beside a ratio of normalized figures. */
@@ -242,7 +243,7 @@ static void cell_raw(struct pmb__coltab *m, const struct pmb__col *k, const stru
 		blank(m, b, n, "n/a", "raw×: %s", f->raw_ratio_why ? f->raw_ratio_why : PMB_WHY_REF_MISSING);
 		return;
 	}
-	linked_cell(b, n, f->raw_ratio, f->raw_ratio_lo, f->raw_ratio_hi, "%.2f");
+	linked_cell(b, n, f->raw_ratio, m->sim ? NAN : f->raw_ratio_lo, f->raw_ratio_hi, "%.2f");
 }
 
 /* The fixed cost per sample wherever it is resolved (flagged or not: the
@@ -310,7 +311,8 @@ static void cell_ratio(struct pmb__coltab *m, const struct pmb__col *k, const st
 		no_ratio(m, &m->r[ri], b, n);
 		return;
 	}
-	if (isfinite(f->ratio_lo) && (fabs(f->ratio_hi - f->ratio_lo) >= 0.005))
+	/* Simulated counts are exact, a ratio of them too: no interval. */
+	if (!m->sim && isfinite(f->ratio_lo) && (fabs(f->ratio_hi - f->ratio_lo) >= 0.005))
 		snprintf(v, sizeof(v), "%.2f [%.2f, %.2f]", f->ratio, f->ratio_lo, f->ratio_hi);
 	else
 		snprintf(v, sizeof(v), "%.2f", f->ratio);
@@ -527,8 +529,8 @@ static void link_cols(struct pmb__coltab *m, struct pmb__cols *cs)
 		snprintf(head, sizeof(head), "norm %.32s", unit);
 		k = col_add(cs, "norm", head, 11, cell_norm);
 		if (k)
-			snprintf(k->legend, sizeof(k->legend), "norm: %s less its .baseline's%s, 95 %% interval "
-				 "in brackets", unit, m->sim ? " (SIMULATED)" : "");
+			snprintf(k->legend, sizeof(k->legend), "norm: %s less its .baseline's%s", unit,
+				 m->sim ? " (SIMULATED: exact counts, no interval)" : ", 95 % interval in brackets");
 	}
 	{
 		/* In the default table where one is flagged; else on request
@@ -545,8 +547,9 @@ static void link_cols(struct pmb__coltab *m, struct pmb__cols *cs)
 	k = col_add(cs, "ratio", "ratio×", 6, cell_ratio);
 	if (k)
 		snprintf(k->legend, sizeof(k->legend), "ratio×: %s%s over that of the benchmark named after "
-			 "\"of\" (its .reference; normalized where both have a .baseline), 95 %% interval in "
-			 "brackets", unit, m->sim ? " (SIMULATED: no time)" : "");
+			 "\"of\" (its .reference; normalized where both have a .baseline)%s", unit,
+			 m->sim ? " (SIMULATED: no time)" : "",
+			 m->sim ? "; exact counts, so no interval" : ", 95 % interval in brackets");
 	if (!any_cost(m, false))
 		return;
 	k = col_add(cs, "raw", "raw×", 12, cell_raw);

@@ -1,5 +1,6 @@
-/* paxis_bench.c - a user's branch study whose axis is named "p" but means something else (padding words per item), and one that declares its misprediction rate: test_learn.py checks that no penalty is read from the name (issue 26). */
+/* paxis_bench.c - a user's benchmarks for issue 26: a branch study whose axis is named "p" but means something else (padding words per item), one that declares its misprediction rate (test_learn.py: no penalty read from a name), and one that sleeps in its loop (test_asked.py: task-clock shown, JSON cpu_time below real_time). */
 #include <stdint.h>
+#include <time.h>
 
 #include "pmubench.h"
 
@@ -57,6 +58,22 @@ PMB_BENCHMARK(bm_decl_y, .group = "paxis", .name = "decl/branchy", .role = PMB_R
 	      .args = PMB_NAMED_ARGS("p", 0, 10, 50));
 PMB_BENCHMARK(bm_pad_l, .group = "paxis", .name = "decl/branchless", .role = PMB_ROLE_BRANCHLESS,
 	      .args = PMB_NAMED_ARGS("p", 0, 10, 50));
+
+/* Off the CPU for most of every pass: 200 us asleep, then a little work.
+ * Its CPU time per item is far below its wall time. */
+static void bm_sleepy(struct pmb_state *s)
+{
+	const struct timespec nap = { 0, 200000 };
+	uint64_t x = 1;
+
+	while (pmb_loop(s)) {
+		nanosleep(&nap, NULL);
+		x = pad(x, 1000);
+	}
+	pmb_do_not_optimize(x);
+}
+
+PMB_BENCHMARK(bm_sleepy, .group = "offcpu", .name = "sleepy");
 
 int main(int argc, char **argv)
 {

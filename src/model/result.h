@@ -215,8 +215,13 @@ struct pmb_context {
 	char governor[32];         /* "" unknown */
 	int turbo;                 /* 1 on, 0 off, -1 unknown */
 	double loadavg[3];
+	double busy;               /* share of the core other work kept busy
+	                              before the run (the probe's); 0 unknown */
+	int idlest_cpu;            /* a core at most half as busy; -1 none */
 	int paranoid;              /* perf_event_paranoid; -100 unknown */
 	bool pmu_ok;               /* hardware events count */
+	bool pmu_denied;           /* hardware events refused by permission
+	                              (perf_event_paranoid), not absent */
 	char fallback[256];        /* "" or what the run does instead */
 	struct pmb_event_plan plan;
 	int ngroups;

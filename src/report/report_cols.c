@@ -53,7 +53,8 @@ static void figure_cell(struct pmb__coltab *m, const struct pmb_figure *fg, cons
 	char v[32];
 
 	if (fg->multiplexed == -1) {
-		blank(m, b, n, "-", "never ran: its counter group was never scheduled");
+		blank(m, b, n, "-", "never ran: its counter group was never scheduled (another user of the "
+		      "PMU held its counters)");
 		return;
 	}
 	if (!fg->valid) {

@@ -102,6 +102,9 @@ static void write_pmu(struct pmb__jw *w, const struct pmb_context *c)
 	pmb__jw_int(w, "generic_counters", pl->pmu_counters);
 	pmb__jw_int(w, "fixed_counters", pl->pmu_fixed);
 	pmb__jw_bool(w, "hardware_counters_work", c->pmu_ok);
+	/* Why not, where it is permission: not "no PMU" (issue 26). */
+	if (c->pmu_denied)
+		pmb__jw_int(w, "not_permitted_paranoid", c->paranoid);
 	pmb__jw_close(w, '}');
 }
 

@@ -354,6 +354,17 @@ PMB_API void *pmb_user_data(const struct pmb_state *s);
  * the loop or inside it. */
 PMB_API void pmb_set_bytes(struct pmb_state *s, uint64_t bytes_per_pass);
 
+/** Declare the share of items (0..1) on which a good branch predictor
+ * mispredicts this instance's data-dependent branch, as its input was made
+ * (e.g. 0.10 for a byte that passes on a random 10 % of items).  The branch
+ * study fits a misprediction penalty from these rates where no PMU counts
+ * mispredictions; without counts and without a declared rate it prints
+ * none (it never reads a rate from the benchmark's name or arguments).
+ * Call before the loop.  Returns 0, or -EINVAL for a rate outside 0..1
+ * (nothing is recorded).  Added in 0.1: a program that calls it needs a
+ * library that has it; struct pmb_benchmark_def is unchanged. */
+PMB_API int pmb_set_mispredict_rate(struct pmb_state *s, double rate);
+
 /** Tier label of this instance's working set ("L1", "L2", "L3", "DRAM"),
  * or NULL where its arguments are not PMB_TIERS. */
 PMB_API const char *pmb_tier(const struct pmb_state *s);

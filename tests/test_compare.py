@@ -196,15 +196,19 @@ rc, out, err = compare("--drift=0", base, three)
 ok(rc == 1 and verdict(out, "x/a") == "regressed" and "widened" not in out,
    "3 %% slower, --drift=0, default threshold 1 %%: regressed, exit 1 (got %d, %s)"
    % (rc, verdict(out, "x/a")))
+# A change the interval tells from none, under the threshold: not "within
+# noise" (that is an interval holding no change) but below the threshold,
+# with its size (issue 26).
 rc, out, err = compare("--threshold=5", "--drift=0", base, three)
-ok(rc == 0 and verdict(out, "x/a") == "within noise",
-   "3 %% slower, --threshold=5: within noise, exit 0 (got %d, %s)"
+ok(rc == 0 and verdict(out, "x/a") == "below the threshold (+3.0 %)" and
+   out.rstrip().endswith("1 below the threshold"),
+   "3 %% slower, --threshold=5: below the threshold, its size said, exit 0 (got %d, %s)"
    % (rc, verdict(out, "x/a")))
 three_fast = write("three_fast.json", report([bench("x/a", 9.7, 2.0),
                                               bench("x/b", 3.0)]))
 rc, out, err = compare("--threshold=5", "--drift=0", base, three_fast)
-ok(rc == 0 and verdict(out, "x/a") == "within noise",
-   "3 % faster, --threshold=5: within noise")
+ok(rc == 0 and verdict(out, "x/a") == "below the threshold (-3.0 %)",
+   "3 %% faster, --threshold=5: below the threshold (%s)" % verdict(out, "x/a"))
 rc, out, err = compare("--drift=0", base, three_fast)
 ok(rc == 0 and verdict(out, "x/a") == "improved",
    "3 % faster, --drift=0, default threshold: improved")
@@ -254,14 +258,15 @@ bm = rows(out).get(("x/a", "branch_misses_per_item"))
 ns = rows(out).get(("x/a", "ns_per_item"))
 ok(bm and bm[4] == "1.03" and bm[5] == "exact (simulated)" and bm[6] == "-" and
    ns and ns[4] == "1" and ns[7] == "unchanged" and "simulated counts are exact" in out and
-   out.rstrip().endswith("1 regressed, 0 improved, 1 within threshold"),
+   out.rstrip().endswith("1 regressed, 0 improved, 1 unchanged"),
    "sim: new/old exactly 1.03, no interval, no test; the same count 'unchanged' (%r, %r, %r)"
    % (bm, ns, out.strip().splitlines()[-1:]))
 sim_small = write("sim_small.json", sim(report([bench("x/a", 10.0, 2.01)])))
 rc, out, err = compare(sim_old, sim_small)
 bm = rows(out).get(("x/a", "branch_misses_per_item"))
-ok(rc == 0 and bm and bm[4] == "1.005" and bm[7] == "within threshold",
-   "sim: 0.5 %% more, under the 1 %% threshold: within threshold, exit 0 (%d, %r)" % (rc, bm))
+ok(rc == 0 and bm and bm[4] == "1.005" and bm[7] == "below the threshold (+0.5 %)",
+   "sim: 0.5 %% more, under the 1 %% threshold: below the threshold, the words of perf's, exit 0 (%d, %r)"
+   % (rc, bm))
 zero_old = write("sim_zero_old.json", sim(report([bench("x/a", 10.0, 0.0)])))
 zero_new = write("sim_zero_new.json", sim(report([bench("x/a", 10.0, 0.25)])))
 rc, out, err = compare(zero_old, zero_new)

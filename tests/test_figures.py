@@ -369,8 +369,9 @@ def sim_cache_vocabulary():
         r = sim_chase("LLC_MISSES,L1D:REPLACEMENT", "console")
         head = [ln.split() for ln in r.stdout.splitlines() if ln.startswith("benchmark ")]
         ok(r.returncode == 0 and "per item, SIMULATED by valgrind" in r.stdout and head and
-           head[0][-2:] == ["LLC_MISSES/item", "L1D:REPLACEMENT/item"],
-           "console: the user's names head the columns, under 'per item, SIMULATED' (%s)" % head)
+           head[0][2:4] == ["LLC_MISSES/item", "L1D:REPLACEMENT/item"] and "instr/item" in head[0],
+           "console: the user's names head the columns, under 'per item, SIMULATED', instructions kept "
+           "beside them (%s)" % head)
         legend = " ".join(" ".join(ln.split()) for ln in r.stdout.split("\n\n")[1].splitlines()
                           if ln.startswith(("legend:", "  "))) if r.stdout.count("\n\n") else ""
         ok("LLC_MISSES: simulated cache-misses, the name read as on libpfm4's core, atom" in legend and

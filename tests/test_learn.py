@@ -140,8 +140,47 @@ if wants("timing"):
             ok(10 <= cyc <= 30, "a penalty of 10..30 cycles (%.1f %scycles, %.2f ns)" % (cyc, m.group(3) or "", ns))
         ok(m.group(4) == "6", "over the six inputs p0..p50")
         pmu = "MEASURED" in m.group(5)
-        ok(pmu or "FROM THE INPUTS" in m.group(5), "its rates are labelled measured or from the inputs: %r" % m.group(5))
+        ok(pmu or "DECLARED by the benchmark" in m.group(5),
+           "its rates are labelled measured, or declared by the built-in kernel: %r" % m.group(5))
     title = study_head(r.stdout, "branch/sum_if")
     ok(any(l.endswith("inputs seeded with 42") for l in title), "built-in inputs come from the seed: %r" % title)
+
+
+# A p axis is read for text, not timed: the cli part.
+if wants("cli"):
+    # ---- a user's "p" axis is no misprediction rate (issue 26) -----------------
+    def study_text(text, name):
+        """A study's lines, from its title to the next blank line."""
+        at = text.find("branch study " + name + ":")
+        return text[at:text.find("\n\n", at)] if at >= 0 else ""
+
+
+    PAXIS = os.environ.get("PMB_PAXIS_BENCH")
+    if not PAXIS or not os.access(PAXIS, os.X_OK):
+        skip("a p-named axis that means padding", "$PMB_PAXIS_BENCH is not set to the built paxis_bench")
+    else:
+        fast = ["--filter=^paxis/", "--samples=8", "--min-sample-time=300us"]
+        r = subprocess.run([PAXIS, *fast], capture_output=True, text=True, timeout=300)
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "r.json")
+            subprocess.run([PAXIS, *fast, "--format=json", "--out=" + out], capture_output=True, timeout=300)
+            try:
+                with open(out) as f:
+                    pj = json.load(f)
+            except (OSError, ValueError):
+                pj = None
+        pad, decl = study_text(r.stdout, "paxis/pad"), study_text(r.stdout, "paxis/decl")
+        ok(r.returncode == 0 and pad and decl, "paxis_bench runs both studies (%d): %s" % (r.returncode, r.stderr[-300:]))
+        counted = "rates MEASURED" in pad
+        ok(counted or (not re.search(r"misprediction penalty: [0-9]", pad) and "no misprediction penalty: no branch-misses counted here"
+                       in pad and "pmb_set_mispredict_rate" in pad),
+           "p0/p10/p50 meaning padding: no penalty from the names, and the study says why: %r" % pad[-300:])
+        ok(counted or "rates DECLARED by the benchmark" in decl,
+           "a declared rate gives the penalty, labelled DECLARED: %r" % decl[-300:])
+        rates = {b["name"]: b.get("declared_mispredict_rate") for b in (pj or {}).get("benchmarks", [])}
+        ok(rates.get("paxis/decl/branchy/p10") == 0.1 and "declared_mispredict_rate" not in
+           [k for b in (pj or {}).get("benchmarks", []) if b["name"].startswith("paxis/pad/") for k in b],
+           "JSON carries the declared rate, and none where none was declared: %r" % rates)
+
 
 done()

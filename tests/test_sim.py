@@ -195,10 +195,43 @@ def body(exe, tmp):
                 print("# %s %s: %s vs %s" % (n, k, ra.get(k), rb.get(k)))
     ok(same, "two runs give identical raw counts")
 
+    named_counter(exe, tmp)
+
     rc, out, err = run(exe, ["--backend=sim", "--counters=instructions,cycles",
                              "--filter=^calib/add_chain$"])
     ok(rc == 2 and "'cycles'" in err,
        "an event the simulator lacks exits 2 naming it (rc %d)" % rc)
+
+
+def named_counter(exe, tmp):
+    """Naming a counter under sim keeps instructions, the cost there is no
+    time for; ratios of exact counts carry no interval; no study cell is
+    left blank without a footnote (issue 26)."""
+    filt = "^branch/sum_if/branch(y|less)/p(0|50)$"
+    d = sim_json(exe, tmp, "misp", filt, "BR_MISP_RETIRED")
+    keys = event_keys(d["context"]) if d else {}
+    ins = keys.get("instructions")
+    rows = [b for b in (d or {}).get("benchmarks", []) if b["name"].startswith("branch/sum_if/branchy/")]
+    ok(ins and rows and all(isinstance(per_item(b, ins), (int, float)) and per_item(b, ins) > 1 for b in rows),
+       "--counters=BR_MISP_RETIRED under sim keeps instructions per item (%r)" % sorted(keys))
+    ok("BR_MISP_RETIRED" in keys, "and counts the named one")
+    rc, out, err = run(exe, ["--backend=sim", "--counters=BR_MISP_RETIRED", "--filter=" + filt, "--samples=5"])
+    lines = out.splitlines()
+    hdr = next((l for l in lines if l.startswith("benchmark ")), "")
+    ok(rc == 0 and "instr/item" in hdr, "the console shows instr/item beside br-miss: %r" % hdr)
+    ratio = [l for l in lines if " of sol/" in l or " of branchy/" in l]
+    ok(ratio and not any("[" in l for l in ratio) and "exact counts, so no interval" in " ".join(out.split()),
+       "ratios of exact counts carry no interval, and the legend says so: %r" % ratio[:2])
+    at = next((i for i, l in enumerate(lines) if l.startswith("branch study branch/sum_if")), None)
+    table = []
+    if at is not None:
+        dash = next(i for i in range(at, len(lines)) if lines[i].startswith("---"))
+        hcols = re.split(r"\s{2,}", lines[dash - 1].strip())
+        table = [re.split(r"\s{2,}", l.strip()) for l in lines[dash + 1:] if l and not l.startswith(" ")]
+        table = table[:2]
+    ok(len(table) == 2 and all(len(r) == len(hcols) for r in table) and all(
+       re.fullmatch(r"[0-9.]+", r[1]) for r in table),
+       "the study's instruction cells are filled, none blank: %r" % table)
 
 
 def no_valgrind(exe, tmp):

@@ -138,6 +138,30 @@ static void estimate_cycles(const struct pmb_context *ctx, struct pmb_result *r)
 	r->est_cycles.fixed *= g;
 }
 
+/* CPU time per item, for JSON's cpu_time (Google Benchmark's CPU time):
+ * task-clock per item where it was counted; else ns/item times the CPU
+ * share of the samples phase (the thread's CPU time over its wall time);
+ * none under simulation.  Never ns/item again: where the task was off the
+ * CPU it is less (issue 26). */
+static void cpu_time(const struct pmb_context *ctx, struct pmb_result *r)
+{
+	int tc = pmb__context_event(ctx, "task-clock");
+
+	r->cpu_per_item = NAN;
+	r->cpu_source = NULL;
+	if (!r->time.valid || pmb_context_sim(ctx))
+		return;
+	if (tc >= 0 && r->ev[tc].valid) {
+		r->cpu_per_item = r->ev[tc].below_resolution ? fmax(r->ev[tc].s.median, 0) : r->ev[tc].s.median;
+		r->cpu_source = "task-clock";
+	} else if (r->span_wall_ns && r->span_cpu_ns) {
+		double share = fmin((double)r->span_cpu_ns / (double)r->span_wall_ns, 1);
+
+		r->cpu_per_item = fmax(r->time.s.median, 0) * share;
+		r->cpu_source = "thread CPU time";
+	}
+}
+
 /* The plan's derived figures (MPKI, miss ratios) and the rates. */
 static void derive(const struct pmb_context *ctx, struct pmb_result *r, double items)
 {
@@ -157,6 +181,7 @@ static void derive(const struct pmb_context *ctx, struct pmb_result *r, double i
 		else if (b && b->valid && !b->below_resolution && b->s.median > 0)
 			r->derived[k] = num / b->s.median * d->scale;
 	}
+	cpu_time(ctx, r);
 	r->items_per_second = r->bytes_per_second = NAN;
 	/* A rate from a time below resolution would be a made-up number. */
 	if (r->time.valid && !r->time.below_resolution && r->time.s.median > 0) {

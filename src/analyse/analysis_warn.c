@@ -296,9 +296,15 @@ void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, s
 	fig_warn(ctx, &k.noisy, "error above 5 % (half the 95 % interval of the median): the machine is "
 		 "noisy; close other programs, or raise --samples or --min-sample-time");
 	warn_claims(ctx, &k);
+	/* pmubench enables one group at a time, each within the PMU's
+	 * counters: a group that ran part of its time shared them with
+	 * another user of the PMU, not with too many events of its own. */
 	if (k.multiplexed.count)
 		pmb__context_warn(ctx, "counters were multiplexed for %s: their values are estimates "
-				 "(scaled by time running); ask for fewer --counters", names(&k.multiplexed));
+				 "(scaled by time running). pmubench enables one counter group at a time, "
+				 "each within the PMU's counters, so another user of the PMU held some of "
+				 "them (a task counting with perf or a profiler, or the NMI watchdog): stop "
+				 "it and rerun; fewer --counters would not help", names(&k.multiplexed));
 	fig_warn(ctx, &k.reps, "repetitions differ: each call with its own setup measured differently "
 		 "(alignment, page placement, a disturbed run); report the spread, not one repetition");
 	if (k.modes.count)

@@ -15,6 +15,14 @@ static inline uint64_t pmb_clock_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Nanoseconds of CPU time this thread has used (vDSO on Linux). */
+static inline uint64_t pmb_thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 struct pmb_clock_probe {
 	double resolution_ns; /* smallest non-zero step seen between reads */
 	double read_cost_ns;  /* median cost of one pmb_clock_ns() */

@@ -424,7 +424,7 @@ static int write_out(struct ab *ab)
 static int report(struct ab *ab, const char *stopped, uint64_t seed)
 {
 	struct pmb__table t = { 0 };
-	size_t count[4] = { 0 };
+	size_t count[PMB_AB_NVERDICTS] = { 0 };
 	bool exact = ab->o.backend == AB_SIM;
 
 	printf("pmubench ab: %s (OLD) against %s (NEW): %d round%s", ab->side[0].path,
@@ -456,8 +456,10 @@ static int report(struct ab *ab, const char *stopped, uint64_t seed)
 	pmb__table_free(&t);
 	for (size_t i = 0; i < ab->ns; i++)
 		count[ab->v[i].v]++;
-	printf("%zu regressed, %zu improved, %zu within %s", count[PMB_AB_REGRESSED],
-	       count[PMB_AB_IMPROVED], count[PMB_AB_NOISE], exact ? "threshold" : "noise");
+	printf("%zu regressed, %zu improved, %zu %s", count[PMB_AB_REGRESSED],
+	       count[PMB_AB_IMPROVED], count[PMB_AB_NOISE], exact ? "unchanged" : "within noise");
+	if (count[PMB_AB_BELOW])
+		printf(", %zu below the threshold", count[PMB_AB_BELOW]);
 	if (count[PMB_AB_NONE])
 		printf(", %zu without a verdict", count[PMB_AB_NONE]);
 	printf("\n");

@@ -53,7 +53,10 @@ struct pmb__ab_series {
 
 /* What the rounds say of one series. */
 struct pmb__ab_verdict {
-	enum { PMB_AB_NOISE, PMB_AB_IMPROVED, PMB_AB_REGRESSED, PMB_AB_NONE } v;
+	/* NOISE: the interval holds no change (exact: none at all); BELOW:
+	 * a real change under the threshold (compare.h: the same words). */
+	enum { PMB_AB_NOISE, PMB_AB_IMPROVED, PMB_AB_REGRESSED, PMB_AB_NONE, PMB_AB_BELOW,
+	       PMB_AB_NVERDICTS } v;
 	bool ratio;          /* ratio new/old (false: a difference new - old) */
 	double old, new;     /* medians over the rounds */
 	double est, lo, hi;  /* median ratio (or difference) and its 95 % CI */

@@ -47,7 +47,8 @@ static void judge_exact(const struct pmb__ab_series *s, double thr, struct pmb__
 
 	v->lo = v->hi = v->est;
 	v->halfwidth = 0;
-	v->v = c > 0 ? PMB_AB_REGRESSED : c < 0 ? PMB_AB_IMPROVED : PMB_AB_NOISE;
+	v->v = c > 0 ? PMB_AB_REGRESSED : c < 0 ? PMB_AB_IMPROVED :
+	       v->est != (v->ratio ? 1 : 0) ? PMB_AB_BELOW : PMB_AB_NOISE;
 }
 
 /* d[i]: the round's log ratio (ratios) or difference; x[i]: the ratio or
@@ -84,7 +85,8 @@ static void judge_paired(const struct pmb__ab_series *s, double thr, uint64_t se
 	if (v->ratio) {
 		v->halfwidth = fmax(v->est - v->lo, v->hi - v->est) / v->est;
 		v->v = sure && v->lo > 1 + thr ? PMB_AB_REGRESSED :
-		       sure && v->hi < 1 - thr ? PMB_AB_IMPROVED : PMB_AB_NOISE;
+		       sure && v->hi < 1 - thr ? PMB_AB_IMPROVED :
+		       sure && (v->lo > 1 || v->hi < 1) ? PMB_AB_BELOW : PMB_AB_NOISE;
 	} else {
 		v->v = sure && v->lo > 0 ? PMB_AB_REGRESSED :
 		       sure && v->hi < 0 ? PMB_AB_IMPROVED : PMB_AB_NOISE;
@@ -113,15 +115,18 @@ void pmb__ab_judge(const struct pmb__ab_series *s, double thr, bool exact,
 	}
 }
 
-static const char *verdict_word(const struct pmb__ab_verdict *v, bool exact)
+/* compare's words (compare.h): "within noise" only where the interval
+ * holds no change; a real change under the threshold says its size. */
+static const char *verdict_word(const struct pmb__ab_verdict *v, bool exact, char *b, size_t n)
 {
 	switch (v->v) {
 	case PMB_AB_REGRESSED: return "regressed";
 	case PMB_AB_IMPROVED: return "improved";
+	case PMB_AB_BELOW:
+		pmb__compare_below(b, n, v->est, v->ratio);
+		return b;
 	case PMB_AB_NOISE:
-		if (!exact || v->why)
-			return "within noise";
-		return v->est == (v->ratio ? 1 : 0) ? "unchanged" : "within threshold";
+		return exact && !v->why ? "unchanged" : "within noise";
 	default: return "-";
 	}
 }
@@ -130,7 +135,7 @@ static const char *verdict_word(const struct pmb__ab_verdict *v, bool exact)
 static void row(struct pmb__table *t, const struct pmb__ab_series *s,
 		const struct pmb__ab_verdict *v, bool exact)
 {
-	char old[32], new[32], ratio[32] = "-", ci[64], p[32] = "-";
+	char old[32], new[32], ratio[32] = "-", ci[64], p[32] = "-", word[48];
 
 	pmb__compare_fmt_value(old, sizeof(old), v->old);
 	pmb__compare_fmt_value(new, sizeof(new), v->new);
@@ -155,7 +160,7 @@ static void row(struct pmb__table *t, const struct pmb__ab_series *s,
 	pmb__table_set(t, 4, "%s", ratio);
 	pmb__table_set(t, 5, "%s", ci);
 	pmb__table_set(t, 6, "%s", p);
-	pmb__table_set(t, 7, "%s", verdict_word(v, exact));
+	pmb__table_set(t, 7, "%s", verdict_word(v, exact, word, sizeof(word)));
 }
 
 int pmb__ab_table(const struct pmb__ab_series *s, const struct pmb__ab_verdict *v,

@@ -19,13 +19,16 @@
 /* Fewer samples than this on a side: compare the point values only. */
 #define MIN_SAMPLES 3
 
-enum verdict { V_NOISE, V_IMPROVED, V_REGRESSED, V_NONE };
+/* V_NOISE: the interval holds no change (exact counts: none at all);
+ * V_BELOW: a real change, under the threshold (its size in the cell). */
+enum verdict { V_NOISE, V_IMPROVED, V_REGRESSED, V_NONE, V_BELOW, V_COUNT };
 
 static const char *const verdict_name[] = {
 	[V_NOISE] = "within noise",
 	[V_IMPROVED] = "improved",
 	[V_REGRESSED] = "regressed",
 	[V_NONE] = "-",
+	[V_BELOW] = "below the threshold",
 };
 
 struct vec {
@@ -304,7 +307,24 @@ static bool below_resolution(const struct pmb_results_bench *b, const char *key)
 /* The text cells of one row. */
 struct cells {
 	char old[32], new[32], ratio[32], ci[64], p[32];
+	char below[48];  /* V_BELOW: "below the threshold (+0.6 %)" */
 };
+
+/* A ratio's verdict from its interval [lo, hi] and estimate est: beyond
+ * the threshold a change; an interval that excludes 1 within it, a real
+ * change below the threshold, said with its size; else within noise. */
+static enum verdict by_interval(double lo, double hi, double est, double thr, struct cells *c)
+{
+	if (lo > 1 + thr)
+		return V_REGRESSED;
+	if (hi < 1 - thr)
+		return V_IMPROVED;
+	if (lo > 1 || hi < 1) {
+		pmb__compare_below(c->below, sizeof(c->below), est, true);
+		return V_BELOW;
+	}
+	return V_NOISE;
+}
 
 /* A statistic of finite samples that overflowed (values near 1e308):
  * said, naming the figure, rather than shown as a verdict on nan. */
@@ -345,7 +365,7 @@ static int by_samples(struct report *ro, const char *bname, const char *key,
 		snprintf(c->ratio, sizeof(c->ratio), "%.3f", my / mx);
 		pmb__compare_widen(&lo, &hi, true, mx, drift);
 		snprintf(c->ci, sizeof(c->ci), "[%.3f, %.3f]", lo, hi);
-		*v = lo > 1 + thr ? V_REGRESSED : hi < 1 - thr ? V_IMPROVED : V_NOISE;
+		*v = by_interval(lo, hi, my / mx, thr, c);
 		return 0;
 	}
 	if (!pmb__bootstrap_diff_ci(y->v, y->n, x->v, x->n, CONF, RESAMPLES,
@@ -373,8 +393,12 @@ static enum verdict by_points(double po, double pn, double thr,
 	if (po > 0 && isfinite(pn)) {
 		snprintf(c->ratio, sizeof(c->ratio), "%.3f", pn / po);
 		/* Drift between the runs could move the ratio as far. */
-		return pn / po > (1 + thr) * (1 + drift) ? V_REGRESSED :
-		       pn / po < (1 - thr) / (1 + drift) ? V_IMPROVED : V_NOISE;
+		if (pn / po > (1 + thr) * (1 + drift))
+			return V_REGRESSED;
+		if (pn / po < (1 - thr) / (1 + drift))
+			return V_IMPROVED;
+		/* No interval: a change is not told from noise. */
+		return V_NOISE;
 	}
 	return po != pn ? V_NONE : V_NOISE;
 }
@@ -398,6 +422,10 @@ static enum verdict by_exact(double po, double pn, double thr, struct cells *c, 
 		snprintf(c->ratio, sizeof(c->ratio), "%.6g", est);
 	else
 		snprintf(c->ci, sizeof(c->ci), "exact diff %+.6g", est);
+	if (!change && !*same) {
+		pmb__compare_below(c->below, sizeof(c->below), est, ratio);
+		return V_BELOW;
+	}
 	return change > 0 ? V_REGRESSED : change < 0 ? V_IMPROVED : V_NOISE;
 }
 
@@ -416,7 +444,7 @@ static int by_runs(const struct pmb_results_bench *bo,
 	if (ci.ratio) {
 		snprintf(c->ratio, sizeof(c->ratio), "%.3f", ci.est);
 		snprintf(c->ci, sizeof(c->ci), "[%.3f, %.3f]", ci.lo, ci.hi);
-		*v = ci.lo > 1 + thr ? V_REGRESSED : ci.hi < 1 - thr ? V_IMPROVED : V_NOISE;
+		*v = by_interval(ci.lo, ci.hi, ci.est, thr, c);
 	} else {
 		snprintf(c->ci, sizeof(c->ci), "diff [%+.3g, %+.3g]", ci.lo, ci.hi);
 		*v = ci.lo > 0 ? V_REGRESSED : ci.hi < 0 ? V_IMPROVED : V_NOISE;
@@ -470,8 +498,7 @@ static int compare_figure(struct report *ro, struct report *rn,
 	pmb__compare_fmt_value(c.new, sizeof(c.new), pn);
 	err = table_add(t, (const char *const[NCOL]){
 		bo->name, key, c.old, c.new, c.ratio, c.ci, c.p,
-		!ro->exact || *v != V_NOISE ? verdict_name[*v] :
-		same ? "unchanged" : "within threshold" });
+		*v == V_BELOW ? c.below : ro->exact && *v == V_NOISE ? "unchanged" : verdict_name[*v] });
 out:
 	free(x.v);
 	free(y.v);
@@ -550,7 +577,7 @@ static int parse_args(int argc, char **argv, double *thr, double *drift,
 static int compare_bench(struct report *ro, struct report *rn,
 			 const struct pmb_results_bench *bo,
 			 const struct pmb_results_bench *bn, double thr,
-			 struct pmb__table *t, size_t counts[4])
+			 struct pmb__table *t, size_t counts[V_COUNT])
 {
 	const char **fig;
 	size_t k, nfig;
@@ -589,7 +616,7 @@ static void list_missing(const struct pmb_results *a,
  * titles (printed as a row, with no rule under it), then the rows of each
  * benchmark in the old file's order; verdicts counted in counts. */
 static int compare_all(struct report *ro, struct report *rn,
-		       struct pmb__table *t, double thr, size_t counts[4])
+		       struct pmb__table *t, double thr, size_t counts[V_COUNT])
 {
 	int ret;
 
@@ -627,7 +654,7 @@ int pmb__compare_main(int argc, char **argv)
 	struct report ro = { 0 }, rn = { 0 };
 	const char *files[2] = { NULL, NULL };
 	struct pmb__table t = { 0 };
-	size_t counts[4] = { 0 };
+	size_t counts[V_COUNT] = { 0 };
 	double thr = 0.01, drift = 0.05;
 	int ret;
 
@@ -660,8 +687,10 @@ int pmb__compare_main(int argc, char **argv)
 	list_missing(rn.res, ro.res, "added");
 	/* Every row counted: those with verdict "-" (not run on one side, no
 	 * point value to compare) too. */
-	printf("%zu regressed, %zu improved, %zu within %s", counts[V_REGRESSED],
-	       counts[V_IMPROVED], counts[V_NOISE], ro.exact ? "threshold" : "noise");
+	printf("%zu regressed, %zu improved, %zu %s", counts[V_REGRESSED],
+	       counts[V_IMPROVED], counts[V_NOISE], ro.exact ? "unchanged" : "within noise");
+	if (counts[V_BELOW])
+		printf(", %zu below the threshold", counts[V_BELOW]);
 	if (counts[V_NONE])
 		printf(", %zu without a verdict", counts[V_NONE]);
 	printf("\n");

@@ -69,6 +69,14 @@ void pmb__compare_widen(double *lo, double *hi, bool ratio, double scale, double
  * or the difference where old is not positive (*ratio false).  Returns 1
  * regressed, -1 improved, 0 within the threshold (unchanged included). */
 int pmb__compare_exact(double old, double new, double thr, double *est, bool *ratio);
+
+/* The verdict words compare, ab and both backends share (issue 26):
+ * "within noise" only where the interval holds no change (or simulated
+ * counts are the same: "unchanged"); a change that is real (the interval
+ * excludes it, or exact counts differ) yet under the threshold is
+ * "below the threshold (+0.6 %)", with its size: est is new/old where
+ * ratio, else new - old.  Into b. */
+void pmb__compare_below(char *b, size_t n, double est, bool ratio);
 /* Whether both runs are simulated (--backend=sim): exact counts. */
 bool pmb__compare_simulated(const struct pmb_results *o, const struct pmb_results *n);
 

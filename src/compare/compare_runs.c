@@ -108,6 +108,17 @@ int pmb__compare_exact(double old, double new, double thr, double *est, bool *ra
 	return *est > 0 ? 1 : *est < 0 ? -1 : 0;
 }
 
+void pmb__compare_below(char *b, size_t n, double est, bool ratio)
+{
+	double pct = (est - 1) * 100;
+
+	if (ratio)
+		snprintf(b, n, fabs(pct) >= 0.1 ? "below the threshold (%+.1f %%)" : "below the threshold (%+.2g %%)",
+			 pct);
+	else
+		snprintf(b, n, "below the threshold (diff %+.3g)", est);
+}
+
 bool pmb__compare_simulated(const struct pmb_results *o, const struct pmb_results *n)
 {
 	return o->backend && n->backend && !strcmp(o->backend, "sim") && !strcmp(n->backend, "sim");

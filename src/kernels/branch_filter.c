@@ -83,6 +83,8 @@ static void bm_filter(struct pmb_state *s, enum filter_form form)
 		pmb_fail(s, "filter: p must be 0..100");
 		return;
 	}
+	/* pN's bytes pass on N % of items, at random: the study's rate. */
+	(void)pmb_set_mispredict_rate(s, pmb_gen_misp_rate(upct));
 	out = malloc(bytes);
 	check = malloc(bytes);
 	if (pmb_gen_stream_init(&st, bytes, pmb_seed(s), pmb_gen_fill_u32_p, &upct) ||

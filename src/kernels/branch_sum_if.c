@@ -62,6 +62,8 @@ static void bm_sum_if(struct pmb_state *s, enum sum_if_form form)
 		pmb_fail(s, "sum_if: p must be 0..100");
 		return;
 	}
+	/* pN's bytes pass on N % of items, at random: the study's rate. */
+	(void)pmb_set_mispredict_rate(s, pmb_gen_misp_rate(upct));
 	if (pmb_gen_stream_init(&st, n, pmb_seed(s), pmb_gen_fill_bytes_p, &upct) ||
 	    pmb_gen_stream_prepare(&st, 1)) {
 		pmb_fail(s, "sum_if: out of memory");

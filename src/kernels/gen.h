@@ -47,6 +47,15 @@ void pmb_gen_bytes_p(uint8_t *v, size_t n, unsigned pct, uint64_t seed);
 /** The same for 32-bit words and PMB_GEN_U32_T. */
 void pmb_gen_u32_p(uint32_t *v, size_t n, unsigned pct, uint64_t seed);
 
+/** The share of items a good predictor mispredicts on a pmb_gen_*_p input
+ * of pct % (0..100): its rarer side, min(pct, 100 - pct) %.  The kernels
+ * declare it to the branch study (pmb_set_mispredict_rate), which reads no
+ * rate from an input's name. */
+static inline double pmb_gen_misp_rate(unsigned pct)
+{
+	return (pct < 100 - pct ? pct : 100 - pct) / 100.0;
+}
+
 /* ---- fresh input for every pass: a stream prepared per sample ---------- */
 
 /* A predictor that sees the same input every pass learns it: Zen 5 ran a

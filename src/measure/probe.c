@@ -22,44 +22,64 @@ static void read_line(const char *path, char *buf, size_t n)
 
 /* Busy share of `cpu` (other processes) over a short window, from
  * /proc/stat: user+nice+system+irq+softirq+steal over all. */
-static double cpu_busy(int cpu)
+#define PROBE_MAX_CPUS 256
+
+/* /proc/stat's busy and all jiffies of cpu0..cpuN into busy[], all[];
+ * returns false where it cannot be read. */
+static bool stat_cpus(unsigned long long *busy, unsigned long long *all)
 {
-	unsigned long long a[2][8];
-	char want[16];
+	FILE *f = fopen("/proc/stat", "r");
+	char line[512];
 
-	snprintf(want, sizeof(want), "cpu%d ", cpu);
-	for (int k = 0; k < 2; k++) {
-		FILE *f = fopen("/proc/stat", "r");
-		char line[512];
-		bool found = false;
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v[8] = { 0 };
+		int c, at = 0;
 
-		if (!f)
-			return -1;
-		while (fgets(line, sizeof(line), f))
-			if (!strncmp(line, want, strlen(want))) {
-				sscanf(line + strlen(want), "%llu %llu %llu %llu %llu %llu %llu %llu",
-				       &a[k][0], &a[k][1], &a[k][2], &a[k][3], &a[k][4], &a[k][5],
-				       &a[k][6], &a[k][7]);
-				found = true;
-			}
-		fclose(f);
-		if (!found)
-			return -1;
-		if (k == 0) {
-			struct timespec ts = { 0, 100 * 1000 * 1000 };
-
-			nanosleep(&ts, NULL);
+		if (sscanf(line, "cpu%d %n", &c, &at) != 1 || c < 0 || c >= PROBE_MAX_CPUS || !at)
+			continue;
+		sscanf(line + at, "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4],
+		       &v[5], &v[6], &v[7]);
+		busy[c] = all[c] = 0;
+		for (int i = 0; i < 8; i++) {
+			all[c] += v[i];
+			if (i != 3 && i != 4) /* idle, iowait */
+				busy[c] += v[i];
 		}
 	}
-	unsigned long long busy = 0, all = 0;
-	for (int i = 0; i < 8; i++) {
-		unsigned long long d = a[1][i] - a[0][i];
+	fclose(f);
+	return true;
+}
 
-		all += d;
-		if (i != 3 && i != 4) /* idle, iowait */
-			busy += d;
+/* The share of core cpu other work kept busy over 100 ms (-1 unknown),
+ * and the least busy other core (*idlest, -1 none) with its share. */
+static double cpu_busy(int cpu, int *idlest, double *idlest_busy)
+{
+	static unsigned long long b[2][PROBE_MAX_CPUS], a[2][PROBE_MAX_CPUS];
+	struct timespec ts = { 0, 100 * 1000 * 1000 };
+	double mine = -1;
+
+	*idlest = -1;
+	*idlest_busy = 2;
+	memset(a, 0, sizeof(a));
+	if (!stat_cpus(b[0], a[0]))
+		return -1;
+	nanosleep(&ts, NULL);
+	if (!stat_cpus(b[1], a[1]))
+		return -1;
+	for (int c = 0; c < PROBE_MAX_CPUS; c++) {
+		unsigned long long all = a[1][c] - a[0][c];
+		double share = all ? (double)(b[1][c] - b[0][c]) / (double)all : -1;
+
+		if (!all)
+			continue;
+		if (c == cpu)
+			mine = share;
+		else if (share < *idlest_busy)
+			*idlest = c, *idlest_busy = share;
 	}
-	return all ? (double)busy / (double)all : -1;
+	return mine;
 }
 
 /* The CPU's "model name" (x86) or "CPU part" where there is none (Arm). */
@@ -85,6 +105,46 @@ static void cpu_model(char *buf, size_t size)
 		fclose(f);
 }
 
+/* The hypervisor or emulator this machine runs under, from what the
+ * kernel shows of it: DMI's vendor and product (x86, and arm64 with
+ * firmware tables), the device tree of QEMU's "virt" board, the x86 CPU's
+ * hypervisor flag.  "" where none is seen. */
+static void virt_name(char *out, size_t n)
+{
+	static const char *const known[] = { "QEMU", "KVM", "VMware", "VirtualBox", "Xen", "Microsoft",
+					     "Amazon EC2", "Google", "Parallels", "Bochs" };
+	char buf[256] = "";
+	FILE *f;
+
+	out[0] = 0;
+	for (int i = 0; i < 2 && !out[0]; i++) {
+		read_line(i ? "/sys/class/dmi/id/product_name" : "/sys/class/dmi/id/sys_vendor", buf, sizeof(buf));
+		for (size_t k = 0; k < sizeof(known) / sizeof(known[0]) && !out[0]; k++)
+			if (strstr(buf, known[k]))
+				snprintf(out, n, "%s", known[k]);
+	}
+	if (out[0])
+		return;
+	/* QEMU's arm64 "virt" board: compatible "linux,dummy-virt". */
+	f = fopen("/sys/firmware/devicetree/base/compatible", "r");
+	if (f) {
+		size_t got = fread(buf, 1, sizeof(buf) - 1, f);
+
+		fclose(f);
+		buf[got] = 0;
+		if (strstr(buf, "dummy-virt"))
+			snprintf(out, n, "QEMU");
+	}
+	if (out[0] || !(f = fopen("/proc/cpuinfo", "r")))
+		return;
+	while (fgets(buf, sizeof(buf), f))
+		if (!strncmp(buf, "flags", 5) && strstr(buf, " hypervisor")) {
+			snprintf(out, n, "a hypervisor");
+			break;
+		}
+	fclose(f);
+}
+
 void pmb__env_probe(struct pmb_env *env, int cpu, bool sim, struct pmb_warnings *w)
 {
 	char buf[128], path[128];
@@ -104,6 +164,7 @@ void pmb__env_probe(struct pmb_env *env, int cpu, bool sim, struct pmb_warnings 
 	if (buf[0])
 		env->turbo = buf[0] == '1';
 	cpu_model(env->cpu_model, sizeof(env->cpu_model));
+	virt_name(env->virt, sizeof(env->virt));
 	read_line("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf));
 	env->paranoid = buf[0] ? atoi(buf) : -100;
 	f = fopen("/proc/loadavg", "r");
@@ -118,8 +179,13 @@ void pmb__env_probe(struct pmb_env *env, int cpu, bool sim, struct pmb_warnings 
 	if (env->turbo == 1)
 		pmb__warn(w, "turbo is on: the frequency depends on temperature and load; "
 			 "turn it off for stable figures (echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo)");
-	double busy = !sim ? cpu_busy(cpu) : 0;
-	if (busy > 0.2)
+	env->idlest_cpu = -1;
+	double busy = env->busy = !sim ? cpu_busy(cpu, &env->idlest_cpu, &env->idlest_busy) : 0;
+	if (busy > 0.2 && env->idlest_cpu >= 0 && env->idlest_busy < busy / 2)
+		pmb__warn(w, "core %d was %.0f %% busy with other work before the run: "
+			 "its samples will be disturbed; pick an idle core with --cpu (core %d was %.0f %% busy)",
+			 cpu, busy * 100, env->idlest_cpu, env->idlest_busy * 100);
+	else if (busy > 0.2)
 		pmb__warn(w, "core %d was %.0f %% busy with other work before the run: "
 			 "its samples will be disturbed; pick an idle core with --cpu", cpu, busy * 100);
 	gethostname(env->host, sizeof(env->host) - 1);

@@ -21,6 +21,14 @@ struct pmb_env {
 	double loadavg[3];         /* 0 unknown, -1 unreadable */
 	int paranoid;              /* perf_event_paranoid; -100 unknown */
 	char cpu_model[96];        /* /proc/cpuinfo's model name; "" unknown */
+	char virt[48];             /* the hypervisor or emulator the machine
+	                              runs under ("QEMU", "KVM", "a hypervisor");
+	                              "" none seen.  Its virtual PMU, not the
+	                              CPU model, decides which events count */
+	double busy;               /* share of core cpu other work kept busy
+	                              before the run; 0 unknown or sim */
+	int idlest_cpu;            /* the least busy other core; -1 unknown */
+	double idlest_busy;        /* its share */
 };
 
 /* Probe clock resolution and read cost, core frequency estimate, CPU

@@ -138,6 +138,24 @@ static __attribute__((noinline)) void prepare_sample(struct pmb__running *r, uin
 	r->prepare(r->state, passes);
 }
 
+/* The samples phase's start (end false) or end: wall and thread CPU time,
+ * read between samples (never inside one), twice per benchmark.  Turns of
+ * a cohort's other members between them are on this thread too. */
+static void span_mark(struct pmb__running *r, bool end)
+{
+	uint64_t wall = pmb_clock_ns(), cpu = pmb_thread_cpu_ns();
+
+	if (!end) {
+		r->r->span_wall_ns = wall;
+		r->r->span_cpu_ns = cpu;
+	} else if (r->r->span_wall_ns && wall > r->r->span_wall_ns) {
+		r->r->span_wall_ns = wall - r->r->span_wall_ns;
+		r->r->span_cpu_ns = cpu - r->r->span_cpu_ns;
+	} else {
+		r->r->span_wall_ns = r->r->span_cpu_ns = 0;
+	}
+}
+
 static void start_sample(struct pmb__running *r, uint64_t passes, int group)
 {
 	if (__builtin_expect(r->prepare != NULL, 0))
@@ -168,6 +186,7 @@ bool loop_begin(struct pmb__running *r, uint64_t items, uint64_t t1, void *site)
 		r->base = r->preset;
 		r->target = r->o->samples;
 		r->phase = PH_SAMPLES;
+		span_mark(r, false);
 		start_sample(r, schedule_passes(r, 0), 0);
 		return true;
 	}
@@ -221,6 +240,7 @@ bool calib_step(struct pmb__running *r, uint64_t ns, uint64_t t1)
 	r->r->calib_passes = r->base;
 	r->r->warmup_ns = t1 - r->first_ns;
 	r->phase = PH_SAMPLES;
+	span_mark(r, false);
 	r->slice_samples = 0;
 	yield_turn(r); /* let the cohort's others calibrate too */
 	return false;
@@ -264,6 +284,10 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 	/* SIGINT, SIGTERM, SIGHUP: no sample after this one (the harness
 	 * overhead runs are short and their fit is needed). */
 	if (pmb__stop_signal && !r->overhead) {
+		if (r->phase == PH_SAMPLES)
+			span_mark(r, true);
+		else
+			r->r->span_wall_ns = r->r->span_cpu_ns = 0;
 		r->called = true;
 		r->phase = PH_DONE;
 		return false;
@@ -281,8 +305,10 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 		r->slice_samples = 0;
 		yield_turn(r);
 	}
-	if (r->phase == PH_DONE)
+	if (r->phase == PH_DONE) {
+		span_mark(r, true);
 		return false;
+	}
 	if (r->rewarm) {
 		start_sample(r, r->base, 0);
 		return true;

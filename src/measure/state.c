@@ -1,5 +1,6 @@
 /* state.c - what a running benchmark asks of the runner: its arguments,
  * seed, tier, buffers, and the skip or failure it reports. */
+#include <errno.h>
 #include <stdio.h>
 
 #include "runner.h"
@@ -33,6 +34,16 @@ PMB_API void *pmb_user_data(const struct pmb_state *s)
 PMB_API void pmb_set_bytes(struct pmb_state *s, uint64_t bytes_per_pass)
 {
 	s->pmb__r->r->bytes_per_pass = bytes_per_pass;
+}
+
+PMB_API int pmb_set_mispredict_rate(struct pmb_state *s, double rate)
+{
+	/* !(0 <= rate <= 1) also refuses NAN. */
+	if (!(rate >= 0 && rate <= 1))
+		return -EINVAL;
+	s->pmb__r->r->misp_declared = true;
+	s->pmb__r->r->misp_rate = rate;
+	return 0;
 }
 
 PMB_API const char *pmb_tier(const struct pmb_state *s)

@@ -113,6 +113,9 @@ struct pmb_counters_outcome {
 	                            though none of the events asked may */
 	bool cycles;             /* an event that means core cycles counts */
 	bool software_added;     /* no PMU: the software fallback was added */
+	bool denied;             /* hardware events refused by permission
+	                            (perf_event_paranoid): a PMU there may be,
+	                            not one this user may use */
 	int event_group[PMB_MAX_EVENTS];  /* group of each plan event; -1 none */
 	char why[PMB_MAX_EVENTS][192];    /* "" counted, else why not */
 	char fallback[160];      /* "" or what the run does instead */
@@ -130,6 +133,9 @@ struct pmb_counters_env {
 	enum pmb_read_mode read; /* --read */
 	double ghz;              /* frequency estimate for est. cycles; 0 none */
 	bool sim_hint;           /* suggest --backend=sim (valgrind present) */
+	const char *virt;        /* the hypervisor or emulator ("QEMU"); NULL
+	                            or "" none: then an event the kernel refuses
+	                            is the virtual PMU's gap, not the CPU's */
 };
 
 /* Open the plan's events: every event the PMU counts, in as few groups as

@@ -432,6 +432,13 @@ static void explain_event(const struct pmb_counters *c, const struct pmb_event_p
 	} else if (no_pmu_said && p->ev[e].kind == PMB_EV_HW) {
 		snprintf(why, sizeof(o->why[e]), "no hardware counters here (%s)",
 			 strerror(err ? err : ENOENT));
+	} else if (pmu_refused(err) && p->ev[e].kind == PMB_EV_HW && env->virt && env->virt[0]) {
+		/* Under a hypervisor or emulator its virtual PMU decides what
+		 * counts: the CPU model may well have the event (issue 26). */
+		snprintf(why, sizeof(o->why[e]), "not implemented by the virtual PMU of %s (the kernel refused "
+			 "it: %s), whatever %s has", env->virt, strerror(err), pmu);
+		ab->lack[ab->nlack++] = e;
+		ab->lack_err = ab->lack_err ? ab->lack_err : err;
 	} else if (pmu_refused(err) && p->ev[e].kind == PMB_EV_HW) {
 		snprintf(why, sizeof(o->why[e]), "%s has no %s: the kernel refused it (%s)", pmu,
 			 p->ev[e].name, strerror(err));
@@ -487,14 +494,25 @@ static void explain(const struct pmb_counters *c, const struct pmb_event_plan *p
 	warn_failed(c, p, &ab, o);
 	if (ab.nlack) {
 		name_list(names, sizeof(names), p, ab.lack, ab.nlack);
-		say(o, "%s has no %s: the kernel refused %s (%s); %s n/a, %s", pmu, names,
-		    ab.nlack == 1 ? "it" : "them", strerror(ab.lack_err),
-		    ab.nlack == 1 ? "it shows" : "they show",
-		    o->hw_counts ? "the other counters count"
-				 : "and no other hardware event was asked for: add cycles or instructions "
-				   "to --counters to count them");
+		if (env->virt && env->virt[0])
+			say(o, "the virtual PMU of %s does not implement %s: the kernel refused %s (%s), which "
+			    "says what the hypervisor or emulator counts, not what %s can; %s n/a, %s", env->virt,
+			    names, ab.nlack == 1 ? "it" : "them", strerror(ab.lack_err), pmu,
+			    ab.nlack == 1 ? "it shows" : "they show",
+			    o->hw_counts ? "the other counters count"
+					 : "and no other hardware event was asked for: add cycles or instructions "
+					   "to --counters to count them");
+		else
+			say(o, "%s has no %s: the kernel refused %s (%s); %s n/a, %s", pmu, names,
+			    ab.nlack == 1 ? "it" : "them", strerror(ab.lack_err),
+			    ab.nlack == 1 ? "it shows" : "they show",
+			    o->hw_counts ? "the other counters count"
+					 : "and no other hardware event was asked for: add cycles or "
+					   "instructions to --counters to count them");
 	}
 	if (ab.ndeny) {
+		for (int i = 0; i < ab.ndeny; i++)
+			o->denied |= p->ev[ab.deny[i]].kind == PMB_EV_HW;
 		permission_warning(o, p, ab.deny, ab.ndeny, env);
 		if (!o->hw_counts && c->ngroups == 0)
 			snprintf(o->fallback, sizeof(o->fallback), "not permitted: time only");

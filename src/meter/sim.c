@@ -423,8 +423,10 @@ static int add_quantity(const char *name, int q, struct pmb_event_plan *plan,
 	memcpy(as, assumed, sizeof(as));
 	assumed[0] = '\0';
 	for (int e = 0; e < plan->nev; e++)
-		if (quant[e] == q)
+		if (quant[e] == q) {
+			pmb__event_also(&plan->ev[e], name); /* the reports name it */
 			return 0;
+		}
 	if (plan->nev == PMB_MAX_EVENTS) {
 		pmb__sim_set_err("more than %d events", PMB_MAX_EVENTS);
 		return -E2BIG;
@@ -505,6 +507,15 @@ int pmb__sim_resolve(const char *list, struct pmb_event_plan *plan)
 	if (!list || !list[strspn(list, " \t,")])
 		list = "@default";
 	rc = add_list(list, plan, quant, 0);
+	/* Instructions are the cost under simulation (there is no time): a
+	 * named counter is counted beside them, never instead (issue 26). */
+	for (int e = 0; !rc && e <= plan->nev; e++)
+		if (e == plan->nev) {
+			rc = add_quantity("instructions", Q_INSTRUCTIONS, plan, quant);
+			break;
+		} else if (quant[e] == Q_INSTRUCTIONS) {
+			break;
+		}
 	if (rc)
 		return rc;
 

@@ -61,7 +61,14 @@ struct pmb_event {
 	                        opened; it is reported as n/a with this reason. */
 	struct perf_event_attr attr; /* type, config, config1/2, exclude_* */
 	unsigned sim_mask;   /* PMB_EV_SIM: callgrind events summed (sim.c) */
+	char also[128];      /* other names asked for that denote this same
+	                        event, counted once: "INST_RETIRED, inst-retired"
+	                        ("" none); the reports name them */
 };
+
+/* Record that `name` was asked for and denotes ev, which is counted once
+ * under ev->name: added to ev->also unless it is ev's name or there. */
+void pmb__event_also(struct pmb_event *ev, const char *name);
 
 /* A figure computed from two counted events: num / den * scale, either per
  * item (den == -1: divided by items) or as a ratio of per-item values.

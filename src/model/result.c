@@ -188,3 +188,16 @@ bool pmb__sample_event(const struct pmb_sample *s, int e, double *v, int *scaled
 		*scaled = 1;
 	return true;
 }
+
+void pmb__event_also(struct pmb_event *ev, const char *name)
+{
+	size_t len = strlen(ev->also), n = strlen(name);
+
+	if (!strcmp(ev->name, name))
+		return;
+	/* Already listed: a whole item of the ", "-separated list. */
+	for (const char *p = ev->also; (p = strstr(p, name)); p += n)
+		if ((p == ev->also || p[-1] == ' ') && (p[n] == '\0' || p[n] == ','))
+			return;
+	snprintf(ev->also + len, sizeof(ev->also) - len, "%s%s", len ? ", " : "", name);
+}

@@ -129,6 +129,8 @@ struct pmb_result {
 	uint64_t bytes_per_pass;   /* 0: not given */
 	uint64_t seed;
 	bool seed_used;            /* the benchmark asked pmb_seed() */
+	bool misp_declared;        /* the benchmark called pmb_set_mispredict_rate() */
+	double misp_rate;          /* its declared rate (0..1) where misp_declared */
 	double huge_fraction;      /* of its pmb_buffer_alloc buffers; -1 none */
 	int repetition;            /* 0-based, for --repetitions */
 	bool not_run;              /* a signal stopped the run before its first
@@ -167,6 +169,15 @@ struct pmb_result {
 	bool rung_modes;     /* per-item costs of rungs in separate modes */
 	bool rep_modes;      /* repetitions apart beyond their intervals */
 	double items_per_second, bytes_per_second;
+	/* The samples phase, from its first sample to its last (the
+	 * runner's; outside every sample): wall and this thread's CPU time,
+	 * for the CPU time per item where task-clock is not counted.  0:
+	 * not taken. */
+	uint64_t span_wall_ns, span_cpu_ns;
+	/* CPU time per item (analysis.c): task-clock's where counted, else
+	 * ns/item scaled by the span's CPU share; NAN none. */
+	double cpu_per_item;
+	const char *cpu_source;  /* "task-clock", "thread CPU time", NULL */
 	struct pmb_disasm *disasm;              /* --disasm: the annotated loop
 	                                           (run.c owns it); NULL none */
 };
@@ -204,8 +215,13 @@ struct pmb_context {
 	char governor[32];         /* "" unknown */
 	int turbo;                 /* 1 on, 0 off, -1 unknown */
 	double loadavg[3];
+	double busy;               /* share of the core other work kept busy
+	                              before the run (the probe's); 0 unknown */
+	int idlest_cpu;            /* a core at most half as busy; -1 none */
 	int paranoid;              /* perf_event_paranoid; -100 unknown */
 	bool pmu_ok;               /* hardware events count */
+	bool pmu_denied;           /* hardware events refused by permission
+	                              (perf_event_paranoid), not absent */
 	char fallback[256];        /* "" or what the run does instead */
 	struct pmb_event_plan plan;
 	int ngroups;
@@ -248,12 +264,13 @@ static inline const struct pmb_figure *pmb__cost_figure(const struct pmb_context
 }
 
 /* Whether an event that does not count is shown (as n/a, with its reason)
- * where the report lists events: yes where the PMU counts others, since it
- * was asked for and the reader should see that it is missing and why; no
- * for hardware events without any PMU, which the warning names once. */
+ * where the report lists events: yes where the user named it (--counters)
+ * or the PMU counts others, since it was asked for and the reader should
+ * see that it is missing and why; no for the default list's hardware
+ * events without any PMU, which the warning names once. */
 static inline bool pmb_context_absent_shown(const struct pmb_context *c, int e)
 {
-	return c->event_why[e][0] && (c->pmu_ok || c->plan.ev[e].kind != PMB_EV_HW);
+	return c->event_why[e][0] && (c->view.counters_given || c->pmu_ok || c->plan.ev[e].kind != PMB_EV_HW);
 }
 
 /* The backend's name, as the reports print it: "perf" or "sim". */

@@ -212,8 +212,10 @@ static int add_event(struct pmb__events_ctx *c, const char *name)
 	pmb__event_judge(c, &ev);
 	/* the same counter under two names (cycles, cpu-cycles) is counted once */
 	for (int e = 0; e < pl->nev; e++)
-		if (same_attr(&pl->ev[e].attr, &ev.attr))
+		if (same_attr(&pl->ev[e].attr, &ev.attr)) {
+			pmb__event_also(&pl->ev[e], name); /* the reports name it */
 			return 0;
+		}
 	if (pl->nev >= PMB_MAX_EVENTS) {
 		pmb__events_set_error("too many events: '%s' would be number %d, at most %d can be counted",
 				      name, pl->nev + 1, PMB_MAX_EVENTS);

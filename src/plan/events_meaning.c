@@ -234,8 +234,12 @@ static void check_implemented(const struct pmb__events_ctx *c, struct pmb_event 
 		snprintf(what, sizeof(what), "common event %#llx (it", (unsigned long long)code);
 	if (c->arm.listed_ok) {
 		if (!(c->arm.listed[bit / 64] >> (bit % 64) & 1))
+			/* The sysfs list is what the kernel read from the PMU
+			 * as presented: under a hypervisor or emulator its
+			 * virtual PMU's, not the CPU model's (issue 26). */
 			snprintf(ev->unsupported, sizeof(ev->unsupported),
-				 "%.40s does not implement %s is not in its sysfs events/)", c->arm.name, what);
+				 "%.40s does not implement %s is not in its sysfs events/, which a hypervisor "
+				 "may trim)", c->arm.name, what);
 	} else if (c->pmu_id >= 0 && !pmb__pfm_name_of_code(c->pmu_id, code)) {
 		snprintf(ev->unsupported, sizeof(ev->unsupported),
 			 "%.40s does not implement %s is not in libpfm4's table for it)", c->pfm_pmu, what);

@@ -80,9 +80,12 @@ struct study_acc {
 	bool ordered;
 	double rate[64], ns[64], cyc[64];
 	int np;
-	bool measured;   /* rates counted by a PMU, not the inputs' known ones */
+	bool measured;   /* rates counted by a PMU, not declared by the benchmark */
+	int unrated;     /* inputs with neither a counted nor a declared rate */
 	bool cyc_counted; /* cycles counted, not estimated */
 	bool ratio_na;    /* a ratio cell reads n/a */
+	bool sol_na;      /* a sol cell reads n/a: no sol run at that input */
+	bool cost_na;     /* another cost or cycles cell reads n/a */
 	double misp[2][2]; /* branchy, branchless: least and most mispredictions per item */
 };
 
@@ -138,12 +141,18 @@ static void study_notes(FILE *f, const struct pmb_context *c, struct pmb__table 
 	if (a->ratio_na)
 		fprintf(f, "  ratio× n/a: branchy's ns/item below resolution, or the interval reaches zero: "
 			"no ratio\n");
+	if (a->sol_na)
+		fprintf(f, "  sol n/a: no speed-of-light form ran at that input (none defined, filtered out or "
+			"skipped)\n");
+	if (a->cost_na)
+		fprintf(f, "  n/a in a cost column: %s\n", ev->sim && ev->ins < 0 ?
+			"no instructions counted, and simulation has no time" : "the figure was not measured");
 }
 
 /* Cost of branchy y, branchless l and speed of light s (NULL: none),
  * cycles and mispredictions, from column k on; returns the column after. */
 static int cost_cells(struct pmb__table *t, const struct study_events *ev, const struct pmb_result *y,
-		      const struct pmb_result *l, const struct pmb_result *s, int k)
+		      const struct pmb_result *l, const struct pmb_result *s, int k, struct study_acc *a)
 {
 	const struct pmb_figure *col[3] = { cost_figure(ev, y), cost_figure(ev, l),
 					    s && !s->status ? cost_figure(ev, s) : NULL };
@@ -151,15 +160,21 @@ static int cost_cells(struct pmb__table *t, const struct study_events *ev, const
 	int bm = ev->bm;
 	char b[32];
 
+	/* No blank cell without its footnote (study_notes). */
 	for (int q = 0; q < 3; q++, k++) {
-		if (!col[q] || !col[q]->valid)
+		if (!col[q] || !col[q]->valid) {
+			pmb__table_set(t, k, "n/a");
+			*(q == 2 && !(s && !s->status) ? &a->sol_na : &a->cost_na) = true;
 			continue;
+		}
 		pmb__fmt_figure(b, sizeof(b), col[q], false);
 		pmb__table_set(t, k, "%s", b);
 	}
 	if (!ev->sim) {
 		if (cy->valid && cl->valid)
 			pmb__table_set(t, k, "%.2f / %.2f", cy->s.median, cl->s.median);
+		else
+			pmb__table_set(t, k, "n/a"), a->cost_na = true;
 		k++;
 	}
 	if (bm >= 0 && y->ev[bm].valid && l->ev[bm].valid)
@@ -169,28 +184,18 @@ static int cost_cells(struct pmb__table *t, const struct study_events *ev, const
 	return k + 1;
 }
 
-/* The misprediction rate an input is made with: a good predictor
- * mispredicts the rarer side of a "pN" input (N % of items pass), min(N,
- * 100 - N) %.  NAN for inputs of no known rate. */
-static double known_rate(const char *args)
-{
-	unsigned p;
-	int end = 0;
-
-	if (sscanf(args, "p%u%n", &p, &end) != 1 || args[end] || p > 100)
-		return NAN;
-	return (p < 100 - p ? p : 100 - p) / 100.0;
-}
-
 /* Branchy's misprediction rate, ns and cycles per item at this input, for
- * the penalty: the rate a PMU counted where one did, else the input's
- * known rate.  Never under simulation: it has no time. */
+ * the penalty: the rate a PMU counted where one did, else the rate the
+ * benchmark declared (pmb_set_mispredict_rate), else none: a rate is never
+ * read from the input's name.  Never under simulation: it has no time. */
 static void penalty_points(const struct study_events *ev, const struct pmb_result *y, struct study_acc *a)
 {
 	const struct pmb_figure *cy = cycles_figure(ev, y);
 	bool counted = ev->bm >= 0 && y->ev[ev->bm].valid;
-	double rate = counted ? fmax(y->ev[ev->bm].s.median, 0) : known_rate(y->inst->args);
+	double rate = counted ? fmax(y->ev[ev->bm].s.median, 0) : y->misp_declared ? y->misp_rate : NAN;
 
+	if (!counted && !y->misp_declared)
+		a->unrated++;
 	if (ev->sim || !y->time.valid || !isfinite(rate) || a->np == 64)
 		return;
 	a->measured = counted;
@@ -289,7 +294,7 @@ static void study_row(struct pmb__table *t, const struct study_events *ev, const
 		pmb__table_set(t, 1, "%s", y->status ? "skipped" : l ? "branchless skipped" : "no branchless form");
 		return;
 	}
-	k = cost_cells(t, ev, y, l, s, 1);
+	k = cost_cells(t, ev, y, l, s, 1, a);
 	penalty_points(ev, y, a);
 	for (int q = 0; q < 2 && ev->bm >= 0; q++) {
 		const struct pmb_figure *fm = &(q ? l : y)->ev[ev->bm];
@@ -324,12 +329,17 @@ static bool study_seed(const struct pmb_result *r, size_t n, const char *prefix,
 
 /* The misprediction penalty the pair implies: the slope of branchy's cost
  * against its misprediction rate over the inputs, and where those rates
- * came from. */
-static void penalty_line(FILE *f, const struct study_acc *a)
+ * came from; where no input has a rate, why there is no penalty. */
+static void penalty_line(FILE *f, const struct study_events *ev, const struct study_acc *a)
 {
 	double ns = pmb__branch_penalty(a->rate, a->ns, (size_t)a->np);
 	double cyc = pmb__branch_penalty(a->rate, a->cyc, (size_t)a->np);
 
+	if (!ev->sim && !a->np && a->unrated) {
+		fprintf(f, "  no misprediction penalty: no branch-misses counted here, and branchy declares\n"
+			   "    no misprediction rate (pmb_set_mispredict_rate); none is read from input names\n");
+		return;
+	}
 	if (!isfinite(ns))
 		return;
 	fprintf(f, "  misprediction penalty: %.2f ns", ns);
@@ -339,7 +349,7 @@ static void penalty_line(FILE *f, const struct study_acc *a)
 		   "    (slope of branchy's cost against its misprediction rate, %d inputs;\n"
 		   "    rates %s)\n", a->np,
 		a->measured ? "MEASURED: counted by the PMU"
-			    : "FROM THE INPUTS, not counted: pN mispredicts min(N, 100-N) %");
+			    : "DECLARED by the benchmark (pmb_set_mispredict_rate), not counted");
 }
 
 /* What the simulated predictor is: valgrind's --branch-sim model. */
@@ -397,7 +407,7 @@ static int branch_study(FILE *f, const struct pmb_context *c, const struct study
 			       ev->sim ? 2 : 4);
 	err = pmb__table_print(f, &t);
 	study_notes(f, c, &t, ev, &a);
-	penalty_line(f, &a);
+	penalty_line(f, ev, &a);
 	if (ev->sim)
 		sim_predictor_note(f);
 	return err;

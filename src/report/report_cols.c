@@ -53,7 +53,8 @@ static void figure_cell(struct pmb__coltab *m, const struct pmb_figure *fg, cons
 	char v[32];
 
 	if (fg->multiplexed == -1) {
-		blank(m, b, n, "-", "never ran: its counter group was never scheduled");
+		blank(m, b, n, "-", "never ran: its counter group was never scheduled (another user of the "
+		      "PMU held its counters)");
 		return;
 	}
 	if (!fg->valid) {
@@ -225,7 +226,8 @@ static void cell_norm(struct pmb__coltab *m, const struct pmb__col *k, const str
 		blank(m, b, n, "n/a", "norm: %s", f->normalized_why ? f->normalized_why : PMB_WHY_BASE_MISSING);
 		return;
 	}
-	linked_cell(b, n, f->normalized, f->normalized_lo, f->normalized_hi, NULL);
+	/* Simulated counts are exact: no interval (issue 26). */
+	linked_cell(b, n, f->normalized, m->sim ? NAN : f->normalized_lo, f->normalized_hi, NULL);
 }
 
 /* The raw ratio beside a ratio of normalized figures. */
@@ -242,7 +244,7 @@ static void cell_raw(struct pmb__coltab *m, const struct pmb__col *k, const stru
 		blank(m, b, n, "n/a", "raw×: %s", f->raw_ratio_why ? f->raw_ratio_why : PMB_WHY_REF_MISSING);
 		return;
 	}
-	linked_cell(b, n, f->raw_ratio, f->raw_ratio_lo, f->raw_ratio_hi, "%.2f");
+	linked_cell(b, n, f->raw_ratio, m->sim ? NAN : f->raw_ratio_lo, f->raw_ratio_hi, "%.2f");
 }
 
 /* The fixed cost per sample wherever it is resolved (flagged or not: the
@@ -310,7 +312,8 @@ static void cell_ratio(struct pmb__coltab *m, const struct pmb__col *k, const st
 		no_ratio(m, &m->r[ri], b, n);
 		return;
 	}
-	if (isfinite(f->ratio_lo) && (fabs(f->ratio_hi - f->ratio_lo) >= 0.005))
+	/* Simulated counts are exact, a ratio of them too: no interval. */
+	if (!m->sim && isfinite(f->ratio_lo) && (fabs(f->ratio_hi - f->ratio_lo) >= 0.005))
 		snprintf(v, sizeof(v), "%.2f [%.2f, %.2f]", f->ratio, f->ratio_lo, f->ratio_hi);
 	else
 		snprintf(v, sizeof(v), "%.2f", f->ratio);
@@ -385,6 +388,22 @@ static void cell_count(struct pmb__coltab *m, const struct pmb__col *k, const st
 
 /* ---- which columns there are ---------------------------------------------- */
 
+/* Whether task-clock (event e) says nothing ns/item does not: in every
+ * row, ns/item within task-clock's interval.  Where the task was off the
+ * CPU (0.72 task-clock against 1.82 ns/item, issue 26) it is shown. */
+static bool task_clock_repeats(const struct pmb__coltab *m, int e)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		const struct pmb_figure *tc = &m->r[i].ev[e], *t = &m->r[i].time;
+
+		if (m->r[i].status || !tc->valid || !t->valid)
+			continue;
+		if (t->s.median < tc->s.ci_lo || t->s.median > tc->s.ci_hi)
+			return false;
+	}
+	return true;
+}
+
 /* Why event e, which nobody asked for, carries nothing in this run; NULL
  * where it carries something (or was asked for: --counters). */
 static const char *event_nothing(const struct pmb__coltab *m, int e)
@@ -394,7 +413,7 @@ static const char *event_nothing(const struct pmb__coltab *m, int e)
 	if (c->view.counters_given || c->event_group[e] < 0)
 		return NULL;
 	if (strstr(c->plan.ev[e].encoding, "TASK_CLOCK"))
-		return "repeats ns/item";
+		return task_clock_repeats(m, e) ? "repeats ns/item" : NULL;
 	for (size_t i = 0; i < m->n; i++) {
 		const struct pmb_figure *fg = &m->r[i].ev[e];
 
@@ -404,32 +423,83 @@ static const char *event_nothing(const struct pmb__coltab *m, int e)
 	return "zero or below resolution in every row";
 }
 
+/* Whether the table shows another event than e that counts what e does
+ * (instructions, mispredicted branches): then their headers must tell
+ * them apart. */
+static bool meaning_shared(const struct pmb__coltab *m, int e, bool misses)
+{
+	const struct pmb_context *c = m->c;
+	const struct pmb_event *ev = c->plan.ev;
+
+	for (int o = 0; o < c->plan.nev; o++) {
+		bool om = ev[o].means == PMB_MEANS_BRANCH_MISSES || !strcmp(ev[o].name, "cond-branch-misses");
+
+		if (o == e || (c->event_group[o] < 0 && !pmb_context_absent_shown(c, o)))
+			continue;
+		if (misses ? om : ev[o].means == PMB_MEANS_INSTRUCTIONS)
+			return true;
+	}
+	return false;
+}
+
+/* The short header of event e, "instr" or "br-miss"; where another shown
+ * event means the same, its own name, shortened alike: "instr:k", "r08"
+ * (issue 26: four instruction events all read "instr/item"). */
+static void event_short(const struct pmb__coltab *m, int e, bool misses, char *b, size_t n)
+{
+	const char *name = m->c->plan.ev[e].name;
+	const char *generic = misses ? "branch-misses" : "instructions", *sh = misses ? "br-miss" : "instr";
+	size_t gl = strlen(generic);
+
+	if (!meaning_shared(m, e, misses) || !strcmp(name, generic))
+		snprintf(b, n, "%s", sh);
+	else if (!strncmp(name, generic, gl))
+		snprintf(b, n, "%s%.30s", sh, name + gl);
+	else
+		snprintf(b, n, "%.30s", name);
+}
+
 static void event_col(struct pmb__coltab *m, struct pmb__cols *cs, int e)
 {
 	const struct pmb_event *ev = &m->c->plan.ev[e];
 	bool misses = ev->means == PMB_MEANS_BRANCH_MISSES || !strcmp(ev->name, "cond-branch-misses");
+	bool ins = ev->means == PMB_MEANS_INSTRUCTIONS;
 	struct pmb__col *k;
 	const char *as;
-	char head[48];
+	char head[48], sh[40];
+	size_t len;
 
 	if (m->c->event_group[e] < 0 && !pmb_context_absent_shown(m->c, e))
 		return;
-	snprintf(head, sizeof(head), "%.30s/item", ev->means == PMB_MEANS_INSTRUCTIONS ? "instr" :
-		 misses ? "br-miss" : ev->name);
+	if (ins || misses)
+		event_short(m, e, misses, sh, sizeof(sh));
+	snprintf(head, sizeof(head), "%.38s/item", ins || misses ? sh : ev->name);
 	k = col_add(cs, ev->name, head, ev->means == PMB_MEANS_CYCLES ? 5 :
-		    ev->means == PMB_MEANS_INSTRUCTIONS ? 7 : misses ? 9 : 20 + e, cell_event);
+		    ins ? 7 : misses ? 9 : 20 + e, cell_event);
 	if (!k)
 		return;
 	k->arg = e;
 	k->hidden = event_nothing(m, e) != NULL;
-	if (ev->means == PMB_MEANS_INSTRUCTIONS)
-		snprintf(k->legend, sizeof(k->legend), "instr: instructions retired");
+	/* One legend line per event: where the header is the event's own
+	 * name, what it is counted as. */
+	if (ins)
+		snprintf(k->legend, sizeof(k->legend), "%s: instructions retired%s%.160s%s", sh,
+			 strcmp(sh, "instr") ? " (" : "", strcmp(sh, "instr") ? ev->encoding : "",
+			 strcmp(sh, "instr") ? ")" : "");
 	else if (misses)
-		snprintf(k->legend, sizeof(k->legend), "br-miss: %s (mispredicted branches)", ev->name);
+		snprintf(k->legend, sizeof(k->legend), "%s: %s (mispredicted branches)", sh, ev->name);
+	else if (strstr(ev->encoding, "TASK_CLOCK"))
+		snprintf(k->legend, sizeof(k->legend), "%s: ns of CPU time per item (shown where ns/item is "
+			 "outside its interval: the task was off the CPU, or the clocks disagree)", ev->name);
 	else if (ev->kind == PMB_EV_SIM && (as = strstr(ev->encoding, " as on libpfm4's ")))
 		/* a PMU's name under sim: what it was read as (sim.c) */
 		snprintf(k->legend, sizeof(k->legend), "%s: simulated %s, the name read%.*s", ev->name,
 			 pmb__means_name(ev->means), (int)strlen(as) - 1, as);
+	/* Names asked for that are this same event: merged, and said so. */
+	len = strlen(k->legend);
+	if (ev->also[0] && len < sizeof(k->legend))
+		snprintf(k->legend + len, sizeof(k->legend) - len, "%s%s: %s is the same event as %s, counted once",
+			 len ? "; " : "", ins || misses ? sh : ev->name, ev->also, ev->name);
 }
 
 static void derived_col(struct pmb__coltab *m, struct pmb__cols *cs, int d)
@@ -527,8 +597,8 @@ static void link_cols(struct pmb__coltab *m, struct pmb__cols *cs)
 		snprintf(head, sizeof(head), "norm %.32s", unit);
 		k = col_add(cs, "norm", head, 11, cell_norm);
 		if (k)
-			snprintf(k->legend, sizeof(k->legend), "norm: %s less its .baseline's%s, 95 %% interval "
-				 "in brackets", unit, m->sim ? " (SIMULATED)" : "");
+			snprintf(k->legend, sizeof(k->legend), "norm: %s less its .baseline's%s", unit,
+				 m->sim ? " (SIMULATED: exact counts, no interval)" : ", 95 % interval in brackets");
 	}
 	{
 		/* In the default table where one is flagged; else on request
@@ -545,8 +615,9 @@ static void link_cols(struct pmb__coltab *m, struct pmb__cols *cs)
 	k = col_add(cs, "ratio", "ratio×", 6, cell_ratio);
 	if (k)
 		snprintf(k->legend, sizeof(k->legend), "ratio×: %s%s over that of the benchmark named after "
-			 "\"of\" (its .reference; normalized where both have a .baseline), 95 %% interval in "
-			 "brackets", unit, m->sim ? " (SIMULATED: no time)" : "");
+			 "\"of\" (its .reference; normalized where both have a .baseline)%s", unit,
+			 m->sim ? " (SIMULATED: no time)" : "",
+			 m->sim ? "; exact counts, so no interval" : ", 95 % interval in brackets");
 	if (!any_cost(m, false))
 		return;
 	k = col_add(cs, "raw", "raw×", 12, cell_raw);

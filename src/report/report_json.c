@@ -137,6 +137,15 @@ static void write_events(struct pmb__jw *w, const struct pmb_context *c,
 			pmb__jw_bool(w, k, true);
 			continue;
 		}
+		/* Asked for and not counted: a null figure and why, never
+		 * absent (issue 26), where the console shows it n/a too. */
+		if (!fg->valid && c->event_group[e] < 0 && pmb_context_absent_shown(c, e)) {
+			pmb__json_keyf(k, sizeof(k), name, "_per_item");
+			pmb__jw_null(w, k);
+			pmb__json_keyf(k, sizeof(k), name, "_not_counted");
+			pmb__jw_str(w, k, c->event_why[e]);
+			continue;
+		}
 		if (!fg->valid)
 			continue;
 		write_figure(w, name, fg, pmb_context_sim(c));
@@ -322,10 +331,14 @@ static void write_gbench_times(struct pmb__jw *w, const struct pmb_result *x,
 
 	pmb__jw_uint(w, "iterations", passes * x->items_per_pass);
 	pmb__jw_num(w, "real_time", time_ok ? per_item : 0);
-	pmb__jw_num(w, "cpu_time", time_ok ? per_item : 0);
+	/* CPU time, not real_time again (analysis.c:cpu_time); where none
+	 * is known, real_time, and cpu_time_source says so. */
+	pmb__jw_num(w, "cpu_time", !time_ok ? 0 : isfinite(x->cpu_per_item) ? x->cpu_per_item : per_item);
 	pmb__jw_str(w, "time_unit", "ns");
 	if (!time_ok)
 		pmb__jw_bool(w, "time_measured", false);
+	if (time_ok)
+		pmb__jw_str(w, "cpu_time_source", x->cpu_source ? x->cpu_source : "none: real_time");
 	if (time_ok)
 		pmb__jw_num(w, "items_per_second", x->items_per_second);
 	if (time_ok && x->bytes_per_pass && isfinite(x->bytes_per_second))
@@ -345,6 +358,10 @@ static void write_run_facts(struct pmb__jw *w, const struct pmb_context *c,
 	if (x->bytes_per_pass)
 		pmb__jw_uint(w, "bytes_per_pass", x->bytes_per_pass);
 	pmb__jw_uint(w, "seed", x->seed);
+	/* What the benchmark declared (pmb_set_mispredict_rate): the branch
+	 * study's rate where no PMU counted one. */
+	if (x->misp_declared)
+		pmb__jw_num(w, "declared_mispredict_rate", x->misp_rate);
 	if (in->tier[0]) {
 		pmb__jw_str(w, "tier", in->tier);
 		pmb__jw_uint(w, "working_set_bytes", in->working_set);

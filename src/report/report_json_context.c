@@ -78,7 +78,28 @@ static void write_pmu(struct pmb__jw *w, const struct pmb_context *c)
 	pmb__jw_int(w, "generic_counters", pl->pmu_counters);
 	pmb__jw_int(w, "fixed_counters", pl->pmu_fixed);
 	pmb__jw_bool(w, "hardware_counters_work", c->pmu_ok);
+	/* Why not, where it is permission: not "no PMU" (issue 26). */
+	if (c->pmu_denied)
+		pmb__jw_int(w, "not_permitted_paranoid", c->paranoid);
 	pmb__jw_close(w, '}');
+}
+
+/* "also_named": the other names asked for that are this same event,
+ * counted once under its name (issue 26: merged, never dropped unsaid). */
+static void write_also(struct pmb__jw *w, const char *also)
+{
+	char name[128];
+
+	pmb__jw_open(w, "also_named", '[', true);
+	for (const char *p = also; *p;) {
+		size_t n = strcspn(p, ",");
+
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		pmb__jw_str(w, NULL, name);
+		p += n;
+		p += strspn(p, ", ");
+	}
+	pmb__jw_close(w, ']');
 }
 
 /* The plan's events: what each is, its group, and why it was not counted. */
@@ -106,6 +127,8 @@ static void write_event_list(struct pmb__jw *w, const struct pmb_context *c)
 		pmb__jw_str_or_null(w, "not_counted", c->event_why[e]);
 		pmb__jw_str_or_null(w, "unsupported", ev->unsupported);
 		pmb__jw_str(w, "means", pmb__means_name(ev->means));
+		if (ev->also[0])
+			write_also(w, ev->also);
 		pmb__jw_close(w, '}');
 	}
 	pmb__jw_close(w, ']');

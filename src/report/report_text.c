@@ -92,7 +92,7 @@ static void cpu_name(char *b, size_t n, const char *model)
 
 static void header(FILE *f, const struct pmb_context *c)
 {
-	char line[800], cpu[96];
+	char line[800], cpu[96], pmu[128];
 
 	fprintf(f, "pmubench %s  %s  core %d  backend %s\n", PMB_VERSION_STRING, c->host, c->cpu,
 		pmb_backend_name(c->backend));
@@ -101,9 +101,14 @@ static void header(FILE *f, const struct pmb_context *c)
 			 "measured under simulation", c->sim_geometry);
 	} else {
 		cpu_name(cpu, sizeof(cpu), c->cpu_model);
+		/* Not permitted is not absent: say which (issue 26). */
+		if (c->pmu_denied)
+			snprintf(pmu, sizeof(pmu), "PMU not permitted (perf_event_paranoid %d; sysctl "
+				 "kernel.perf_event_paranoid) (cycles ESTIMATED)", c->paranoid);
+		else
+			snprintf(pmu, sizeof(pmu), "%s", c->pmu_ok ? "PMU " : "no PMU (cycles ESTIMATED)");
 		snprintf(line, sizeof(line), "%s, %.2f GHz (add chain), %s%s%s, %s res. %.0f ns",
-			 cpu, c->ghz,
-			 c->pmu_ok ? "PMU " : "no PMU (cycles ESTIMATED)",
+			 cpu, c->ghz, pmu,
 			 c->pmu_ok ? c->plan.pmu_name : "", c->pmu_ok && !c->has_cycles ? " (no cycles)" : "",
 			 c->clock.source, c->clock.resolution_ns);
 	}

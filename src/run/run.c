@@ -342,7 +342,7 @@ static int open_perf(const struct pmb_options *o, const struct pmb_plan *p, stru
 {
 	struct pmb_event_plan sw;
 	struct pmb_counters_env env = { .paranoid = m->env.paranoid, .ghz = m->env.ghz, .sim_hint = true,
-					.read = o->read };
+					.read = o->read, .virt = m->env.virt };
 	bool have_sw = pmb__events_resolve("task-clock,page-faults,context-switches", p->cpu,
 					  m->events.kernel, &sw) == 0;
 	int err = pmb__counters_open_plan(&m->counters, &m->events, have_sw ? &sw : NULL, &env, &m->got);
@@ -523,6 +523,8 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 	c->ghz = env->ghz;
 	c->turbo = env->turbo;
 	memcpy(c->loadavg, env->loadavg, sizeof(c->loadavg));
+	c->busy = env->busy;
+	c->idlest_cpu = env->idlest_busy < env->busy / 2 ? env->idlest_cpu : -1;
 	c->paranoid = env->paranoid;
 	c->backend = p->sim ? PMB_BACKEND_SIM : PMB_BACKEND_PERF;
 	c->cpu = p->cpu;
@@ -537,6 +539,7 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 	snprintf(c->read_path, sizeof(c->read_path), "%s", m->got.read_path);
 	snprintf(c->read_why, sizeof(c->read_why), "%s", m->got.read_why);
 	c->pmu_ok = m->got.pmu_works;
+	c->pmu_denied = m->got.denied && !m->got.hw_counts;
 	c->has_cycles = m->got.cycles;
 	c->group_read_ns = m->group_read_ns;
 	snprintf(c->sim_geometry, sizeof(c->sim_geometry), "%s", m->sim_geometry);

@@ -220,7 +220,19 @@ int pmb__selfcheck_report(const struct pmb_context *ctx, const struct pmb_result
 	}
 	pmb__table_print(out, &t);
 	int failed = count[V_WRONG], unchecked = count[V_UNCHECKED] - notrun;
-	if (failed)
+	/* A busy core is the likeliest cause: name its load, and another
+	 * core to try, before blaming the machine (issue 26). */
+	if (failed && ctx->busy > 0.2 && ctx->idlest_cpu >= 0)
+		fprintf(out, "%d check%s WRONG on core %d, which other work kept %.0f %% busy before the run "
+			"(load average %.2f): its figures cannot be trusted while it is; rerun on an idler "
+			"core: pmubench --self-check --cpu=%d\n", failed, failed == 1 ? "" : "s", ctx->cpu,
+			ctx->busy * 100, ctx->loadavg[0], ctx->idlest_cpu);
+	else if (failed && ctx->busy > 0.2)
+		fprintf(out, "%d check%s WRONG on core %d, which other work kept %.0f %% busy before the run "
+			"(load average %.2f): its figures cannot be trusted while it is; rerun on an idle "
+			"core (--self-check --cpu=N)\n", failed, failed == 1 ? "" : "s", ctx->cpu,
+			ctx->busy * 100, ctx->loadavg[0]);
+	else if (failed)
 		fprintf(out, "%d check%s WRONG: this machine's figures cannot be trusted as they are\n",
 			failed, failed == 1 ? "" : "s");
 	if (emulated[0])

@@ -2,9 +2,15 @@
  * loop-invariant inputs, kept with pmb_do_not_optimize alone (gcc computes
  * it once before the loop) and with its input made opaque by pmb_opaque
  * (computed every pass).  tests/test_hoist.py runs it under --backend=sim;
- * hoist_bench.cc is the same in C++. */
+ * hoist_bench.cc builds this same file as C++, its own group. */
 #include <stdint.h>
 #include <pmubench.h>
+
+#ifdef __cplusplus
+#define GROUP "hoistcc"
+#else
+#define GROUP "hoist"
+#endif
 
 static void bm_inv(struct pmb_state *s)
 {
@@ -16,7 +22,7 @@ static void bm_inv(struct pmb_state *s)
 		pmb_do_not_optimize(r);
 	}
 }
-PMB_BENCHMARK(bm_inv, .group = "hoist", .name = "inv", .args = PMB_ARGS(5));
+PMB_BENCHMARK(bm_inv, .group = GROUP, .name = "inv", .args = PMB_ARGS(5));
 
 static void bm_inv_opaque(struct pmb_state *s)
 {
@@ -29,7 +35,7 @@ static void bm_inv_opaque(struct pmb_state *s)
 		pmb_do_not_optimize(r);
 	}
 }
-PMB_BENCHMARK(bm_inv_opaque, .group = "hoist", .name = "inv_opaque", .args = PMB_ARGS(5));
+PMB_BENCHMARK(bm_inv_opaque, .group = GROUP, .name = "inv_opaque", .args = PMB_ARGS(5));
 
 int main(int argc, char **argv)
 {

@@ -388,8 +388,37 @@ PMB_API void pmb_skip(struct pmb_state *s, const char *reason);
  * loop and return; the run reports it and exits non-zero. */
 PMB_API void pmb_fail(struct pmb_state *s, const char *reason);
 
-/** Keep the value x as if used: the compiler must compute it and cannot
- * move it out of the loop.  Costs no instruction. */
+/* A copy of x, of x's type without qualifiers (arrays and functions become
+ * pointers): __auto_type is GNU C (gcc 4.9, clang 3.8), auto is C++11. */
+#ifdef __cplusplus
+#define PMB__COPY(v, x) auto v = (x)
+#else
+#define PMB__COPY(v, x) __auto_type v = (x)
+#endif
+/** x's value, which the compiler cannot know: x passes through an empty
+ * asm with an in/out register operand each time the expression runs, so
+ * work that uses the result cannot be folded, nor computed once before the
+ * loop when x is the same every pass.  Any scalar or pointer type, in C and
+ * C++ (a copy of x's type without qualifiers); costs no instruction where
+ * x is in a general register already (a move where x stays live beside the
+ * result, two for a floating type).  It does not make x's own computation
+ * happen each time: make the inputs opaque, not the result.  To make a
+ * variable unknown from here on, write v = pmb_opaque(v). */
+#define pmb_opaque(x)                                                           \
+	__extension__({                                                         \
+		PMB__COPY(pmb__opaque, x);                                      \
+		__asm__ volatile("" : "+r"(pmb__opaque));                       \
+		pmb__opaque;                                                    \
+	})
+
+/** Keep the value x as if used: the compiler must have computed x where the
+ * statement runs and must assume the statement read and wrote all memory.
+ * x is any expression (a struct too).  Costs no instruction.  It does not
+ * keep the work that computes x inside the loop: work whose inputs are the
+ * same every pass is done once before the loop; pass those inputs through
+ * pmb_opaque().  x is the asm's input, not an in/out operand: an in/out
+ * operand must be an lvalue, and one on a copy of x adds a move or a store
+ * each pass (seen in gcc 12's code for bm_chase) and hides nothing more. */
 #define pmb_do_not_optimize(x) __asm__ volatile("" : : "r,m"(x) : "memory")
 
 /** Make the compiler assume all memory was read and written. */

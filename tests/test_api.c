@@ -83,6 +83,29 @@ static const struct pmb_instance *find(const struct pmb_instance *in, size_t n, 
 	return NULL;
 }
 
+/* pmb_opaque is x, of x's type without qualifiers, for each kind of scalar
+ * and pointer a benchmark passes (issue 34); pmb_do_not_optimize takes any
+ * expression, a struct too. */
+static void opaque_keeps_values(void)
+{
+	const uint64_t c = 0x123456789abcdefULL;
+	static const char text[] = "abc";
+	enum { E_TWO = 2 } e = E_TWO;
+	struct { int a, b; } pair = { 1, 2 };
+	int v = 7;
+	int *p = pmb_opaque(&v);
+	double d = pmb_opaque(2.5);
+	bool b = pmb_opaque((bool)true);
+	char ch = pmb_opaque(text[1]);
+
+	v = pmb_opaque(v) + 1; /* a variable laundered in place */
+	pmb_do_not_optimize(pair);
+	pmb_do_not_optimize(text);
+	tap_ok(pmb_opaque(c) == c && pmb_opaque(text) == text && *p == 8 && d == 2.5 && b && ch == 'b' &&
+		       pmb_opaque(e) == E_TWO && pmb_opaque((int8_t)-3) == -3,
+	       "pmb_opaque returns x for const, array, pointer, double, bool, char, enum and int8_t operands");
+}
+
 int main(void)
 {
 	struct pmb_instance *in;
@@ -94,6 +117,7 @@ int main(void)
 	for (size_t i = 0; i < pmb__registry_count(); i++)
 		found |= pmb__registry_get(i)->func == bm_user;
 	tap_ok(found, "PMB_BENCHMARK registers a benchmark from a test file");
+	opaque_keeps_values();
 
 	regcomp(&re, "^apitest/", REG_EXTENDED | REG_NOSUB);
 	tap_ok(pmb__registry_expand(&re, NULL, 0, &in, &n) == 0, "expand");

@@ -48,6 +48,19 @@ static __attribute__((noinline)) void bm_calls(struct pmb_state *s)
 	}
 }
 
+/* Issue 34's example: the work is kept, but its input is the same every
+ * pass, so the compiler computes it once before the loop. */
+static __attribute__((noinline)) void bm_hoisted(struct pmb_state *s)
+{
+	uint64_t a = (uint64_t)pmb_arg(s, 0);
+
+	while (pmb_loop(s)) {
+		uint64_t r = a * a * a + 3 * a / 7;
+
+		pmb_do_not_optimize(r);
+	}
+}
+
 static bool has_note(const struct pmb_disasm *d, const char *text)
 {
 	for (int i = 0; i < d->nnotes; i++)
@@ -89,6 +102,24 @@ static void check_harness(const struct pmb_disasm *d, const char *name)
 	       "pmb__loop_next (%d)", name, own, calls);
 }
 
+/* The code is there, outside the loop: hoisted, not removed (issue 34). */
+static void hoisted(void)
+{
+	struct pmb_disasm *d = NULL;
+	int rc = pmb__disasm_benchmark(bm_hoisted, "bm_hoisted", PMB_ROLE_NONE, &d);
+
+	if (!tap_ok(rc == 0 && d, "bm_hoisted: found (%s)", rc ? pmb__disasm_error() : "ok"))
+		return;
+	/* a*a*a and the division by 7 (a multiplication) at least. */
+	tap_ok(d->body_empty && d->outside >= 3 && d->outside_lo < d->part[0].lo,
+	       "bm_hoisted: the body is empty and %d computing instructions sit outside the loop, from 0x%llx",
+	       d->outside, (unsigned long long)d->outside_lo);
+	tap_ok(has_note(d, "the work was hoisted before the loop") && has_note(d, "pmb_opaque()") &&
+		       !has_note(d, "removed"),
+	       "bm_hoisted: the note says hoisted, with the fix, and not removed (%s)", d->nnotes ? d->note[0] : "-");
+	pmb__disasm_free(d);
+}
+
 static void removed(void)
 {
 	struct pmb_disasm *d = NULL;
@@ -102,8 +133,9 @@ static void removed(void)
 	check_harness(d, "bm_removed");
 	tap_ok(d->body_empty && body_of(d, &in) == 0, "bm_removed: the body is empty (%s)",
 	       in ? in->text : "-");
-	tap_ok(has_note(d, "the compiler removed the work"), "bm_removed: the note says the compiler removed "
-	       "the work");
+	tap_ok(has_note(d, "the compiler removed the work") && !has_note(d, "hoisted") && d->outside == 0,
+	       "bm_removed: it computes nothing outside its loop (%d), and the note says the compiler removed "
+	       "the work", d->outside);
 	/* Counts that disagree: 3 instructions per item beside the loop's
 	 * own (work the listing does not show) win over "removed". */
 	d->counted = true;
@@ -227,6 +259,7 @@ int main(void)
 		tap_skip_all("cannot read /proc/self/exe");
 	exe[n] = '\0';
 	removed();
+	hoisted();
 	kept();
 	calls();
 	counts_win();

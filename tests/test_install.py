@@ -185,6 +185,35 @@ def test_cxx(e, code):
     return built
 
 
+def test_opaque_example(e, code):
+    """pmb_opaque's example (issue 34): a statement expression that must
+    build warning-free in C and C++ with gcc and clang, at each standard,
+    and keep its work in the loop (tests/test_hoist.py counts it exactly)."""
+    for src in ("poly.c", "poly.cc"):
+        with open(e.tmp + "/" + src, "w") as f:
+            f.write(code)
+    builds = [("cc", "poly.c", s) for s in ("c99", "c11", "gnu17")] + [("clang", "poly.c", "c11")]
+    builds += [(cxx, "poly.cc", s) for cxx in ("g++", "clang++") for s in ("c++11", "c++14", "c++17", "c++20")]
+    for cc, src, std in builds:
+        if not shutil.which(cc):
+            skip("pmb_opaque's example builds with %s" % cc, "%s is not installed" % cc)
+            continue
+        r = e.build(cc, src, "poly_%s_%s" % (cc.replace("+", "x"), std.replace("+", "x")), ["-std=" + std, *WARN])
+        ok(r.returncode == 0 and not r.stderr, "pmb_opaque's example builds (%s -std=%s %s): %s" %
+           (cc, std, " ".join(WARN), last(r.stderr) or "no warning"))
+    why = sim_unavailable()
+    if why:
+        skip("pmb_opaque's example keeps its work in the loop", why)
+        return
+    r = e.run("./poly_cc_c99", "--backend=sim", "--counters=instructions", "--format=json")
+    d = json_of(r.stdout)
+    got = [b.get("instructions_per_item") for b in d["benchmarks"]] if d else None
+    warned = [w for w in d["context"]["warnings"] if "poly/" in w] if d else last(r.stderr)
+    ok(got and len(got) == 1 and got[0] and got[0] >= 3 and not warned,
+       "pmb_opaque's example computes in the loop under sim (instructions per item %s, warnings %s)" %
+       (got, warned))
+
+
 # Every way to write a definition, for the C and C++ expansions to agree.
 FIELDS = r"""#include <pmubench.h>
 static void bm(struct pmb_state *s) { while (pmb_loop(s)) pmb_clobber_memory(); }
@@ -364,7 +393,7 @@ def test_man_documents(e):
     names |= set(re.findall(r"\b(PMB_(?:AXIS|ROLE|VALUE)_[A-Z_]+)\b", h))
     names |= {"PMB_E" + m for m in re.findall(r"^\s*X\(([A-Z]+), \d+,", h, re.M)}
     names |= set(re.findall(r"^(?:struct|enum) (pmb_\w+)(?: \{|;)", h, re.M))
-    names |= {"pmb_do_not_optimize", "pmb_loop", "pmb_loop_batch", "pmb_clobber_memory"}
+    names |= {"pmb_do_not_optimize", "pmb_opaque", "pmb_loop", "pmb_loop_batch", "pmb_clobber_memory"}
     missing = sorted(n for n in names if not re.search(r"(?<!\w)%s(?!\w)" % re.escape(n), man))
     ok(len(names) > 60 and not missing, "pmubench(3) names each of the header's %d public symbols (missing %s)" %
        (len(names), missing))
@@ -419,13 +448,15 @@ def main():
         prefix, staged = got
         e = Env(prefix, check_layout(prefix, staged), tmp)
         ex = examples(prefix + "/share/man/man3/pmubench.3")
-        ok(set(ex) == {"A benchmark program", "Figures in a program"}, "the man page's examples: %s" % sorted(ex))
+        ok(set(ex) == {"A benchmark program", "Work the loop must not lose", "Figures in a program"},
+           "the man page's examples: %s" % sorted(ex))
         bench, figures = ex.get("A benchmark program", ""), ex.get("Figures in a program", "")
         readme = open(SRC + "/README.md").read()
         ok(bench and "```c\n" + bench + "```" in readme, "README's example is the man page's")
         test_pkgconfig(e)
         test_c(e, bench)
         cxx = test_cxx(e, bench)
+        test_opaque_example(e, ex.get("Work the loop must not lose", ""))
         test_fields(e)
         test_api_example(e, figures)
         test_plugin(e, bench, cxx, figures)

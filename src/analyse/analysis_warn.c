@@ -244,6 +244,16 @@ static void find_in_counts(const struct pmb_context *ctx, const struct pmb_resul
 		add_name(&k->nobranch, r->inst->name);
 }
 
+/* Where the work of a loop that holds none went: the counts cannot tell,
+ * the code can (--disasm's note, disasm_check.c).  Neither alternative is
+ * asked of a benchmark as a fix unless it is the cause: a benchmark that
+ * keeps its result with pmb_do_not_optimize still loses work whose inputs
+ * are the same every pass (issue 34). */
+#define PMB_WHERE_THE_WORK_WENT                                                          \
+	"the compiler removed it (a result nothing uses: keep it with pmb_do_not_optimize) or " \
+	"hoisted it before the loop (computed once from inputs the same every pass: make them " \
+	"opaque with pmb_opaque; keeping the result is not enough); --disasm tells which"
+
 /* The warnings about what the figures claim: a fixed cost per sample,
  * work too fast to be true, baselines and references that give no figure. */
 static void warn_claims(struct pmb_context *ctx, struct findings *k)
@@ -255,19 +265,18 @@ static void warn_claims(struct pmb_context *ctx, struct findings *k)
 		 PMB_FIXED_SHARE * 100);
 	fig_warn(ctx, &k->fixed, title);
 	if (k->fast.count)
-		pmb__context_warn(ctx, "%s for %s: cannot be true; the compiler may have removed the work: "
-				 "use pmb_do_not_optimize", pmb_context_sim(ctx) ?
-				 "no instructions per item (simulated)" : "under 0.1 instruction per item",
-				 names(&k->fast));
+		pmb__context_warn(ctx, "%s for %s: cannot be true; the loop holds none of the work: %s",
+				 pmb_context_sim(ctx) ? "no instructions per item (simulated)" :
+				 "under 0.1 instruction per item", names(&k->fast), PMB_WHERE_THE_WORK_WENT);
 	if (k->overlap.count)
 		pmb__context_warn(ctx, "under 0.05 ns per item or not told from 0 for %s, yet its instructions run: the body "
 				 "overlaps the loop's own dependency chain, its latency hidden; measure it "
 				 "in a loop it cannot overlap (a longer batch per pass)", names(&k->overlap));
 	if (k->fast_or_overlap.count)
-		pmb__context_warn(ctx, "under 0.05 ns per item or not told from 0 for %s: either the body was removed (use "
-				 "pmb_do_not_optimize) or it overlaps the loop's own dependency chain; "
-				 "--backend=sim counts its instructions and tells them apart",
-				 names(&k->fast_or_overlap));
+		pmb__context_warn(ctx, "under 0.05 ns per item or not told from 0 for %s: either the loop holds none "
+				 "of the work (removed or hoisted before the loop) or the body overlaps the loop's "
+				 "own dependency chain; --backend=sim counts its instructions and tells them apart, "
+				 "--backend=sim --disasm where the work went", names(&k->fast_or_overlap));
 	if (k->slower.count)
 		pmb__context_warn(ctx, "the baseline measured slower than %s: no normalized figure; a baseline "
 				 "holds only the overhead its benchmarks share, or the run was disturbed: "

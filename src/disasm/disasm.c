@@ -247,6 +247,66 @@ static bool loop_head(const struct da *a, const struct pmb__func *f, int b)
 	return true;
 }
 
+/* Mnemonics (x86-64 AT&T with its size suffix, aarch64) of instructions
+ * that compute a value: what the work of a loop body is made of, and what
+ * is left of it when the compiler hoisted it before the loop.  Moves,
+ * compares, branches, calls and address-forming adrp/adr are not. */
+static const char *const computing[] = {
+	"imul", "mul", "idiv", "div", "shr", "shl", "sar", "sal", "rol", "ror", "neg", "not",
+	"and", "or", "xor", "eor", "add", "sub", "adc", "sbb", "lea", "popcnt", "lzcnt", "tzcnt",
+	"madd", "msub", "umulh", "smulh", "udiv", "sdiv", "lsl", "lsr", "asr", "bsf", "bsr",
+	"pdep", "pext", "sqrt", "fmadd", "fmul", "fadd", "fsub", "fdiv",
+};
+
+/* Whether in computes a value: a computing mnemonic that neither moves
+ * the stack pointer, nor zeroes a register (xor %eax, %eax), nor forms an
+ * address from the program counter (leaq 0x2b9(%rip), %rax). */
+static bool computes(const char *text)
+{
+	char op[16];
+	const char *args = strchr(text, ' ');
+	size_t n = args ? (size_t)(args - text) : strlen(text);
+	bool stem = false;
+
+	if (!args || n >= sizeof(op))
+		return false;
+	memcpy(op, text, n);
+	op[n] = '\0';
+	for (size_t i = 0; i < sizeof(computing) / sizeof(computing[0]) && !stem; i++)
+		stem = !strncmp(op, computing[i], strlen(computing[i]));
+	if (!stem || strstr(args, "sp") || strstr(args, "%rip"))
+		return false;
+	if (!strncmp(op, "xor", 3) || !strncmp(op, "eor", 3)) {
+		const char *comma = strchr(args, ',');
+		size_t first = comma ? (size_t)(comma - args - 1) : 0;
+
+		/* "xorl %esi, %esi": the same register twice */
+		return !comma || strlen(comma + 2) != first || strncmp(comma + 2, args + 1, first) != 0;
+	}
+	return true;
+}
+
+/* The computing instructions of f that run outside every cycle of it
+ * (neither a measured loop nor a setup loop): where work that the compiler
+ * hoisted before a measured loop sits, computed once from inputs the same
+ * every pass.  Setup outside loops computes too (a size, a seed), so a
+ * note claims only what it counts, and where. */
+static void find_outside(struct pmb_disasm *d, const struct pmb__func *f)
+{
+	d->outside = 0;
+	d->outside_lo = UINT64_MAX;
+	d->outside_hi = 0;
+	for (size_t i = 0; i < f->n; i++) {
+		if (f->blk[f->in[i].block].cyclic || !computes(f->in[i].out.text))
+			continue;
+		d->outside++;
+		if (f->in[i].out.addr < d->outside_lo)
+			d->outside_lo = f->in[i].out.addr;
+		if (f->in[i].out.addr > d->outside_hi)
+			d->outside_hi = f->in[i].out.addr;
+	}
+}
+
 /* The measured loops of f (cycles holding a call to pmb__loop_next):
  * every loop's own instructions marked first, then the decisions (which
  * are not the loops' own), then each loop added as a part.  Returns how
@@ -272,6 +332,8 @@ static int find_loops(struct da *a, struct pmb__func *f, const char *name)
 			return rc;
 		found++;
 	}
+	if (found)
+		find_outside(a->d, f);
 	return found;
 }
 

@@ -64,6 +64,7 @@ struct pmb_disasm_part {
 
 #define PMB_DA_MAX_PARTS 16
 #define PMB_DA_MAX_NOTES 8
+#define PMB_DA_NOTE 320 /* one note's bytes: a claim with its evidence */
 #define PMB_DA_MAX_UNPLACED 6
 
 /* Code that ran but is not in the listing: a function below the share
@@ -91,9 +92,13 @@ struct pmb_disasm {
 	struct pmb_disasm_insn *insn;
 	size_t n;
 	/* What seed 004 warns about, found in the code: one line each. */
-	char note[PMB_DA_MAX_NOTES][200];
+	char note[PMB_DA_MAX_NOTES][PMB_DA_NOTE];
 	int nnotes;
 	bool body_empty;      /* no instruction between the loop primitives */
+	int outside;          /* computing instructions of the loops' function
+	                         outside every cycle of it (disasm.c's
+	                         computing[]): where hoisted work sits */
+	uint64_t outside_lo, outside_hi; /* the first's and last's address */
 	int decisions;        /* PMB_DA_DECISION branches in the loops and
 	                         callees */
 	enum pmb_role role;

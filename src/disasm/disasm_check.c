@@ -161,8 +161,10 @@ static double body_counted(const struct pmb_disasm *d)
 	return n;
 }
 
-/* What seed 004 warns about, as notes: an empty body, a branchy benchmark
- * without a branch, calls. */
+/* What seed 004 warns about, as notes: an empty body (the work hoisted
+ * before the loop where the loop's function computes outside its loops,
+ * removed where it does not: issue 34), a branchy benchmark without a
+ * branch, calls. */
 void pmb__disasm_check(struct pmb_disasm *d)
 {
 	size_t body = 0;
@@ -186,9 +188,17 @@ void pmb__disasm_check(struct pmb_disasm *d)
 	else if (d->body_empty && d->meant_empty)
 		note(d, "the loop body holds no instruction between the loop primitives, as this calibration "
 		     "benchmark (.empty) means");
+	else if (d->body_empty && d->outside > 0)
+		note(d, "the loop body holds no instruction between the loop primitives, yet %s computes outside "
+		     "its loops (%d instructions at 0x%llx..0x%llx, run once): the work was hoisted before the "
+		     "loop, its inputs the same every pass; make them opaque with pmb_opaque()",
+		     d->part[0].name, d->outside, (unsigned long long)d->outside_lo,
+		     (unsigned long long)d->outside_hi);
 	else if (d->body_empty)
-		note(d, "the loop body holds no instruction between the loop primitives: the compiler removed "
-		     "the work (keep its result with pmb_do_not_optimize())");
+		note(d, "the loop body holds no instruction between the loop primitives and %s computes nothing "
+		     "outside its loops: the compiler removed the work (a result nothing keeps: keep it with "
+		     "pmb_do_not_optimize(); one from constants: make them opaque with pmb_opaque())",
+		     d->part[0].name);
 	check_branchy(d);
 	if (d->nloops > 1 && !(d->counted || d->sampled) && d->site_part < 0)
 		note(d, "%s holds %d measured loops; counts (--backend=sim) show which one this benchmark runs",

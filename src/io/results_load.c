@@ -100,6 +100,19 @@ static int plan_index(const struct pmb_event_plan *pl, const char *name)
 	return -1;
 }
 
+/* "also_named": the other names of one event, counted once under its
+ * name, back into the ", "-separated list the plan keeps (ev->also). */
+static void read_also(const json_t *ev, struct pmb_event *e)
+{
+	json_t *name;
+	size_t i;
+
+	e->also[0] = '\0';
+	json_array_foreach(get(ev, "also_named"), i, name)
+		if (json_is_string(name))
+			pmb__event_also(e, json_string_value(name));
+}
+
 static int read_events(struct loader *l, const json_t *cx, struct pmb_context *c)
 {
 	json_t *evs = get(cx, "events"), *ev;
@@ -120,6 +133,7 @@ static int read_events(struct loader *l, const json_t *cx, struct pmb_context *c
 		text(ev, "unsupported", e->unsupported, sizeof(e->unsupported));
 		e->kind = (enum pmb_event_kind)kind;
 		e->means = (enum pmb_event_meaning)means;
+		read_also(ev, e);
 		c->event_group[i] = integer(ev, "group", -1);
 		text(ev, "not_counted", c->event_why[i], sizeof(c->event_why[i]));
 	}
@@ -223,6 +237,10 @@ static void read_probes(const json_t *cx, struct pmb_loaded_run *run)
 	text(cx, "governor", c->governor, sizeof(c->governor));
 	c->turbo = json_is_boolean(turbo) ? json_is_true(turbo) : -1;
 	c->paranoid = integer(cx, "perf_event_paranoid", -100);
+	/* The core's load before the run is --self-check's, not saved:
+	 * unknown here, as under simulation. */
+	c->busy = 0;
+	c->idlest_cpu = -1;
 	for (size_t i = 0; i < 3; i++) {
 		json_t *v = json_array_get(get(cx, "load_avg"), i);
 
@@ -250,6 +268,8 @@ static int read_machine(struct loader *l, const json_t *cx, struct pmb_loaded_ru
 	c->plan.pmu_counters = integer(pmu, "generic_counters", 0);
 	c->plan.pmu_fixed = integer(pmu, "fixed_counters", 0);
 	c->pmu_ok = truth(pmu, "hardware_counters_work");
+	/* Written only where permission refused the hardware events. */
+	c->pmu_denied = json_is_number(get(pmu, "not_permitted_paranoid"));
 	text(cx, "fallback", c->fallback, sizeof(c->fallback));
 	c->plan.kernel = truth(cx, "count_kernel");
 	c->ngroups = integer(cx, "groups", 0);
@@ -419,6 +439,12 @@ static int read_result(struct loader *l, const json_t *b, const json_t *events, 
 	r->warmup_ns = u64(b, "warmup_ns");
 	r->calib_passes = u64(b, "calibration_passes");
 	r->local_overhead = truth(in, "local_overhead");
+	/* What the benchmark declared with pmb_set_mispredict_rate(). */
+	r->misp_declared = json_is_number(get(b, "declared_mispredict_rate"));
+	r->misp_rate = num(b, "declared_mispredict_rate", 0);
+	/* The samples phase's times, for cpu_time (perf backend only). */
+	r->span_wall_ns = u64(b, "samples_wall_ns");
+	r->span_cpu_ns = u64(b, "samples_cpu_ns");
 	if (r->local_overhead)
 		read_overhead(get(b, "harness_overhead"), &r->overhead);
 	err = read_samples(l, name, get(b, "raw_samples"), get(b, "raw_counts"), events, &r->samples,

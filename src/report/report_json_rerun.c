@@ -101,6 +101,13 @@ void pmb__json_rerun_result(struct pmb__jw *w, const struct pmb_context *c, cons
 	write_instance(w, x);
 	if (x->status)
 		return;
+	/* The samples phase's wall and thread CPU time (the runner's), from
+	 * which the analysis takes cpu_time where task-clock was not counted;
+	 * under simulation it takes none, and they would only vary. */
+	if (!pmb_context_sim(c) && x->span_wall_ns) {
+		pmb__jw_uint(w, "samples_wall_ns", x->span_wall_ns);
+		pmb__jw_uint(w, "samples_cpu_ns", x->span_cpu_ns);
+	}
 	write_counts(w, "raw_counts", &c->plan, x->samples, x->nsamples);
 	write_counts(w, "fixed_cost_probe_counts", &c->plan, x->probes, x->nprobes);
 }

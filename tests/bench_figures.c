@@ -207,6 +207,29 @@ static void bm_memset_pass(struct pmb_state *s)
 }
 PMB_BENCHMARK(bm_memset_pass, .group = "hidden", .name = "memset_pass");
 
+/* The memset where hidden/cost/0 does it: after a sample's worth (1 ms) of
+ * work that touches no memory.  A pass is a 1 ms busy wait, then (arg 1)
+ * the memset; the two passes' difference is what the memset costs there.
+ * Back to back it can cost a quarter of that: 63 against 255 us on a Zen 3
+ * guest, whose caches lose the buffer within the millisecond. */
+static void bm_memset_after_wait(struct pmb_state *s)
+{
+	bool with = pmb_arg(s, 0) != 0;
+	unsigned char *b = memset_buf(s);
+	int fill = 0;
+
+	if (!b)
+		return;
+	while (pmb_loop(s)) {
+		spin_us(1000);
+		if (with)
+			memset(b, ++fill & 0x7f, MEMSET_BYTES);
+		pmb_clobber_memory();
+	}
+	free(b);
+}
+PMB_BENCHMARK(bm_memset_after_wait, .group = "hidden", .name = "memset_after_wait", .args = PMB_ARGS(0, 1));
+
 /* Real work that overlaps the loop's own dependency chain: a shift of a
  * volatile, 3 instructions an item (load, shift, store), whose latency the
  * loop hides. */

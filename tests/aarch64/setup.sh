@@ -116,8 +116,9 @@ printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 # multiarch packages and the cross libc put them.  All go to
 # /lib/aarch64-linux-gnu, which the aarch64 loader searches by default.
 # The build's tests/ too: a test program linked with a library built
-# beside it (disasm_bench with libdisasm_lib.so).
-libdirs="/usr/lib/aarch64-linux-gnu /lib/aarch64-linux-gnu /usr/aarch64-linux-gnu/lib $build/tests"
+# beside it (disasm_bench with libdisasm_lib.so), and the build's src/ for
+# a test program linked with libpmubench.so (hoist_bench).
+libdirs="/usr/lib/aarch64-linux-gnu /lib/aarch64-linux-gnu /usr/aarch64-linux-gnu/lib $build/tests $build/src"
 todo=$exes seen=""
 while [ -n "$todo" ]; do
 	next=""

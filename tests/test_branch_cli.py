@@ -158,6 +158,26 @@ def ratios(by):
 
 ry, rl, rl_lo, rl_hi = ratios(by)
 diag("branchy p50/p0 %s, branchless p50/p0 %s [%s, %s]; %s" % (ry, rl, rl_lo, rl_hi, load.said))
+# Where an instance's buffers lie moves its time by a few per cent, beyond
+# what its samples' interval knows (branchless p0 read 0.760, 0.788 and
+# 0.778 ns in three fresh setups of one run, 0.568 to 0.710 in another,
+# which pmubench itself calls modes between calls; p50/p0 1.054 [1.013,
+# 1.166] idle on a Zen 3 guest): the ratio's range is taken over fresh setups
+# (--repetitions=3), each side's lowest and highest interval end.
+with Load() as rep_load:
+    rr, rd = run_json("--filter=^branch/sum_if/branchless/p(0|50)$", "--repetitions=3", *FAST, *cpu_opt())
+reps = {}
+for b in (rd or {}).get("benchmarks", []):
+    if (b.get("name", "").startswith("branch/sum_if/branchless/") and num(b.get("ns_per_item_ci_lo"))
+            and num(b.get("ns_per_item_ci_hi"))):
+        reps.setdefault(b["name"].rsplit("/", 1)[-1], []).append((b["ns_per_item_ci_lo"], b["ns_per_item_ci_hi"]))
+if len(reps.get("p0", [])) == 3 and len(reps.get("p50", [])) == 3 and min(lo for lo, _ in reps["p0"]) > 0:
+    rl_lo = min(lo for lo, _ in reps["p50"]) / max(hi for _, hi in reps["p0"])
+    rl_hi = max(hi for _, hi in reps["p50"]) / min(lo for lo, _ in reps["p0"])
+    diag("branchless p50/p0 over three fresh setups each: [%.3f, %.3f]; %s" % (rl_lo, rl_hi, rep_load.said))
+else:
+    rl_lo = rl_hi = None
+load.busy = load.busy or rep_load.busy
 if load.busy:
     skip("branchy p50 / p0 ns per item > 1.5", load.why)
     skip("branchless p50 / p0: its interval holds 1", load.why)
@@ -168,8 +188,8 @@ else:
     # The branchless kernel runs the same instructions on the same bytes
     # whatever their values (no branch on them): the truth is 1, and the
     # interval the two medians' 95 %% intervals give the ratio must hold it.
-    ok(rl is not None and rl_lo <= 1 <= rl_hi,
-       "branchless p50 / p0 ns per item %s: its interval [%s, %s] holds 1"
+    ok(rl is not None and rl_lo is not None and rl_lo <= 1 <= rl_hi,
+       "branchless p50 / p0 ns per item %s: its range over fresh setups [%s, %s] holds 1"
        % (rl and "%.3f" % rl, rl_lo and "%.3f" % rl_lo, rl_hi and "%.3f" % rl_hi))
 
 done()

@@ -216,7 +216,7 @@ static int with_level(const char *name, enum pmb_event_meaning *means)
  * branches, L1d and last-level misses.  -1 where it resolves to nothing the
  * simulator has; *means then says what it counts, PMB_MEANS_OTHER where it
  * did not resolve. */
-static int resolve_one(const char *name, enum pmb_event_meaning *means)
+static int resolve_one(const char *name, struct pmb_event_plan *pl, enum pmb_event_meaning *means)
 {
 	/* 1 + the quantity; 0 none (cycles: callgrind has none). */
 	static const int by_means[PMB_MEANS_COUNT] = {
@@ -227,13 +227,12 @@ static int resolve_one(const char *name, enum pmb_event_meaning *means)
 		[PMB_MEANS_LLC_MISSES] = 1 + Q_LLC_MISSES,
 		[PMB_MEANS_CACHE_MISSES] = 1 + Q_CACHE_MISSES,
 	};
-	struct pmb_event_plan *pl = malloc(sizeof(*pl));
 	const struct perf_event_attr *a;
-	int q = -1;
+	int q;
 
 	*means = PMB_MEANS_OTHER;
-	if (!pl || strpbrk(name, "@,") || pmb__events_resolve(name, 0, false, pl) != 0 || pl->nev != 1)
-		goto out;
+	if (strpbrk(name, "@,") || pmb__events_resolve(name, 0, false, pl) != 0 || pl->nev != 1)
+		return -1;
 	a = &pl->ev[0].attr;
 	*means = pl->ev[0].means;
 	if (*means < PMB_MEANS_COUNT && by_means[*means])
@@ -244,8 +243,6 @@ static int resolve_one(const char *name, enum pmb_event_meaning *means)
 		q = cond_quantity(pl->ev[0].encoding);
 	if (q >= 0 && *means == PMB_MEANS_OTHER)
 		*means = quantity[q].means;
-out:
-	free(pl);
 	return q;
 }
 
@@ -253,14 +250,17 @@ out:
  * being added ("" none), so that the run says what it assumed. */
 static char assumed[96];
 
-/* "nhm, wsm, snb (+15)": the first three of pmus[0..n). */
-static void pmu_list(char (*pmus)[32], int n, char *out, size_t size)
+#define MAX_PMUS 128
+static char pmus[MAX_PMUS][32];
+
+/* "nhm, wsm, snb (+15)": the first three of the PMUs pmus[at[0..n)]. */
+static void pmu_list(const int *at, int n, char *out, size_t size)
 {
 	size_t len = 0;
 
 	out[0] = '\0';
 	for (int i = 0; i < n && i < 3 && len < size; i++)
-		len += (size_t)snprintf(out + len, size - len, "%s%s", i ? ", " : "", pmus[i]);
+		len += (size_t)snprintf(out + len, size - len, "%s%s", i ? ", " : "", pmus[at[i]]);
 	if (n > 3 && len < size)
 		snprintf(out + len, size - len, " (+%d)", n - 3);
 }
@@ -268,57 +268,64 @@ static void pmu_list(char (*pmus)[32], int n, char *out, size_t size)
 /* One event vocabulary on both backends, and one meaning on every host: a
  * PMU's event name (BR_MISP_RETIRED, LONGEST_LAT_CACHE:MISS,
  * MEM_LOAD_RETIRED:L1_MISS) is read as it counts on every core PMU of this
- * libpfm4 build that has it, present here or not, so that the simulated
- * figure does not depend on which CPU libpfm4 recognises here.  PMUs where
- * it counts nothing pmubench can name are passed over; where two PMUs
+ * libpfm4 build that has it, present or not, so that the simulated figure
+ * does not depend on which CPU libpfm4 recognises here.  PMUs where it
+ * counts nothing pmubench can name are passed over; where two PMUs
  * disagree, the name is refused, naming both readings.  Names no PMU table
  * has (perf's generic names, the tables' aliases, raw codes, "pmu::NAME")
  * resolve as on the perf backend here.  -1 where the name gives nothing
  * the simulator has (said by the caller from *means), -2 refused (said). */
 static int lookup_by_meaning(const char *name, enum pmb_event_meaning *means)
 {
-	static char pmus[128][32];
-	char agree[128][32], other[128][32], list[80], list2[80];
-	int np = pmb__events_pmus_knowing(name, pmus, 128), na = 0, no = 0, q = -1, q2 = -1;
-	enum pmb_event_meaning m2 = PMB_MEANS_OTHER;
-
 	/* The tables' aliases the simulator lacks mean one thing everywhere,
 	 * though only some PMUs have a row for them. */
 	static const struct { const char *name; enum pmb_event_meaning means; } lacking[] = {
 		{ "l2-misses", PMB_MEANS_L2_MISSES }, { "llc-loads", PMB_MEANS_CACHE_REFS },
 	};
+	struct pmb_event_plan *pl;
+	enum pmb_event_meaning m2 = PMB_MEANS_OTHER;
+	int agree[MAX_PMUS], other[MAX_PMUS], np, na = 0, no = 0, q = -1, q2 = -1;
+	char list[80], list2[80];
 
 	assumed[0] = '\0';
+	*means = PMB_MEANS_OTHER;
 	for (size_t i = 0; i < PMB__ARRAY_LEN(lacking); i++)
 		if (!strcasecmp(name, lacking[i].name)) {
 			*means = lacking[i].means;
 			return -1;
 		}
-	if (np == 0)
-		return resolve_one(name, means);
-	*means = PMB_MEANS_OTHER;
+	/* One plan (10 KB) for every PMU's look-up. */
+	if (!(pl = malloc(sizeof(*pl))))
+		return -1;
+	np = pmb__events_pmus_knowing(name, pmus, MAX_PMUS);
+	if (np == 0) {
+		q = resolve_one(name, pl, means);
+		free(pl);
+		return q;
+	}
 	for (int i = 0; i < np; i++) {
 		char full[128];
 		enum pmb_event_meaning mi;
 		int qi;
 
 		snprintf(full, sizeof(full), "%.31s::%.63s", pmus[i], name);
-		qi = resolve_one(full, &mi);
+		qi = resolve_one(full, pl, &mi);
 		if (mi == PMB_MEANS_OTHER && qi < 0)
 			continue;
 		if (!na || (mi == *means && qi == q)) {
 			*means = mi;
 			q = qi;
-			memcpy(agree[na++], pmus[i], sizeof(pmus[i]));
+			agree[na++] = i;
 		} else {
 			if (!no) {
 				m2 = mi;
 				q2 = qi;
 			}
 			if (mi == m2 && qi == q2)
-				memcpy(other[no++], pmus[i], sizeof(pmus[i]));
+				other[no++] = i;
 		}
 	}
+	free(pl);
 	if (!na)
 		return -1;
 	pmu_list(agree, na, list, sizeof(list));
@@ -327,7 +334,7 @@ static int lookup_by_meaning(const char *name, enum pmb_event_meaning *means)
 		pmb__sim_set_err("event '%s' cannot be simulated: it counts %s on libpfm4's %s but %s on %s; "
 				 "name the PMU (%s::%s) or ask for a simulated event",
 				 name, q >= 0 ? quantity[q].name : "something else", list,
-				 q2 >= 0 ? quantity[q2].name : "something else", list2, agree[0], name);
+				 q2 >= 0 ? quantity[q2].name : "something else", list2, pmus[agree[0]], name);
 		return -2;
 	}
 	snprintf(assumed, sizeof(assumed), "as on libpfm4's %s", list);

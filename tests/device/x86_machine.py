@@ -94,6 +94,18 @@ def seccomp_mode():
     return None
 
 
+def hypervisor():
+    """True where /proc/cpuinfo's flags include 'hypervisor' (x86 guests)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return "hypervisor" in line.split(":", 1)[1].split()
+    except OSError:
+        pass
+    return False
+
+
 def no_pmu_reason(ctx):
     """Why hardware counters do not work here, from what pmubench said
     (the errno of its failed perf_event_open) and what the machine shows:
@@ -108,8 +120,14 @@ def no_pmu_reason(ctx):
     where = container()
     core = [n for n in ("cpu", "cpu_core", "cpu_atom") if os.path.isdir(os.path.join(SYSFS, n))]
     if not core:
-        why = ("no PMU: the kernel has no driver for this CPU's PMU (%s has no cpu PMU: "
-               "software events only%s)" % (SYSFS, ", a VM without a virtual PMU?" if not where else ""))
+        if hypervisor():
+            # The CPU says it runs under a hypervisor: the host exposes no
+            # virtual PMU, whatever driver the guest's kernel has.
+            why = ("no PMU: a virtual machine whose hypervisor exposes no PMU ('hypervisor' in "
+                   "/proc/cpuinfo's flags; %s has no cpu PMU: software events only)" % SYSFS)
+        else:
+            why = ("no PMU: the kernel has no driver for this CPU's PMU (%s has no cpu PMU: "
+                   "software events only)" % SYSFS)
     elif denied or err in ("Permission denied", "Operation not permitted"):
         if num(paranoid) and paranoid >= 3 and os.geteuid() != 0:
             why = ("PMU refused: perf_event_open is forbidden to this user at kernel.perf_event_paranoid=%d "

@@ -55,6 +55,7 @@ def check_layout(prefix, staged):
     pcs = glob.glob(staged + "/lib*/**/pmubench.pc", recursive=True)
     libdir = os.path.dirname(os.path.dirname(pcs[0])) if pcs else staged + "/lib"
     parts = ["bin/pmubench", "include/pmubench.h", "share/man/man1/pmubench.1", "share/man/man3/pmubench.3",
+             "share/man/man7/pmubench.7",
              "share/pmubench/events/aliases.txt", "share/pmubench/events/sets.txt"]
     libs = ["libpmubench.so", "libpmubench.so.0", "libpmubench.a", "pkgconfig/pmubench.pc"]
     missing = [p for p in parts if not os.path.exists(staged + "/" + p)]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The layers of src/ hold: every #include "..." under src/ is checked
-against the layer table of README's "How it is built" (read from there, so
+against the layer table of src/README.md's "How it is built" (read from there, so
 that the document and the code cannot drift).  A file may include its own
 folder's headers, the public API (include/pmubench.h) and the build's
 pmb_config.h; another folder's header only where the table lets its layer
@@ -28,10 +28,11 @@ EXCEPTIONS = {
 
 
 def layer_table():
-    """{layer: set of layers it may include} from README's table."""
-    text = open(os.path.join(ROOT, "README.md")).read()
+    """{layer: set of layers it may include} from src/README.md's table."""
+    text = open(os.path.join(SRC, "README.md")).read()
     sec = text[text.index("## How it is built"):]
-    sec = sec[:sec.index("\n## ", 1)]
+    end = sec.find("\n## ", 1)
+    sec = sec[:end] if end > 0 else sec
     rows = re.findall(r"^\| *`([a-z]+)/` *\|[^\n]*?\| *([^|\n]*?) *\|$", sec, re.M)
     table, single = {}, {}
     for layer, may in rows:
@@ -52,7 +53,7 @@ def sources():
 
 
 table, single = layer_table()
-ok(len(table) >= 10, "README's \"How it is built\" has the layer table (%d layers: %s)"
+ok(len(table) >= 10, "src/README.md's \"How it is built\" has the layer table (%d layers: %s)"
    % (len(table), " ".join(sorted(table))))
 folders = {folder for folder, _ in sources()}
 ok(folders == set(table), "every folder of src/ is a layer of the table and every layer a folder "
@@ -92,7 +93,7 @@ for folder, f in sources():
         if h in single.get(folder, set()):
             continue
         if to not in table.get(folder, set()):
-            bad.append("%s: layer %s may not include layer %s (README \"How it is built\": %s may "
+            bad.append("%s: layer %s may not include layer %s (src/README.md \"How it is built\": %s may "
                        "include %s)" % (where, folder, to, folder,
                                         ", ".join(sorted(table.get(folder, ()))) or "no other layer"))
         elif h != to + ".h":

@@ -1,7 +1,8 @@
 /* hoist_bench.c - issue 34's example as a user writes it: work from
  * loop-invariant inputs, kept with pmb_do_not_optimize alone (gcc computes
  * it once before the loop) and with its input made opaque by pmb_opaque
- * (computed every pass).  tests/test_hoist.py runs it under --backend=sim;
+ * (computed every pass); and the result kept by nothing (removed).
+ * tests/test_hoist.py runs it under --backend=sim;
  * hoist_bench.cc builds this same file as C++, its own group. */
 #include <stdint.h>
 #include <pmubench.h>
@@ -36,6 +37,18 @@ static void bm_inv_opaque(struct pmb_state *s)
 	}
 }
 PMB_BENCHMARK(bm_inv_opaque, .group = GROUP, .name = "inv_opaque", .args = PMB_ARGS(5));
+
+/* The result kept by nothing: the compiler removes the work, and the
+ * function computes nothing outside its loop either. */
+static void bm_unkept(struct pmb_state *s)
+{
+	uint64_t a = (uint64_t)pmb_arg(s, 0), r = 0;
+
+	while (pmb_loop(s))
+		r = a * a * a + 3 * a / 7;
+	(void)r;
+}
+PMB_BENCHMARK(bm_unkept, .group = GROUP, .name = "unkept", .args = PMB_ARGS(5));
 
 int main(int argc, char **argv)
 {

@@ -6,7 +6,10 @@ that is the same every pass.  Kept with pmb_do_not_optimize alone, the
 compiler computes it once before the loop: the loop holds only the
 harness, sim counts no instruction per item, the warning says the work was
 removed or hoisted (never just "use pmb_do_not_optimize", which the
-benchmark does), and --disasm's note says hoisted, naming where.  With
+benchmark does): hoisted, since the code computes before the loop (read
+from the disassembly without --disasm, and saved in the JSON for
+`pmubench report`); a result kept by nothing reads "removed".  --disasm's
+note says hoisted, naming where.  With
 pmb_opaque(a) the loop computes it every pass: the instructions per item
 are exactly the body's, counted here from objdump -d of the same binary
 (the opaque loop's instructions less the bare harness loop's).  Prints
@@ -108,10 +111,37 @@ def check(lang, exe, group, inv_sym):
     ok(got == body, "%s: pmb_opaque: exactly the body's %d instructions per item, as objdump counts (%s)" %
        (lang, body, got))
     warn = [w for w in j["context"]["warnings"] if "%s/inv/5" % group in w]
-    ok(len(warn) == 1 and "hoisted it before the loop" in warn[0] and "pmb_opaque" in warn[0] and
-       "keeping the result is not enough" in warn[0] and "use pmb_do_not_optimize" not in warn[0],
-       "%s: the warning names hoisting and its fix, and does not ask for pmb_do_not_optimize: %s" %
+    ok(len(warn) == 1 and "the compiler hoisted the work" in warn[0] and "pmb_opaque()" in warn[0] and
+       "keeping the result with pmb_do_not_optimize is not enough" in warn[0] and "removed" not in warn[0],
+       "%s: without --disasm, the warning says hoisted (its code read), not removed, and its fix: %s" %
        (lang, warn))
+    went = {b["name"]: b["instance"].get("work_went") for b in j["benchmarks"]}
+    ok(went.get("%s/inv/5" % group) == "hoisted" and went.get("%s/unkept/5" % group) == "removed" and
+       went.get("%s/inv_opaque/5" % group) is None,
+       "%s: the JSON says where the work went, only for the loops without work: %s" % (lang, went))
+    unkept = funcs.get(inv_sym.replace("6bm_inv", "9bm_unkept") if lang == "C++" else "bm_unkept", [])
+    ok(unkept and not any(c[1].startswith(("imul", "mul")) for c in unkept),
+       "%s: objdump -d: bm_unkept holds no multiplication anywhere (the work is gone): %s" %
+       (lang, [c[1] for c in unkept]))
+    warn = [w for w in j["context"]["warnings"] if "%s/unkept/5" % group in w]
+    ok(len(warn) == 1 and "the compiler removed the work" in warn[0] and "hoisted" not in warn[0] and
+       "pmb_do_not_optimize" in warn[0],
+       "%s: the result kept by nothing: the warning says removed, and how to keep it: %s" % (lang, warn))
+    with tempfile.TemporaryDirectory() as d:
+        saved = os.path.join(d, "r.json")
+        with open(saved, "w") as f:
+            json.dump(j, f)
+        r = subprocess.run([os.environ["PMUBENCH"], "report", saved, "--format=json",
+                            "--out=" + os.path.join(d, "again.json")], capture_output=True, text=True)
+        again = None
+        try:
+            with open(os.path.join(d, "again.json")) as f:
+                again = json.load(f)
+        except (OSError, ValueError):
+            pass
+    ok(again is not None and again["context"]["warnings"] == j["context"]["warnings"],
+       "%s: pmubench report re-reads where the work went: the same warnings without the binary (%s)" %
+       (lang, r.stderr[-300:]))
     ok(not any("%s/inv_opaque" % group in w for w in j["context"]["warnings"]),
        "%s: no warning for the opaque form" % lang)
 

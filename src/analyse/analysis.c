@@ -227,6 +227,15 @@ out:
 
 int pmb__analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t reps)
 {
+	int rc = pmb__analyze_figures(ctx, r, n, reps);
+
+	if (!rc)
+		pmb__analysis_warn(ctx, r, n);
+	return rc;
+}
+
+int pmb__analyze_figures(struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t reps)
+{
 	if (reps == 0)
 		reps = 1;
 	for (size_t i = 0; i < n; i++)
@@ -255,6 +264,5 @@ int pmb__analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t
 		}
 	}
 	pmb__analysis_learn(ctx, r, n, reps);
-	pmb__analysis_warn(ctx, r, n);
 	return 0;
 }

@@ -2,6 +2,7 @@
 #ifndef PMB_ANALYSIS_H
 #define PMB_ANALYSIS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "model.h"
@@ -11,6 +12,15 @@
 int pmb__analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n,
 		size_t repetitions);
 
+
+/* Whether r's loop holds none of the work: no instructions per item
+ * (simulated), or under 0.1 counted.  The run then looks at the code to say
+ * where the work went (pmb_result.work_went) before the warnings name it. */
+bool pmb__analysis_no_work(const struct pmb_context *ctx, const struct pmb_result *r);
+
+/* Per-item figures of every result, then baselines and references, without
+ * the warnings (pmb__analyze is this, then pmb__analysis_warn). */
+int pmb__analyze_figures(struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t repetitions);
 
 /* For analysis.c (in analysis_fixed.c): f's fixed cost per sample from
  * the per-sample costs cost[i] (harness overhead subtracted) over p[i]
@@ -24,8 +34,8 @@ void pmb__fixed_cost(struct pmb_figure *f, const double *p, const double *cost, 
  * res[0..n) (reps repetitions of each instance, side by side). */
 void pmb__analysis_links(const struct pmb_context *ctx, struct pmb_result *res, size_t n, size_t reps);
 
-/* For analysis.c (in analysis_warn.c): the warnings res[0..n)'s figures
- * call for, into ctx, one per kind, naming up to four benchmarks each. */
+/* The warnings res[0..n)'s figures call for, into ctx, one per kind,
+ * naming up to four benchmarks each (analysis_warn.c). */
 void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, size_t n);
 
 /* For analysis.c (in analysis_learn.c): per result, whether the cost per

@@ -125,7 +125,7 @@ static void human_ns(char *b, size_t n, double ns)
 /* What the warnings name: the benchmarks of each kind, each with its own
  * figure where it has one. */
 struct findings {
-	struct namelist fast, overlap, fast_or_overlap, multiplexed, modes, nobranch;
+	struct namelist fast, hoisted, removed, overlap, fast_or_overlap, multiplexed, modes, nobranch;
 	struct namelist slower, unresolved, noratio, rep_modes;
 	struct figlist noisy, fixed, reps, learned;
 };
@@ -201,6 +201,31 @@ static void find_in_cost(const struct pmb_context *ctx, const struct pmb_result 
 		add_name(&k->noratio, r->inst->name);
 }
 
+bool pmb__analysis_no_work(const struct pmb_context *ctx, const struct pmb_result *r)
+{
+	int ins = pmb__context_event(ctx, "instructions");
+	const struct pmb_figure *in = ins >= 0 && r->ev[ins].valid ? &r->ev[ins] : NULL;
+
+	if (r->status || r->inst->def->empty || !in)
+		return false;
+	/* Exact counts: only no instructions at all is no work. */
+	if (pmb_context_sim(ctx))
+		return in->below_resolution;
+	return in->s.median < 0.1;
+}
+
+/* A loop without work, in the list its code tells (issue 34): hoisted,
+ * removed, or not told. */
+static void add_no_work(const struct pmb_result *r, struct findings *k)
+{
+	if (r->work_went == PMB_WORK_HOISTED)
+		add_name(&k->hoisted, r->inst->name);
+	else if (r->work_went == PMB_WORK_REMOVED)
+		add_name(&k->removed, r->inst->name);
+	else
+		add_name(&k->fast, r->inst->name);
+}
+
 /* Too fast to be true: the work was removed, or it overlaps the loop's own
  * dependency chain (its latency hidden, its instructions there).  Counted
  * instructions tell the two apart; time alone cannot. */
@@ -215,14 +240,10 @@ static void find_too_fast(const struct pmb_context *ctx, const struct pmb_result
 
 	if (r->inst->def->empty)
 		return;
-	if (pmb_context_sim(ctx)) {
-		/* Exact counts: only no instructions at all is no work. */
-		if (in && in->below_resolution)
-			add_name(&k->fast, r->inst->name);
+	if (pmb__analysis_no_work(ctx, r))
+		add_no_work(r, k);
+	else if (pmb_context_sim(ctx))
 		return;
-	}
-	if (in && in->s.median < 0.1)
-		add_name(&k->fast, r->inst->name);
 	else if (fast_time && in)
 		add_name(&k->overlap, r->inst->name);
 	else if (fast_time)
@@ -264,10 +285,24 @@ static void warn_claims(struct pmb_context *ctx, struct findings *k)
 		 "i*j*(t_i - t_j)/(j - i), flagged from %.0f %% of a sample): move setup out of it",
 		 PMB_FIXED_SHARE * 100);
 	fig_warn(ctx, &k->fixed, title);
+	const char *none = pmb_context_sim(ctx) ? "no instructions per item (simulated)" :
+			   "under 0.1 instruction per item";
+
 	if (k->fast.count)
 		pmb__context_warn(ctx, "%s for %s: cannot be true; the loop holds none of the work: %s",
-				 pmb_context_sim(ctx) ? "no instructions per item (simulated)" :
-				 "under 0.1 instruction per item", names(&k->fast), PMB_WHERE_THE_WORK_WENT);
+				 none, names(&k->fast), PMB_WHERE_THE_WORK_WENT);
+	if (k->hoisted.count)
+		pmb__context_warn(ctx, "%s for %s: the loop holds none of the work, and its function computes "
+				 "before the loop, once (the disassembly shows it): the compiler hoisted the work, "
+				 "its inputs being the same every pass; make them opaque with pmb_opaque() "
+				 "(keeping the result with pmb_do_not_optimize is not enough)", none,
+				 names(&k->hoisted));
+	if (k->removed.count)
+		pmb__context_warn(ctx, "%s for %s: the loop holds none of the work and its function computes "
+				 "nothing outside it (the disassembly shows it): the compiler removed the work; a "
+				 "result nothing keeps is removed (keep it with pmb_do_not_optimize), one made of "
+				 "constants is folded (make them opaque with pmb_opaque)", none,
+				 names(&k->removed));
 	if (k->overlap.count)
 		pmb__context_warn(ctx, "under 0.05 ns per item or not told from 0 for %s, yet its instructions run: the body "
 				 "overlaps the loop's own dependency chain, its latency hidden; measure it "

@@ -430,6 +430,7 @@ static int read_result(struct loader *l, const json_t *b, const json_t *events, 
 	text(in, "reason", r->reason, sizeof(r->reason));
 	r->seed = u64_text(in, "seed");
 	r->seed_used = truth(in, "seed_used");
+	r->work_went = pmb__work_went_of(json_string_value(get(in, "work_went")));
 	r->repetition = integer(b, "repetition_index", 0);
 	r->huge_fraction = num(b, "huge_page_fraction", -1);
 	if (r->status)

@@ -121,6 +121,17 @@ struct pmb_warnings {
 
 struct pmb_disasm;
 
+/* Where the work of a loop that holds none went, as its code shows
+ * (issue 34): the run looks (run.c, from the disassembly) only for a
+ * result the analysis found without work (pmb__analysis_no_work). */
+enum pmb_work_went {
+	PMB_WORK_NOT_LOOKED,  /* not asked, or the code could not be read */
+	PMB_WORK_IN_LOOP,     /* the loop body holds instructions */
+	PMB_WORK_HOISTED,     /* body empty; the function computes outside its
+	                         loops, once: hoisted before the loop */
+	PMB_WORK_REMOVED,     /* body empty and nothing computed outside it */
+};
+
 struct pmb_result {
 	struct pmb_instance *inst;
 	int status;                /* 0, PMB_ESKIPPED, PMB_EVERIFY */
@@ -178,6 +189,9 @@ struct pmb_result {
 	 * ns/item scaled by the span's CPU share; NAN none. */
 	double cpu_per_item;
 	const char *cpu_source;  /* "task-clock", "thread CPU time", NULL */
+	enum pmb_work_went work_went;           /* where the work went, where the
+	                                           loop holds none and the code
+	                                           was looked at */
 	struct pmb_disasm *disasm;              /* --disasm: the annotated loop
 	                                           (run.c owns it); NULL none */
 };

@@ -22,6 +22,10 @@ static const char *const role_names[] = {
 	[PMB_ROLE_BRANCHLESS] = "branchless", [PMB_ROLE_SOL] = "sol",
 };
 
+static const char *const work_went_names[] = {
+	[PMB_WORK_IN_LOOP] = "in-loop", [PMB_WORK_HOISTED] = "hoisted", [PMB_WORK_REMOVED] = "removed",
+};
+
 #define NAMES(t) (sizeof(t) / sizeof((t)[0]))
 
 static const char *name_in(const char *const *t, size_t n, int v)
@@ -65,4 +69,16 @@ int pmb__kind_of(const char *name)
 int pmb__role_of(const char *name)
 {
 	return value_in(role_names, NAMES(role_names), name);
+}
+
+const char *pmb__work_went_name(enum pmb_work_went w)
+{
+	return w == PMB_WORK_NOT_LOOKED ? NULL : name_in(work_went_names, NAMES(work_went_names), (int)w);
+}
+
+enum pmb_work_went pmb__work_went_of(const char *name)
+{
+	int v = value_in(work_went_names, NAMES(work_went_names), name);
+
+	return v > 0 ? (enum pmb_work_went)v : PMB_WORK_NOT_LOOKED;
 }

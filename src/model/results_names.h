@@ -3,6 +3,7 @@
 #define PMB_RESULTS_NAMES_H
 
 #include "event_plan.h"
+#include "result.h"
 #include "pmubench.h"
 
 /* The JSON writer writes these and `pmubench report` reads them back: one
@@ -15,5 +16,10 @@ const char *pmb__role_name(enum pmb_role r);
 int pmb__means_of(const char *name);
 int pmb__kind_of(const char *name);
 int pmb__role_of(const char *name);
+
+/* Where a loop's work went (result.h): "in-loop", "hoisted", "removed";
+ * NULL for PMB_WORK_NOT_LOOKED, which an absent or unknown name reads as. */
+const char *pmb__work_went_name(enum pmb_work_went w);
+enum pmb_work_went pmb__work_went_of(const char *name);
 
 #endif

@@ -93,6 +93,10 @@ static void write_instance(struct pmb__jw *w, const struct pmb_result *x)
 	jw_u64_text(w, "seed", x->seed);
 	pmb__jw_bool(w, "seed_used", x->seed_used);
 	pmb__jw_bool(w, "local_overhead", x->local_overhead);
+	/* Where the work of a loop that holds none went, as the code showed
+	 * (run.c): the binary is not at hand when the run is re-read. */
+	if (pmb__work_went_name(x->work_went))
+		pmb__jw_str(w, "work_went", pmb__work_went_name(x->work_went));
 	pmb__jw_close(w, '}');
 }
 

@@ -500,6 +500,43 @@ link:
 
 /* ---- analyse and report -------------------------------------------------- */
 
+/* Where the work went of a result whose loop holds none (issue 34), from its
+ * code: the listing --disasm made, else one made now of the benchmark's
+ * function alone.  Code that cannot be read tells nothing. */
+static enum pmb_work_went work_went(const struct pmb_result *r)
+{
+	const struct pmb_benchmark_def *def = r->inst->def;
+	struct pmb_disasm *own = NULL, *d = r->disasm;
+	enum pmb_work_went w;
+
+	if (!d) {
+		if (pmb__disasm_benchmark(def->func, def->fname, def->role, &own))
+			return PMB_WORK_NOT_LOOKED;
+		d = own;
+		pmb__disasm_site(d, r->loop_site);
+	}
+	w = !d->body_empty ? PMB_WORK_IN_LOOP : d->outside > 0 ? PMB_WORK_HOISTED : PMB_WORK_REMOVED;
+	pmb__disasm_free(own);
+	return w;
+}
+
+/* The figures, then where the work went of each loop that holds none,
+ * then the warnings, which name it. */
+static void analyze(struct pmb_context *ctx, struct pmb_result *res, size_t n, size_t reps)
+{
+	pmb__analyze_figures(ctx, res, n, reps);
+	for (size_t i = 0; i < n; i++) {
+		if (!pmb__analysis_no_work(ctx, &res[i]))
+			continue;
+		/* A repetition's code is its instance's: looked at once. */
+		if (i > 0 && res[i - 1].inst == res[i].inst && res[i - 1].work_went != PMB_WORK_NOT_LOOKED)
+			res[i].work_went = res[i - 1].work_went;
+		else
+			res[i].work_went = work_went(&res[i]);
+	}
+	pmb__analysis_warn(ctx, res, n);
+}
+
 /* The reports' one input, read-only from here on (the analysis adds its
  * warnings): what each stage returned.  s NULL: nothing measured
  * (--topology).  Returns it calloc'ed, or NULL. */
@@ -721,7 +758,7 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 		rc = pmb__out_error("out of memory");
 		goto out;
 	}
-	pmb__analyze(ctx, samples.res, samples.n, plan->reps);
+	analyze(ctx, samples.res, samples.n, plan->reps);
 	pmb__out_warnings(ctx->warnings, ctx->nwarnings, &printed);
 	run->ctx = ctx;
 	run->res = samples.res;

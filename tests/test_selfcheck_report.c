@@ -1,0 +1,88 @@
+/* test_selfcheck_report.c - --self-check's verdicts on constructed results (issue 26): a WRONG check on a core other work kept busy names that load and the idlest core to rerun on, exactly; on an idle core it blames the machine; checks without a counter read NOT CHECKED. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "selfcheck.h"
+#include "tap.h"
+
+#define NC 5
+
+/* est. cycles per item of the three cycle checks, others not counted */
+static void results(struct pmb_result *r, struct pmb_instance *in, size_t n, double add_chain)
+{
+	const double cyc[] = { add_chain, 3.0, 4.5 };
+
+	memset(r, 0, n * sizeof(*r));
+	for (size_t i = 0; i < n; i++) {
+		r[i].inst = &in[i];
+		if (i < 3) {
+			struct pmb_figure *f = &r[i].est_cycles;
+
+			f->valid = f->estimated = true;
+			f->s.median = cyc[i];
+		}
+	}
+}
+
+/* The report's text for ctx and results; returns its exit status. */
+static int report(const struct pmb_context *ctx, const struct pmb_result *r, size_t n, char *buf, size_t size)
+{
+	FILE *f = fmemopen(buf, size, "w");
+	int rc = pmb__selfcheck_report(ctx, r, n, f);
+
+	fclose(f);
+	return rc;
+}
+
+int main(void)
+{
+	static struct pmb_context ctx;
+	struct pmb_instance *in;
+	struct pmb_result r[NC];
+	size_t n;
+	char out[8192];
+
+	int planned = pmb__selfcheck_plan(&in, &n);
+
+	if (!tap_ok(planned == 0 && n == NC, "the self-check plans %d checks (%zu)", NC, n))
+		return tap_done();
+	ctx.backend = PMB_BACKEND_PERF;
+	ctx.cpu = 1;
+	ctx.busy = 0.62;
+	ctx.loadavg[0] = 1.93;
+	ctx.idlest_cpu = 0;
+
+	results(r, in, n, 1.6);
+	int rc = report(&ctx, r, n, out, sizeof(out));
+	tap_ok(rc == 1, "a WRONG check: exit status 1 (%d)", rc);
+	tap_ok(strstr(out, "selfcheck/add_chain") && strstr(out, "1.600 cycles/item (est.)") &&
+	       strstr(out, "WRONG"), "the add chain at 1.6 est. cycles reads WRONG:\n%s", out);
+	tap_ok(strstr(out, "1 check WRONG on core 1, which other work kept 62 % busy before the run "
+			   "(load average 1.93): its figures cannot be trusted while it is; rerun on an idler "
+			   "core: pmubench --self-check --cpu=0\n") != NULL,
+	       "a busy core: the load named, and the idlest core to rerun on");
+	tap_ok(!strstr(out, "this machine's figures cannot be trusted"), "a busy core: the machine is not blamed");
+
+	ctx.idlest_cpu = -1;
+	report(&ctx, r, n, out, sizeof(out));
+	tap_ok(strstr(out, "rerun on an idle core (--self-check --cpu=N)\n") != NULL,
+	       "a busy core and no idler one known: the load named, --cpu=N suggested:\n%s", out);
+
+	ctx.busy = 0.05;
+	ctx.idlest_cpu = 0;
+	report(&ctx, r, n, out, sizeof(out));
+	tap_ok(strstr(out, "1 check WRONG: this machine's figures cannot be trusted as they are\n") &&
+	       !strstr(out, "busy"), "an idle core: the machine is what the check blames:\n%s", out);
+
+	results(r, in, n, 1.0);
+	rc = report(&ctx, r, n, out, sizeof(out));
+	tap_ok(rc == 0 && !strstr(out, "WRONG"), "every check in its range: exit 0, nothing WRONG (%d)", rc);
+	tap_ok(strstr(out, "no branch-misses counter here") && strstr(out, "no instructions counter here") &&
+	       strstr(out, "2 checks could not run here (no counter for them); the others passed\n"),
+	       "checks without their counter: NOT CHECKED, counted once:\n%s", out);
+	tap_ok(strstr(out, "cycles ESTIMATED from time") != NULL, "no PMU: the header says cycles are estimated");
+	free(in);
+	return tap_done();
+}

@@ -187,6 +187,33 @@ static void read_overhead(const json_t *o, struct pmb_overhead *ov)
 	}
 }
 
+static void read_tlbs(const json_t *t, struct pmb_tlb_info *tlb)
+{
+	json_t *b, *pg;
+	size_t i, k;
+
+	json_array_foreach(get(t, "tlbs"), i, b) {
+		struct pmb_tlb *x = &tlb->tlb[tlb->n];
+		const char *kind = json_string_value(get(b, "kind"));
+
+		if (tlb->n == PMB_MAX_TLBS)
+			break;
+		x->level = integer(b, "level", 0);
+		x->kind = kind && kind[0] && strchr("diuls", kind[0]) ? kind[0] : 'd';
+		json_array_foreach(get(b, "page_sizes"), k, pg) {
+			uint64_t v = (uint64_t)json_number_value(pg);
+
+			x->pages |= v == 4096 ? PMB_TLB_4K : v == 2u << 20 ? PMB_TLB_2M : v == 4u << 20 ? PMB_TLB_4M :
+				    v == 1u << 30 ? PMB_TLB_1G : 0;
+		}
+		x->entries = integer(b, "entries", 0);
+		x->assoc = integer(b, "associativity", 0);
+		tlb->n++;
+	}
+	text(t, "tlb_source", tlb->source, sizeof(tlb->source));
+	text(t, "tlb_unknown", tlb->why, sizeof(tlb->why));
+}
+
 static void read_topology(const json_t *t, struct pmb_context *c)
 {
 	struct pmb_topology_info *ti = &c->topo;
@@ -217,6 +244,7 @@ static void read_topology(const json_t *t, struct pmb_context *c)
 	}
 	ti->caches_assumed = truth(t, "caches_assumed");
 	text(t, "fallback", ti->fallback, sizeof(ti->fallback));
+	read_tlbs(t, &ti->tlb);
 }
 
 /* The clock, the core and the kernel's settings as probed. */

@@ -17,6 +17,44 @@ struct pmb_cache {
 	char shared_with[64]; /* PU list sharing it, e.g. "0-7" */
 };
 
+/* Page sizes a TLB holds, as bits of pmb_tlb.pages. */
+#define PMB_TLB_4K 1u
+#define PMB_TLB_2M 2u
+#define PMB_TLB_4M 4u
+#define PMB_TLB_1G 8u
+
+#define PMB_MAX_TLBS 12
+
+/* One translation lookaside buffer of the core, as the CPU describes it
+ * (plan/tlb.c: CPUID on x86). */
+struct pmb_tlb {
+	int level;            /* 1, 2 */
+	char kind;            /* 'd' data, 'i' instructions, 'u' unified,
+	                         'l' loads only, 's' stores only */
+	unsigned pages;       /* PMB_TLB_* it holds */
+	int entries;          /* for each page size it holds */
+	int assoc;            /* ways; -1 fully associative; 0 unknown */
+};
+
+struct pmb_tlb_info {
+	int n;
+	struct pmb_tlb tlb[PMB_MAX_TLBS];
+	char source[48];      /* where the geometry was read: "CPUID 0x18" */
+	char why[160];        /* n == 0: why none could be read */
+};
+
+/* The bytes t covers with pages of one size (PMB_TLB_4K, ...): entries x
+ * page size; 0 where it holds no page of that size. */
+static inline uint64_t pmb_tlb_reach(const struct pmb_tlb *t, unsigned page)
+{
+	static const uint64_t bytes[] = { 4096, 2u << 20, 4u << 20, 1u << 30 };
+
+	for (int i = 0; i < 4; i++)
+		if (page == 1u << i)
+			return (t->pages & page) ? (uint64_t)t->entries * bytes[i] : 0;
+	return 0;
+}
+
 struct pmb_topology_info {
 	int cpu;                /* the OS index of the PU described */
 	int ncaches;            /* data/unified caches of that PU, L1d first */
@@ -27,6 +65,7 @@ struct pmb_topology_info {
 	uint64_t avail_memory;  /* MemAvailable, bytes */
 	bool caches_assumed;    /* hwloc had no caches: sizes are assumed ones */
 	char fallback[192];     /* "" or what was assumed where hwloc had nothing */
+	struct pmb_tlb_info tlb; /* the core's TLBs, read from the CPU */
 };
 
 struct pmb_tier_point {

@@ -5,6 +5,7 @@
 #include "registry.h"
 #include "load.h"
 #include "topology.h"
+#include "tlb.h"
 #include "events.h"
 
 #endif

@@ -1,5 +1,6 @@
 /* topology.c - caches, cores and NUMA nodes from hwloc; cache tiers, pinning, working-set buffers. */
 #include "topology.h"
+#include "tlb.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -255,6 +256,12 @@ int pmb__topology_info(struct pmb_topology *t, int cpu,
 	for (i = 0; i < info->ncaches; i++)
 		if (info->cache[i].sharing_cores < 1)
 			info->cache[i].sharing_cores = 1;
+	/* The TLBs are the CPU's: a made-up topology has none. */
+	if (t->this_machine)
+		pmb__tlb_read(&info->tlb);
+	else
+		snprintf(info->tlb.why, sizeof(info->tlb.why), "a given topology (--topology-source), not "
+			 "this machine's: its TLBs are not read");
 	return 0;
 }
 

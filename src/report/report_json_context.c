@@ -155,6 +155,34 @@ static void write_derived_list(struct pmb__jw *w, const struct pmb_event_plan *p
 	pmb__jw_close(w, ']');
 }
 
+/* The core's TLBs as the CPU describes them: one object per TLB, its page
+ * sizes in bytes; or why none is known. */
+static void write_tlbs(struct pmb__jw *w, const struct pmb_tlb_info *t)
+{
+	static const uint64_t page[] = { 4096, 2u << 20, 4u << 20, 1u << 30 };
+
+	pmb__jw_open(w, "tlbs", '[', false);
+	for (int i = 0; i < t->n; i++) {
+		const struct pmb_tlb *b = &t->tlb[i];
+		char kind[2] = { b->kind, '\0' };
+
+		pmb__jw_open(w, NULL, '{', true);
+		pmb__jw_int(w, "level", b->level);
+		pmb__jw_str(w, "kind", kind);
+		pmb__jw_open(w, "page_sizes", '[', true);
+		for (int p = 0; p < 4; p++)
+			if (b->pages & (1u << p))
+				pmb__jw_uint(w, NULL, page[p]);
+		pmb__jw_close(w, ']');
+		pmb__jw_int(w, "entries", b->entries);
+		pmb__jw_int(w, "associativity", b->assoc);
+		pmb__jw_close(w, '}');
+	}
+	pmb__jw_close(w, ']');
+	pmb__jw_str_or_null(w, "tlb_source", t->source);
+	pmb__jw_str_or_null(w, "tlb_unknown", t->why);
+}
+
 static void write_topology(struct pmb__jw *w, const struct pmb_context *c)
 {
 	const struct pmb_topology_info *t = &c->topo;
@@ -190,6 +218,7 @@ static void write_topology(struct pmb__jw *w, const struct pmb_context *c)
 	pmb__jw_close(w, ']');
 	pmb__jw_bool(w, "caches_assumed", t->caches_assumed);
 	pmb__jw_str_or_null(w, "fallback", t->fallback);
+	write_tlbs(w, &t->tlb);
 	pmb__jw_close(w, '}');
 }
 

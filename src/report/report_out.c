@@ -219,6 +219,39 @@ static void print_cache(const struct pmb_topology_info *t, const struct pmb_cach
 	       c->line, ways, share, c->shared_with);
 }
 
+/* The TLBs, one line per page size each holds, with the bytes it reaches. */
+static void print_tlbs(const struct pmb_tlb_info *t)
+{
+	static const char *const page[] = { "4 KiB", "2 MiB", "4 MiB", "1 GiB" };
+
+	if (!t->n) {
+		printf("TLBs: not known: %s\n", t->why);
+		return;
+	}
+	printf("TLBs (%s):\n", t->source);
+	for (int i = 0; i < t->n; i++) {
+		const struct pmb_tlb *b = &t->tlb[i];
+		const char *kind = b->kind == 'd' ? "data" : b->kind == 'i' ? "instr" : b->kind == 'u' ? "unified" :
+				   b->kind == 'l' ? "loads" : "stores";
+		char ways[24], reach[32];
+
+		if (b->assoc < 0)
+			snprintf(ways, sizeof(ways), "fully associative");
+		else if (b->assoc == 0)
+			snprintf(ways, sizeof(ways), "ways unknown");
+		else
+			snprintf(ways, sizeof(ways), "%d-way", b->assoc);
+		for (int p = 0; p < 4; p++) {
+			/* 4 MiB pages exist in 32-bit paging only */
+			if (!(b->pages & (1u << p)) || (1u << p) == PMB_TLB_4M)
+				continue;
+			pmb__format_bytes(reach, sizeof(reach), pmb_tlb_reach(b, 1u << p));
+			printf("  L%d %-7s  %s pages  %5d entries  %-17s  reach %s\n", b->level, kind, page[p],
+			       b->entries, ways, reach);
+		}
+	}
+}
+
 int pmb__out_topology(const struct pmb_context *ctx)
 {
 	const struct pmb_topology_info *t = &ctx->topo;
@@ -229,6 +262,7 @@ int pmb__out_topology(const struct pmb_context *ctx)
 		print_cache(t, &t->cache[i]);
 	if (t->fallback[0])
 		printf("  note: %s\n", t->fallback);
+	print_tlbs(&t->tlb);
 	pmb__format_bytes(a, sizeof(a), t->numa_memory);
 	printf("NUMA node %d, %s\n", t->numa_node, t->numa_memory ? a : "memory unknown");
 	printf("PMU %s (%s): hardware counters %s\n", ctx->plan.pmu_name[0] ? ctx->plan.pmu_name : "none",

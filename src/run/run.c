@@ -136,6 +136,11 @@ static int plan_machine(const struct pmb_options *o, struct pmb_plan *p)
 		return pmb__out_error("--cpu=%d: no such core here; expected one of 0-%d that this process may use",
 				     p->cpu, p->ncpus - 1);
 	p->info_ok = pmb__topology_info(p->topo, p->cpu, &p->info) == 0;
+	if (p->sim) { /* CPUID under valgrind is valgrind's, not the host's */
+		memset(&p->info.tlb, 0, sizeof(p->info.tlb));
+		snprintf(p->info.tlb.why, sizeof(p->info.tlb.why), "--backend=sim simulates no TLB, and the CPU "
+			 "the simulated program sees is valgrind's");
+	}
 	if (p->info_ok && pmb__topology_tiers(&p->info, p->tier, PMB_MAX_TIER_POINTS, &p->ntiers))
 		p->ntiers = 0;
 	if (p->sim && p->ntiers && p->info.ncaches)

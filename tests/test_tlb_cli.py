@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""The TLBs pmubench reads from the CPU (issue 32): --topology lists each
+with its entries, ways and reach (entries x page size, computed here from
+the listed figures), or says why none is known; a run's JSON context holds
+the same TLBs and `pmubench report` reads them back; a made-up topology
+(--topology-source) and --backend=sim (whose CPU is valgrind's) claim none
+and say why.  Prints TAP."""
+import json
+import os
+import platform
+import re
+import tempfile
+
+from pmbtap import done, emulator, ok, require_pmubench, run, run_json, sim_unavailable, skip
+
+require_pmubench()
+UNITS = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40}
+PAGES = {"4 KiB": 4096, "2 MiB": 2 << 20, "1 GiB": 1 << 30}
+LINE = re.compile(r"^  L(\d) (data|instr|unified|loads|stores)\s+(4 KiB|2 MiB|1 GiB) pages\s+(\d+) entries\s+"
+                  r"(fully associative|ways unknown|\d+-way)\s+reach (\d+)(B|KiB|MiB|GiB|TiB)$")
+
+r = run("--topology")
+ok(r.returncode == 0, "--topology exits 0 (%d: %s)" % (r.returncode, r.stderr[-200:]))
+lines = r.stdout.splitlines()
+head = [l for l in lines if l.startswith("TLBs")]
+ok(len(head) == 1, "--topology has one TLB heading: %s" % head)
+tlbs = [LINE.match(l) for l in lines if l.startswith("  L") and " pages " in l]
+if head and head[0].startswith("TLBs: not known: "):
+    ok(not tlbs and len(head[0]) > len("TLBs: not known: ") + 10,
+       "no TLB listed, and the reason given: %s" % head[0])
+    if platform.machine() in ("x86_64", "i686") and not emulator():
+        skip("TLB lines on x86", "this CPU's CPUID describes none: %s" % head[0])
+else:
+    ok(head and re.match(r"^TLBs \((CPUID leaf 0x18|CPUID leaves 0x80000005/6)\):$", head[0]),
+       "the TLBs' source named: %s" % head)
+    ok(tlbs and all(tlbs), "every TLB line has level, kind, page size, entries, ways, reach (%d)" % len(tlbs))
+    bad = [m.group(0) for m in tlbs if m and
+           int(m.group(4)) * PAGES[m.group(3)] != int(m.group(6)) * UNITS[m.group(7)]]
+    ok(tlbs and not bad, "reach = entries x page size on every line: %s" % bad)
+    ok(any(m and m.group(2) in ("data", "unified", "loads") and m.group(3) == "4 KiB" for m in tlbs),
+       "a data-side TLB for 4 KiB pages is listed (what a 4 KiB sweep steps at)")
+
+r = run("--topology", "--topology-source=pack:1 core:2 pu:1")
+ok(r.returncode == 0 and "TLBs: not known: a given topology (--topology-source), not this machine's" in r.stdout,
+   "a made-up topology claims no TLB, and says why: %s" % [l for l in r.stdout.splitlines() if "TLB" in l])
+
+# A run keeps them in its JSON; report reads them back.
+r, j = run_json("--filter=^calib/empty$", "--samples=3", "--min-sample-time=100us")
+topo = (j or {}).get("context", {}).get("topology") or {}
+ok(j is not None and "tlbs" in topo and (topo["tlbs"] or topo.get("tlb_unknown")),
+   "the JSON context's topology holds the TLBs or why none (%s)" % r.stderr[-200:])
+shown = len(tlbs)
+listed = sum(len([p for p in t["page_sizes"] if p != 4 << 20]) for t in topo.get("tlbs", []))
+ok(listed == shown, "the JSON's TLBs are --topology's (%d page-size entries, %d lines)" % (listed, shown))
+with tempfile.TemporaryDirectory() as d:
+    saved, again = os.path.join(d, "run.json"), os.path.join(d, "again.json")
+    with open(saved, "w") as f:
+        f.write(r.stdout)
+    rr = run("report", saved, "--format=json", "--out=" + again)
+    try:
+        with open(again) as f:
+            back = json.load(f)["context"]["topology"]
+    except (OSError, ValueError, KeyError):
+        back = None
+ok(back is not None and back.get("tlbs") == topo.get("tlbs") and back.get("tlb_unknown") == topo.get("tlb_unknown"),
+   "pmubench report reads the TLBs back unchanged (%s)" % rr.stderr[-200:])
+
+why = sim_unavailable()
+if why:
+    skip("--backend=sim claims no TLB", why)
+else:
+    r, j = run_json("--backend=sim", "--filter=^calib/empty$", "--samples=3")
+    topo = (j or {}).get("context", {}).get("topology") or {}
+    ok(topo.get("tlbs") == [] and "--backend=sim simulates no TLB" in (topo.get("tlb_unknown") or ""),
+       "--backend=sim: no TLB claimed, and why: %s" % topo.get("tlb_unknown"))
+done()

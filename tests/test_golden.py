@@ -927,6 +927,30 @@ def changed_fields(golden_name, want, got):
     return []
 
 
+# README shows the start of this golden file as its example report
+# (test_readme.py checks it): PMB_GOLDEN_UPDATE=1 rewrites both.
+README_EXAMPLE = "refs.w80.console"
+
+
+def update_readme_example(got):
+    """Replace README's example block (after the COLUMNS=80 command) with
+    as many first lines of got as it shows now.  True where it did."""
+    path = os.path.join(os.environ.get("PMB_SOURCE_ROOT", "."), "README.md")
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return False
+    m = re.search(r"`COLUMNS=80 build/src/pmubench --backend=sim[^`]*`.*?\n```\n(.*?)^```$", text, re.S | re.M)
+    if not m:
+        return False
+    n = len(m.group(1).splitlines())
+    block = "".join(l + "\n" for l in got.splitlines()[:n])
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text[:m.start(1)] + block + text[m.end(1):])
+    return True
+
+
 def compare(what, golden_name, got, line, tolerant=None):
     """got against tests/golden/golden_name: byte for byte, or where they
     differ, through tolerant(want, got) -> Verdict (exact but for the
@@ -936,6 +960,8 @@ def compare(what, golden_name, got, line, tolerant=None):
         with open(path, "w", encoding="utf-8", newline="") as f:
             f.write(got)
         ok(True, "%s: wrote tests/golden/%s" % (what, golden_name))
+        if golden_name == README_EXAMPLE:
+            ok(update_readme_example(got), "README's example report: the start of tests/golden/%s" % golden_name)
         return
     try:
         with open(path, encoding="utf-8", newline="") as f:

@@ -1,6 +1,5 @@
 /* ab.c - `pmubench ab OLD NEW`: both programs run in alternation, a random order each round, until the paired intervals are narrow or the time is spent. */
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -118,32 +117,59 @@ static double now_ns(void)
 	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
-/* Options and the two sides.  Returns -1 to go on, or the exit status. */
-static int parse_args(int argc, char **argv, struct ab *ab)
+/* Options and the two sides into ab.  Returns -1 to go on, 0: --help
+ * asked, or 2 with the one line that says what is wrong in err. */
+static int parse_into(int argc, char **argv, struct ab *ab, char *err, size_t errlen)
 {
-	char err[512];
 	int first, ret;
 
 	ab->o = (struct ab_options){ .threshold = 0.01, .precision = 0.01, .limit_ns = 60e9,
 				     .samples = 10, .max_rounds = 1000 };
-	ret = pmb__options_parse(ab_options, NAB_OPTIONS, argc, argv, &ab->o, &first, err,
-				 sizeof(err));
-	if (ret > 0) {
-		usage(stdout);
-		pmb__options_help(ab_options, NAB_OPTIONS, stdout);
+	ret = pmb__options_parse(ab_options, NAB_OPTIONS, argc, argv, &ab->o, &first, err, errlen);
+	if (ret > 0)
 		return 0;
-	}
 	if (ret == 0 && argc - first == 2) {
 		ab->side[0].path = argv[first];
 		ab->side[1].path = argv[first + 1];
 		return -1;
 	}
 	if (ret == 0)
-		snprintf(err, sizeof(err), "%s (OLD and NEW)", argc - first > 2 ?
+		snprintf(err, errlen, "%s (OLD and NEW)", argc - first > 2 ?
 			 "more than two programs" : "need two programs");
-	fprintf(stderr, "pmubench ab: %s\n", err);
-	usage(stderr);
 	return 2;
+}
+
+/* Options and the two sides.  Returns -1 to go on, or the exit status. */
+static int parse_args(int argc, char **argv, struct ab *ab)
+{
+	char err[512] = "";
+	int ret = parse_into(argc, argv, ab, err, sizeof(err));
+
+	if (ret == 0) {
+		usage(stdout);
+		pmb__options_help(ab_options, NAB_OPTIONS, stdout);
+	} else if (ret == 2) {
+		fprintf(stderr, "pmubench ab: %s\n", err);
+		usage(stderr);
+	}
+	return ret;
+}
+
+int pmb__ab_parse(int argc, char **argv, struct pmb__ab_parsed *p, char *err, size_t errlen)
+{
+	struct ab *ab = calloc(1, sizeof(*ab));
+	int ret;
+
+	if (!ab)
+		return snprintf(err, errlen, "%s", strerror(ENOMEM)), 2;
+	ret = parse_into(argc, argv, ab, err, errlen);
+	*p = (struct pmb__ab_parsed){ .old = ab->side[0].path, .new = ab->side[1].path,
+				      .out = ab->o.out, .threshold = ab->o.threshold,
+				      .precision = ab->o.precision, .limit_ns = ab->o.limit_ns,
+				      .min_sample_ns = ab->o.min_sample_ns, .samples = ab->o.samples,
+				      .max_rounds = ab->o.max_rounds };
+	free(ab);
+	return ret;
 }
 
 /* The time side k may take for its list or its next turn (see
@@ -163,70 +189,33 @@ static void side_limit(const struct ab *ab, int k, struct pmb__ab_limit *l)
 	}
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Whether name is among sorted[0..n).  O(log n). */
-static bool listed(char *const *sorted, size_t n, const char *name)
-{
-	return bsearch(&name, sorted, n, sizeof(*sorted), by_name) != NULL;
-}
-
-/* Note the names of list[0..n) that are not in other (sorted). */
-static void note_only(struct ab *ab, char *const *list, size_t n, char *const *other, size_t nother,
-		      const char *what)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!listed(other, nother, list[i]) && ab->nnote < LIST_NOTES)
-			snprintf(ab->note[ab->nnote++], 160, "%s: %.120s", what, list[i]);
-		else if (!listed(other, nother, list[i]))
-			ab->more++;
-}
-
 /* The benchmarks both sides list, in OLD's order; those in one only are
- * noted.  n log n: each list sorted once (a copy of its pointers), each
- * name looked up in the other.  Returns 0, or -1 (PMB_AB_STOPPED: a
- * signal) with the error in ab->err. */
+ * noted.  Returns 0, or -1 (PMB_AB_STOPPED: a signal) with the error in
+ * ab->err. */
 static int common_benchmarks(struct ab *ab)
 {
-	char **l[2] = { NULL, NULL }, **sorted[2] = { NULL, NULL };
+	char **l[2] = { NULL, NULL };
 	size_t n[2] = { 0, 0 };
 	struct pmb__ab_limit lim;
-	int ret = -1;
+	struct pmb__ab_notes notes = { ab->note, LIST_NOTES, 0, 0 };
+	int ret = 0;
 
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 2 && !ret; k++) {
 		side_limit(ab, k, &lim);
 		ret = pmb__ab_list(&ab->side[k], ab->o.filter, &lim, &l[k], &n[k], ab->err,
 				   sizeof(ab->err));
-		if (ret)
-			goto out;
-		ret = -1;
-		if (!(sorted[k] = malloc((n[k] + 1) * sizeof(char *))))
-			goto nomem;
-		memcpy(sorted[k], l[k], n[k] * sizeof(char *));
-		qsort(sorted[k], n[k], sizeof(char *), by_name);
 	}
-	if (!(ab->names = calloc(n[0] + 1, sizeof(*ab->names))))
-		goto nomem;
-	for (size_t i = 0; i < n[0]; i++)
-		if (listed(sorted[1], n[1], l[0][i]) && !(ab->names[ab->nnames++] = strdup(l[0][i])))
-			goto nomem;
-	note_only(ab, l[0], n[0], sorted[1], n[1], "only in OLD (removed)");
-	note_only(ab, l[1], n[1], sorted[0], n[0], "only in NEW (added)");
-	ret = 0;
-	if (!ab->nnames) {
+	if (!ret && pmb__ab_common(l[0], n[0], l[1], n[1], &ab->names, &ab->nnames, &notes)) {
+		snprintf(ab->err, sizeof(ab->err), "%s", strerror(ENOMEM));
+		ret = -1;
+	}
+	ab->nnote = notes.n;
+	ab->more = notes.more;
+	if (!ret && !ab->nnames) {
 		snprintf(ab->err, sizeof(ab->err), "OLD and NEW list no benchmark in common%s",
 			 ab->o.filter ? " that --filter selects" : "");
 		ret = -1;
 	}
-	goto out;
-nomem:
-	snprintf(ab->err, sizeof(ab->err), "%s", strerror(ENOMEM));
-out:
-	free(sorted[0]);
-	free(sorted[1]);
 	pmb__ab_names_free(l[0], n[0]);
 	pmb__ab_names_free(l[1], n[1]);
 	return ret;
@@ -470,54 +459,27 @@ static int run_rounds(struct ab *ab, struct pmb_rng *rng, char *stopped, size_t 
 	}
 }
 
-/* Every turn of each side in one file, for compare, through the safe
- * writer (checked before the rounds: check_out); incomplete (NULL: none)
- * marks it.  Returns 0, -1 with ab->err, or 1: the writer said why. */
+/* Every turn of each side in one file, for compare (pmb__ab_out_write);
+ * incomplete (NULL: none) marks it.  Returns 0, -1 with ab->err, or 1:
+ * the writer said why. */
 static int write_out(struct ab *ab, const char *incomplete)
 {
 	size_t n = (size_t)ab->rounds;
-	char *paths = malloc(n * 160), *list[n ? n : 1], why[4200];
-	struct pmb_results_merged *m = NULL;
-	int ret = paths ? 0 : -ENOMEM;
+	char *paths = malloc(n * 160), *list[n ? n : 1];
+	int ret = paths ? 0 : -1;
 
+	if (!paths)
+		snprintf(ab->err, sizeof(ab->err), "--out: %s", strerror(ENOMEM));
 	for (int k = 0; k < 2 && !ret; k++) {
 		for (size_t r = 0; r < n; r++) {
 			list[r] = paths + r * 160;
 			turn_path(ab, k, (int)r, list[r], 160);
 		}
-		ret = pmb__results_merge((const char *const *)list, n, incomplete, &m, why, sizeof(why));
-		if (!ret && pmb__out_file("ab --out", ab->outp[k], pmb__results_merged_write, m))
-			ret = 1;
-		pmb__results_merged_free(m);
-		m = NULL;
+		ret = pmb__ab_out_write(ab->outp[k], (const char *const *)list, n, incomplete, ab->err,
+					sizeof(ab->err));
 	}
-	if (ret < 0)
-		snprintf(ab->err, sizeof(ab->err), "--out: %s", paths ? why : strerror(ENOMEM));
 	free(paths);
-	return ret < 0 ? -1 : ret;
-}
-
-/* --out's two files, checked before anything is measured: a folder, a
- * socket, a file that cannot be written or whose owner cannot be kept,
- * or one of the sides themselves is refused now, not after the rounds.
- * Returns 0 or 2 (said). */
-static int check_out(struct ab *ab)
-{
-	const struct pmb_out_input in[] = {
-		{ "OLD, a side of this run", ab->side[0].path },
-		{ "NEW, a side of this run", ab->side[1].path },
-		{ NULL, NULL },
-	};
-
-	for (int k = 0; k < 2; k++) {
-		if ((size_t)snprintf(ab->outp[k], sizeof(ab->outp[k]), "%s-%s.json", ab->o.out,
-				     k ? "new" : "old") >= sizeof(ab->outp[k]))
-			return fprintf(stderr, "pmubench ab: --out=%s: %s\n", ab->o.out,
-				       strerror(ENAMETOOLONG)), 2;
-		if (pmb__out_check("ab --out", ab->outp[k], in))
-			return 2;
-	}
-	return 0;
+	return ret;
 }
 
 /* The report on stdout; returns the exit status (0, or 1: a regression). */
@@ -566,23 +528,10 @@ static int report(struct ab *ab, const char *stopped, uint64_t seed)
 	return count[PMB_AB_REGRESSED] ? 1 : 0;
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
-/* The folder of the turns, and all in it: the turns' files and whatever
- * the sides left in it as their TMPDIR (a sim side's valgrind files,
- * where it was stopped before it could remove them).  Symlinks are
- * removed, not followed. */
+/* The folder of the turns, and all in it. */
 static void clean(struct ab *ab)
 {
-	if (ab->dir[0])
-		nftw(ab->dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	pmb__ab_dir_remove(ab->dir);
 	ab->dir[0] = '\0';
 }
 
@@ -658,7 +607,7 @@ int pmb__ab_main(int argc, char **argv)
 	if (ret >= 0)
 		goto out;
 	ret = 2;
-	if (ab->o.out && check_out(ab))
+	if (ab->o.out && pmb__ab_out_check(ab->o.out, ab->side[0].path, ab->side[1].path, ab->outp))
 		goto out;
 	if (pmb__ab_signals_catch()) {
 		fprintf(stderr, "pmubench ab: cannot catch signals: %s\n", strerror(errno));

@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,10 +18,8 @@
  * exit and remove its files before SIGKILL: well inside the second that
  * ab has to stop in. */
 #define STOP_GRACE_NS 300e6
-/* What is kept of a side's stderr (its reason is among the first lines),
- * and of its --list (names: 100 k of 60 bytes are 6 MB). */
+/* What is kept of a side's stderr: its reason is among the first lines. */
 #define ERR_KEEP (64 << 10)
-#define LIST_KEEP (256 << 20)
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -481,96 +478,4 @@ void pmb__ab_reason(const char *text, char *buf, size_t size)
 			 warnings == 1 ? "" : "s");
 	else
 		snprintf(buf, size, "nothing on stderr");
-}
-
-/* ---- its list ------------------------------------------------------------ */
-
-void pmb__ab_names_free(char **names, size_t n)
-{
-	for (size_t i = 0; names && i < n; i++)
-		free(names[i]);
-	free(names);
-}
-
-/* The lines of text, one name each (empty lines skipped).  Returns 0 or
- * -ENOMEM. */
-static int split_names(const char *text, char ***names, size_t *n)
-{
-	size_t k = 0, cap = 0;
-	char **v = NULL;
-
-	for (const char *p = text ? text : ""; *p;) {
-		size_t len = strcspn(p, "\n");
-
-		if (len) {
-			if (k == cap) {
-				char **nv = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*v));
-
-				if (!nv)
-					goto nomem;
-				v = nv;
-			}
-			if (!(v[k] = strndup(p, len)))
-				goto nomem;
-			k++;
-		}
-		p += len + (p[len] == '\n');
-	}
-	*names = v;
-	*n = k;
-	return 0;
-nomem:
-	pmb__ab_names_free(v, k);
-	return -ENOMEM;
-}
-
-/* Keep the names filter matches, as the side's --filter would (POSIX
- * extended).  The side lists them all: a side asked for a filter that
- * matches none of its benchmarks exits 2, which is no list, not an empty
- * one. */
-static int keep_matching(const char *filter, char **names, size_t *n, char *err, size_t errlen)
-{
-	regex_t re;
-	size_t k = 0;
-	int rc = regcomp(&re, filter, REG_EXTENDED | REG_NOSUB);
-
-	if (rc) {
-		char why[128];
-
-		regerror(rc, &re, why, sizeof(why));
-		snprintf(err, errlen, "--filter=%s: %s", filter, why);
-		return -1;
-	}
-	for (size_t i = 0; i < *n; i++)
-		if (!regexec(&re, names[i], 0, NULL, 0))
-			names[k++] = names[i];
-		else
-			free(names[i]);
-	*n = k;
-	regfree(&re);
-	return 0;
-}
-
-int pmb__ab_list(struct pmb__ab_side *s, const char *filter, const struct pmb__ab_limit *limit,
-		 char ***names, size_t *n, char *err, size_t errlen)
-{
-	const char *args[1] = { "--list" };
-	struct pmb__ab_text out = { .max = LIST_KEEP };
-	int ret = pmb__ab_run(s, args, 1, limit, "its --list", &out, err, errlen);
-
-	if (!ret && out.cut) {
-		snprintf(err, errlen, "%s %s: its --list printed over %d MiB", s->label, s->path,
-			 LIST_KEEP >> 20);
-		ret = -1;
-	}
-	if (!ret && split_names(out.p, names, n)) {
-		snprintf(err, errlen, "%s %s: its list: %s", s->label, s->path, strerror(ENOMEM));
-		ret = -1;
-	}
-	free(out.p);
-	if (!ret && filter && keep_matching(filter, *names, n, err, errlen)) {
-		pmb__ab_names_free(*names, *n);
-		ret = -1;
-	}
-	return ret;
 }

@@ -2,6 +2,7 @@
 #ifndef PMB_AB_INTERNAL_H
 #define PMB_AB_INTERNAL_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -73,12 +74,45 @@ int pmb__ab_list(struct pmb__ab_side *s, const char *filter, const struct pmb__a
 		 char ***names, size_t *n, char *err, size_t errlen);
 void pmb__ab_names_free(char **names, size_t n);
 
+/* Notes of benchmarks listed by one side only: line[0..max) of 160 bytes,
+ * n used; more: those past max. */
+struct pmb__ab_notes {
+	char (*line)[160];
+	size_t max, n, more;
+};
+
+/* The names both old[0..nold) and new[0..nnew) hold, in OLD's order, into
+ * *common (*ncommon; free with pmb__ab_names_free); those in one only go
+ * to notes.  n log n: each list sorted once (a copy of its pointers), each
+ * name looked up in the other's.  Returns 0 or -ENOMEM. */
+int pmb__ab_common(char *const *old, size_t nold, char *const *new, size_t nnew,
+		   char ***common, size_t *ncommon, struct pmb__ab_notes *notes);
+
 /* The line of text that says why a side failed (one line, at most size
  * bytes): its first line saying "error" that is no warning, else its last
  * line that is no warning; a warning is never given as the reason (a
  * crash after one is not explained by it): "only warnings on stderr (N)"
  * or "nothing on stderr". */
 void pmb__ab_reason(const char *text, char *buf, size_t size);
+
+/* --out=prefix's two files, PREFIX-old.json and PREFIX-new.json, into
+ * out, checked as --out is before anything runs (pmb__out_check): a
+ * folder, a socket, a file that cannot be written or whose owner a new
+ * file could not keep, or one of the sides old and new is refused.
+ * Returns 0 or 2 (said on stderr). */
+int pmb__ab_out_check(const char *prefix, const char *old, const char *new, char out[2][PATH_MAX]);
+
+/* The turns' files turns[0..n) of one side merged into one file at out
+ * (pmb__results_merge; incomplete: NULL, or why the rounds stopped short)
+ * and written through the safe writer (pmb__out_file).  Returns 0, -1
+ * with the error in err, or 1: the writer said why on stderr. */
+int pmb__ab_out_write(const char *out, const char *const *turns, size_t n, const char *incomplete,
+		      char *err, size_t errlen);
+
+/* dir and everything in it, symlinks removed and not followed: the turns'
+ * files and what the sides left there as their TMPDIR (a sim side's
+ * valgrind files, where it was stopped before it removed them). */
+void pmb__ab_dir_remove(const char *dir);
 
 /* One figure of one benchmark over the rounds: the value each side's turn
  * gave (its median), round by round. */

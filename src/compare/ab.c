@@ -411,6 +411,14 @@ static void progress(const struct ab *ab, double elapsed_ns, double widest, bool
 		ab->o.limit_ns / 1e9, widest * 100, ab->o.precision * 100, tty && !last ? "" : "\n");
 }
 
+/* A progress line on a terminal erased, before a message that ends the
+ * rounds early. */
+static void progress_erase(void)
+{
+	if (isatty(2))
+		fputs("\r\033[K", stderr);
+}
+
 /* Round after round until the intervals are narrow enough, the rounds or
  * the time run out; why in stopped.  Returns 0, or -1 with ab->err, or
  * PMB_AB_STOPPED: a signal came (the rounds before it stand, why in
@@ -579,6 +587,7 @@ static int interrupted(struct ab *ab, const char *stopped, uint64_t seed)
 {
 	int sig = pmb__ab_stop_signal();
 
+	progress_erase();
 	if (!ab->rounds) {
 		fprintf(stderr, "pmubench ab: %s; nothing to report%s\n", stopped,
 			ab->o.out ? ", no file written" : "");
@@ -625,6 +634,7 @@ int pmb__ab_main(int argc, char **argv)
 		goto out;
 	}
 	if (ret || (ab->o.out && (ret = write_out(ab, NULL)))) {
+		progress_erase();
 		if (ret < 0)
 			fprintf(stderr, "pmubench ab: %s\n", ab->err);
 		ret = 2;

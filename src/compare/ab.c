@@ -118,14 +118,18 @@ static double now_ns(void)
 }
 
 /* Options and the two sides into ab.  Returns -1 to go on, 0: --help
- * asked, or 2 with the one line that says what is wrong in err. */
+ * asked, or 2 with the one line that says what is wrong in err (an
+ * argument quoted in it made visible: a newline or a control character in
+ * it as \xNN). */
 static int parse_into(int argc, char **argv, struct ab *ab, char *err, size_t errlen)
 {
+	char raw[512] = "";
 	int first, ret;
 
 	ab->o = (struct ab_options){ .threshold = 0.01, .precision = 0.01, .limit_ns = 60e9,
 				     .samples = 10, .max_rounds = 1000 };
-	ret = pmb__options_parse(ab_options, NAB_OPTIONS, argc, argv, &ab->o, &first, err, errlen);
+	ret = pmb__options_parse(ab_options, NAB_OPTIONS, argc, argv, &ab->o, &first, raw,
+				 sizeof(raw));
 	if (ret > 0)
 		return 0;
 	if (ret == 0 && argc - first == 2) {
@@ -134,15 +138,16 @@ static int parse_into(int argc, char **argv, struct ab *ab, char *err, size_t er
 		return -1;
 	}
 	if (ret == 0)
-		snprintf(err, errlen, "%s (OLD and NEW)", argc - first > 2 ?
+		snprintf(raw, sizeof(raw), "%s (OLD and NEW)", argc - first > 2 ?
 			 "more than two programs" : "need two programs");
+	pmb__out_visible(err, errlen, raw);
 	return 2;
 }
 
 /* Options and the two sides.  Returns -1 to go on, or the exit status. */
 static int parse_args(int argc, char **argv, struct ab *ab)
 {
-	char err[512] = "";
+	char err[2048] = "";
 	int ret = parse_into(argc, argv, ab, err, sizeof(err));
 
 	if (ret == 0) {

@@ -130,6 +130,7 @@ void pmb__ab_signals_release(void)
 	for (size_t i = 0; i < NSTOP; i++)
 		sigaction(stop_signals[i], &old_stop[i], NULL);
 	sigaction(SIGCHLD, &old_chld, NULL);
+	prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
 	caught = false;
 }
 
@@ -392,8 +393,14 @@ int pmb__ab_run(struct pmb__ab_side *s, const char *const *args, size_t nargs,
 		argv[k++] = load;
 	for (size_t i = 0; i < nargs; i++)
 		argv[k++] = (char *)args[i];
+	/* The last run's text goes: a run that prints nothing must not be
+	 * given the reason of the one before. */
 	s->err.n = 0;
 	s->err.cut = false;
+	if (s->err.p)
+		s->err.p[0] = '\0';
+	if (out && out->p)
+		out->p[0] = '\0';
 	if (out)
 		out->n = 0;
 	ret = make_pipes(errp, outp, out != NULL);

@@ -1,4 +1,4 @@
-/* fuzz_results.c - libFuzzer harness: a result file through the readers (results_io.c, results_load.c), `compare` and `report`. */
+/* fuzz_results.c - libFuzzer harness: a result file through the readers (results_io.c, results_load.c), `compare`, `report` and ab's merge of turns (results_merge.c). */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
@@ -26,6 +26,48 @@ static const char *as_file(const uint8_t *data, size_t size)
 	if (fd < 0 || ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
 		__builtin_trap();
 	return path;
+}
+
+/* What `pmubench ab --out` does with a side's turns: the file merged with
+ * itself (two turns), marked incomplete, written, read back.  A file the
+ * reader took must merge, and read back with the same benchmarks, each
+ * with twice its runs; a refusal of the merge says why on one line. */
+static void merge_twice(const char *path, const struct pmb_results *r)
+{
+	static char out[64];
+	static int fd = -1;
+	const char *const paths[2] = { path, path };
+	struct pmb_results_merged *m;
+	struct pmb_results *back;
+	char err[256];
+	FILE *f;
+
+	if (fd < 0) {
+		fd = memfd_create("fuzz_results_merged", 0);
+		snprintf(out, sizeof(out), "/proc/self/fd/%d", fd);
+	}
+	err[0] = '\0';
+	if (pmb__results_merge(paths, 2, "interrupted by SIGINT", &m, err, sizeof(err))) {
+		if (!err[0] || strchr(err, '\n'))
+			__builtin_trap();
+		return;
+	}
+	if (fd < 0 || ftruncate(fd, 0) || !(f = fopen(out, "w")))
+		__builtin_trap();
+	if (pmb__results_merged_write(f, m) || fclose(f))
+		__builtin_trap();
+	pmb__results_merged_free(m);
+	if (pmb__results_read(out, &back, err, sizeof(err)))
+		__builtin_trap();
+	if (back->nbench != r->nbench)
+		__builtin_trap();
+	for (size_t i = 0; i < r->nbench; i++) {
+		const struct pmb_results_bench *b = pmb__results_find(back, r->bench[i].name);
+
+		if (!b || b->nrun != 2 * r->bench[i].nrun)
+			__builtin_trap();
+	}
+	pmb__results_free(back);
 }
 
 /* Everything read must be reachable and findable by its own name. */
@@ -85,6 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			pmb__compare_main(3, argv);
 		}
+		merge_twice(path, r);
 		pmb__results_free(r);
 		report_again(path);
 	} else if (!err[0] || strchr(err, '\n')) {

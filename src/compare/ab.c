@@ -1,5 +1,6 @@
 /* ab.c - `pmubench ab OLD NEW`: both programs run in alternation, a random order each round, until the paired intervals are narrow or the time is spent. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +22,12 @@
  * counted), then one for each way the environments differ (10 at most). */
 #define LIST_NOTES 10
 #define MAX_NOTES 20
+/* A side's turn may take TURN_TIMES x its slowest turn before it is
+ * stopped as hung, TURN_FLOOR_NS at least (a turn of a few ms slowed by a
+ * busy machine is no hang); its first turn and its list, with nothing to
+ * go by yet, the whole --time-limit (at least the floor). */
+#define TURN_TIMES 5
+#define TURN_FLOOR_NS 2e9
 
 enum { AB_AUTO, AB_PERF, AB_SIM };
 
@@ -80,10 +87,10 @@ static const struct pmb_optdef ab_options[] = {
 struct ab {
 	struct ab_options o;
 	struct pmb__ab_side side[2];  /* OLD, NEW */
-	char dir[64];                 /* the turns' files */
+	char dir[64];                 /* the turns' files, the sides' TMPDIR */
+	char outp[2][PATH_MAX];       /* --out: PREFIX-old.json, PREFIX-new.json */
 	char **names;                 /* benchmarks both list */
 	size_t nnames;
-	char *filter;                 /* exactly those */
 	struct pmb__ab_series *s;
 	struct pmb__ab_verdict *v;
 	size_t ns;
@@ -110,73 +117,110 @@ static double now_ns(void)
 	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
-/* Options and the two sides.  Returns -1 to go on, or the exit status. */
-static int parse_args(int argc, char **argv, struct ab *ab)
+/* Options and the two sides into ab.  Returns -1 to go on, 0: --help
+ * asked, or 2 with the one line that says what is wrong in err (an
+ * argument quoted in it made visible: a newline or a control character in
+ * it as \xNN). */
+static int parse_into(int argc, char **argv, struct ab *ab, char *err, size_t errlen)
 {
-	char err[512];
+	char raw[512] = "";
 	int first, ret;
 
 	ab->o = (struct ab_options){ .threshold = 0.01, .precision = 0.01, .limit_ns = 60e9,
 				     .samples = 10, .max_rounds = 1000 };
-	ret = pmb__options_parse(ab_options, NAB_OPTIONS, argc, argv, &ab->o, &first, err,
-				 sizeof(err));
-	if (ret > 0) {
-		usage(stdout);
-		pmb__options_help(ab_options, NAB_OPTIONS, stdout);
+	ret = pmb__options_parse(ab_options, NAB_OPTIONS, argc, argv, &ab->o, &first, raw,
+				 sizeof(raw));
+	if (ret > 0)
 		return 0;
-	}
 	if (ret == 0 && argc - first == 2) {
 		ab->side[0].path = argv[first];
 		ab->side[1].path = argv[first + 1];
 		return -1;
 	}
 	if (ret == 0)
-		snprintf(err, sizeof(err), "%s (OLD and NEW)", argc - first > 2 ?
+		snprintf(raw, sizeof(raw), "%s (OLD and NEW)", argc - first > 2 ?
 			 "more than two programs" : "need two programs");
-	fprintf(stderr, "pmubench ab: %s\n", err);
-	usage(stderr);
+	pmb__out_visible(err, errlen, raw);
 	return 2;
 }
 
+/* Options and the two sides.  Returns -1 to go on, or the exit status. */
+static int parse_args(int argc, char **argv, struct ab *ab)
+{
+	char err[2048] = "";
+	int ret = parse_into(argc, argv, ab, err, sizeof(err));
+
+	if (ret == 0) {
+		usage(stdout);
+		pmb__options_help(ab_options, NAB_OPTIONS, stdout);
+	} else if (ret == 2) {
+		fprintf(stderr, "pmubench ab: %s\n", err);
+		usage(stderr);
+	}
+	return ret;
+}
+
+int pmb__ab_parse(int argc, char **argv, struct pmb__ab_parsed *p, char *err, size_t errlen)
+{
+	struct ab *ab = calloc(1, sizeof(*ab));
+	int ret;
+
+	if (!ab)
+		return snprintf(err, errlen, "%s", strerror(ENOMEM)), 2;
+	ret = parse_into(argc, argv, ab, err, errlen);
+	*p = (struct pmb__ab_parsed){ .old = ab->side[0].path, .new = ab->side[1].path,
+				      .out = ab->o.out, .threshold = ab->o.threshold,
+				      .precision = ab->o.precision, .limit_ns = ab->o.limit_ns,
+				      .min_sample_ns = ab->o.min_sample_ns, .samples = ab->o.samples,
+				      .max_rounds = ab->o.max_rounds };
+	free(ab);
+	return ret;
+}
+
+/* The time side k may take for its list or its next turn (see
+ * TURN_TIMES). */
+static void side_limit(const struct ab *ab, int k, struct pmb__ab_limit *l)
+{
+	double slowest = ab->side[k].slowest_ns;
+
+	if (slowest > 0) {
+		l->timeout_ns = fmax(TURN_FLOOR_NS, TURN_TIMES * slowest);
+		snprintf(l->why, sizeof(l->why), "%d x its slowest turn, %.2f s; at least %.0f s",
+			 TURN_TIMES, slowest / 1e9, TURN_FLOOR_NS / 1e9);
+	} else {
+		l->timeout_ns = fmax(TURN_FLOOR_NS, ab->o.limit_ns);
+		snprintf(l->why, sizeof(l->why), "none timed yet: --time-limit, at least %.0f s",
+			 TURN_FLOOR_NS / 1e9);
+	}
+}
+
 /* The benchmarks both sides list, in OLD's order; those in one only are
- * noted.  Returns 0, or -1 with the error in ab->err. */
+ * noted.  Returns 0, or -1 (PMB_AB_STOPPED: a signal) with the error in
+ * ab->err. */
 static int common_benchmarks(struct ab *ab)
 {
-	char **l[2] = { NULL, NULL }, path[128];
-	size_t n[2] = { 0, 0 }, i, j, k;
-	int ret = -1;
+	char **l[2] = { NULL, NULL };
+	size_t n[2] = { 0, 0 };
+	struct pmb__ab_limit lim;
+	struct pmb__ab_notes notes = { ab->note, LIST_NOTES, 0, 0 };
+	int ret = 0;
 
-	for (k = 0; k < 2; k++) {
-		snprintf(path, sizeof(path), "%s/%s.list", ab->dir, ab->side[k].label);
-		if (pmb__ab_list(&ab->side[k], ab->o.filter, path, &l[k], &n[k], ab->err,
-				 sizeof(ab->err)))
-			goto out;
+	for (int k = 0; k < 2 && !ret; k++) {
+		side_limit(ab, k, &lim);
+		ret = pmb__ab_list(&ab->side[k], ab->o.filter, &lim, &l[k], &n[k], ab->err,
+				   sizeof(ab->err));
 	}
-	ab->names = calloc(n[0] + 1, sizeof(*ab->names));
-	if (!ab->names)
-		goto nomem;
-	for (k = 0; k < 2; k++)
-		for (i = 0; i < n[k]; i++) {
-			for (j = 0; j < n[1 - k] && strcmp(l[k][i], l[1 - k][j]); j++)
-				;
-			if (j < n[1 - k] && k == 0 && !(ab->names[ab->nnames++] = strdup(l[0][i])))
-				goto nomem;
-			else if (j == n[1 - k] && ab->nnote < LIST_NOTES)
-				snprintf(ab->note[ab->nnote++], 160, "%s: %.120s",
-					 k ? "only in NEW (added)" : "only in OLD (removed)", l[k][i]);
-			else if (j == n[1 - k])
-				ab->more++;
-		}
-	ret = 0;
-	if (!ab->nnames) {
+	if (!ret && pmb__ab_common(l[0], n[0], l[1], n[1], &ab->names, &ab->nnames, &notes)) {
+		snprintf(ab->err, sizeof(ab->err), "%s", strerror(ENOMEM));
+		ret = -1;
+	}
+	ab->nnote = notes.n;
+	ab->more = notes.more;
+	if (!ret && !ab->nnames) {
 		snprintf(ab->err, sizeof(ab->err), "OLD and NEW list no benchmark in common%s",
 			 ab->o.filter ? " that --filter selects" : "");
 		ret = -1;
 	}
-	goto out;
-nomem:
-	snprintf(ab->err, sizeof(ab->err), "%s", strerror(ENOMEM));
-out:
 	pmb__ab_names_free(l[0], n[0]);
 	pmb__ab_names_free(l[1], n[1]);
 	return ret;
@@ -188,24 +232,33 @@ static void turn_path(const struct ab *ab, int k, int r, char *buf, size_t size)
 	snprintf(buf, size, "%s/%s-%d.json", ab->dir, ab->side[k].label, r);
 }
 
-/* One turn: side k measures every common benchmark once, into its file. */
+/* One turn: side k measures the benchmarks --filter selects (all: its
+ * own selection, by the same filter), into its file; those not in common
+ * are measured too and left out of the series (the notes name them),
+ * which costs time but keeps the names off the command line, whatever
+ * their number.  Its time is kept for the next turn's limit.  Returns 0,
+ * or -1 (PMB_AB_STOPPED: a signal) with ab->err. */
 static int turn(struct ab *ab, int k, int r)
 {
 	static const char *const be[] = { "--backend=auto", "--backend=perf", "--backend=sim" };
-	char out[160], samples[32], mst[64], cpu[32], *filter, *counters = NULL;
+	char out[160], samples[32], mst[64], cpu[32], *filter = NULL, *counters = NULL;
 	const char *args[9];
+	struct pmb__ab_limit lim;
 	size_t n = 0;
+	double t;
 	int ret;
 
 	turn_path(ab, k, r, out + 6, sizeof(out) - 6);
 	memcpy(out, "--out=", 6);
-	filter = malloc(strlen(ab->filter) + 10);
-	if (!filter)
+	if ((ab->o.filter && asprintf(&filter, "--filter=%s", ab->o.filter) < 0) ||
+	    (ab->o.counters && asprintf(&counters, "--counters=%s", ab->o.counters) < 0)) {
+		free(filter);
 		return snprintf(ab->err, sizeof(ab->err), "%s", strerror(ENOMEM)), -1;
-	sprintf(filter, "--filter=%s", ab->filter);
+	}
 	snprintf(samples, sizeof(samples), "--samples=%d", ab->o.samples);
 	snprintf(mst, sizeof(mst), "--min-sample-time=%.0fns", ab->o.min_sample_ns);
-	args[n++] = filter;
+	if (filter)
+		args[n++] = filter;
 	args[n++] = "--format=json";
 	args[n++] = out;
 	args[n++] = samples;
@@ -216,14 +269,14 @@ static int turn(struct ab *ab, int k, int r)
 		snprintf(cpu, sizeof(cpu), "--cpu=%d", ab->o.cpu);
 		args[n++] = cpu;
 	}
-	if (ab->o.counters) {
-		if (asprintf(&counters, "--counters=%s", ab->o.counters) < 0) {
-			free(filter);
-			return snprintf(ab->err, sizeof(ab->err), "%s", strerror(ENOMEM)), -1;
-		}
+	if (counters)
 		args[n++] = counters;
-	}
-	ret = pmb__ab_run(&ab->side[k], args, n, NULL, ab->err, sizeof(ab->err));
+	side_limit(ab, k, &lim);
+	t = now_ns();
+	ret = pmb__ab_run(&ab->side[k], args, n, &lim, "its turn", NULL, ab->err, sizeof(ab->err));
+	t = now_ns() - t;
+	if (!ret && t > ab->side[k].slowest_ns)
+		ab->side[k].slowest_ns = t;
 	free(filter);
 	free(counters);
 	return ret;
@@ -363,8 +416,18 @@ static void progress(const struct ab *ab, double elapsed_ns, double widest, bool
 		ab->o.limit_ns / 1e9, widest * 100, ab->o.precision * 100, tty && !last ? "" : "\n");
 }
 
+/* A progress line on a terminal erased, before a message that ends the
+ * rounds early. */
+static void progress_erase(void)
+{
+	if (isatty(2))
+		fputs("\r\033[K", stderr);
+}
+
 /* Round after round until the intervals are narrow enough, the rounds or
- * the time run out; why in stopped.  Returns 0 or -1 with ab->err. */
+ * the time run out; why in stopped.  Returns 0, or -1 with ab->err, or
+ * PMB_AB_STOPPED: a signal came (the rounds before it stand, why in
+ * stopped). */
 static int run_rounds(struct ab *ab, struct pmb_rng *rng, char *stopped, size_t size)
 {
 	bool sim = ab->o.backend == AB_SIM;
@@ -373,8 +436,18 @@ static int run_rounds(struct ab *ab, struct pmb_rng *rng, char *stopped, size_t 
 	for (int r = 0;; r++) {
 		int first = sim ? 0 : (int)(pmb_rng_next(rng) >> 63);
 
+		int ret;
+
 		t = now_ns();
-		if (turn(ab, first, r) || turn(ab, 1 - first, r) || take_round(ab, r))
+		if (!(ret = turn(ab, first, r)) && !(ret = turn(ab, 1 - first, r)) &&
+		    pmb__ab_stop_signal())
+			ret = PMB_AB_STOPPED; /* both turns ended, one stopped by it */
+		if (ret == PMB_AB_STOPPED) {
+			snprintf(stopped, size, "interrupted by %s in round %d: %d round%s measured",
+				 pmb__interrupt_name(pmb__ab_stop_signal()), r + 1, r, r == 1 ? "" : "s");
+			return ret;
+		}
+		if (ret || take_round(ab, r))
 			return -1;
 		ab->rounds = r + 1;
 		took = now_ns() - t;
@@ -399,25 +472,27 @@ static int run_rounds(struct ab *ab, struct pmb_rng *rng, char *stopped, size_t 
 	}
 }
 
-/* Every turn of each side in one file, for compare. */
-static int write_out(struct ab *ab)
+/* Every turn of each side in one file, for compare (pmb__ab_out_write);
+ * incomplete (NULL: none) marks it.  Returns 0, -1 with ab->err, or 1:
+ * the writer said why. */
+static int write_out(struct ab *ab, const char *incomplete)
 {
 	size_t n = (size_t)ab->rounds;
-	char *paths = malloc(n * 160), *list[n ? n : 1], out[4200], why[4200];
-	int ret = paths ? 0 : -ENOMEM;
+	char *paths = malloc(n * 160), *list[n ? n : 1];
+	int ret = paths ? 0 : -1;
 
+	if (!paths)
+		snprintf(ab->err, sizeof(ab->err), "--out: %s", strerror(ENOMEM));
 	for (int k = 0; k < 2 && !ret; k++) {
 		for (size_t r = 0; r < n; r++) {
 			list[r] = paths + r * 160;
 			turn_path(ab, k, (int)r, list[r], 160);
 		}
-		snprintf(out, sizeof(out), "%s-%s.json", ab->o.out, k ? "new" : "old");
-		ret = pmb__results_merge((const char *const *)list, n, out, why, sizeof(why));
+		ret = pmb__ab_out_write(ab->outp[k], (const char *const *)list, n, incomplete, ab->err,
+					sizeof(ab->err));
 	}
-	if (ret)
-		snprintf(ab->err, sizeof(ab->err), "--out: %s", paths ? why : strerror(ENOMEM));
 	free(paths);
-	return ret ? -1 : 0;
+	return ret;
 }
 
 /* The report on stdout; returns the exit status (0, or 1: a regression). */
@@ -466,31 +541,19 @@ static int report(struct ab *ab, const char *stopped, uint64_t seed)
 	return count[PMB_AB_REGRESSED] ? 1 : 0;
 }
 
-/* The turns' files and the folder. */
+/* The folder of the turns, and all in it. */
 static void clean(struct ab *ab)
 {
-	char path[160];
-
-	if (!ab->dir[0])
-		return;
-	for (int r = 0; r < ab->rounds + 1; r++)
-		for (int k = 0; k < 2; k++) {
-			turn_path(ab, k, r, path, sizeof(path));
-			unlink(path);
-		}
-	for (int k = 0; k < 2; k++) {
-		snprintf(path, sizeof(path), "%s/%s.list", ab->dir, ab->side[k].label);
-		unlink(path);
-		unlink(ab->side[k].err);
-	}
-	rmdir(ab->dir);
+	pmb__ab_dir_remove(ab->dir);
+	ab->dir[0] = '\0';
 }
 
 static void ab_free(struct ab *ab)
 {
 	clean(ab);
+	pmb__ab_side_free(&ab->side[0]);
+	pmb__ab_side_free(&ab->side[1]);
 	pmb__ab_names_free(ab->names, ab->nnames);
-	free(ab->filter);
 	for (size_t i = 0; i < ab->ns; i++) {
 		free(ab->s[i].old);
 		free(ab->s[i].new);
@@ -499,7 +562,9 @@ static void ab_free(struct ab *ab)
 	free(ab->v);
 }
 
-/* Set up: the folder for the turns, the sides, the benchmarks in common. */
+/* Set up: the folder for the turns (the sides' TMPDIR too, so that all
+ * they leave goes with it), the sides, the benchmarks in common.  Returns
+ * 0, or -1 (PMB_AB_STOPPED: a signal) with ab->err. */
 static int prepare(struct ab *ab)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -512,20 +577,39 @@ static int prepare(struct ab *ab)
 		ab->dir[0] = '\0';
 		return -1;
 	}
-	if (pmb__ab_side_init(&ab->side[0], "OLD", paths[0], ab->dir, ab->err, sizeof(ab->err)) ||
-	    pmb__ab_side_init(&ab->side[1], "NEW", paths[1], ab->dir, ab->err, sizeof(ab->err)) ||
-	    common_benchmarks(ab))
+	if (setenv("TMPDIR", ab->dir, 1))
+		return snprintf(ab->err, sizeof(ab->err), "%s", strerror(errno)), -1;
+	if (pmb__ab_side_init(&ab->side[0], "OLD", paths[0], ab->err, sizeof(ab->err)) ||
+	    pmb__ab_side_init(&ab->side[1], "NEW", paths[1], ab->err, sizeof(ab->err)))
 		return -1;
-	ab->filter = pmb__ab_exact_filter(ab->names, ab->nnames);
-	if (!ab->filter)
-		return snprintf(ab->err, sizeof(ab->err), "%s", strerror(ENOMEM)), -1;
-	return 0;
+	return common_benchmarks(ab);
+}
+
+/* Stopped by a signal: the rounds measured reported and written, marked
+ * incomplete, or said to be none.  Returns the exit status, 128 + the
+ * signal's number. */
+static int interrupted(struct ab *ab, const char *stopped, uint64_t seed)
+{
+	int sig = pmb__ab_stop_signal();
+
+	progress_erase();
+	if (!ab->rounds) {
+		fprintf(stderr, "pmubench ab: %s; nothing to report%s\n", stopped,
+			ab->o.out ? ", no file written" : "");
+		return 128 + sig;
+	}
+	fprintf(stderr, "pmubench ab: %s%s\n", stopped, ab->o.out ? "; writing --out, marked "
+		"incomplete" : "");
+	if (ab->o.out && write_out(ab, stopped) < 0)
+		fprintf(stderr, "pmubench ab: %s\n", ab->err);
+	report(ab, stopped, seed);
+	return 128 + sig;
 }
 
 int pmb__ab_main(int argc, char **argv)
 {
 	struct ab *ab = calloc(1, sizeof(*ab));
-	char stopped[160] = "";
+	char stopped[512] = "";
 	struct pmb_rng rng;
 	uint64_t seed;
 	int ret;
@@ -536,17 +620,35 @@ int pmb__ab_main(int argc, char **argv)
 	ret = parse_args(argc, argv, ab);
 	if (ret >= 0)
 		goto out;
+	ret = 2;
+	if (ab->o.out && pmb__ab_out_check(ab->o.out, ab->side[0].path, ab->side[1].path, ab->outp))
+		goto out;
+	if (pmb__ab_signals_catch()) {
+		fprintf(stderr, "pmubench ab: cannot catch signals: %s\n", strerror(errno));
+		goto out;
+	}
 	seed = ab->o.seed ? ab->o.seed : ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid();
 	pmb_rng_seed(&rng, seed);
-	if (prepare(ab) || run_rounds(ab, &rng, stopped, sizeof(stopped)) ||
-	    (ab->o.out && write_out(ab))) {
-		fprintf(stderr, "pmubench ab: %s\n", ab->err);
+	ret = prepare(ab);
+	if (!ret)
+		ret = run_rounds(ab, &rng, stopped, sizeof(stopped));
+	if (ret == PMB_AB_STOPPED && !stopped[0])
+		snprintf(stopped, sizeof(stopped), "%.400s, before the first round", ab->err);
+	if (ret == PMB_AB_STOPPED) {
+		ret = interrupted(ab, stopped, seed);
+		goto out;
+	}
+	if (ret || (ab->o.out && (ret = write_out(ab, NULL)))) {
+		progress_erase();
+		if (ret < 0)
+			fprintf(stderr, "pmubench ab: %s\n", ab->err);
 		ret = 2;
 		goto out;
 	}
 	ret = report(ab, stopped, seed);
 out:
 	ab_free(ab);
+	pmb__ab_signals_release();
 	free(ab);
 	return ret;
 }

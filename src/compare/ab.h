@@ -16,4 +16,18 @@
  * beyond the threshold, 2 bad usage, or a side that failed to run. */
 int pmb__ab_main(int argc, char **argv);
 
+/* What ab's command line asks, as parsed (pointers into argv). */
+struct pmb__ab_parsed {
+	const char *old, *new, *out;
+	double threshold, precision;   /* fractions */
+	double limit_ns, min_sample_ns;
+	int samples, max_rounds;
+};
+
+/* ab's command line (argv[0] is "ab") parsed and checked as pmb__ab_main()
+ * does, and nothing run or printed: for tests and the fuzz harness.
+ * Returns -1 (it would run; *p filled), 0 (--help asked), or 2 with one
+ * line in err saying what is wrong. */
+int pmb__ab_parse(int argc, char **argv, struct pmb__ab_parsed *p, char *err, size_t errlen);
+
 #endif

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Largest file read.  Reading takes memory in proportion to the file (about
  * 10 bytes for each byte, most of it jansson's tree while it is converted),
@@ -129,15 +130,27 @@ size_t pmb__results_env_diff(const struct pmb_results *a,
 			     const struct pmb_results *b, char (*line)[160],
 			     size_t max);
 
-/* Write one result file at out holding every benchmark run of the files
- * paths[0..n), in order, as repetitions (run k of a benchmark gets
- * "repetition_index" k and every run "repetitions" = its count), under the
- * first file's context: what `pmubench ab` writes of each side's turns for
- * `compare` to read.  Written to out.tmp, then renamed.  Returns 0, or an
- * error of pmb__results_read()'s kinds, or -errno of the write, with one
- * line in err. */
-int pmb__results_merge(const char *const *paths, size_t n, const char *out,
-		       char *err, size_t errlen);
+/* Several result files as one. */
+struct pmb_results_merged;
+
+/* Merge the files paths[0..n) into one: every benchmark run, in order,
+ * as repetitions (run k of a benchmark gets "repetition_index" k and every
+ * run "repetitions" = its count), under the first file's context, which
+ * incomplete (NULL: none) marks "incomplete" with it as the
+ * "incomplete_reason": what `pmubench ab` keeps of each side's turns for
+ * `compare` to read.  Nothing is written: pmb__results_merged_write()
+ * writes it to a stream, which the caller opens safely.  Returns 0 and
+ * *out (free with pmb__results_merged_free), or an error of
+ * pmb__results_read()'s kinds with one line in err. */
+int pmb__results_merge(const char *const *paths, size_t n, const char *incomplete,
+		       struct pmb_results_merged **out, char *err, size_t errlen);
+
+/* Write merged (a struct pmb_results_merged, as void * for
+ * report_out.h's pmb_out_fn) to f as JSON.  Returns 0 or -EIO. */
+int pmb__results_merged_write(FILE *f, void *merged);
+
+/* NULL does nothing. */
+void pmb__results_merged_free(struct pmb_results_merged *m);
 
 /* Free everything read; NULL does nothing. */
 void pmb__results_free(struct pmb_results *r);

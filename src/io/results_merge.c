@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
@@ -66,13 +65,33 @@ static int gather(const char *const *paths, size_t n, json_t *all, json_t **firs
 	return 0;
 }
 
-int pmb__results_merge(const char *const *paths, size_t n, const char *out,
-		       char *err, size_t errlen)
+struct pmb_results_merged {
+	json_t *root;
+};
+
+/* The first file's context marked incomplete, with why. */
+static int mark_incomplete(json_t *root, const char *why)
+{
+	json_t *cx = json_object_get(root, "context");
+
+	if (!json_is_object(cx)) {
+		cx = json_object();
+		if (!cx || json_object_set_new(root, "context", cx))
+			return -ENOMEM;
+	}
+	if (json_object_set_new(cx, "incomplete", json_true()) ||
+	    json_object_set_new(cx, "incomplete_reason", json_string(why)))
+		return -ENOMEM;
+	return 0;
+}
+
+int pmb__results_merge(const char *const *paths, size_t n, const char *incomplete,
+		       struct pmb_results_merged **out, char *err, size_t errlen)
 {
 	json_t *all = json_array(), *seen = json_object(), *first = NULL;
-	char tmp[4096];
 	int ret;
 
+	*out = NULL;
 	if (!all || !seen) {
 		ret = pmb__results_fail(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
 		goto out;
@@ -80,20 +99,33 @@ int pmb__results_merge(const char *const *paths, size_t n, const char *out,
 	ret = gather(paths, n, all, &first, err, errlen);
 	if (!ret && !first)
 		ret = pmb__results_fail(err, errlen, -EINVAL, "no result file to merge");
-	if (!ret && (number_runs(all, seen) || json_object_set(first, "benchmarks", all)))
+	if (!ret && (number_runs(all, seen) || json_object_set(first, "benchmarks", all) ||
+		     (incomplete && mark_incomplete(first, incomplete))))
+		ret = pmb__results_fail(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
+	if (!ret && !(*out = malloc(sizeof(**out))))
 		ret = pmb__results_fail(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
 	if (ret)
 		goto out;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
-	if (json_dump_file(first, tmp, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) ||
-	    rename(tmp, out)) {
-		ret = pmb__results_fail(err, errlen, -(errno ? errno : EIO), "%s: %s", out,
-					strerror(errno ? errno : EIO));
-		unlink(tmp);
-	}
+	(*out)->root = first;
+	first = NULL;
 out:
 	json_decref(first);
 	json_decref(all);
 	json_decref(seen);
 	return ret;
+}
+
+int pmb__results_merged_write(FILE *f, void *merged)
+{
+	const struct pmb_results_merged *m = merged;
+
+	return json_dumpf(m->root, f, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) ? -EIO : 0;
+}
+
+void pmb__results_merged_free(struct pmb_results_merged *m)
+{
+	if (!m)
+		return;
+	json_decref(m->root);
+	free(m);
 }

@@ -489,6 +489,21 @@ static FILE *sink_open(struct sink *s)
 
 typedef int (*writer_fn)(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n);
 
+/* A report's writer and what it draws, as one pmb_out_fn's argument. */
+struct report_job {
+	writer_fn fn;
+	const struct pmb_context *ctx;
+	const struct pmb_result *r;
+	size_t n;
+};
+
+static int report_job_write(FILE *f, void *arg)
+{
+	const struct report_job *j = arg;
+
+	return j->fn(f, j->ctx, j->r, j->n);
+}
+
 /* "pmubench: WHAT: write failed: REASON".  Returns 1. */
 static int write_failed(const char *what, int err)
 {
@@ -499,9 +514,9 @@ static int write_failed(const char *what, int err)
 /* The report through f (over descriptor fd), flushed, on disk where sync.
  * Returns 0, 1 (said), or the writer's -ENODATA (nothing written). */
 static int write_through(FILE *f, int fd, const struct sink *sink, bool sync, const char *what,
-			 writer_fn fn, const struct pmb_context *ctx, const struct pmb_result *r, size_t n)
+			 pmb_out_fn fn, void *arg)
 {
-	int rc = fn(f, ctx, r, n);
+	int rc = fn(f, arg);
 
 	if (rc == -ENODATA)
 		return rc;
@@ -518,8 +533,8 @@ static int write_through(FILE *f, int fd, const struct sink *sink, bool sync, co
 /* The report into the target: a regular file through a temporary file
  * renamed over it (never half written), a device or FIFO directly.
  * Returns 0, 1 (said), or the writer's -ENODATA (nothing written). */
-static int write_target(const char *opt, const char *path, const struct target *t, writer_fn fn,
-			const struct pmb_context *ctx, const struct pmb_result *r, size_t n)
+static int write_target(const char *opt, const char *path, const struct target *t, pmb_out_fn fn,
+			void *arg)
 {
 	char tmp[PATH_MAX] = "", what[PATH_MAX + 32];
 	struct sink sink = { .fd = -1 };
@@ -539,7 +554,7 @@ static int write_target(const char *opt, const char *path, const struct target *
 	}
 	/* A device takes no fsync (EINVAL); a regular file is on disk before
 	 * it replaces the old one. */
-	rc = write_through(f, sink.fd, &sink, !t->direct, what, fn, ctx, r, n);
+	rc = write_through(f, sink.fd, &sink, !t->direct, what, fn, arg);
 	fclose(f); /* the cookie's stream: the descriptor stays open */
 	if (close(sink.fd) && !rc)
 		rc = write_failed(what, errno);
@@ -559,8 +574,7 @@ fail_open:
 }
 
 /* path NULL: standard output.  opt names the option in messages. */
-static int write_report(const char *path, const char *opt, writer_fn fn,
-			const struct pmb_context *ctx, const struct pmb_result *r, size_t n)
+static int write_report(const char *path, const char *opt, pmb_out_fn fn, void *arg)
 {
 	struct target t;
 	int err;
@@ -575,13 +589,13 @@ static int write_report(const char *path, const char *opt, writer_fn fn,
 			return 1;
 		if (!(f = sink_open(&sink)))
 			return write_failed("standard output", errno);
-		err = write_through(f, sink.fd, &sink, false, "standard output", fn, ctx, r, n);
+		err = write_through(f, sink.fd, &sink, false, "standard output", fn, arg);
 		fclose(f);
 		return err ? 1 : 0;
 	}
 	if (find_target(opt, path, &t))
 		return 1;
-	return write_target(opt, path, &t, fn, ctx, r, n);
+	return write_target(opt, path, &t, fn, arg);
 }
 
 int pmb__out_report(enum pmb_format format, const char *out, const char *plot,
@@ -592,10 +606,11 @@ int pmb__out_report(enum pmb_format format, const char *out, const char *plot,
 		[PMB_FORMAT_JSON] = pmb__report_json,
 		[PMB_FORMAT_CSV] = pmb__report_csv,
 	};
-	int rc = write_report(out, "--out", writers[format], ctx, r, n);
+	struct report_job job = { writers[format], ctx, r, n }, svg = { pmb__plot_svg, ctx, r, n };
+	int rc = write_report(out, "--out", report_job_write, &job);
 
 	if (rc == 0 && plot) {
-		int err = write_report(plot, "--plot", pmb__plot_svg, ctx, r, n);
+		int err = write_report(plot, "--plot", report_job_write, &svg);
 
 		if (err == -ENODATA)
 			fprintf(stderr, "pmubench: --plot=%s: nothing to plot: plots show working-set "
@@ -604,4 +619,11 @@ int pmb__out_report(enum pmb_format format, const char *out, const char *plot,
 			rc = err;
 	}
 	return rc;
+}
+
+int pmb__out_file(const char *opt, const char *path, pmb_out_fn fn, void *arg)
+{
+	int rc = write_report(path, opt, fn, arg);
+
+	return rc == -ENODATA ? 0 : rc;
 }

@@ -86,4 +86,18 @@ int pmb__out_flush(FILE *f, const char *what, bool sync);
 int pmb__out_report(enum pmb_format format, const char *out, const char *plot,
 		   const struct pmb_context *ctx, const struct pmb_result *r, size_t n);
 
+/* What a file's content is written by: fn(f, arg) returns 0, a negative
+ * errno (the write fails, said as "OPT=PATH: reason"), or -ENODATA:
+ * nothing to write, no file made. */
+typedef int (*pmb_out_fn)(FILE *f, void *arg);
+
+/* Write fn's content to path (given as option opt, "ab --out"; NULL:
+ * standard output) as pmb__out_report writes a report: a regular file (a
+ * symlink's target) through a temporary file made with mkstemp beside it
+ * and renamed into place, never half written, with the old file's mode and
+ * owner; a character device or a FIFO in place; a directory, block device
+ * or socket refused.  Check it first with pmb__out_check(), before the
+ * work whose result it holds.  Returns 0, or 1 (said on stderr). */
+int pmb__out_file(const char *opt, const char *path, pmb_out_fn fn, void *arg);
+
 #endif

@@ -1,5 +1,6 @@
 /* test_disasm_loop.c - --disasm's module on this test's own benchmark functions: the loop found, its own instructions marked, the checks, the errors. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,6 +232,35 @@ static void counts_win(void)
 	pmb__disasm_free(d);
 }
 
+/* Perf: samples place the code, the benchmark's counted mispredictions
+ * are the evidence (issue 26: a branchless claim made without any). */
+static void samples_and_misp(void)
+{
+	struct pmb_disasm *d = NULL;
+	int rc = pmb__disasm_benchmark(bm_kept, "bm_kept", PMB_ROLE_BRANCHY, &d);
+
+	if (!tap_ok(rc == 0 && d, "samples: bm_kept found (%s)", rc ? pmb__disasm_error() : "ok"))
+		return;
+	for (size_t i = 0; i < d->n; i++)
+		d->insn[i].share = 1.0 / (double)d->n;
+	d->sampled = true;
+	d->accounted_all = 1000;
+	d->accounted_share = 1;
+	pmb__disasm_counted(d);
+	tap_ok(has_note(d, "made it branchless (no misprediction count here to confirm it)"),
+	       "samples, no mispredictions counted: the static claim, saying nothing confirms it");
+	pmb__disasm_misp(d, 0.31);
+	tap_ok(has_note(d, "yet 0.31 mispredictions per item were counted for the benchmark: the counts win") &&
+	       !has_note(d, "made it branchless"),
+	       "samples, 0.31 mispredictions per item counted: the counts win over the static claim");
+	pmb__disasm_misp(d, 0.0002);
+	tap_ok(has_note(d, "made it branchless (the counts agree: 0.0002 mispredictions per item counted)"),
+	       "samples, 0.0002 mispredictions per item counted: the claim, with its evidence");
+	pmb__disasm_misp(d, NAN);
+	tap_ok(has_note(d, "no misprediction count here to confirm it"), "samples, the count withdrawn: unconfirmed again");
+	pmb__disasm_free(d);
+}
+
 static void errors(const char *exe)
 {
 	struct pmb_disasm *d = NULL;
@@ -263,6 +293,7 @@ int main(void)
 	kept();
 	calls();
 	counts_win();
+	samples_and_misp();
 	errors(exe);
 	return tap_done();
 }

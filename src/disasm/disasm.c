@@ -458,6 +458,7 @@ static int disasm_at(const char *file, const char *sym, uint64_t addr, enum pmb_
 	a.d->site_part = -1;
 	a.d->rank_col = PMB_DA_EXEC;
 	a.d->accounted_share = NAN;
+	a.d->misp_measured = NAN;
 	rc = pmb__elf_open(file, &a.e, pmb__da_err, sizeof(pmb__da_err));
 	if (rc)
 		goto fail_elf;

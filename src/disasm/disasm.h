@@ -123,6 +123,9 @@ struct pmb_disasm {
 	double accounted_all;  /* sim: instructions per item; perf: samples */
 	double accounted_share; /* NAN: nothing counted */
 	double misp_all;       /* sim: mispredictions per item, all code */
+	double misp_measured;  /* perf: the benchmark's mispredictions per item,
+	                          counted for its whole loop beside the
+	                          samples (pmb__disasm_misp); NAN none */
 	struct pmb_disasm_unplaced unplaced[PMB_DA_MAX_UNPLACED];
 	int nunplaced;
 	double unplaced_rest;  /* share of what did not fit unplaced[] */
@@ -152,6 +155,11 @@ void pmb__disasm_free(struct pmb_disasm *d);
 /* After counts or shares are filled: which loops ran, the ranking column,
  * and the notes that need counts. */
 void pmb__disasm_counted(struct pmb_disasm *d);
+
+/* perf: the benchmark's mispredictions per item as counted (NAN: not
+ * counted here), the evidence a claim about its branches is checked
+ * against where only samples place the code; the notes made again. */
+void pmb__disasm_misp(struct pmb_disasm *d, double per_item);
 
 /* The loop this benchmark ran is the one that called pmb__loop_next from
  * site (a return address of this process; 0: not known). */

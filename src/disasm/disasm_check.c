@@ -130,10 +130,16 @@ static void check_branchy(struct pmb_disasm *d)
 
 	if (d->role != PMB_ROLE_BRANCHY || d->decisions > 0)
 		return;
+	bool measured = !d->counted && !isnan(d->misp_measured);
+
 	if (d->counted && misp >= 0.001)
 		note(d, "a branchy benchmark whose listed code holds no conditional branch but the loops' own, "
 		     "yet %.3g mispredictions per item were counted (%.3g on listed code): the counts win, "
 		     "the branches are in code the listing does not show", misp, misp_listed(d));
+	else if (measured && d->misp_measured >= 0.001)
+		note(d, "a branchy benchmark whose listed code holds no conditional branch but the loops' own, "
+		     "yet %.3g mispredictions per item were counted for the benchmark: the counts win, the "
+		     "branches are in code the listing does not show", d->misp_measured);
 	else if (counts && !(d->accounted_share >= 0.99))
 		note(d, "a branchy benchmark whose listed code holds no conditional branch but the loops' own; "
 		     "the listing accounts for %.1f %% of the %s, so no claim is made about the rest",
@@ -143,10 +149,15 @@ static void check_branchy(struct pmb_disasm *d)
 		note(d, "a branchy benchmark whose listed code holds no conditional branch but the loops' own; "
 		     "the loop makes an indirect call, whose code only counts can show (--backend=sim): no "
 		     "claim is made about it");
+	else if (measured)
+		note(d, "a branchy benchmark whose loop, and what it calls, holds no conditional branch but "
+		     "the loops' own: the compiler made it branchless (the counts agree: %.2g mispredictions "
+		     "per item counted)", d->misp_measured);
 	else
 		note(d, "a branchy benchmark whose loop, and what it calls, holds no conditional branch but "
 		     "the loops' own: the compiler made it branchless%s",
-		     d->counted ? " (the counts agree: no misprediction counted)" : "");
+		     d->counted ? " (the counts agree: no misprediction counted)" :
+		     d->sampled ? " (no misprediction count here to confirm it)" : "");
 }
 
 /* Instructions per item counted outside the loops' own (sim). */
@@ -204,6 +215,12 @@ void pmb__disasm_check(struct pmb_disasm *d)
 		note(d, "%s holds %d measured loops; counts (--backend=sim) show which one this benchmark runs",
 		     d->part[0].name, d->nloops);
 	check_calls(d);
+}
+
+void pmb__disasm_misp(struct pmb_disasm *d, double per_item)
+{
+	d->misp_measured = per_item;
+	pmb__disasm_check(d);
 }
 
 void pmb__disasm_counted(struct pmb_disasm *d)

@@ -529,7 +529,16 @@ static enum pmb_work_went work_went(const struct pmb_result *r)
  * then the warnings, which name it. */
 static void analyze(struct pmb_context *ctx, struct pmb_result *res, size_t n, size_t reps)
 {
+	int misp = pmb__context_event(ctx, "branch-misses|cond-branch-misses");
+
 	pmb__analyze_figures(ctx, res, n, reps);
+	/* --disasm under perf: the samples place the code, the counted
+	 * mispredictions are what its claims about branches are checked
+	 * against (the first repetition's; one listing serves them all). */
+	for (size_t i = 0; i < n && !pmb_context_sim(ctx); i++)
+		if (res[i].disasm && (i == 0 || res[i - 1].disasm != res[i].disasm))
+			pmb__disasm_misp(res[i].disasm, misp >= 0 && res[i].ev[misp].valid ?
+					 res[i].ev[misp].s.median : NAN);
 	for (size_t i = 0; i < n; i++) {
 		if (!pmb__analysis_no_work(ctx, &res[i]))
 			continue;

@@ -455,6 +455,17 @@ static FILE *sink_open(struct sink *s)
 
 typedef int (*writer_fn)(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n);
 
+/* What one output gets: a writer and its run, or (fn NULL) text made
+ * beforehand, len bytes (`pmubench merge`'s reports). */
+struct job {
+	writer_fn fn;
+	const struct pmb_context *ctx;
+	const struct pmb_result *r;
+	size_t n;
+	const char *text;
+	size_t len;
+};
+
 /* "pmubench: WHAT: write failed: REASON".  Returns 1. */
 static int write_failed(const char *what, int err)
 {
@@ -465,9 +476,10 @@ static int write_failed(const char *what, int err)
 /* The report through f (over descriptor fd), flushed, on disk where sync.
  * Returns 0, 1 (said), or the writer's -ENODATA (nothing written). */
 static int write_through(FILE *f, int fd, const struct sink *sink, bool sync, const char *what,
-			 writer_fn fn, const struct pmb_context *ctx, const struct pmb_result *r, size_t n)
+			 const struct job *job)
 {
-	int rc = fn(f, ctx, r, n);
+	int rc = job->fn ? job->fn(f, job->ctx, job->r, job->n) :
+		 fwrite(job->text, 1, job->len, f) == job->len ? 0 : -EIO;
 
 	if (rc == -ENODATA)
 		return rc;
@@ -484,8 +496,7 @@ static int write_through(FILE *f, int fd, const struct sink *sink, bool sync, co
 /* The report into the target: a regular file through a temporary file
  * renamed over it (never half written), a device or FIFO directly.
  * Returns 0, 1 (said), or the writer's -ENODATA (nothing written). */
-static int write_target(const char *opt, const char *path, const struct target *t, writer_fn fn,
-			const struct pmb_context *ctx, const struct pmb_result *r, size_t n)
+static int write_target(const char *opt, const char *path, const struct target *t, const struct job *job)
 {
 	char tmp[PATH_MAX] = "", what[PATH_MAX + 32];
 	struct sink sink = { .fd = -1 };
@@ -505,7 +516,7 @@ static int write_target(const char *opt, const char *path, const struct target *
 	}
 	/* A device takes no fsync (EINVAL); a regular file is on disk before
 	 * it replaces the old one. */
-	rc = write_through(f, sink.fd, &sink, !t->direct, what, fn, ctx, r, n);
+	rc = write_through(f, sink.fd, &sink, !t->direct, what, job);
 	fclose(f); /* the cookie's stream: the descriptor stays open */
 	if (close(sink.fd) && !rc)
 		rc = write_failed(what, errno);
@@ -525,8 +536,7 @@ fail_open:
 }
 
 /* path NULL: standard output.  opt names the option in messages. */
-static int write_report(const char *path, const char *opt, writer_fn fn,
-			const struct pmb_context *ctx, const struct pmb_result *r, size_t n)
+static int write_report(const char *path, const char *opt, const struct job *job)
 {
 	struct target t;
 	int err;
@@ -541,13 +551,13 @@ static int write_report(const char *path, const char *opt, writer_fn fn,
 			return 1;
 		if (!(f = sink_open(&sink)))
 			return write_failed("standard output", errno);
-		err = write_through(f, sink.fd, &sink, false, "standard output", fn, ctx, r, n);
+		err = write_through(f, sink.fd, &sink, false, "standard output", job);
 		fclose(f);
 		return err ? 1 : 0;
 	}
 	if (find_target(opt, path, &t))
 		return 1;
-	return write_target(opt, path, &t, fn, ctx, r, n);
+	return write_target(opt, path, &t, job);
 }
 
 int pmb__out_report(enum pmb_format format, const char *out, const char *plot,
@@ -558,10 +568,12 @@ int pmb__out_report(enum pmb_format format, const char *out, const char *plot,
 		[PMB_FORMAT_JSON] = pmb__report_json,
 		[PMB_FORMAT_CSV] = pmb__report_csv,
 	};
-	int rc = write_report(out, "--out", writers[format], ctx, r, n);
+	struct job report = { writers[format], ctx, r, n, NULL, 0 };
+	struct job svg = { pmb__plot_svg, ctx, r, n, NULL, 0 };
+	int rc = write_report(out, "--out", &report);
 
 	if (rc == 0 && plot) {
-		int err = write_report(plot, "--plot", pmb__plot_svg, ctx, r, n);
+		int err = write_report(plot, "--plot", &svg);
 
 		if (err == -ENODATA)
 			fprintf(stderr, "pmubench: --plot=%s: nothing to plot: plots show working-set "
@@ -570,4 +582,11 @@ int pmb__out_report(enum pmb_format format, const char *out, const char *plot,
 			rc = err;
 	}
 	return rc;
+}
+
+int pmb__out_text(const char *out, const char *opt, const char *text, size_t len)
+{
+	struct job job = { .text = text, .len = len };
+
+	return write_report(out, opt, &job);
 }

@@ -86,4 +86,10 @@ int pmb__out_flush(FILE *f, const char *what, bool sync);
 int pmb__out_report(enum pmb_format format, const char *out, const char *plot,
 		   const struct pmb_context *ctx, const struct pmb_result *r, size_t n);
 
+/* Text made beforehand (len bytes) written as pmb__out_report() writes a
+ * report: to out (NULL: standard output), a regular file through a
+ * temporary file renamed into place; opt names the option in messages.
+ * Returns 0 or 1 (said on stderr). */
+int pmb__out_text(const char *out, const char *opt, const char *text, size_t len);
+
 #endif

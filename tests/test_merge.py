@@ -133,6 +133,18 @@ nr = figure(m, sweep[-1], "ns_per_item", "C")
 ok(nr == {"value": None, "missing": "not run on this group"}, "the cell of a benchmark not run says so: %s" % nr)
 ok(m["missing"] == [], "nothing missing")
 
+# A benchmark that failed on the one host of its group: the cell says so,
+# with the host's reason.
+bad = host(base, "x1", cpu="Another CPU 9000")
+bad["benchmarks"][0] = {"name": first["name"], "run_name": first["name"], "run_type": "iteration",
+                        "status": "failed", "error_message": "check failed: sum 3 != 4"}
+r, m3 = merge_json(c1, save("bad.json", bad))
+cell = figure(m3, first["name"], "ns_per_item", "B") if m3 else None
+ok(cell == {"value": None, "missing": "failed or skipped on every host of this group",
+            "reason": "check failed: sum 3 != 4"} and
+   any(g.startswith("group B: 1 benchmark failed or skipped on every host") for g in m3["gaps"]),
+   "a benchmark failed on every host of a group: its cell and a gap say so, with the reason: %s" % cell)
+
 # ---- faults ---------------------------------------------------------------
 text = open(c1).read()
 trunc = path("trunc.json")

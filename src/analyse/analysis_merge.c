@@ -261,6 +261,15 @@ static int add_gap(struct pmb_merged *m, const char *fmt, ...)
 	return 0;
 }
 
+/* Whether a row before r has r's figure in state st in group k. */
+static bool key_seen(const struct pmb_merged *m, size_t k, enum pmb_merge_cell_state st, size_t r)
+{
+	for (size_t i = 0; i < r; i++)
+		if (m->row[i].cell[k].state == st && !strcmp(m->row[i].key, m->row[r].key))
+			return true;
+	return false;
+}
+
 /* "a, b, c and 4 more" of the rows of group k in state st (one name per
  * benchmark), into buf; how many. */
 static size_t names_in_state(const struct pmb_merged *m, size_t k, enum pmb_merge_cell_state st,
@@ -275,7 +284,7 @@ static size_t names_in_state(const struct pmb_merged *m, size_t k, enum pmb_merg
 
 		if (m->row[r].cell[k].state != st || (!by_key && last && !strcmp(last, name)))
 			continue;
-		if (by_key && strstr(buf, name))
+		if (by_key && key_seen(m, k, st, r))
 			continue;
 		last = name;
 		if (n++ < GAP_NAMES && len < size)

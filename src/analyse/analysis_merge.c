@@ -14,12 +14,91 @@
 /* Benchmark names listed in one gap before "and N more". */
 #define GAP_NAMES 4
 
-static const struct pmb_host_bench *host_bench(const struct pmb_host_run *h, const char *name)
+/* Names by FNV-1a, open addressing: each host's benchmarks found in O(1),
+ * so that H hosts of B benchmarks merge in O(H * B * figures), not in
+ * O(H^2 * B^2) of linear look-ups (50 hosts of 300: 225 M compares). */
+struct name_index {
+	const char **name;
+	size_t *at;
+	size_t mask;
+};
+
+/* Each host's benchmarks by name, and every name seen in any host. */
+struct lookup {
+	struct name_index *host;
+	struct name_index seen;
+};
+
+static int index_init(struct name_index *x, size_t n)
 {
-	for (size_t i = 0; i < h->nbench; i++)
-		if (!strcmp(h->bench[i].name, name))
-			return &h->bench[i];
-	return NULL;
+	size_t cap = 16;
+
+	while (cap < 2 * n)
+		cap *= 2;
+	x->name = calloc(cap, sizeof(*x->name));
+	x->at = calloc(cap, sizeof(*x->at));
+	x->mask = cap - 1;
+	return x->name && x->at ? 0 : -ENOMEM;
+}
+
+static size_t index_slot(const struct name_index *x, const char *name)
+{
+	size_t i = (size_t)pmb__fnv1a(PMB_FNV1A_INIT, name) & x->mask;
+
+	while (x->name[i] && strcmp(x->name[i], name))
+		i = (i + 1) & x->mask;
+	return i;
+}
+
+/* Add name at `at`; false where it was there already. */
+static bool index_add(struct name_index *x, const char *name, size_t at)
+{
+	size_t i = index_slot(x, name);
+
+	if (x->name[i])
+		return false;
+	x->name[i] = name;
+	x->at[i] = at;
+	return true;
+}
+
+static void index_free(struct name_index *x)
+{
+	free(x->name);
+	free(x->at);
+}
+
+static int lookup_init(struct lookup *lk, const struct pmb_merged *m)
+{
+	size_t total = 0;
+	int ret = 0;
+
+	lk->host = calloc(m->nhosts, sizeof(*lk->host));
+	if (!lk->host)
+		return -ENOMEM;
+	for (size_t h = 0; h < m->nhosts && !ret; h++) {
+		total += m->hosts[h].nbench;
+		ret = index_init(&lk->host[h], m->hosts[h].nbench);
+		for (size_t i = 0; !ret && i < m->hosts[h].nbench; i++)
+			index_add(&lk->host[h], m->hosts[h].bench[i].name, i);
+	}
+	return ret ? ret : index_init(&lk->seen, total);
+}
+
+static void lookup_free(struct lookup *lk, size_t nhosts)
+{
+	for (size_t h = 0; lk->host && h < nhosts; h++)
+		index_free(&lk->host[h]);
+	free(lk->host);
+	index_free(&lk->seen);
+}
+
+static const struct pmb_host_bench *host_bench(const struct lookup *lk, const struct pmb_merged *m, size_t h,
+					       const char *name)
+{
+	size_t i = index_slot(&lk->host[h], name);
+
+	return lk->host[h].name[i] ? &m->hosts[h].bench[lk->host[h].at[i]] : NULL;
 }
 
 static const struct pmb_host_figure *bench_figure(const struct pmb_host_bench *b, const char *key)
@@ -108,15 +187,15 @@ static int pick_baseline(struct pmb_merged *m, const char *want, char *err, size
 }
 
 /* The group's cell for figure key of benchmark name. */
-static void fill_cell(const struct pmb_merged *m, const struct pmb_merge_group *g, const char *name,
-		      const char *key, struct pmb_merge_cell *c, double *v)
+static void fill_cell(const struct lookup *lk, const struct pmb_merged *m, const struct pmb_merge_group *g,
+		      const char *name, const char *key, struct pmb_merge_cell *c, double *v)
 {
 	bool ran = false, measured = false;
 
 	*c = (struct pmb_merge_cell){ .state = PMB_CELL_NO_BENCH, .lo = NAN, .hi = NAN, .value = NAN,
 				      .ratio = NAN, .ratio_lo = NAN, .ratio_hi = NAN };
 	for (size_t i = 0; i < g->nhost; i++) {
-		const struct pmb_host_bench *b = host_bench(&m->hosts[g->host[i]], name);
+		const struct pmb_host_bench *b = host_bench(lk, m, g->host[i], name);
 		const struct pmb_host_figure *f = bench_figure(b, key);
 
 		ran |= b != NULL;
@@ -193,25 +272,17 @@ static int add_row(struct pmb_merged *m, const struct pmb_host_bench *b, const c
 	return 0;
 }
 
-/* Whether some host before host h has a benchmark called name. */
-static bool seen_before(const struct pmb_merged *m, size_t h, const char *name)
-{
-	for (size_t i = 0; i < h; i++)
-		if (host_bench(&m->hosts[i], name))
-			return true;
-	return false;
-}
-
 /* The rows of benchmark name: every figure any host has of it, in order
  * of first appearance; a benchmark no host measured keeps one row
  * (ns_per_item), so that its failure is shown. */
-static int bench_rows(struct pmb_merged *m, size_t h0, const struct pmb_host_bench *first, size_t *cap)
+static int bench_rows(const struct lookup *lk, struct pmb_merged *m, size_t h0, const struct pmb_host_bench *first,
+		      size_t *cap)
 {
 	size_t start = m->nrow;
 	int ret = 0;
 
 	for (size_t h = h0; h < m->nhosts && !ret; h++) {
-		const struct pmb_host_bench *b = host_bench(&m->hosts[h], first->name);
+		const struct pmb_host_bench *b = host_bench(lk, m, h, first->name);
 
 		for (size_t f = 0; b && f < b->nfig && !ret; f++)
 			if (!have_row(m, first->name, b->fig[f].key))
@@ -224,14 +295,15 @@ static int bench_rows(struct pmb_merged *m, size_t h0, const struct pmb_host_ben
 
 static int make_rows(struct pmb_merged *m)
 {
+	struct lookup lk = { 0 };
 	size_t cap = 0, most = 1;
 	double *v;
-	int ret = 0;
+	int ret = lookup_init(&lk, m);
 
 	for (size_t h = 0; h < m->nhosts && !ret; h++)
 		for (size_t i = 0; i < m->hosts[h].nbench && !ret; i++)
-			if (!seen_before(m, h, m->hosts[h].bench[i].name))
-				ret = bench_rows(m, h, &m->hosts[h].bench[i], &cap);
+			if (index_add(&lk.seen, m->hosts[h].bench[i].name, 0))
+				ret = bench_rows(&lk, m, h, &m->hosts[h].bench[i], &cap);
 	for (size_t k = 0; k < m->ngroup; k++)
 		most = m->group[k].nhost > most ? m->group[k].nhost : most;
 	v = ret ? NULL : malloc(most * sizeof(*v));
@@ -239,10 +311,11 @@ static int make_rows(struct pmb_merged *m)
 		ret = -ENOMEM;
 	for (size_t r = 0; r < m->nrow && !ret; r++) {
 		for (size_t k = 0; k < m->ngroup; k++)
-			fill_cell(m, &m->group[k], m->row[r].bench, m->row[r].key, &m->row[r].cell[k], v);
+			fill_cell(&lk, m, &m->group[k], m->row[r].bench, m->row[r].key, &m->row[r].cell[k], v);
 		fill_ratios(&m->row[r], m->ngroup, m->baseline);
 	}
 	free(v);
+	lookup_free(&lk, m->nhosts);
 	return ret;
 }
 

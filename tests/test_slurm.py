@@ -3,9 +3,11 @@
 point 3): munged, slurmctld and slurmd from Debian 12 (installed where
 missing), started on loopback with a generated slurm.conf in a temporary
 folder (one node, this machine, 2 CPUs), the fleet's job array and merge
-step submitted, waited for, and the merged report read back as JSON.  One
-task of three is cancelled before it starts, so the merge must name it
-missing while the others stand.  Every daemon this test started is
+step submitted, waited for, and the merged report read back as JSON.  Of
+three tasks, the node runs one after another: the last is cancelled
+before it starts, the second a second into its run (SIGTERM, as at a time
+limit); the merge must name both missing with their reasons while the
+first stands.  Every daemon this test started is
 stopped, and its folder removed; where the packages cannot be installed
 (not root, no network) or the daemons do not come up, it skips with the
 reason."""
@@ -134,6 +136,10 @@ class Cluster:
         r = subprocess.run(["sinfo", "-h", "-n", "n1", "-o", "%T"], capture_output=True, text=True, env=self.env)
         return r.returncode == 0 and r.stdout.strip() == "idle"
 
+    def state(self, job):
+        r = subprocess.run(["squeue", "-h", "-j", job, "-o", "%T"], capture_output=True, text=True, env=self.env)
+        return r.stdout.strip()
+
     def queue_empty(self):
         r = subprocess.run(["squeue", "-h"], capture_output=True, text=True, env=self.env)
         return r.returncode == 0 and not r.stdout.strip()
@@ -170,24 +176,23 @@ def check_merge(merged, names, jobdir):
     ok(merged["merge_schema"] == 1 and merged["baseline"] == "A", "merge_schema 1, baseline group A")
     groups = merged["groups"]
     ok(len(groups) == 1 and groups[0]["counting"] == "simulated" and
-       len(groups[0]["hosts"]) == 2,
-       "one host group holding the two tasks that ran (%s)" %
+       [os.path.basename(h["file"]) for h in groups[0]["hosts"]] == ["n1.json"],
+       "one host group holding the task that ran to its end, its file named by the Slurm node (%s)" %
        [(g["label"], g["cpu"], [h["file"] for h in g["hosts"]]) for g in groups])
-    files = sorted(os.path.basename(h["file"]) for h in groups[0]["hosts"])
-    ok(files == ["n1.0.json", "n1.json"] or files == ["n1.1.json", "n1.json"],
-       "result files named by the Slurm node, a second task on one node by its task id: %s" % files)
-    missing = merged["missing"]
-    ok(len(missing) == 1 and ("left no result file" in missing[0]["reason"] or
-                              "SIGTERM" in missing[0]["reason"]),
-       "the cancelled task named missing with its reason: %s" % missing)
+    missing = {os.path.basename(x["file"]): x["reason"] for x in merged["missing"]}
+    ok(len(missing) == 2 and "SIGTERM" in missing.get("n1.1.json", ""),
+       "the task cancelled as it ran (a second task on node n1: n1.1.json) named missing, "
+       "stopped by SIGTERM: %s" % missing)
+    ok(missing.get("(1 of 3)", "").startswith("1 of the 3 tasks expected (--expect) left no result file"),
+       "the task cancelled before it started named missing: %s" % missing.get("(1 of 3)"))
     ok([b["name"] for b in merged["benchmarks"]] == names,
        "the benchmarks the run was given, and only they: %s" % [b["name"] for b in merged["benchmarks"]])
     for b in merged["benchmarks"]:
         cell = b["figures"].get("instructions_per_item", {}).get("A")
         want = 1 if b["name"] == "calib/add_chain" else 4
-        ok(cell and cell["value"] == want and cell["hosts"] == 2 and cell["ratio"] == 1 and
+        ok(cell and cell["value"] == want and cell["hosts"] == 1 and cell["ratio"] == 1 and
            cell["counting"] == "simulated",
-           "%s: simulated instructions per item %s on both hosts, ratio 1 to itself: %s"
+           "%s: simulated instructions per item %s, ratio 1 to itself: %s"
            % (b["name"], want, cell))
 
 
@@ -212,8 +217,13 @@ def main():
            "fleet --submit: exit %d, %s" % (r.returncode, (r.stdout + r.stderr).strip()))
         array = r.stdout.split()[3] if r.returncode == 0 else "0"
         # One node runs the three exclusive tasks one after the other: the
-        # last is still pending, and cancelled so.
+        # last is still pending, and cancelled so; the second is cancelled
+        # a second into its run, as a time limit stops it (SIGTERM).
         subprocess.run(["scancel", array + "_2"], env=c.env, capture_output=True)
+        running = c.wait(lambda: c.state(array + "_1") == "RUNNING", WAIT_S / 2)
+        time.sleep(1)
+        subprocess.run(["scancel", array + "_1"], env=c.env, capture_output=True)
+        ok(running, "task 1 ran, and was cancelled while it ran")
         done_ = c.wait(lambda: c.queue_empty() and os.path.exists(jobdir + "/merged.txt"), WAIT_S)
         ok(done_, "the array and the merge step ended within %d s" % WAIT_S)
         try:

@@ -228,8 +228,22 @@ ok("merge --expect=3 --format=json" in mscript and "#SBATCH --partition=bench" i
 for f in ("fleet.sbatch", "merge.sbatch"):
     s = subprocess.run(["sh", "-n", os.path.join(fdir, f)], capture_output=True, text=True)
     ok(s.returncode == 0, "%s is valid sh %s" % (f, s.stderr))
+ldir = path("listed")
+r = run("fleet", "--nodelist=a1,b-2.x", "--dir=" + ldir, "--", "--filter=^calib/")
+script = open(ldir + "/fleet.sbatch").read() if os.path.exists(ldir + "/fleet.sbatch") else ""
+ok(r.returncode == 0 and "#SBATCH --array=0-1\n" in script and "#SBATCH --hold\n" in script,
+   "--nodelist: one task per node named, the array held to be placed")
+ok(r.stdout.splitlines()[2:5] == ["  scontrol update JobId=${id}_0 ReqNodeList=a1",
+                                  "  scontrol update JobId=${id}_1 ReqNodeList=b-2.x",
+                                  "  scontrol release $id"],
+   "--nodelist: task i given node i, then released: %r" % r.stdout.splitlines()[2:5])
 for args, want in [
         (["--dir=" + fdir], "pmubench: fleet: --dir=%s: holds an earlier fleet's files" % fdir),
+        (["--nodelist=a1,n[1-4]", "--dir=" + path("f6")],
+         "pmubench: fleet: --nodelist=a1,n[1-4]: \"n[1-4]\" is not a node name"),
+        (["--nodelist=a1,;rm", "--dir=" + path("f6")], "pmubench: fleet: --nodelist=a1,;rm: \";rm\" is not"),
+        (["--nodes=3", "--nodelist=a1,a2", "--dir=" + path("f6")],
+         "pmubench: fleet: --nodes=3, but --nodelist names 2 nodes"),
         (["--dir=" + path("f2"), "--", "--samples=x"], "pmubench: fleet: --samples"),
         (["--dir=" + path("f3"), "--", "--out=x.json"], "pmubench: fleet: --format, --out, --save and --plot"),
         (["--nodes=0", "--dir=" + path("f4")], "pmubench: fleet: --nodes"),
@@ -238,7 +252,7 @@ for args, want in [
     r = run("fleet", *args)
     err = r.stderr.strip().splitlines()
     ok(r.returncode == 2 and err and err[-1].startswith(want) and
-       not any(os.path.exists(path(d)) for d in ("f2", "f3", "f4", "f5")),
+       not any(os.path.exists(path(d)) for d in ("f2", "f3", "f4", "f5", "f6")),
        "fleet %s: exit 2, %r, nothing written" % (" ".join(a.replace(T, "T") for a in args), err[-1:]))
 
 shutil.rmtree(T, ignore_errors=True)

@@ -18,20 +18,26 @@
  * (MaxArraySize 1001: tasks 0..1000). */
 #define MAX_NODES 1001
 #define SCRIPT_MAX 16384
+/* Longest node name taken from --nodelist (HOST_NAME_MAX is 64). */
+#define PMB_NODE_MAX 256
 
 struct fleet_options {
 	int nodes;
-	const char *constraint, *partition, *dir, *time;
-	bool submit, help;
+	const char *constraint, *partition, *dir, *time, *nodelist;
+	bool nodes_given, submit, help;
 };
 
 static const struct pmb_optdef fleet_options[] = {
 	{ .name = "--nodes", .kind = PMB_OPT_INT, .value = PMB_OPT_AT(struct fleet_options, nodes), .lo = 1,
+	  .given = PMB_OPT_AT(struct fleet_options, nodes_given),
 	  .hi = MAX_NODES, .meta = "=N", .help = "run on N nodes: a job array of N tasks, each\nwith a whole node "
 	  "(--exclusive) (default 1)" },
 	{ .name = "--constraint", .kind = PMB_OPT_STRING, .value = PMB_OPT_AT(struct fleet_options, constraint),
 	  .meta = "=FEATURES", .help = "only nodes with these Slurm features (sbatch\n--constraint, e.g. avx512 "
 	  "or \"zen3|zen4\")" },
+	{ .name = "--nodelist", .kind = PMB_OPT_LIST, .value = PMB_OPT_AT(struct fleet_options, nodelist),
+	  .meta = "=N1,N2,...", .help = "task i on node i of this list: the array is\nsubmitted held, each task "
+	  "given its node\n(scontrol update ReqNodeList), then released" },
 	{ .name = "--partition", .kind = PMB_OPT_STRING, .value = PMB_OPT_AT(struct fleet_options, partition),
 	  .meta = "=P", .help = "the Slurm partition (sbatch --partition)" },
 	{ .name = "--time", .kind = PMB_OPT_STRING, .value = PMB_OPT_AT(struct fleet_options, time),
@@ -119,6 +125,12 @@ static void array_script(char *s, size_t size, const struct fleet_options *o, co
 	directive(s, size, "constraint", o->constraint);
 	directive(s, size, "partition", o->partition);
 	directive(s, size, "time", o->time);
+	if (o->nodelist) {
+		len = strlen(s);
+		snprintf(s + len, size - len, "# Held: each task is given its node of --nodelist=%s\n"
+			 "# (scontrol update JobId=ID_TASK ReqNodeList=NODE), then released.\n"
+			 "#SBATCH --hold\n", o->nodelist);
+	}
 	quoted(cmd, sizeof(cmd), exe);
 	for (int i = 0; i < argc; i++) {
 		len = strlen(cmd);
@@ -219,42 +231,103 @@ static int write_file(const char *dir, const char *name, const char *text)
 	return pmb__out_text(p, "--dir", text, strlen(text)) ? 2 : 0;
 }
 
-/* sbatch's job id from `sbatch --parsable ...` ("ID" or "ID;CLUSTER"),
- * into id.  Returns 0, or 1 with sbatch's failure said. */
-static int sbatch(const char *args, char *id, size_t size)
+/* Run cmd (sh), its first line of output into line.  Returns 0, or 1
+ * with its failure said. */
+static int command(const char *cmd, char *line, size_t size)
 {
-	char cmd[PATH_MAX * 2 + 128], line[48] = "";
 	FILE *p;
 	int st;
 
-	snprintf(cmd, sizeof(cmd), "sbatch --parsable %s", args);
 	fflush(stdout);
+	line[0] = '\0';
 	p = popen(cmd, "r");
 	if (!p) {
-		pmb__out_error("fleet: cannot run sbatch: %s", strerror(errno));
+		pmb__out_error("fleet: %s: %s", cmd, strerror(errno));
 		return 1;
 	}
-	if (!fgets(line, sizeof(line), p))
+	if (!fgets(line, (int)size, p))
 		line[0] = '\0';
+	while (fgetc(p) != EOF)
+		;
 	st = pclose(p);
-	line[strcspn(line, ";\n")] = '\0';
-	if (st != 0 || !line[0] || strspn(line, "0123456789") != strlen(line)) {
-		pmb__out_error("fleet: %s: failed (%s%s)", cmd, st == -1 ? "" : "exit status ",
-			       st == -1 ? strerror(errno) : (WIFEXITED(st) && WEXITSTATUS(st) == 127 ?
-			       "127: no sbatch on PATH" : line[0] ? line : "no job id"));
+	line[strcspn(line, "\n")] = '\0';
+	if (st == 0)
+		return 0;
+	if (st == -1)
+		pmb__out_error("fleet: %s: %s", cmd, strerror(errno));
+	else if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+		pmb__out_error("fleet: %s: not found (exit status 127): is Slurm's client on PATH?", cmd);
+	else
+		pmb__out_error("fleet: %s: failed (exit status %d%s%s)", cmd, WIFEXITED(st) ? WEXITSTATUS(st) : st,
+			       line[0] ? ": " : "", line);
+	return 1;
+}
+
+/* sbatch's job id from `sbatch --parsable ARGS` ("ID" or "ID;CLUSTER"),
+ * into id.  Returns 0, or 1 with sbatch's failure said. */
+static int sbatch(const char *args, char *id, size_t size)
+{
+	char cmd[PATH_MAX * 2 + 128], line[48];
+
+	snprintf(cmd, sizeof(cmd), "sbatch --parsable %s 2>&1", args);
+	if (command(cmd, line, sizeof(line)))
+		return 1;
+	line[strcspn(line, ";")] = '\0';
+	if (!line[0] || strspn(line, "0123456789") != strlen(line)) {
+		pmb__out_error("fleet: %s: no job id (%s)", cmd, line[0] ? line : "no output");
 		return 1;
 	}
 	snprintf(id, size, "%s", line);
 	return 0;
 }
 
-static int submit(const char *dir)
+/* Node i of the list, into node; false past its end. */
+static bool list_node(const char *list, int i, char *node, size_t size)
+{
+	const char *p = list;
+	size_t len;
+
+	for (; i > 0 && p; i--)
+		p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+	if (!p || !*p)
+		return false;
+	len = strcspn(p, ",");
+	snprintf(node, size, "%.*s", (int)(len < size ? len : size - 1), p);
+	return true;
+}
+
+/* The held array's task i on node i of --nodelist, then the array
+ * released; on a failure the array is cancelled.  Returns 0 or 1 (said). */
+static int place_tasks(const struct fleet_options *o, const char *array)
+{
+	char cmd[PMB_NODE_MAX + 128], node[PMB_NODE_MAX], line[256];
+	int rc = 0;
+
+	for (int i = 0; !rc && list_node(o->nodelist, i, node, sizeof(node)); i++) {
+		snprintf(cmd, sizeof(cmd), "scontrol update JobId=%s_%d ReqNodeList=%s 2>&1", array, i, node);
+		rc = command(cmd, line, sizeof(line));
+	}
+	if (!rc) {
+		snprintf(cmd, sizeof(cmd), "scontrol release %s 2>&1", array);
+		rc = command(cmd, line, sizeof(line));
+	}
+	if (rc) {
+		snprintf(cmd, sizeof(cmd), "scancel %s 2>&1", array);
+		if (!command(cmd, line, sizeof(line)))
+			fprintf(stderr, "pmubench: fleet: job array %s cancelled\n", array);
+	}
+	return rc;
+}
+
+static int submit(const struct fleet_options *o, const char *dir)
 {
 	char args[PATH_MAX * 2 + 128] = "", array[64], merge[64];
 
 	quoted(args, sizeof(args), dir);
 	strncat(args, "/fleet.sbatch", sizeof(args) - strlen(args) - 1);
 	if (sbatch(args, array, sizeof(array)))
+		return 1;
+	if (o->nodelist && place_tasks(o, array))
 		return 1;
 	snprintf(args, sizeof(args), "--dependency=afterany:%s ", array);
 	quoted(args, sizeof(args), dir);
@@ -264,6 +337,46 @@ static int submit(const char *dir)
 	printf("submitted job array %s and merge job %s (after every task of %s ends);\n"
 	       "the merged report will be %s/merged.txt and %s/merged.json\n", array, merge, array, dir, dir);
 	return 0;
+}
+
+/* --nodelist: node names only (they go into a shell command), as many as
+ * --nodes where both are given.  Returns 0 or 2 (said). */
+static int check_nodes(struct fleet_options *o)
+{
+	char node[PMB_NODE_MAX];
+	int n = 0;
+
+	if (!o->nodelist)
+		return 0;
+	for (; list_node(o->nodelist, n, node, sizeof(node)); n++)
+		if (!node[0] || strlen(node) >= sizeof(node) - 1 ||
+		    strspn(node, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != strlen(node))
+			return pmb__out_error("fleet: --nodelist=%s: \"%s\" is not a node name (expected names of "
+					      "letters, digits, '.', '_' and '-', comma-separated; expand n[1-4] with "
+					      "scontrol show hostnames)", o->nodelist, node);
+	if (n > MAX_NODES)
+		return pmb__out_error("fleet: --nodelist=%s: %d nodes (expected at most %d, one task each)",
+				      o->nodelist, n, MAX_NODES);
+	if (o->nodes_given && o->nodes != n)
+		return pmb__out_error("fleet: --nodes=%d, but --nodelist names %d nodes (expected one of the two, "
+				      "or both alike)", o->nodes, n);
+	o->nodes = n;
+	return 0;
+}
+
+/* The commands --submit would run. */
+static void print_commands(const struct fleet_options *o, const char *dir)
+{
+	char node[PMB_NODE_MAX];
+
+	printf("wrote %s/fleet.sbatch (%d task%s) and %s/merge.sbatch; submit them with\n"
+	       "  id=$(sbatch --parsable %s/fleet.sbatch)\n", dir, o->nodes, o->nodes == 1 ? "" : "s", dir, dir);
+	for (int i = 0; o->nodelist && list_node(o->nodelist, i, node, sizeof(node)); i++)
+		printf("  scontrol update JobId=${id}_%d ReqNodeList=%s\n", i, node);
+	if (o->nodelist)
+		printf("  scontrol release $id\n");
+	printf("  sbatch --dependency=afterany:$id %s/merge.sbatch\n"
+	       "or run pmubench fleet --submit\n", dir);
 }
 
 static int parse(int argc, char **argv, struct fleet_options *o, int *nrun)
@@ -300,7 +413,7 @@ int pmb__fleet_main(int argc, char **argv)
 
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	if (check_run(nrun, run))
+	if (check_nodes(&o) || check_run(nrun, run))
 		return 2;
 	if (!realpath("/proc/self/exe", exe))
 		return pmb__out_error("fleet: cannot find this program's path: %s", strerror(errno));
@@ -322,10 +435,7 @@ int pmb__fleet_main(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (o.submit)
-		return submit(dir);
-	printf("wrote %s/fleet.sbatch (%d task%s) and %s/merge.sbatch; submit them with\n"
-	       "  id=$(sbatch --parsable %s/fleet.sbatch)\n"
-	       "  sbatch --dependency=afterany:$id %s/merge.sbatch\n"
-	       "or run pmubench fleet --submit\n", dir, o.nodes, o.nodes == 1 ? "" : "s", dir, dir, dir);
+		return submit(&o, dir);
+	print_commands(&o, dir);
 	return 0;
 }

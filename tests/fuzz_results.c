@@ -1,4 +1,4 @@
-/* fuzz_results.c - libFuzzer harness: a result file through the readers (results_io.c, results_load.c), `compare`, `report` and ab's merge of turns (results_merge.c). */
+/* fuzz_results.c - libFuzzer harness: a result file through the readers (results_io.c, results_load.c, results_host.c), `compare`, `report`, `merge` and ab's merge of turns (results_merge.c). */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +12,8 @@
 #include "report.h"
 #include "results_io.h"
 #include "results_load.h"
+#include "results_host.h"
+#include "analysis_merge.h"
 
 /* The input as a file: a memfd is a regular file, as the reader asks. */
 static const char *as_file(const uint8_t *data, size_t size)
@@ -111,6 +113,38 @@ static void report_again(const char *path)
 	pmb__loaded_run_free(&run);
 }
 
+/* What `pmubench merge` does with the file given twice: two hosts of one
+ * group, every format drawn (to /dev/null); a refusal says why on one
+ * line. */
+static void merge_again(const char *path)
+{
+	struct pmb_host_run hosts[2];
+	struct pmb_merged m = { .hosts = hosts };
+	char err[512];
+	FILE *f;
+
+	for (int i = 0; i < 2; i++) {
+		if (pmb__results_host_read(path, &hosts[i], err, sizeof(err))) {
+			if (!err[0] || strchr(err, '\n'))
+				__builtin_trap();
+			goto out;
+		}
+		m.nhosts++;
+	}
+	if (pmb__merge_analyse(&m, "A", err, sizeof(err)))
+		__builtin_trap(); /* group A always exists */
+	f = fopen("/dev/null", "w");
+	if (f) {
+		for (int fmt = PMB_FORMAT_CONSOLE; fmt <= PMB_FORMAT_CSV; fmt++)
+			pmb__report_merge(f, (enum pmb_format)fmt, &m);
+		fclose(f);
+	}
+	pmb__merge_analysis_free(&m);
+out:
+	for (size_t i = 0; i < m.nhosts; i++)
+		pmb__host_run_free(&hosts[i]);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *path = as_file(data, size);
@@ -130,6 +164,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		merge_twice(path, r);
 		pmb__results_free(r);
 		report_again(path);
+		merge_again(path);
 	} else if (!err[0] || strchr(err, '\n')) {
 		__builtin_trap(); /* every refusal says why, on one line */
 	}

@@ -101,7 +101,9 @@ def in_man(man, opt):
 man = open(os.path.join(ROOT, "man", "pmubench.1")).read()
 for path, name, args in [("run/run_options.c", "options", ["--help"]),
                          ("compare/compare.c", "compare_options", ["compare", "--help"]),
-                         ("compare/ab.c", "ab_options", ["ab", "--help"])]:
+                         ("compare/ab.c", "ab_options", ["ab", "--help"]),
+                         ("compare/merge.c", "merge_options", ["merge", "--help"]),
+                         ("cli/fleet.c", "fleet_options", ["fleet", "--help"])]:
     table = option_table(path, name)
     r = run(*args)
     ok(len(table) >= 2 and r.returncode == 0 and

@@ -3,5 +3,6 @@
 #define PMB_ANALYSE_H
 
 #include "analysis.h"
+#include "analysis_merge.h"
 
 #endif

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "fleet.h"
 #include "base.h"
 #include "pmubench.h"
 #include "report.h"
@@ -28,6 +29,8 @@ static void usage(void)
 	      "       pmubench compare [--threshold=PCT] [--drift=PCT] OLD.json NEW.json\n"
 	      "       pmubench ab [OPTION]... OLD NEW   (two builds, in alternation)\n"
 	      "       pmubench report [OPTION]... RUN.json   (a saved run, reported again)\n"
+	      "       pmubench merge [OPTION]... RUN.json...   (many hosts' runs, one report)\n"
+	      "       pmubench fleet [OPTION]... [-- RUN-OPTION...]   (a run on many Slurm nodes)\n"
 	      "Measure what small pieces of code cost per item: time, cycles,\n"
 	      "instructions, branch mispredictions, cache misses.\n\n", stdout);
 	pmb__run_options_help(stdout);
@@ -60,6 +63,10 @@ static int main_in_c_locale(int argc, char **argv)
 		return stdout_checked(pmb__ab_main(argc - 1, argv + 1));
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return stdout_checked(pmb__report_main(argc - 1, argv + 1));
+	if (argc > 1 && !strcmp(argv[1], "merge"))
+		return stdout_checked(pmb__merge_main(argc - 1, argv + 1));
+	if (argc > 1 && !strcmp(argv[1], "fleet"))
+		return stdout_checked(pmb__fleet_main(argc - 1, argv + 1));
 	rc = pmb__run_options(argc, argv, &o, err, sizeof(err));
 	if (rc == 2)
 		return bad(err);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "ab.h"
+#include "merge.h"
 
 /* `pmubench compare [--threshold=PCT] [--drift=PCT] OLD.json NEW.json`
  * (argv[0] is "compare").  Reads two reports (pmubench's, or plain Google

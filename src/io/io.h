@@ -4,5 +4,6 @@
 
 #include "results_io.h"
 #include "results_load.h"
+#include "results_host.h"
 
 #endif

@@ -4,5 +4,6 @@
 
 #include "result.h"
 #include "results_names.h"
+#include "merged.h"
 
 #endif

@@ -8,6 +8,7 @@
 #include "plot.h"
 #include "report_cols.h"
 #include "report_fmt.h"
+#include "report_merge.h"
 #include "report_out.h"
 #include "report_study.h"
 

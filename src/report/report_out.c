@@ -627,3 +627,23 @@ int pmb__out_file(const char *opt, const char *path, pmb_out_fn fn, void *arg)
 
 	return rc == -ENODATA ? 0 : rc;
 }
+
+/* Text made beforehand, as one pmb_out_fn's argument. */
+struct text_job {
+	const char *text;
+	size_t len;
+};
+
+static int text_write(FILE *f, void *arg)
+{
+	const struct text_job *j = arg;
+
+	return fwrite(j->text, 1, j->len, f) == j->len ? 0 : -EIO;
+}
+
+int pmb__out_text(const char *out, const char *opt, const char *text, size_t len)
+{
+	struct text_job job = { text, len };
+
+	return pmb__out_file(opt, out, text_write, &job);
+}

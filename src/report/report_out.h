@@ -100,4 +100,10 @@ typedef int (*pmb_out_fn)(FILE *f, void *arg);
  * work whose result it holds.  Returns 0, or 1 (said on stderr). */
 int pmb__out_file(const char *opt, const char *path, pmb_out_fn fn, void *arg);
 
+/* Text made beforehand (len bytes) written as pmb__out_report() writes a
+ * report: to out (NULL: standard output), a regular file through a
+ * temporary file renamed into place; opt names the option in messages.
+ * Returns 0 or 1 (said on stderr). */
+int pmb__out_text(const char *out, const char *opt, const char *text, size_t len);
+
 #endif

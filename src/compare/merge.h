@@ -1,0 +1,20 @@
+/* merge.h - `pmubench merge`: many hosts' result files in one report, and its plot. */
+#ifndef PMB_MERGE_H
+#define PMB_MERGE_H
+
+#include "model.h"
+
+/* `pmubench merge [OPTION]... RUN.json...` (argv[0] is "merge"): prints
+ * the merged report (report_merge.c's formats).  Returns the exit status:
+ * 0, 1 where a file given is missing (named with its reason, the others
+ * reported), 2 on bad usage or where no file can be read. */
+int pmb__merge_main(int argc, char **argv);
+
+/* The SVG at path: each group's sweeps and branch studies as
+ * pmb__plot_svg() draws them for the group's first host whose file holds
+ * a run to analyse again (tier boundaries from that host's topology), one
+ * below the other under the group's label.  A group without such a host
+ * or anything to plot is said in the document.  Returns 0 or 1 (said). */
+int pmb__merge_plot(const char *path, const struct pmb_merged *m);
+
+#endif

@@ -138,6 +138,10 @@ static int plan_machine(const struct pmb_options *o, struct pmb_plan *p)
 	p->info_ok = pmb__topology_info(p->topo, p->cpu, &p->info) == 0;
 	if (p->info_ok && pmb__topology_tiers(&p->info, p->tier, PMB_MAX_TIER_POINTS, &p->ntiers))
 		p->ntiers = 0;
+	/* Under simulation plan_sim_tiers already cuts DRAM to what the
+	 * simulator shows: the short sweep would leave it one point. */
+	if (o->sweep == PMB_SWEEP_SHORT && !p->sim)
+		pmb__topology_tiers_short(&p->info, p->tier, &p->ntiers);
 	if (p->sim && p->ntiers && p->info.ncaches)
 		plan_sim_tiers(p);
 	return 0;

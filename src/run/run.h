@@ -16,6 +16,9 @@ enum pmb_want_backend { PMB_WANT_AUTO, PMB_WANT_PERF, PMB_WANT_SIM };
 
 #define PMB_DEFAULT_SAMPLES 30
 
+/* --sweep: PMB_TIERS' working sets, two per tier (short) or all of them. */
+enum pmb_sweep { PMB_SWEEP_SHORT, PMB_SWEEP_FULL };
+
 /* The command line of a run, as run_options.c's option table fills it. */
 struct pmb_options {
 	const char *filter;      /* --filter: POSIX ERE; NULL all */
@@ -34,6 +37,7 @@ struct pmb_options {
 	int backend;             /* --backend: enum pmb_want_backend */
 	int read;                /* --read: enum pmb_read_mode */
 	int hugepages;           /* --hugepages: 1 on, 0 off */
+	int sweep;               /* --sweep: enum pmb_sweep */
 	int repetitions;         /* --repetitions */
 	uint64_t seed;           /* --seed; 0 each benchmark's own */
 	const char *columns;     /* --columns: the console table's; NULL chosen */

@@ -20,6 +20,9 @@ static const struct pmb_optchoice read_modes[] = {
 	{ "auto", PMB_READ_AUTO }, { "self", PMB_READ_SELF }, { "syscall", PMB_READ_SYSCALL }, { 0 },
 };
 static const struct pmb_optchoice on_off[] = { { "on", 1 }, { "off", 0 }, { 0 } };
+static const struct pmb_optchoice sweeps[] = {
+	{ "short", PMB_SWEEP_SHORT }, { "full", PMB_SWEEP_FULL }, { 0 },
+};
 
 #define AT(member) PMB_OPT_AT(struct pmb_options, member)
 
@@ -58,6 +61,9 @@ static const struct pmb_optdef options[] = {
 		  "allows, else\nread()), self (user space or fail), syscall" },
 	{ .name = "--hugepages", .kind = PMB_OPT_CHOICE, .value = AT(hugepages), .choices = on_off,
 	  .meta = "=on|off", .help = "huge pages for sweep buffers (default on)" },
+	{ .name = "--sweep", .kind = PMB_OPT_CHOICE, .value = AT(sweep), .choices = sweeps,
+	  .meta = "=short|full", .help = "working sets of the sweeps: two per cache tier\nand two in DRAM "
+					"(short, default), or every\npoint, DRAM up to 8 x the last level (full)" },
 	{ .name = "--seed", .kind = PMB_OPT_SEED, .value = AT(seed), .meta = "=N",
 	  .help = "seed every input generator with N" },
 	{ .name = "--format", .kind = PMB_OPT_CHOICE, .value = AT(format), .choices = formats, .meta = "=F",

@@ -411,6 +411,7 @@ static struct pmb_runner_opts runner_opts(const struct pmb_options *o, const str
 		.samples_given = o->samples_given,
 		.warmup_ns = 20e6,
 		.budget_ns = 250e6,
+		.precision = o->precision,
 		.repetitions = (int)p->reps,
 		.seed = o->seed,
 		.hugepages = o->hugepages,

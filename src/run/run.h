@@ -25,6 +25,7 @@ struct pmb_options {
 	struct pmb_optfiles load; /* --load: shared objects to run */
 	int samples;             /* --samples: per benchmark */
 	bool samples_given;      /* --samples given: never cut by the budget */
+	double precision;        /* --precision: a fraction; 0 none */
 	double min_sample_ns;    /* --min-sample-time */
 	int cpu;                 /* --cpu; -1 the core it started on */
 	int format;              /* --format: enum pmb_format */

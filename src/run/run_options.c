@@ -38,7 +38,11 @@ static const struct pmb_optdef options[] = {
 		  "may be given several times" },
 	{ .name = "--samples", .kind = PMB_OPT_INT, .value = AT(samples), .given = AT(samples_given),
 	  .lo = 1, .hi = 1000000, .meta = "=N",
-	  .help = "samples per benchmark (default 30, fewer for\nslow benchmarks, never under 10)" },
+	  .help = "samples per benchmark (default: until --precision\nor the budget, at most 30, never "
+		  "under 10)" },
+	{ .name = "--precision", .kind = PMB_OPT_PERCENT, .value = AT(precision), .meta = "=PCT",
+	  .help = "stop sampling a benchmark once its median's\ninterval is within +-PCT percent (default 1;\n"
+		  "0: take 30 samples or the budget's)" },
 	{ .name = "--min-sample-time", .kind = PMB_OPT_DURATION, .value = AT(min_sample_ns), .hi = 10,
 	  .meta = "=T", .help = "shortest sample, e.g. 1ms, 500us (default 1ms,\nnever under 1000 x the "
 				"clock's resolution nor\n100 x the counter reads inside a sample)" },
@@ -159,6 +163,7 @@ int pmb__run_options(int argc, char **argv, struct pmb_options *o, char *err, si
 	memset(o, 0, sizeof(*o));
 	o->samples = PMB_DEFAULT_SAMPLES;
 	o->min_sample_ns = 1e6;
+	o->precision = 0.01;
 	o->cpu = -1;
 	o->format = PMB_FORMAT_CONSOLE;
 	o->backend = PMB_WANT_AUTO;

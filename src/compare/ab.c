@@ -372,6 +372,14 @@ static void say_budget(const struct ab *ab, const double *widest, double round_n
 	double w = widest[ab->rounds - 1];
 	int n;
 
+	if (!(w > 0)) {
+		/* judge_all's 0: no ratio has an interval (one round). */
+		snprintf(stopped, size, "time limit (%g s) reached after %d round%s; no interval yet: a "
+			 "paired interval needs 2 rounds or more, --time-limit=%.0fs at least",
+			 ab->o.limit_ns / 1e9, ab->rounds, ab->rounds == 1 ? "" : "s",
+			 ceil(2 * round_ns / 1e9));
+		return;
+	}
 	n = snprintf(stopped, size, "time limit (%g s) reached after %d round%s; widest interval "
 		     "+-%.2f %% (goal +-%g %%)", ab->o.limit_ns / 1e9, ab->rounds,
 		     ab->rounds == 1 ? "" : "s", w * 100, ab->o.precision * 100);

@@ -507,30 +507,33 @@ def halfwidth(ns, passes):
 
 
 # Adaptive sampling (issue 27): without --samples a benchmark samples until
-# its median's interval is within --precision (1 %), its own samples would
-# pass the 250 ms budget, or 30, never under 10.  The rule is recomputed
-# from the raw samples: it stopped where it says and not before.
+# its median's interval is within --precision (1 %: asked at 12, 16, 20...
+# samples, whole rounds of the ladder), its own samples would pass the
+# 250 ms budget, or 30, never under 10.  The rule is recomputed from the
+# raw samples: it stopped where it says and not before.
 p = subprocess.run([EXE, "--filter=^calib/add_chain$", "--format=json"], stdout=subprocess.PIPE,
                    stderr=subprocess.PIPE, universal_newlines=True, timeout=300)
 try:
     ab = load_json(p.stdout)["benchmarks"][0]
     raw = ab["raw_samples"]
     nsamp, why = ab["samples"], ab.get("stopped_by")
-    hws = [halfwidth(raw["ns"][:k], raw["passes"][:k]) for k in range(10, nsamp + 1)]
+    hws = [halfwidth(raw["ns"][:k], raw["passes"][:k]) for k in range(12, nsamp + 1, 4)]
     spent = sum(raw["ns"]) + sum(ab.get("fixed_cost_probes", {}).get("ns", []))
     ok(10 <= nsamp <= 30 and why in ("precision", "budget", "samples"),
        "adaptive: 10 to 30 samples, stopped by precision, budget or samples (%d, %r)" % (nsamp, why))
-    ok(all(h > 0.01 for h in hws[:-1]),
-       "adaptive: no earlier sample count had its interval within 1 %% (%s)"
-       % ["%.4f" % h for h in hws[:-1]])
-    ok((why == "precision" and hws[-1] <= 0.01) or
-       (why == "samples" and nsamp == 30 and hws[-1] > 0.01) or
-       (why == "budget" and hws[-1] > 0.01 and spent + raw["ns"][-1] > 250e6),
+    asked = hws[:-1] if why == "precision" else hws
+    ok(all(h > 0.01 for h in asked),
+       "adaptive: no earlier whole round of the ladder had its interval within 1 %% (%s)"
+       % ["%.4f" % h for h in asked])
+    last = halfwidth(raw["ns"], raw["passes"])
+    ok((why == "precision" and nsamp >= 12 and nsamp % 4 == 0 and last <= 0.01) or
+       (why == "samples" and nsamp == 30) or
+       (why == "budget" and spent + raw["ns"][-1] > 250e6),
        "adaptive: what stopped it holds: %r after %d samples, interval +-%.3f %%, %.0f ms spent"
-       % (why, nsamp, hws[-1] * 100, spent / 1e6))
+       % (why, nsamp, last * 100, spent / 1e6))
 except (ValueError, KeyError, IndexError, ZeroDivisionError) as e:
     ok(False, "adaptive: a default run's JSON (%s; %s)" % (e, p.stderr[-300:]))
-    ok(False, "adaptive: no earlier sample count within 1 %")
+    ok(False, "adaptive: no earlier whole round of the ladder within 1 %")
     ok(False, "adaptive: what stopped it holds")
 
 for f in os.listdir(TMP):

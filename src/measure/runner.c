@@ -22,10 +22,13 @@ static const double ladder[] = { 1, 3, 2, 4 };
  * LADDER_LEN ladder samples: see probe_passes. */
 #define PROBE_DIV 8
 #define STACK_BYTES (8u << 20)
-/* A default run's samples: never fewer (the floor of the budget and the
- * least for the precision: a median's interval from fewer is too rough),
- * nor more than --samples' range allows it to sort between samples. */
+/* A default run's samples: never fewer than MIN_SAMPLES (the budget's
+ * floor); the precision stops it only at whole rounds of the ladder and
+ * from MIN_PRECISE on (three rounds: every rung three times, three
+ * fixed-cost probes, and a median's interval from fewer is too rough);
+ * never more than it sorts between samples. */
 #define MIN_SAMPLES 10
+#define MIN_PRECISE (3 * LADDER_LEN)
 #define STOP_MAX_SAMPLES 1000
 
 
@@ -130,20 +133,20 @@ static void calibrated(struct pmb__running *r, uint64_t passes, uint64_t ns)
 	r->base = b < 1 ? 1 : (uint64_t)b;
 	r->target = o->samples;
 	r->adaptive = !o->samples_given && !r->overhead && (o->budget_ns > 0 || o->precision > 0);
-	r->rule = (struct pmb_stop_rule){ .min_n = MIN_SAMPLES, .floor_n = MIN_SAMPLES,
+	r->rule = (struct pmb_stop_rule){ .min_n = MIN_PRECISE, .floor_n = MIN_SAMPLES,
 					  .max_n = (size_t)r->target, .precision = o->precision,
 					  .budget_ns = o->budget_ns };
 }
 
 /* The relative half-width of the interval of the median per-pass time of
  * the samples so far (order statistics: cheap between samples); NAN
- * before the rule's min_n. */
+ * before the rule's min_n and between whole rounds of the ladder. */
 static double running_halfwidth(const struct pmb__running *r)
 {
 	size_t n = r->r->nsamples;
 	double x[STOP_MAX_SAMPLES], lo, hi, med;
 
-	if (n < r->rule.min_n || n > STOP_MAX_SAMPLES || r->rule.precision <= 0)
+	if (n < r->rule.min_n || n > STOP_MAX_SAMPLES || n % LADDER_LEN || r->rule.precision <= 0)
 		return NAN;
 	for (size_t i = 0; i < n; i++)
 		x[i] = (double)r->r->samples[i].ns / (double)(r->r->samples[i].passes ?

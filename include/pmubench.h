@@ -380,6 +380,21 @@ PMB_API void *pmb_buffer_alloc(struct pmb_state *s, size_t bytes);
 /** Free a buffer from pmb_buffer_alloc; NULL does nothing. */
 PMB_API void pmb_buffer_free(void *buf, size_t bytes);
 
+/** What fills a shared buffer: `bytes` of input into buf, from seed.
+ * Returns 0, or non-zero where it cannot (the buffer is then not made). */
+typedef int (*pmb_buffer_fill_fn)(void *buf, size_t bytes, uint64_t seed);
+/** A read-only input that the benchmarks measured together (a cohort,
+ * linked by .reference or .baseline, interleaved) share: the first call
+ * with this fill function, size and pmb_seed() makes the buffer as
+ * pmb_buffer_alloc() does and fills it; later calls get the same buffer,
+ * filled once, so k forms of one kernel hold one working set, not k.  The
+ * benchmarks must only read it.  Returns NULL where it cannot be made or
+ * fill failed.  Release with pmb_buffer_release(): the last release frees
+ * it.  Added in 0.2. */
+PMB_API void *pmb_buffer_shared(struct pmb_state *s, size_t bytes, pmb_buffer_fill_fn fill);
+/** Release a buffer from pmb_buffer_shared; NULL does nothing. */
+PMB_API void pmb_buffer_release(void *buf);
+
 /** Skip this instance: call before the loop and return.  The reason is
  * printed in every output (e.g. "CPU lacks BMI2"). */
 PMB_API void pmb_skip(struct pmb_state *s, const char *reason);

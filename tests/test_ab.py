@@ -140,11 +140,23 @@ if wants("cli"):
     ok(c and m and float(m.group(1)) <= float(c[4]) <= float(m.group(2)) and re.match(r"^(<)?[0-9.]+$", c[6]),
        "A/A: ratio inside its interval, a p-value (%r)" % (c,))
 
-    # 5. Time limit: the run stops before it is spent.
-    rc, out, err = ab("--time-limit=3s", "--precision=0", "--min-sample-time=200us", A0, B0)
+    # 5. Time limit: the run stops before it is spent, and says the interval
+    # it reached and what would reach the goal (issue 27): from 2 rounds
+    # the rounds and time at the interval's shrink so far, or that it did
+    # not shrink; after one, that an interval needs two.  A goal of
+    # +-0.001 % is never reached in 3 s.
+    rc, out, err = ab("--time-limit=3s", "--precision=0.001", "--min-sample-time=200us", A0, B0)
     m = re.search(r"(\d+) rounds?", out)
     ok(rc in (0, 1) and "time limit (3 s) reached" in out and m and int(m.group(1)) >= 1,
        "--time-limit=3s: stops on time (%d, %r)" % (rc, out[:300]))
+    ok(re.search(r"reached after 1 round; no interval yet: a paired interval needs 2 rounds or more, "
+                 r"--time-limit=\d+s at least\n", out) or
+       re.search(r"reached after \d+ rounds; widest interval \+-[0-9.]+ % \(goal \+-0\.001 %\): "
+                 r"(at its shrink so far \(n\^-[0-9.]+\) about \d+ rounds, --time-limit=\d+s, would "
+                 r"reach it, or a quieter core|it did not narrow with rounds, so more time would not "
+                 r"reach it; a quieter core might)\n", out),
+       "--time-limit=3s: says the interval reached and what would reach +-0.001 %% (%r)"
+       % re.findall(r"stopped: .*", out))
 
     # 6b. --counters and --cpu pass to both sides: their turns count those
     # events on that core, and each event has its verdict.

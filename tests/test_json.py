@@ -202,6 +202,8 @@ def check_bench(b):
        "%s: ns_per_item CI holds the median (%r <= %r <= %r)" %
        (n, lo, med, hi))
     ok(b.get("samples") == 10, "%s: samples == 10 (%r)" % (n, b.get("samples")))
+    ok(b.get("stopped_by") == "fixed", "%s: --samples=10 stopped it: stopped_by fixed (%r)"
+       % (n, b.get("stopped_by")))
     for k in ("ns_per_item_mean", "ns_per_item_min", "ns_per_item_stddev",
               "ns_per_item_mdape", "ns_fixed_per_sample"):
         ok(is_num(b.get(k)), "%s: %s is a number" % (n, k))
@@ -488,6 +490,51 @@ else:
        "simulated" in srows[0].get("labels", "").split(";") and
        srows[0].get("seed") == str(sb.get("seed")),
        SIM_WHAT[2] + " (%s)" % srows)
+
+
+
+def halfwidth(ns, passes):
+    """The runner's interval of the median per-pass time (order
+    statistics, base/stats.c pmb__median_ci_ranks), relative."""
+    x = sorted(a / max(p, 1) for a, p in zip(ns, passes))
+    n = len(x)
+    h = (n - 1) * 0.5
+    med = x[int(h)] + (h - int(h)) * (x[min(int(h) + 1, n - 1)] - x[int(h)])
+    half = 0.98 * math.sqrt(n)
+    lo = x[max(0, math.floor(n / 2 - half))]
+    hi = x[min(n - 1, math.ceil(n / 2 + half) - 1)]
+    return max(med - lo, hi - med) / med
+
+
+# Adaptive sampling (issue 27): without --samples a benchmark samples until
+# its median's interval is within --precision (1 %: asked at 12, 16, 20...
+# samples, whole rounds of the ladder), its own samples would pass the
+# 250 ms budget, or 30, never under 10.  The rule is recomputed from the
+# raw samples: it stopped where it says and not before.
+p = subprocess.run([EXE, "--filter=^calib/add_chain$", "--format=json"], stdout=subprocess.PIPE,
+                   stderr=subprocess.PIPE, universal_newlines=True, timeout=300)
+try:
+    ab = load_json(p.stdout)["benchmarks"][0]
+    raw = ab["raw_samples"]
+    nsamp, why = ab["samples"], ab.get("stopped_by")
+    hws = [halfwidth(raw["ns"][:k], raw["passes"][:k]) for k in range(12, nsamp + 1, 4)]
+    spent = sum(raw["ns"]) + sum(ab.get("fixed_cost_probes", {}).get("ns", []))
+    ok(10 <= nsamp <= 30 and why in ("precision", "budget", "samples"),
+       "adaptive: 10 to 30 samples, stopped by precision, budget or samples (%d, %r)" % (nsamp, why))
+    asked = hws[:-1] if why == "precision" else hws
+    ok(all(h > 0.01 for h in asked),
+       "adaptive: no earlier whole round of the ladder had its interval within 1 %% (%s)"
+       % ["%.4f" % h for h in asked])
+    last = halfwidth(raw["ns"], raw["passes"])
+    ok((why == "precision" and nsamp >= 12 and nsamp % 4 == 0 and last <= 0.01) or
+       (why == "samples" and nsamp == 30) or
+       (why == "budget" and spent + raw["ns"][-1] > 250e6),
+       "adaptive: what stopped it holds: %r after %d samples, interval +-%.3f %%, %.0f ms spent"
+       % (why, nsamp, last * 100, spent / 1e6))
+except (ValueError, KeyError, IndexError, ZeroDivisionError) as e:
+    ok(False, "adaptive: a default run's JSON (%s; %s)" % (e, p.stderr[-300:]))
+    ok(False, "adaptive: no earlier whole round of the ladder within 1 %")
+    ok(False, "adaptive: what stopped it holds")
 
 for f in os.listdir(TMP):
     os.unlink(os.path.join(TMP, f))

@@ -325,6 +325,74 @@ static void test_no_cache(void)
 	pmb__topology_free(t);
 }
 
+/* The default sweep (--sweep=short) of every case: two points per tier
+ * where the full list had two, the largest of each cache level, DRAM
+ * past twice the last level where the full list reaches it, a subset. */
+static void test_short_case(const struct tier_case *tc)
+{
+	struct pmb_tier_point full[PMB_MAX_TIER_POINTS], p[PMB_MAX_TIER_POINTS];
+	size_t nf = 0, n, i, j;
+	uint64_t llc = tc->info.cache[tc->info.ncaches - 1].size;
+	bool subset = true, two = true, largest = true, far = true;
+
+	pmb__topology_tiers(&tc->info, full, PMB_MAX_TIER_POINTS, &nf);
+	memcpy(p, full, sizeof(p));
+	n = nf;
+	pmb__topology_tiers_short(&tc->info, p, &n);
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < nf && full[j].bytes != p[i].bytes; j++)
+			;
+		subset &= j < nf;
+	}
+	for (i = 0; i < nf; i++) {
+		size_t had = 0, kept = 0, far_had = 0;
+		bool dram = !strcmp(full[i].tier, "DRAM");
+
+		for (j = 0; j < nf; j++)
+			if (!strcmp(full[j].tier, full[i].tier)) {
+				had++;
+				far_had += full[j].bytes >= 2 * llc;
+			}
+		for (j = 0; j < n; j++)
+			kept += !strcmp(p[j].tier, full[i].tier);
+		two &= kept == (had < 2 ? had : 2);
+		/* A cache level's point larger than any kept one was kept. */
+		for (j = 0; !dram && j < n; j++)
+			if (!strcmp(p[j].tier, full[i].tier) && full[i].bytes > p[j].bytes) {
+				size_t k;
+
+				for (k = 0; k < n && p[k].bytes != full[i].bytes; k++)
+					;
+				largest &= k < n;
+			}
+		for (j = 0; dram && far_had >= 2 && j < n; j++)
+			far &= strcmp(p[j].tier, "DRAM") || p[j].bytes >= 2 * llc;
+	}
+	tap_ok(subset && two && largest && far,
+	       "line %d: short sweep of %s: %zu of %zu points, two per tier (subset %d, two %d, "
+	       "largest %d, DRAM past 2 x LLC %d)", tc->line, tc->what, n, nf, subset, two, largest, far);
+}
+
+static void test_short_exact(void)
+{
+	const struct pmb_topology_info info = {
+		.ncaches = 3, .avail_memory = 16 * GiB,
+		.cache = { C(1, 32 * KiB, 1), C(2, 1 * MiB, 1), C(3, 32 * MiB, 8) } };
+	static const uint64_t want[] = { 8 * KiB, 16 * KiB, 256 * KiB, 512 * KiB, 1536 * KiB,
+					 2 * MiB, 64 * MiB, 128 * MiB };
+	struct pmb_tier_point p[PMB_MAX_TIER_POINTS];
+	size_t n = 0;
+	bool ok;
+
+	pmb__topology_tiers(&info, p, PMB_MAX_TIER_POINTS, &n);
+	pmb__topology_tiers_short(&info, p, &n);
+	ok = n == sizeof(want) / sizeof(want[0]);
+	for (size_t i = 0; ok && i < n; i++)
+		ok = p[i].bytes == want[i];
+	tap_ok(ok, "short sweep, L3 32M shared by 8: 8K 16K (L1) 256K 512K (L2) 1.5M 2M (L3) "
+	       "64M 128M (DRAM), %zu points", n);
+}
+
 static void test_small_output(void)
 {
 	const struct tier_case *tc = &tier_cases[0];
@@ -449,6 +517,9 @@ int main(void)
 		test_load_case(&load_cases[i]);
 	for (i = 0; i < sizeof(tier_cases) / sizeof(tier_cases[0]); i++)
 		test_tier_case(&tier_cases[i]);
+	for (i = 0; i < sizeof(tier_cases) / sizeof(tier_cases[0]); i++)
+		test_short_case(&tier_cases[i]);
+	test_short_exact();
 	test_loaded_tiers();
 	test_no_cache();
 	test_small_output();

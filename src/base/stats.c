@@ -575,3 +575,16 @@ int pmb__summarize(const double *x, size_t n, uint64_t seed,
 	s->multimodal = pmb__multimodal(x, n);
 	return 0;
 }
+
+void pmb__median_ci_ranks(const double *sorted, size_t n, double *lo, double *hi)
+{
+	double half = 0.98 * sqrt((double)n);
+	double l = floor((double)n / 2 - half), u = ceil((double)n / 2 + half) - 1;
+
+	if (n == 0) {
+		*lo = *hi = 0;
+		return;
+	}
+	*lo = sorted[l < 0 ? 0 : (size_t)l];
+	*hi = sorted[u > (double)(n - 1) ? n - 1 : (size_t)u];
+}

@@ -84,6 +84,12 @@ int pmb__fit_line(const double *x, const double *y, size_t n, struct pmb_fit *f)
  * a + b * passes.  0 when i == j. */
 double pmb__setup_two_point(double i, double ti, double j, double tj);
 
+/* The distribution-free 95 % interval of the median from the order
+ * statistics of sorted[0..n): ranks n/2 -+ 0.98 sqrt(n) (the binomial's
+ * normal approximation, widened to whole ranks); no resampling, so cheap
+ * enough to ask between samples.  n == 0: [0, 0]. */
+void pmb__median_ci_ranks(const double *sorted, size_t n, double *lo, double *hi);
+
 /* Mann-Whitney U test, two-sided, normal approximation with tie and
  * continuity correction (exact for nx, ny <= 10 without ties).  U of x
  * counts the pairs with x_i > y_j, ties one half; it is stored in *u if
@@ -100,6 +106,10 @@ double pmb__mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
  * p-value in [0, 1]; 1 when no difference is non-zero or d is empty, or
  * memory is short. */
 double pmb__signed_rank(const double *d, size_t n, size_t *used);
+/* The smallest p pmb__signed_rank can return for m non-zero differences:
+ * all of one sign, no ties (m = 4: 0.10, 5: 0.059, 6: 0.036).  A test
+ * whose smallest p is not below its alpha cannot find any change. */
+double pmb__signed_rank_min_p(size_t m);
 
 /* Whether the samples fall in separate clusters.  Over the gaps of the
  * sorted data that leave m = max(3, ceil(n / 10)) values or more on each

@@ -72,3 +72,17 @@ double pmb__signed_rank(const double *d, size_t n, size_t *used)
 	z = erfc(z / sqrt(2.0));
 	return z < 1 ? z : 1;
 }
+
+double pmb__signed_rank_min_p(size_t m)
+{
+	double x = (double)m, mu = x * (x + 1) / 4;
+	double var = x * (x + 1) * (2 * x + 1) / 24;
+	double z;
+
+	if (!(var > 0))
+		return 1;
+	/* W+ at its largest, m(m+1)/2: |W+ - mu| = mu. */
+	z = (mu - 0.5) / sqrt(var);
+	z = erfc((z < 0 ? 0 : z) / sqrt(2.0));
+	return z < 1 ? z : 1;
+}

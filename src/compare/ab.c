@@ -424,19 +424,55 @@ static void progress_erase(void)
 		fputs("\r\033[K", stderr);
 }
 
+/* Stopped on the time limit: the interval reached and what would reach
+ * the goal, from how the widest interval shrank round by round. */
+static void say_budget(const struct ab *ab, const double *widest, double round_ns,
+		       char *stopped, size_t size)
+{
+	double k, need = pmb__stop_needed(widest, (size_t)ab->rounds, ab->o.precision, &k);
+	double w = widest[ab->rounds - 1];
+	int n;
+
+	if (!(w > 0)) {
+		/* judge_all's 0: no ratio has an interval (one round). */
+		snprintf(stopped, size, "time limit (%g s) reached after %d round%s; no interval yet: a "
+			 "paired interval needs 2 rounds or more, --time-limit=%.0fs at least",
+			 ab->o.limit_ns / 1e9, ab->rounds, ab->rounds == 1 ? "" : "s",
+			 ceil(2 * round_ns / 1e9));
+		return;
+	}
+	n = snprintf(stopped, size, "time limit (%g s) reached after %d round%s; widest interval "
+		     "+-%.2f %% (goal +-%g %%)", ab->o.limit_ns / 1e9, ab->rounds,
+		     ab->rounds == 1 ? "" : "s", w * 100, ab->o.precision * 100);
+	if (n < 0 || (size_t)n >= size)
+		return;
+	if (isfinite(need) && need > ab->rounds)
+		snprintf(stopped + n, size - (size_t)n, ": at its shrink so far (n^-%.2f) about %.0f "
+			 "rounds, --time-limit=%.0fs, would reach it, or a quieter core", k, need,
+			 ceil(need * round_ns / 1e9));
+	else if (isinf(need))
+		snprintf(stopped + n, size - (size_t)n, ": it did not narrow with rounds, so more "
+			 "time would not reach it; a quieter core might");
+}
+
 /* Round after round until the intervals are narrow enough, the rounds or
- * the time run out; why in stopped.  Returns 0, or -1 with ab->err, or
+ * the time run out (pmb__stop_check, the rule the runner's samples
+ * follow too); why in stopped.  Returns 0, or -1 with ab->err, or
  * PMB_AB_STOPPED: a signal came (the rounds before it stand, why in
  * stopped). */
 static int run_rounds(struct ab *ab, struct pmb_rng *rng, char *stopped, size_t size)
 {
 	bool sim = ab->o.backend == AB_SIM;
-	double t0 = ab->t0, t, took, widest = INFINITY;
+	const struct pmb_stop_rule rule = { .min_n = MIN_ROUNDS, .max_n = (size_t)ab->o.max_rounds,
+					    .precision = ab->o.precision, .budget_ns = ab->o.limit_ns };
+	double t0 = ab->t0, t, took, *widest;
+	enum pmb_stop why = PMB_STOP_NONE;
 
-	for (int r = 0;; r++) {
-		int first = sim ? 0 : (int)(pmb_rng_next(rng) >> 63);
-
-		int ret;
+	widest = malloc((size_t)ab->o.max_rounds * sizeof(*widest));
+	if (!widest)
+		return snprintf(ab->err, sizeof(ab->err), "%s", strerror(ENOMEM)), -1;
+	for (int r = 0; why == PMB_STOP_NONE; r++) {
+		int first = sim ? 0 : (int)(pmb_rng_next(rng) >> 63), ret;
 
 		t = now_ns();
 		if (!(ret = turn(ab, first, r)) && !(ret = turn(ab, 1 - first, r)) &&
@@ -445,31 +481,32 @@ static int run_rounds(struct ab *ab, struct pmb_rng *rng, char *stopped, size_t 
 		if (ret == PMB_AB_STOPPED) {
 			snprintf(stopped, size, "interrupted by %s in round %d: %d round%s measured",
 				 pmb__interrupt_name(pmb__ab_stop_signal()), r + 1, r, r == 1 ? "" : "s");
+			free(widest);
 			return ret;
 		}
-		if (ret || take_round(ab, r))
+		if (ret || take_round(ab, r)) {
+			free(widest);
 			return -1;
+		}
 		ab->rounds = r + 1;
 		took = now_ns() - t;
-		widest = judge_all(ab);
+		widest[r] = judge_all(ab);
 		if (sim) {
 			snprintf(stopped, size, "simulated counts are exact: one round, no statistics");
+			free(widest);
 			return 0;
 		}
-		if (ab->rounds >= MIN_ROUNDS && widest <= ab->o.precision)
-			snprintf(stopped, size, "every interval within +-%g %%", ab->o.precision * 100);
-		else if (ab->rounds >= ab->o.max_rounds)
-			snprintf(stopped, size, "--max-rounds=%d reached", ab->o.max_rounds);
-		else if (now_ns() - t0 + took > ab->o.limit_ns)
-			snprintf(stopped, size, "time limit (%g s) reached; widest interval +-%.2f %%",
-				 ab->o.limit_ns / 1e9, widest * 100);
-		else {
-			progress(ab, now_ns() - t0, widest, false);
-			continue;
-		}
-		progress(ab, now_ns() - t0, widest, true);
-		return 0;
+		why = pmb__stop_check(&rule, (size_t)ab->rounds, widest[r], now_ns() - t0, took);
+		progress(ab, now_ns() - t0, widest[r], why != PMB_STOP_NONE);
 	}
+	if (why == PMB_STOP_PRECISION)
+		snprintf(stopped, size, "every interval within +-%g %%", ab->o.precision * 100);
+	else if (why == PMB_STOP_COUNT)
+		snprintf(stopped, size, "--max-rounds=%d reached", ab->o.max_rounds);
+	else
+		say_budget(ab, widest, (now_ns() - t0) / ab->rounds, stopped, size);
+	free(widest);
+	return 0;
 }
 
 /* Every turn of each side in one file, for compare (pmb__ab_out_write);
@@ -535,6 +572,8 @@ static int report(struct ab *ab, const char *stopped, uint64_t seed)
 	       count[PMB_AB_IMPROVED], count[PMB_AB_NOISE], exact ? "unchanged" : "within noise");
 	if (count[PMB_AB_BELOW])
 		printf(", %zu below the threshold", count[PMB_AB_BELOW]);
+	if (count[PMB_AB_INCONCLUSIVE])
+		printf(", %zu inconclusive", count[PMB_AB_INCONCLUSIVE]);
 	if (count[PMB_AB_NONE])
 		printf(", %zu without a verdict", count[PMB_AB_NONE]);
 	printf("\n");

@@ -127,14 +127,18 @@ struct pmb__ab_series {
 /* What the rounds say of one series. */
 struct pmb__ab_verdict {
 	/* NOISE: the interval holds no change (exact: none at all); BELOW:
-	 * a real change under the threshold (compare.h: the same words). */
+	 * a real change under the threshold (compare.h: the same words);
+	 * INCONCLUSIVE: the interval excludes no change but the signed-rank
+	 * test does not agree (with too few rounds it cannot: testable). */
 	enum { PMB_AB_NOISE, PMB_AB_IMPROVED, PMB_AB_REGRESSED, PMB_AB_NONE, PMB_AB_BELOW,
-	       PMB_AB_NVERDICTS } v;
+	       PMB_AB_INCONCLUSIVE, PMB_AB_NVERDICTS } v;
 	bool ratio;          /* ratio new/old (false: a difference new - old) */
 	double old, new;     /* medians over the rounds */
 	double est, lo, hi;  /* median ratio (or difference) and its 95 % CI */
 	double p;            /* signed-rank p of log ratios (or differences) */
 	double halfwidth;    /* of the ratio's CI, relative: the stopping rule's */
+	size_t ranked;       /* rounds the test ranked (non-zero differences) */
+	bool testable;       /* with that many, the test can reach its alpha */
 	const char *why;     /* why no interval ("below resolution", ...) */
 };
 

@@ -67,7 +67,7 @@ static void judge_paired(const struct pmb__ab_series *s, double thr, uint64_t se
 			 struct pmb__ab_verdict *v)
 {
 	double *x = malloc(2 * s->n * sizeof(*x)), *d = x + s->n;
-	bool sure;
+	bool sure, apart;
 
 	v->ratio = true;
 	for (size_t i = 0; i < s->n; i++)
@@ -79,18 +79,26 @@ static void judge_paired(const struct pmb__ab_series *s, double thr, uint64_t se
 		return;
 	}
 	v->est = pmb__median(x, s->n);
-	v->p = pmb__signed_rank(d, s->n, NULL);
+	v->p = pmb__signed_rank(d, s->n, &v->ranked);
+	v->testable = pmb__signed_rank_min_p(v->ranked) < ALPHA;
 	free(x);
 	sure = v->p < ALPHA;
+	/* "Within noise" only where the interval holds no change: an
+	 * interval that excludes it with a test that does not agree (issue
+	 * 26: 1.255 [1.131, 1.333] at p = 0.12 over 5 rounds, where no p
+	 * under 0.059 exists) is inconclusive, never noise. */
+	apart = v->ratio ? v->lo > 1 || v->hi < 1 : v->lo > 0 || v->hi < 0;
 	if (v->ratio) {
 		v->halfwidth = fmax(v->est - v->lo, v->hi - v->est) / v->est;
 		v->v = sure && v->lo > 1 + thr ? PMB_AB_REGRESSED :
 		       sure && v->hi < 1 - thr ? PMB_AB_IMPROVED :
-		       sure && (v->lo > 1 || v->hi < 1) ? PMB_AB_BELOW : PMB_AB_NOISE;
+		       sure && apart ? PMB_AB_BELOW : PMB_AB_NOISE;
 	} else {
 		v->v = sure && v->lo > 0 ? PMB_AB_REGRESSED :
 		       sure && v->hi < 0 ? PMB_AB_IMPROVED : PMB_AB_NOISE;
 	}
+	if (apart && !sure)
+		v->v = PMB_AB_INCONCLUSIVE;
 }
 
 void pmb__ab_judge(const struct pmb__ab_series *s, double thr, bool exact,
@@ -127,6 +135,12 @@ static const char *verdict_word(const struct pmb__ab_verdict *v, bool exact, cha
 		return b;
 	case PMB_AB_NOISE:
 		return exact && !v->why ? "unchanged" : "within noise";
+	case PMB_AB_INCONCLUSIVE:
+		if (!v->testable)
+			snprintf(b, n, "inconclusive (%zu rounds: too few for the test)", v->ranked);
+		else
+			snprintf(b, n, "inconclusive (the test, p=%.2g, disagrees)", v->p);
+		return b;
 	default: return "-";
 	}
 }
@@ -135,7 +149,7 @@ static const char *verdict_word(const struct pmb__ab_verdict *v, bool exact, cha
 static void row(struct pmb__table *t, const struct pmb__ab_series *s,
 		const struct pmb__ab_verdict *v, bool exact)
 {
-	char old[32], new[32], ratio[32] = "-", ci[64], p[32] = "-", word[48];
+	char old[32], new[32], ratio[32] = "-", ci[64], p[32] = "-", word[64];
 
 	pmb__compare_fmt_value(old, sizeof(old), v->old);
 	pmb__compare_fmt_value(new, sizeof(new), v->new);

@@ -446,6 +446,15 @@ static void read_instance(const json_t *b, const json_t *in, struct pmb_instance
 	inst->def = &d->def;
 }
 
+/* "precision", ... back to its enum pmb_stop; NONE for none or another. */
+static int stop_reason(const char *name)
+{
+	for (int s = PMB_STOP_NONE + 1; name && s < PMB_NSTOPS; s++)
+		if (!strcmp(name, pmb__stop_name((enum pmb_stop)s)))
+			return s;
+	return PMB_STOP_NONE;
+}
+
 static int read_result(struct loader *l, const json_t *b, const json_t *events, struct pmb_result *r)
 {
 	const json_t *in = get(b, "instance");
@@ -467,6 +476,7 @@ static int read_result(struct loader *l, const json_t *b, const json_t *events, 
 	r->bytes_per_pass = u64(b, "bytes_per_pass");
 	r->warmup_ns = u64(b, "warmup_ns");
 	r->calib_passes = u64(b, "calibration_passes");
+	r->stopped_by = stop_reason(json_string_value(get(b, "stopped_by")));
 	r->local_overhead = truth(in, "local_overhead");
 	/* What the benchmark declared with pmb_set_mispredict_rate(). */
 	r->misp_declared = json_is_number(get(b, "declared_mispredict_rate"));

@@ -80,6 +80,12 @@ static size_t sol_search(const uint32_t *a, size_t n, uint32_t key)
 
 enum bsearch_form { BSEARCH_BRANCHY, BSEARCH_BRANCHLESS, BSEARCH_SOL };
 
+static int fill_sorted(void *buf, size_t bytes, uint64_t seed)
+{
+	pmb_gen_sorted_u32(buf, bytes / sizeof(uint32_t), seed);
+	return 0;
+}
+
 /* pmb_arg(s, 0): the array's bytes, one point per cache tier. */
 static void bm_bsearch(struct pmb_state *s, enum bsearch_form form)
 {
@@ -92,12 +98,14 @@ static void bm_bsearch(struct pmb_state *s, enum bsearch_form form)
 		pmb_fail(s, "bsearch: working set below one element");
 		return;
 	}
-	a = pmb_buffer_alloc(s, (size_t)bytes);
+	/* One array for the cohort's three forms: they search the same keys
+	 * in the same sorted array (same seed), and three copies of a DRAM
+	 * point made the run's peak three times its largest working set. */
+	a = pmb_buffer_shared(s, (size_t)bytes, fill_sorted);
 	if (!a) {
 		pmb_fail(s, "bsearch: cannot allocate the working set");
 		return;
 	}
-	pmb_gen_sorted_u32(a, n, pmb_seed(s));
 	/* xorshift must not start at 0; the seed's mix sets the top bit. */
 	x0 = (pmb_seed(s) * 0x9e3779b97f4a7c15ull) | (1ull << 63);
 	if (form != BSEARCH_SOL) {
@@ -125,7 +133,7 @@ static void bm_bsearch(struct pmb_state *s, enum bsearch_form form)
 		break;
 	}
 out:
-	pmb_buffer_free(a, (size_t)bytes);
+	pmb_buffer_release(a);
 }
 
 static void bm_bsearch_branchy(struct pmb_state *s)

@@ -22,6 +22,14 @@ static const double ladder[] = { 1, 3, 2, 4 };
  * LADDER_LEN ladder samples: see probe_passes. */
 #define PROBE_DIV 8
 #define STACK_BYTES (8u << 20)
+/* A default run's samples: never fewer than MIN_SAMPLES (the budget's
+ * floor); the precision stops it only at whole rounds of the ladder and
+ * from MIN_PRECISE on (three rounds: every rung three times, three
+ * fixed-cost probes, and a median's interval from fewer is too rough);
+ * never more than it sorts between samples. */
+#define MIN_SAMPLES 10
+#define MIN_PRECISE (3 * LADDER_LEN)
+#define STOP_MAX_SAMPLES 1000
 
 
 /* Where the loop counter lives.  The counter is stored and reloaded on
@@ -100,8 +108,11 @@ static uint64_t probe_passes(struct pmb__running *r)
 	return (uint64_t)((double)r->base / PROBE_DIV * stretch(r));
 }
 
-/* End of calibration: passes so that a sample lasts min_sample_ns, and the
- * number of samples the budget allows. */
+/* End of calibration: passes so that a sample lasts min_sample_ns, and
+ * when sampling stops.  A default run samples until the interval of the
+ * median per-pass time is within the precision, the budget is spent or
+ * the samples asked for are taken (pmb__stop_check, as ab's rounds);
+ * --samples, the simulator and the harness overhead take a fixed count. */
 static void calibrated(struct pmb__running *r, uint64_t passes, uint64_t ns)
 {
 	const struct pmb_runner_opts *o = r->o;
@@ -121,14 +132,45 @@ static void calibrated(struct pmb__running *r, uint64_t passes, uint64_t ns)
 
 	r->base = b < 1 ? 1 : (uint64_t)b;
 	r->target = o->samples;
-	if (!o->samples_given && !r->overhead && o->budget_ns > 0) {
-		double mean_mult = 2.5 * 1.05;
-		double sample_ns = (double)r->base * per_pass * mean_mult;
-		int fit = (int)(o->budget_ns / sample_ns);
+	r->adaptive = !o->samples_given && !r->overhead && (o->budget_ns > 0 || o->precision > 0);
+	r->rule = (struct pmb_stop_rule){ .min_n = MIN_PRECISE, .floor_n = MIN_SAMPLES,
+					  .max_n = (size_t)r->target, .precision = o->precision,
+					  .budget_ns = o->budget_ns };
+}
 
-		if (fit < r->target)
-			r->target = fit < 10 ? 10 : fit;
-	}
+/* The relative half-width of the interval of the median per-pass time of
+ * the samples so far (order statistics: cheap between samples); NAN
+ * before the rule's min_n and between whole rounds of the ladder. */
+static double running_halfwidth(const struct pmb__running *r)
+{
+	size_t n = r->r->nsamples;
+	double x[STOP_MAX_SAMPLES], lo, hi, med;
+
+	if (n < r->rule.min_n || n > STOP_MAX_SAMPLES || n % LADDER_LEN || r->rule.precision <= 0)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		x[i] = (double)r->r->samples[i].ns / (double)(r->r->samples[i].passes ?
+								r->r->samples[i].passes : 1);
+	pmb__sort(x, n);
+	med = pmb__quantile_sorted(x, n, 0.5);
+	pmb__median_ci_ranks(x, n, &lo, &hi);
+	return med > 0 ? fmax(med - lo, hi - med) / med : NAN;
+}
+
+/* Whether the samples phase ends now, and why (into the result); the
+ * next sample is taken to last as long as the last one. */
+static bool samples_done(struct pmb__running *r)
+{
+	enum pmb_stop why = PMB_STOP_NONE;
+	size_t n = r->r->nsamples;
+
+	if (r->adaptive && n)
+		why = pmb__stop_check(&r->rule, (size_t)r->taken, running_halfwidth(r), r->spent_ns,
+				      (double)r->r->samples[n - 1].ns);
+	if (why == PMB_STOP_NONE && r->taken >= r->target)
+		why = r->adaptive ? PMB_STOP_COUNT : PMB_STOP_FIXED;
+	r->r->stopped_by = why;
+	return why != PMB_STOP_NONE;
 }
 
 /* The definition's prepare hook, before the sample's meter and clock
@@ -274,9 +316,11 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 		} else if (r->probing) {
 			pmb__result_add_probe(r->r, &smp);
 			r->probing = false;
+			r->spent_ns += (double)ns;
 		} else if (r->phase == PH_SAMPLES) {
 			pmb__result_add_sample(r->r, &smp);
 			r->taken++;
+			r->spent_ns += (double)ns;
 			r->slice_samples++;
 			r->probe_due = r->taken % LADDER_LEN == 0;
 		}
@@ -290,6 +334,7 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 			r->r->span_wall_ns = r->r->span_cpu_ns = 0;
 		r->called = true;
 		r->phase = PH_DONE;
+		r->r->stopped_by = PMB_STOP_SIGNAL;
 		return false;
 	}
 	/* Where the loop called from: --disasm's which loop of a function
@@ -299,7 +344,7 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 	if (r->phase == PH_CALIB) {
 		if (calib_step(r, ns, t1))
 			return true;
-	} else if (r->phase == PH_SAMPLES && r->taken >= r->target) {
+	} else if (r->phase == PH_SAMPLES && samples_done(r)) {
 		r->phase = PH_DONE;
 	} else if (r->phase == PH_SAMPLES && r->slice_samples >= ROUND_SAMPLES) {
 		r->slice_samples = 0;

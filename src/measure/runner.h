@@ -14,8 +14,12 @@ struct pmb_runner_opts {
 	int samples;           /* per instance */
 	bool samples_given;    /* --samples was given: never cut by the budget */
 	double warmup_ns;      /* warm-up before calibration ends */
-	double budget_ns;      /* a default run cuts samples (not below 10) so
-	                          one instance takes about this long */
+	double budget_ns;      /* a default run stops sampling (not below 10
+	                          samples) before one instance's own samples
+	                          pass this */
+	double precision;      /* a default run stops sampling once the median
+	                          per-pass time's interval is within +-this
+	                          (relative); 0: samples samples */
 	int repetitions;       /* whole calls per instance */
 	uint64_t seed;         /* 0: each definition's own */
 	bool hugepages;

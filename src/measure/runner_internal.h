@@ -24,8 +24,11 @@ struct pmb__running {
 	uint64_t t0;        /* clock at its start */
 	uint64_t first_ns;  /* clock at the first pass: warm-up start */
 	uint64_t base;      /* calibrated passes per sample */
-	int target;         /* samples to take */
+	int target;         /* samples to take at most */
 	int taken;
+	double spent_ns;    /* this benchmark's own samples and probes */
+	struct pmb_stop_rule rule; /* when sampling stops (calibrated()) */
+	bool adaptive;      /* the rule decides, not target alone */
 	uint64_t rng;       /* splitmix64 state: stretch of the ladder */
 	bool overhead;      /* the harness-overhead run: schedule N, 2N */
 	uint64_t preset;    /* non-zero: no calibration, base = preset */

@@ -58,18 +58,16 @@ PMB_API bool pmb_hugepages(const struct pmb_state *s)
 	return s->pmb__r->o->hugepages;
 }
 
+static void note_huge(struct pmb_result *r, double f);
+
 PMB_API void *pmb_buffer_alloc(struct pmb_state *s, size_t bytes)
 {
-	struct pmb_result *r = s->pmb__r->r;
 	void *p = pmb__buffer_map(bytes, s->pmb__r->o->hugepages);
-	double f;
 
 	if (!p)
 		return NULL;
-	f = pmb__buffer_huge_fraction(p, bytes);
 	/* The smallest share of any buffer: the one that limits the claim. */
-	if (f >= 0 && (r->huge_fraction < 0 || f < r->huge_fraction))
-		r->huge_fraction = f;
+	note_huge(s->pmb__r->r, pmb__buffer_huge_fraction(p, bytes));
 	return p;
 }
 
@@ -77,6 +75,72 @@ PMB_API void pmb_buffer_free(void *buf, size_t bytes)
 {
 	if (buf)
 		pmb__buffer_unmap(buf, bytes);
+}
+
+/* Shared inputs: a cohort holds at most one per member, and members run
+ * one at a time on one thread, so a small table with no lock does. */
+#define MAX_SHARED 16
+static struct shared_buf {
+	void *p;
+	size_t bytes;
+	uint64_t seed;
+	bool huge;
+	pmb_buffer_fill_fn fill;
+	double huge_fraction;
+	int refs;
+} shared[MAX_SHARED];
+
+/* The result's huge-page share: the smallest of any of its buffers. */
+static void note_huge(struct pmb_result *r, double f)
+{
+	if (f >= 0 && (r->huge_fraction < 0 || f < r->huge_fraction))
+		r->huge_fraction = f;
+}
+
+PMB_API void *pmb_buffer_shared(struct pmb_state *s, size_t bytes, pmb_buffer_fill_fn fill)
+{
+	bool huge = s->pmb__r->o->hugepages;
+	uint64_t seed = pmb_seed(s);
+	struct shared_buf *free_slot = NULL;
+
+	for (int i = 0; i < MAX_SHARED; i++) {
+		struct shared_buf *b = &shared[i];
+
+		if (b->refs && b->fill == fill && b->bytes == bytes && b->seed == seed && b->huge == huge) {
+			b->refs++;
+			note_huge(s->pmb__r->r, b->huge_fraction);
+			return b->p;
+		}
+		if (!b->refs && !free_slot)
+			free_slot = b;
+	}
+	if (!free_slot || !fill)
+		return NULL;
+	void *p = pmb__buffer_map(bytes, huge);
+
+	if (!p)
+		return NULL;
+	if (fill(p, bytes, seed)) {
+		pmb__buffer_unmap(p, bytes);
+		return NULL;
+	}
+	*free_slot = (struct shared_buf){ .p = p, .bytes = bytes, .seed = seed, .huge = huge,
+					  .fill = fill, .refs = 1,
+					  .huge_fraction = pmb__buffer_huge_fraction(p, bytes) };
+	note_huge(s->pmb__r->r, free_slot->huge_fraction);
+	return p;
+}
+
+PMB_API void pmb_buffer_release(void *buf)
+{
+	for (int i = 0; buf && i < MAX_SHARED; i++)
+		if (shared[i].refs && shared[i].p == buf) {
+			if (--shared[i].refs == 0) {
+				pmb__buffer_unmap(buf, shared[i].bytes);
+				shared[i].p = NULL;
+			}
+			return;
+		}
 }
 
 void pmb__result_set_reason(struct pmb_result *r, int status, const char *reason)

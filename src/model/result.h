@@ -185,6 +185,10 @@ struct pmb_result {
 	 * for the CPU time per item where task-clock is not counted.  0:
 	 * not taken. */
 	uint64_t span_wall_ns, span_cpu_ns;
+	/* What ended the samples (enum pmb_stop, base/stop.h): the interval
+	 * reached --precision, the samples' cap, the time budget, a fixed
+	 * count (--samples, the simulator), a signal; NONE not measured. */
+	int stopped_by;
 	/* CPU time per item (analysis.c): task-clock's where counted, else
 	 * ns/item scaled by the span's CPU share; NAN none. */
 	double cpu_per_item;

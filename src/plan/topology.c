@@ -481,6 +481,51 @@ int pmb__topology_tiers(const struct pmb_topology_info *info,
 	return 0;
 }
 
+/* How many of tier[0..n) up to index `end` carry label `lab`. */
+static size_t count_label(const struct pmb_tier_point *tier, size_t end, const char *lab)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < end; i++)
+		c += !strcmp(tier[i].tier, lab);
+	return c;
+}
+
+void pmb__topology_tiers_short(const struct pmb_topology_info *info, struct pmb_tier_point *tier,
+			       size_t *n)
+{
+	uint64_t past = 0;
+	size_t k = 0, ndram = 0, far = 0;
+	bool keep[PMB_MAX_TIER_POINTS] = { false };
+
+	if (info->ncaches > 0)
+		past = 2 * info->cache[(info->ncaches < PMB_MAX_CACHES ? info->ncaches
+					 : PMB_MAX_CACHES) - 1].size;
+	for (size_t i = 0; i < *n && i < PMB_MAX_TIER_POINTS; i++) {
+		if (strcmp(tier[i].tier, "DRAM")) {
+			/* Sorted ascending: the two largest of a level are
+			 * those with at most one of its label after them. */
+			keep[i] = count_label(tier + i + 1, *n - i - 1, tier[i].tier) < 2;
+			continue;
+		}
+		ndram++;
+		far += tier[i].bytes >= past;
+	}
+	for (size_t i = 0, seen = 0, seen_far = 0; i < *n && i < PMB_MAX_TIER_POINTS; i++) {
+		if (strcmp(tier[i].tier, "DRAM"))
+			continue;
+		seen++;
+		if (far >= 2)
+			keep[i] = tier[i].bytes >= past && seen_far++ < 2;
+		else
+			keep[i] = ndram - seen < 2; /* the two largest */
+	}
+	for (size_t i = 0; i < *n && i < PMB_MAX_TIER_POINTS; i++)
+		if (keep[i])
+			tier[k++] = tier[i];
+	*n = k;
+}
+
 void pmb__topology_label(const struct pmb_topology_info *info, uint64_t bytes,
 			char *buf, size_t len)
 {

@@ -48,6 +48,15 @@ int pmb__topology_pin(struct pmb_topology *t, int cpu);
  * deduplicated.  Line size 0 (unknown) counts as 64. */
 int pmb__topology_tiers(const struct pmb_topology_info *info,
 		       struct pmb_tier_point *out, size_t max, size_t *n);
+/* The default sweep (--sweep=short): of pmb__topology_tiers' points
+ * tier[0..*n), in place, the two largest of each cache level (well inside
+ * it, the ones least near the level below) and the two smallest DRAM
+ * points at or past twice the last level's size (the larger DRAM points
+ * where fewer reach it): every tier keeps two points where it had them,
+ * DRAM stays beyond the last level, and the largest working set is 4 x
+ * the last level, not 8.  *n gets the count kept. */
+void pmb__topology_tiers_short(const struct pmb_topology_info *info, struct pmb_tier_point *tier,
+			       size_t *n);
 /* Usable size U(i) (see pmb__topology_tiers) of each of info's caches into
  * usable[0..ncaches). */
 void pmb__topology_usable(const struct pmb_topology_info *info, uint64_t *usable);

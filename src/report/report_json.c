@@ -379,6 +379,10 @@ static void write_run_facts(struct pmb__jw *w, const struct pmb_context *c,
 	pmb__jw_bool(w, "modes_between_repetitions", x->rep_modes);
 	pmb__jw_uint(w, "warmup_ns", x->warmup_ns);
 	pmb__jw_uint(w, "calibration_passes", x->calib_passes);
+	/* What ended the samples: "precision", "samples", "budget",
+	 * "fixed" or "signal" (base/stop.h). */
+	if (*pmb__stop_name(x->stopped_by))
+		pmb__jw_str(w, "stopped_by", pmb__stop_name(x->stopped_by));
 	/* Measured around this benchmark's cohort; what its figures and
 	 * ns_per_item_samples are corrected with. */
 	if (x->local_overhead)

@@ -16,12 +16,16 @@ enum pmb_want_backend { PMB_WANT_AUTO, PMB_WANT_PERF, PMB_WANT_SIM };
 
 #define PMB_DEFAULT_SAMPLES 30
 
+/* --sweep: PMB_TIERS' working sets, two per tier (short) or all of them. */
+enum pmb_sweep { PMB_SWEEP_SHORT, PMB_SWEEP_FULL };
+
 /* The command line of a run, as run_options.c's option table fills it. */
 struct pmb_options {
 	const char *filter;      /* --filter: POSIX ERE; NULL all */
 	struct pmb_optfiles load; /* --load: shared objects to run */
 	int samples;             /* --samples: per benchmark */
 	bool samples_given;      /* --samples given: never cut by the budget */
+	double precision;        /* --precision: a fraction; 0 none */
 	double min_sample_ns;    /* --min-sample-time */
 	int cpu;                 /* --cpu; -1 the core it started on */
 	int format;              /* --format: enum pmb_format */
@@ -34,6 +38,7 @@ struct pmb_options {
 	int backend;             /* --backend: enum pmb_want_backend */
 	int read;                /* --read: enum pmb_read_mode */
 	int hugepages;           /* --hugepages: 1 on, 0 off */
+	int sweep;               /* --sweep: enum pmb_sweep */
 	int repetitions;         /* --repetitions */
 	uint64_t seed;           /* --seed; 0 each benchmark's own */
 	const char *columns;     /* --columns: the console table's; NULL chosen */

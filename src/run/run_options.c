@@ -20,6 +20,9 @@ static const struct pmb_optchoice read_modes[] = {
 	{ "auto", PMB_READ_AUTO }, { "self", PMB_READ_SELF }, { "syscall", PMB_READ_SYSCALL }, { 0 },
 };
 static const struct pmb_optchoice on_off[] = { { "on", 1 }, { "off", 0 }, { 0 } };
+static const struct pmb_optchoice sweeps[] = {
+	{ "short", PMB_SWEEP_SHORT }, { "full", PMB_SWEEP_FULL }, { 0 },
+};
 
 #define AT(member) PMB_OPT_AT(struct pmb_options, member)
 
@@ -35,7 +38,11 @@ static const struct pmb_optdef options[] = {
 		  "may be given several times" },
 	{ .name = "--samples", .kind = PMB_OPT_INT, .value = AT(samples), .given = AT(samples_given),
 	  .lo = 1, .hi = 1000000, .meta = "=N",
-	  .help = "samples per benchmark (default 30, fewer for\nslow benchmarks, never under 10)" },
+	  .help = "samples per benchmark (default: until --precision\nor the budget, at most 30, never "
+		  "under 10)" },
+	{ .name = "--precision", .kind = PMB_OPT_PERCENT, .value = AT(precision), .meta = "=PCT",
+	  .help = "stop sampling a benchmark once its median's\ninterval is within +-PCT percent (default 1;\n"
+		  "0: take 30 samples or the budget's)" },
 	{ .name = "--min-sample-time", .kind = PMB_OPT_DURATION, .value = AT(min_sample_ns), .hi = 10,
 	  .meta = "=T", .help = "shortest sample, e.g. 1ms, 500us (default 1ms,\nnever under 1000 x the "
 				"clock's resolution nor\n100 x the counter reads inside a sample)" },
@@ -58,6 +65,9 @@ static const struct pmb_optdef options[] = {
 		  "allows, else\nread()), self (user space or fail), syscall" },
 	{ .name = "--hugepages", .kind = PMB_OPT_CHOICE, .value = AT(hugepages), .choices = on_off,
 	  .meta = "=on|off", .help = "huge pages for sweep buffers (default on)" },
+	{ .name = "--sweep", .kind = PMB_OPT_CHOICE, .value = AT(sweep), .choices = sweeps,
+	  .meta = "=short|full", .help = "working sets of the sweeps: two per cache tier\nand two in DRAM "
+					"(short, default), or every\npoint, DRAM up to 8 x the last level (full)" },
 	{ .name = "--seed", .kind = PMB_OPT_SEED, .value = AT(seed), .meta = "=N",
 	  .help = "seed every input generator with N" },
 	{ .name = "--format", .kind = PMB_OPT_CHOICE, .value = AT(format), .choices = formats, .meta = "=F",
@@ -153,6 +163,7 @@ int pmb__run_options(int argc, char **argv, struct pmb_options *o, char *err, si
 	memset(o, 0, sizeof(*o));
 	o->samples = PMB_DEFAULT_SAMPLES;
 	o->min_sample_ns = 1e6;
+	o->precision = 0.01;
 	o->cpu = -1;
 	o->format = PMB_FORMAT_CONSOLE;
 	o->backend = PMB_WANT_AUTO;

@@ -10,5 +10,6 @@
 #include "interrupt.h"
 #include "stats.h"
 #include "options.h"
+#include "near.h"
 
 #endif

@@ -22,7 +22,8 @@
 /* ---- error detail (sim.c) ------------------------------------------------- */
 
 /* What pmb__sim_error() returns; the parent appends valgrind's log to it. */
-extern char pmb__sim_err[512];
+#define PMB__SIM_ERR_LEN 1536
+extern char pmb__sim_err[PMB__SIM_ERR_LEN];
 
 void pmb__sim_set_err(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));

@@ -45,13 +45,18 @@ void pmb__near_start(struct pmb_near *s, const char *bad)
 
 void pmb__near_consider(struct pmb_near *s, const char *cand)
 {
+	pmb__near_consider_as(s, cand, cand);
+}
+
+void pmb__near_consider_as(struct pmb_near *s, const char *cand, const char *shown)
+{
 	int d = pmb__near_distance(s->bad, cand), i;
 
 	if (d > s->max)
 		return;
 	/* BR_MISP_RETIRED and the alias br-misp-retired: suggest one */
 	for (i = 0; i < s->n; i++)
-		if (!pmb__near_distance(s->name[i], cand))
+		if (!pmb__near_distance(s->name[i], shown))
 			return;
 	/* keep the PMB_NEAR_MAX closest, first seen first among equals */
 	for (i = s->n; i > 0 && s->d[i - 1] > d; i--) {
@@ -63,7 +68,7 @@ void pmb__near_consider(struct pmb_near *s, const char *cand)
 	if (i >= PMB_NEAR_MAX)
 		return;
 	s->d[i] = d;
-	snprintf(s->name[i], PMB_NEAR_LEN, "%s", cand);
+	snprintf(s->name[i], PMB_NEAR_LEN, "%s", shown);
 	if (s->n < PMB_NEAR_MAX)
 		s->n++;
 }

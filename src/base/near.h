@@ -30,6 +30,10 @@ void pmb__near_start(struct pmb_near *s, const char *bad);
  * comparison above. */
 void pmb__near_consider(struct pmb_near *s, const char *cand);
 
+/* cand compared, shown kept in its place (an option compared by its name,
+ * shown with the value given: "--filter=x"). */
+void pmb__near_consider_as(struct pmb_near *s, const char *cand, const char *shown);
+
 /* The kept names as "a, b, c" into out (size > 0); "" for none. */
 void pmb__near_join(const struct pmb_near *s, char *out, size_t size);
 

@@ -60,23 +60,26 @@ static const struct sim_quantity_def {
 	const char *name;
 	unsigned mask;
 	enum pmb_event_meaning means;
+	const char *desc;  /* for --list-events */
 } quantity[NQ] = {
-	[Q_INSTRUCTIONS] = { "instructions", M(IR), PMB_MEANS_INSTRUCTIONS },
-	[Q_LOADS] = { "loads", M(DR) },
-	[Q_STORES] = { "stores", M(DW) },
-	[Q_BRANCHES] = { "branches", M(BC) | M(BI), PMB_MEANS_BRANCHES },
-	[Q_BRANCH_MISSES] = { "branch-misses", M(BCM) | M(BIM), PMB_MEANS_BRANCH_MISSES },
-	[Q_COND] = { "cond-branches", M(BC) },
-	[Q_COND_MISSES] = { "cond-branch-misses", M(BCM) },
-	[Q_IND] = { "indirect-branches", M(BI) },
-	[Q_IND_MISSES] = { "indirect-branch-misses", M(BIM) },
-	[Q_L1D_MISSES] = { "l1d-misses", M(D1MR), PMB_MEANS_L1D_MISSES },
-	[Q_L1D_WMISSES] = { "l1d-write-misses", M(D1MW) },
-	[Q_LLC_MISSES] = { "llc-misses", M(DLMR), PMB_MEANS_LLC_MISSES },
-	[Q_LLC_WMISSES] = { "llc-write-misses", M(DLMW) },
-	[Q_L1I_MISSES] = { "l1i-misses", M(I1MR) },
+	[Q_INSTRUCTIONS] = { "instructions", M(IR), PMB_MEANS_INSTRUCTIONS, "instructions executed" },
+	[Q_LOADS] = { "loads", M(DR), 0, "data reads (L1d lookups of loads)" },
+	[Q_STORES] = { "stores", M(DW), 0, "data writes (L1d lookups of stores)" },
+	[Q_BRANCHES] = { "branches", M(BC) | M(BI), PMB_MEANS_BRANCHES, "branches executed, conditional and indirect" },
+	[Q_BRANCH_MISSES] = { "branch-misses", M(BCM) | M(BIM), PMB_MEANS_BRANCH_MISSES,
+			      "mispredicted branches, conditional and indirect" },
+	[Q_COND] = { "cond-branches", M(BC), 0, "conditional branches executed" },
+	[Q_COND_MISSES] = { "cond-branch-misses", M(BCM), 0, "mispredicted conditional branches" },
+	[Q_IND] = { "indirect-branches", M(BI), 0, "indirect branches executed" },
+	[Q_IND_MISSES] = { "indirect-branch-misses", M(BIM), 0, "mispredicted indirect branches" },
+	[Q_L1D_MISSES] = { "l1d-misses", M(D1MR), PMB_MEANS_L1D_MISSES, "L1d misses of data reads" },
+	[Q_L1D_WMISSES] = { "l1d-write-misses", M(D1MW), 0, "L1d misses of data writes" },
+	[Q_LLC_MISSES] = { "llc-misses", M(DLMR), PMB_MEANS_LLC_MISSES, "last-level misses of data reads" },
+	[Q_LLC_WMISSES] = { "llc-write-misses", M(DLMW), 0, "last-level misses of data writes" },
+	[Q_L1I_MISSES] = { "l1i-misses", M(I1MR), 0, "L1i misses of the instructions executed" },
 	/* perf's generic cache-misses: every last-level miss. */
-	[Q_CACHE_MISSES] = { "cache-misses", M(DLMR) | M(DLMW) | M(ILMR), PMB_MEANS_CACHE_MISSES },
+	[Q_CACHE_MISSES] = { "cache-misses", M(DLMR) | M(DLMW) | M(ILMR), PMB_MEANS_CACHE_MISSES,
+			     "every last-level miss: data reads, data writes, instruction fetches" },
 };
 
 /* Other names of the same quantities: the portable aliases of
@@ -596,4 +599,35 @@ int pmb__sim_resolve(const char *list, struct pmb_event_plan *plan)
 		d->scale = derive[i].scale;
 	}
 	return 0;
+}
+
+/* ---- --list-events under --backend=sim ------------------------------------ */
+
+int pmb__sim_list(const char *pattern, void (*fn)(void *ctx, const char *pmu, const char *name, const char *desc),
+		  void *ctx)
+{
+	char desc[256], cols[64], name[64];
+	int n = 0;
+
+	for (int q = 0; q < NQ; q++)
+		if (pmb__near_contains(quantity[q].name, pattern)) {
+			encode(quantity[q].mask, cols, sizeof(cols));
+			snprintf(desc, sizeof(desc), "%s (%s)", quantity[q].desc, cols);
+			fn(ctx, "sim", quantity[q].name, desc);
+			n++;
+		}
+	for (size_t i = 0; i < PMB__ARRAY_LEN(alias); i++)
+		if (pmb__near_contains(alias[i].name, pattern)) {
+			snprintf(desc, sizeof(desc), "the same as %s", quantity[alias[i].q].name);
+			fn(ctx, "sim", alias[i].name, desc);
+			n++;
+		}
+	for (size_t i = 0; i < PMB__ARRAY_LEN(sets); i++) {
+		snprintf(name, sizeof(name), "@%s", sets[i].name);
+		if (pmb__near_contains(name, pattern)) {
+			fn(ctx, "set", name, sets[i].list);
+			n++;
+		}
+	}
+	return n;
 }

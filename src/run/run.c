@@ -257,12 +257,15 @@ static int list_benchmarks(const struct pmb_options *o, struct pmb_plan *p)
 	return 0;
 }
 
-static int list_events(const char *pattern)
+/* The names --counters takes: the simulator's under --backend=sim (listed
+ * here, without valgrind), else this machine's. */
+static int list_events(const char *pattern, bool sim)
 {
-	if (pmb__events_list(pattern, pmb__out_event, NULL) > 0)
+	if ((sim ? pmb__sim_list(pattern, pmb__out_event, NULL) : pmb__events_list(pattern, pmb__out_event, NULL)) > 0)
 		return 0;
 	/* As grep: nothing found is status 1, not an error. */
-	fprintf(stderr, "pmubench: no event of this machine matches '%s'\n", pattern ? pattern : "");
+	fprintf(stderr, "pmubench: no event %s matches '%s'\n", sim ? "the simulator counts" : "of this machine",
+		pattern ? pattern : "");
 	return 1;
 }
 
@@ -767,12 +770,12 @@ int pmb__run_path(const struct pmb_options *o, struct pmb_run *run)
 		rc = check_outputs(o);
 	if (rc)
 		goto out;
-	if (o->backend == PMB_WANT_SIM && !plan.sim) {
-		rc = run_under_valgrind(o, &plan);
+	if (o->list_events) {
+		rc = list_events(o->list_pattern, o->backend == PMB_WANT_SIM);
 		goto out;
 	}
-	if (o->list_events) {
-		rc = list_events(o->list_pattern);
+	if (o->backend == PMB_WANT_SIM && !plan.sim) {
+		rc = run_under_valgrind(o, &plan);
 		goto out;
 	}
 	rc = plan_benchmarks(o, &plan, &warn);

@@ -287,8 +287,10 @@ static int run_under_valgrind(const struct pmb_options *o, const struct pmb_plan
 		return pmb__out_error("--backend=sim needs valgrind, which is not installed: apt-get install valgrind");
 	if (err < 0)
 		return pmb__out_error("--backend=sim: %s", *pmb__sim_error() ? pmb__sim_error() : pmb_strerror(err));
-	/* Stopped by a signal, passed on: the child said so itself. */
-	if (err != 0 && *pmb__sim_error() && !pmb__stop_signal)
+	/* Stopped by a signal, passed on, or by its own error (exit 2, said
+	 * on one line): the child said so itself, and valgrind's words after
+	 * it would bury the fix. */
+	if (err != 0 && err != 2 && *pmb__sim_error() && !pmb__stop_signal)
 		fprintf(stderr, "pmubench: valgrind said: %s\n", pmb__sim_error());
 	return err;
 }

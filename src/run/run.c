@@ -544,6 +544,8 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 	snprintf(c->read_path, sizeof(c->read_path), "%s", m->got.read_path);
 	snprintf(c->read_why, sizeof(c->read_why), "%s", m->got.read_why);
 	c->pmu_ok = m->got.pmu_works;
+	if (o->topology)
+		pmb__events_kernel_pmu(c->pmu_kernel, sizeof(c->pmu_kernel));
 	c->pmu_denied = m->got.denied && !m->got.hw_counts;
 	c->has_cycles = m->got.cycles;
 	c->group_read_ns = m->group_read_ns;

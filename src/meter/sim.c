@@ -528,6 +528,7 @@ static int add_list(const char *list, struct pmb_event_plan *plan, int *quant,
 	const char *p = list;
 	size_t len = 0;
 	int rc = 0, nbad = 0;
+	bool unknown = false; /* a name with no nearest simulated events */
 
 	while (*p && (!rc || nbad)) {
 		int e = next_name(&p, name);
@@ -538,6 +539,7 @@ static int add_list(const char *list, struct pmb_event_plan *plan, int *quant,
 			if (len < sizeof(all))
 				len += (size_t)snprintf(all + len, sizeof(all) - len, "%s%s", nbad ? "; " : "",
 							pmb__sim_err);
+			unknown |= !strstr(pmb__sim_err, "the nearest simulated events");
 			nbad++;
 		} else if (e) {
 			nbad = 0; /* this error, alone */
@@ -547,7 +549,7 @@ static int add_list(const char *list, struct pmb_event_plan *plan, int *quant,
 	}
 	if (nbad) {
 		pmb__sim_set_err("%s", all);
-		if (!strstr(all, "the nearest simulated events"))
+		if (unknown)
 			gives_list(pmb__sim_err, sizeof(pmb__sim_err));
 	}
 	return rc;

@@ -130,11 +130,11 @@ static int parse_args(int argc, char **argv, struct ab *ab)
 		ab->side[1].path = argv[first + 1];
 		return -1;
 	}
+	/* One line, the fix in it: the usage where the programs are wrong. */
 	if (ret == 0)
-		snprintf(err, sizeof(err), "%s (OLD and NEW)", argc - first > 2 ?
+		snprintf(err, sizeof(err), "%s (usage: pmubench ab [OPTION]... OLD NEW)", argc - first > 2 ?
 			 "more than two programs" : "need two programs");
 	fprintf(stderr, "pmubench ab: %s\n", err);
-	usage(stderr);
 	return 2;
 }
 

@@ -86,6 +86,9 @@ ok(r.returncode == 2 and line.startswith("pmubench: --counters: unknown event 'B
 r = run("--counters=br_misp_retird", EMPTY)
 line = one_line(r) or ""
 ok(r.returncode == 2 and "did you mean br_misp_retired" in line, "br_misp_retird: br_misp_retired (%r)" % line)
+r = run("--counters=br_misp_retird", EMPTY, env=dict(os.environ, LIBPFM_FORCE_PMU="skx"))
+ok(r.returncode == 2 and (one_line(r) or "").endswith("did you mean br_misp_retired, br_inst_retired?"),
+   "libpfm4's own names (skx forced) in the case typed too (%r)" % one_line(r))
 
 r = run("--counters=BR_MISP_RETIRD,instructions,instrctions,@brnch", EMPTY)
 parts = (one_line(r) or "").split("; ")

@@ -116,6 +116,8 @@ const char *pmb__near_as_typed(const char *bad, const char *cand, bool underscor
 
 		if (upper && !lower)
 			ch = (char)toupper((unsigned char)ch);
+		else if (lower && !upper)
+			ch = (char)tolower((unsigned char)ch);
 		if (underscore_ok && under && !dash && ch == '-')
 			ch = '_';
 		buf[i] = ch;

@@ -38,9 +38,10 @@ void pmb__near_consider_as(struct pmb_near *s, const char *cand, const char *sho
 void pmb__near_join(const struct pmb_near *s, char *out, size_t size);
 
 /* cand written as the user wrote bad, which is how it will be typed next:
- * upper case where bad has no lower-case letter, and '_' for '-' where bad
+ * upper case where bad has no lower-case letter, lower case where it has no
+ * upper-case one (a name with both is left as it is), and '_' for '-' where bad
  * has '_' and no '-' and underscore_ok says the name accepts that
- * spelling.  Writes at most size bytes into buf (size > 0); returns buf. */
+ * spelling.  Only for names compared without regard to case.  Writes at most size bytes into buf (size > 0); returns buf. */
 const char *pmb__near_as_typed(const char *bad, const char *cand, bool underscore_ok, char *buf,
 			       size_t size);
 

@@ -23,10 +23,18 @@ static bool plan_pmu(void *ctx, pfm_pmu_t p, const pfm_pmu_info_t *pi)
 	return u->c->pmu_id >= 0 ? (int)p == u->c->pmu_id : pi->type == PFM_PMU_TYPE_CORE;
 }
 
+/* libpfm4's names compare without regard to case: each in the case typed. */
+static void consider_typed(struct pmb_near *s, const char *name)
+{
+	char typed[PMB_NEAR_LEN];
+
+	pmb__near_consider(s, pmb__near_as_typed(s->bad, name, false, typed, sizeof(typed)));
+}
+
 static int consider_umask(void *ctx, const char *full, const char *desc)
 {
 	(void)desc;
-	pmb__near_consider(ctx, full);
+	consider_typed(ctx, full);
 	return 0;
 }
 
@@ -37,7 +45,7 @@ static int consider_event(void *ctx, const pfm_pmu_info_t *pi, int i, const pfm_
 
 	(void)pi;
 	if (!u->base) {
-		pmb__near_consider(u->s, ei->name);
+		consider_typed(u->s, ei->name);
 		return 0;
 	}
 	if (strcasecmp(ei->name, u->base))

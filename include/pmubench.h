@@ -234,6 +234,17 @@ PMB_API int pmb_register(const struct pmb_benchmark_def *def);
  * order; .size, .abi, .func, .fname, .file and .line are set here. */
 #define PMB_BENCHMARK(...) PMB__BENCHMARK(__COUNTER__, __VA_ARGS__)
 
+/** Register the function an expression in parentheses gives, under a name
+ * (required: the expression is no name), with the same fields:
+ * `PMB_BENCHMARK_FN((bm<3, 5>), "bm/3x5", .group = "demo");` or
+ * `PMB_BENCHMARK_FN(([](struct pmb_state *s) { ... }), "demo/lambda");`.
+ * For what one macro argument cannot hold: a C++ template's arguments or a
+ * lambda's body (their commas would split it), a capture-free lambda (it
+ * converts to the function pointer).  .fname is the expression's text
+ * without its parentheses. */
+#define PMB_BENCHMARK_FN(fn, ...) PMB__BENCHMARK_FN(__COUNTER__, fn, __VA_ARGS__)
+#define PMB__UNPAREN_STR(...) #__VA_ARGS__
+
 #ifndef __cplusplus
 #define PMB__BENCHMARK(id, ...)                                                 \
 	static const struct pmb_benchmark_def PMB__CAT(pmb__def_, id) = {       \
@@ -242,6 +253,20 @@ PMB_API int pmb_register(const struct pmb_benchmark_def *def);
 		.fname = PMB__HEAD_STR(__VA_ARGS__, ~),                         \
 		.file = __FILE__, .line = __LINE__,                             \
 		.func = __VA_ARGS__                                             \
+	};                                                                      \
+	__attribute__((constructor)) static void PMB__CAT(pmb__reg_, id)(void)  \
+	{                                                                       \
+		(void)pmb_register(&PMB__CAT(pmb__def_, id));                   \
+	}                                                                       \
+	extern int pmb__benchmark_needs_a_semicolon
+#define PMB__BENCHMARK_FN(id, fn, ...)                                          \
+	static const struct pmb_benchmark_def PMB__CAT(pmb__def_, id) = {       \
+		.size = sizeof(struct pmb_benchmark_def),                       \
+		.abi = PMB_VERSION_MAJOR,                                       \
+		.func = fn,                                                     \
+		.fname = PMB__UNPAREN_STR fn,                                   \
+		.file = __FILE__, .line = __LINE__,                             \
+		.name = __VA_ARGS__                                             \
 	};                                                                      \
 	__attribute__((constructor)) static void PMB__CAT(pmb__reg_, id)(void)  \
 	{                                                                       \
@@ -288,6 +313,23 @@ PMB_API int pmb_register(const struct pmb_benchmark_def *def);
 		d_.abi = PMB_VERSION_MAJOR;                                     \
 		d_.func = PMB__HEAD(__VA_ARGS__, ~);                            \
 		d_.fname = PMB__HEAD_STR(__VA_ARGS__, ~);                       \
+		d_.file = __FILE__;                                             \
+		d_.line = __LINE__;                                             \
+		PMB__CAT(PMB__SET, PMB__NARG(__VA_ARGS__))(d_, __VA_ARGS__)     \
+		(void)pmb_register(&d_);                                        \
+	}                                                                       \
+	extern int pmb__benchmark_needs_a_semicolon
+/* The name is the first of __VA_ARGS__, which PMB__SETn skips as it skips
+ * PMB_BENCHMARK's function. */
+#define PMB__BENCHMARK_FN(id, fn, ...)                                          \
+	__attribute__((constructor)) static void PMB__CAT(pmb__reg_, id)(void)  \
+	{                                                                       \
+		static struct pmb_benchmark_def d_;                             \
+		d_.size = sizeof(struct pmb_benchmark_def);                     \
+		d_.abi = PMB_VERSION_MAJOR;                                     \
+		d_.func = fn;                                                   \
+		d_.fname = PMB__UNPAREN_STR fn;                                 \
+		d_.name = PMB__HEAD(__VA_ARGS__, ~);                            \
 		d_.file = __FILE__;                                             \
 		d_.line = __LINE__;                                             \
 		PMB__CAT(PMB__SET, PMB__NARG(__VA_ARGS__))(d_, __VA_ARGS__)     \

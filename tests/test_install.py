@@ -140,6 +140,31 @@ def test_pkgconfig(e):
     ok(libs is not None and "-L" + e.libdir in libs and "-lpmubench" in libs,
        "pkg-config --libs pmubench: %s" % libs)
     ok(e.pkg("--variable=libdir") == [e.libdir], "its libdir variable, for the rpath: %s" % e.pkg("--variable=libdir"))
+    # Issue 28: with no other .pc to be found (as where only the runtime
+    # packages of hwloc, jansson, capstone and elfutils are installed), a
+    # shared link's flags still come, and build a program that runs.
+    empty = e.tmp + "/no-pc"
+    os.makedirs(empty, exist_ok=True)
+    alone = dict(e.env, PKG_CONFIG_LIBDIR=empty)
+    r = sh(["pkg-config", "--cflags", "--libs", "pmubench"], env=alone)
+    ok(r.returncode == 0 and r.stdout.split() == ["-I" + e.prefix + "/include", "-L" + e.libdir, "-lpmubench"],
+       "pkg-config --cflags --libs pmubench needs no other .pc (PKG_CONFIG_LIBDIR=%s): %s" %
+       (empty, r.stdout.strip() or last(r.stderr)))
+    flags = r.stdout.split() if r.returncode == 0 else []
+    with open(e.tmp + "/alone.c", "w") as f:
+        f.write("#include <pmubench.h>\nstatic void bm(struct pmb_state *s) { while (pmb_loop(s)) {} }\n"
+                "PMB_BENCHMARK(bm, .group = \"alone\");\nint main(int c, char **v) { return pmb_main(c, v); }\n")
+    r = sh(["cc", "-O2", "alone.c", *flags, "-Wl,-rpath," + e.libdir, "-o", "alone"], cwd=e.tmp)
+    if r.returncode == 0:
+        r = sh(["./alone", "--list"], cwd=e.tmp, env=alone)
+    ok(r.returncode == 0 and r.stdout.split() == ["alone/bm"],
+       "a program links with those flags alone and runs: %s" % (r.stdout.strip() or last(r.stderr)))
+    r = sh(["pkg-config", "--static", "--libs", "pmubench"], env=alone)
+    libs = r.stdout.split()
+    want = ["-lpmubench", "-lpfm", "-lhwloc", "-ljansson", "-lcapstone", "-ldw", "-lelf", "-lm", "-ldl"]
+    ok(r.returncode == 0 and all(x in libs for x in want) and len(set(libs)) == len(libs),
+       "pkg-config --static --libs names the rest, each once, without their .pc files: %s" %
+       (r.stdout.strip() or last(r.stderr)))
 
 
 def test_c(e, code):
@@ -213,6 +238,32 @@ def test_opaque_example(e, code):
     ok(got and len(got) == 1 and got[0] and got[0] >= 3 and not warned,
        "pmb_opaque's example computes in the loop under sim (instructions per item %s, warnings %s)" %
        (got, warned))
+
+
+CXX_FN = ["cxx/stride/1", "cxx/stride/4", "cxx/lambda/add/1", "cxx/lambda/add/2", "cxx/lambda/empty"]
+
+
+def test_cxx_fn(e, code):
+    """PMB_BENCHMARK_FN's example (issue 28): a template with two arguments
+    and capture-free lambdas register without tricks, with g++ and clang++
+    at C++11 to C++20 (warning-free), and each build lists the same
+    instances under the names given."""
+    with open(e.tmp + "/cxx_fn.cc", "w") as f:
+        f.write(code)
+    for cxx in ("g++", "clang++"):
+        if not shutil.which(cxx):
+            skip("PMB_BENCHMARK_FN's example builds with %s" % cxx, "%s is not installed" % cxx)
+            continue
+        for std in ("c++11", "c++14", "c++17", "c++20"):
+            out = "cxx_fn_%s_%s" % (cxx.replace("+", "x"), std.replace("+", "x"))
+            r = e.build(cxx, "cxx_fn.cc", out, ["-std=" + std, *WARN])
+            if r.returncode == 0 and not r.stderr:
+                r = e.run("./" + out, "--list")
+                got = r.stdout.split() if r.returncode == 0 else last(r.stderr)
+            else:
+                got = last(r.stderr) or "exit %d" % r.returncode
+            ok(got == CXX_FN, "PMB_BENCHMARK_FN: templates and lambdas build, link and register (%s -std=%s %s): %s"
+               % (cxx, std, " ".join(WARN), got))
 
 
 # Every way to write a definition, for the C and C++ expansions to agree.
@@ -449,7 +500,8 @@ def main():
         prefix, staged = got
         e = Env(prefix, check_layout(prefix, staged), tmp)
         ex = examples(prefix + "/share/man/man3/pmubench.3")
-        ok(set(ex) == {"A benchmark program", "Work the loop must not lose", "Figures in a program"},
+        ok(set(ex) == {"A benchmark program", "Work the loop must not lose", "Templates and lambdas in C++",
+                       "Figures in a program"},
            "the man page's examples: %s" % sorted(ex))
         bench, figures = ex.get("A benchmark program", ""), ex.get("Figures in a program", "")
         readme = open(SRC + "/README.md").read()
@@ -458,6 +510,7 @@ def main():
         test_c(e, bench)
         cxx = test_cxx(e, bench)
         test_opaque_example(e, ex.get("Work the loop must not lose", ""))
+        test_cxx_fn(e, ex.get("Templates and lambdas in C++", ""))
         test_fields(e)
         test_api_example(e, figures)
         test_plugin(e, bench, cxx, figures)

@@ -11,5 +11,6 @@
 #include "stats.h"
 #include "options.h"
 #include "stop.h"
+#include "near.h"
 
 #endif

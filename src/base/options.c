@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "near.h"
 #include "options.h"
 
 #define MAX_OPTIONS 48
@@ -236,9 +237,43 @@ static int apply(const struct pmb_optdef *d, const char *a, char *dst, char *err
 	return -EINVAL;
 }
 
+/* An unknown long option arg ("--fliter=x"): the table's options near it
+ * (hidden ones left out), as the fix to type, its value kept ("did you
+ * mean --filter=x?"), or those it abbreviates when it is ambiguous. */
+static void unknown_long(const struct pmb_optdef *t, size_t n, const char *arg, char *err, size_t size)
+{
+	char word[PMB_NEAR_LEN], near[PMB_NEAR_MAX * (PMB_NEAR_LEN + 2)], fix[PMB_NEAR_LEN + 64];
+	const char *value = strchr(arg, '=');
+	size_t len = value ? (size_t)(value - arg) : strlen(arg), nprefix = 0, at = 0;
+	struct pmb_near s;
+
+	snprintf(word, sizeof(word), "%.*s", (int)len, arg);
+	for (size_t i = 0; i < n; i++)
+		if (!t[i].hidden && len > 2 && !strncmp(t[i].name, word, len) && at < sizeof(near)) {
+			at += (size_t)snprintf(near + at, sizeof(near) - at, "%s%s", nprefix ? ", " : "", t[i].name);
+			nprefix++;
+		}
+	if (nprefix > 1) {
+		snprintf(err, size, "option '%s' is ambiguous: it starts %s", word, near);
+		return;
+	}
+	pmb__near_start(&s, word);
+	for (size_t i = 0; i < n; i++)
+		if (!t[i].hidden) {
+			snprintf(fix, sizeof(fix), "%s%s", t[i].name, value && t[i].kind != PMB_OPT_FLAG &&
+				 t[i].kind != PMB_OPT_STOP ? value : "");
+			pmb__near_consider_as(&s, t[i].name, fix);
+		}
+	pmb__near_join(&s, near, sizeof(near));
+	if (s.n)
+		snprintf(err, size, "unknown option '%s': did you mean %s?", arg, near);
+	else
+		snprintf(err, size, "unknown option '%s' (see --help for the options)", arg);
+}
+
 /* getopt_long's '?': an unknown option, a value missing, or a value given
  * to an option that takes none (getopt says '?' for both). */
-static int refused(char **argv, char *err, size_t size)
+static int refused(const struct pmb_optdef *t, size_t n, char **argv, char *err, size_t size)
 {
 	const char *arg = argv[optind - 1];
 
@@ -248,6 +283,8 @@ static int refused(char **argv, char *err, size_t size)
 		snprintf(err, size, "%s: %.*s takes no value (see --help)", arg, (int)strcspn(arg, "="), arg);
 	else if (optopt >= LONG_VAL)
 		snprintf(err, size, "%s: expects a value (see --help)", arg);
+	else if (!strncmp(arg, "--", 2))
+		unknown_long(t, n, arg, err, size);
 	else
 		snprintf(err, size, "unknown option '%s' (see --help for the options)", arg);
 	return -EINVAL;
@@ -288,7 +325,7 @@ int pmb__options_parse(const struct pmb_optdef *table, size_t n, int argc, char 
 		size_t i = (size_t)(c - LONG_VAL);
 
 		if (c == '?' || c == ':')
-			return refused(argv, err, errsize);
+			return refused(table, n, argv, err, errsize);
 		if (c < LONG_VAL) /* a short option: its row */
 			for (i = 0; i < n && table[i].short_name != c; i++)
 				;

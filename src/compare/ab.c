@@ -137,8 +137,9 @@ static int parse_into(int argc, char **argv, struct ab *ab, char *err, size_t er
 		ab->side[1].path = argv[first + 1];
 		return -1;
 	}
+	/* One line, the fix in it: the usage where the programs are wrong. */
 	if (ret == 0)
-		snprintf(raw, sizeof(raw), "%s (OLD and NEW)", argc - first > 2 ?
+		snprintf(raw, sizeof(raw), "%s (usage: pmubench ab [OPTION]... OLD NEW)", argc - first > 2 ?
 			 "more than two programs" : "need two programs");
 	pmb__out_visible(err, errlen, raw);
 	return 2;
@@ -155,7 +156,6 @@ static int parse_args(int argc, char **argv, struct ab *ab)
 		pmb__options_help(ab_options, NAB_OPTIONS, stdout);
 	} else if (ret == 2) {
 		fprintf(stderr, "pmubench ab: %s\n", err);
-		usage(stderr);
 	}
 	return ret;
 }

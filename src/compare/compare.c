@@ -562,8 +562,8 @@ static int parse_args(int argc, char **argv, double *thr, double *drift,
 		return 1;
 	}
 	if (argc - first != 2) {
-		fprintf(stderr, "pmubench compare: %s\n", argc - first > 2 ? "more than two files" :
-			"need two files");
+		fprintf(stderr, "pmubench compare: %s (usage: pmubench compare [--threshold=PCT] [--drift=PCT] "
+			"OLD.json NEW.json)\n", argc - first > 2 ? "more than two files" : "need two files");
 		return -EINVAL;
 	}
 	files[0] = argv[first];
@@ -659,11 +659,8 @@ int pmb__compare_main(int argc, char **argv)
 	int ret;
 
 	ret = parse_args(argc, argv, &thr, &drift, files);
-	if (ret) {
-		if (ret < 0)
-			usage(stderr);
+	if (ret) /* a mistake said on one line, its fix in it */
 		return ret > 0 ? 0 : 2;
-	}
 	if (load(&ro, files[0]) || load(&rn, files[1])) {
 		ret = 2;
 		goto out;

@@ -8,11 +8,12 @@
 #include <strings.h>
 #include <linux/perf_event.h>
 
+#include "base.h"
 #include "pmubench.h"
 #include "plan.h"
 #include "sim_internal.h"
 
-char pmb__sim_err[512];
+char pmb__sim_err[PMB__SIM_ERR_LEN];
 
 const char *pmb__sim_error(void)
 {
@@ -59,23 +60,26 @@ static const struct sim_quantity_def {
 	const char *name;
 	unsigned mask;
 	enum pmb_event_meaning means;
+	const char *desc;  /* for --list-events */
 } quantity[NQ] = {
-	[Q_INSTRUCTIONS] = { "instructions", M(IR), PMB_MEANS_INSTRUCTIONS },
-	[Q_LOADS] = { "loads", M(DR) },
-	[Q_STORES] = { "stores", M(DW) },
-	[Q_BRANCHES] = { "branches", M(BC) | M(BI), PMB_MEANS_BRANCHES },
-	[Q_BRANCH_MISSES] = { "branch-misses", M(BCM) | M(BIM), PMB_MEANS_BRANCH_MISSES },
-	[Q_COND] = { "cond-branches", M(BC) },
-	[Q_COND_MISSES] = { "cond-branch-misses", M(BCM) },
-	[Q_IND] = { "indirect-branches", M(BI) },
-	[Q_IND_MISSES] = { "indirect-branch-misses", M(BIM) },
-	[Q_L1D_MISSES] = { "l1d-misses", M(D1MR), PMB_MEANS_L1D_MISSES },
-	[Q_L1D_WMISSES] = { "l1d-write-misses", M(D1MW) },
-	[Q_LLC_MISSES] = { "llc-misses", M(DLMR), PMB_MEANS_LLC_MISSES },
-	[Q_LLC_WMISSES] = { "llc-write-misses", M(DLMW) },
-	[Q_L1I_MISSES] = { "l1i-misses", M(I1MR) },
+	[Q_INSTRUCTIONS] = { "instructions", M(IR), PMB_MEANS_INSTRUCTIONS, "instructions executed" },
+	[Q_LOADS] = { "loads", M(DR), 0, "data reads (L1d lookups of loads)" },
+	[Q_STORES] = { "stores", M(DW), 0, "data writes (L1d lookups of stores)" },
+	[Q_BRANCHES] = { "branches", M(BC) | M(BI), PMB_MEANS_BRANCHES, "branches executed, conditional and indirect" },
+	[Q_BRANCH_MISSES] = { "branch-misses", M(BCM) | M(BIM), PMB_MEANS_BRANCH_MISSES,
+			      "mispredicted branches, conditional and indirect" },
+	[Q_COND] = { "cond-branches", M(BC), 0, "conditional branches executed" },
+	[Q_COND_MISSES] = { "cond-branch-misses", M(BCM), 0, "mispredicted conditional branches" },
+	[Q_IND] = { "indirect-branches", M(BI), 0, "indirect branches executed" },
+	[Q_IND_MISSES] = { "indirect-branch-misses", M(BIM), 0, "mispredicted indirect branches" },
+	[Q_L1D_MISSES] = { "l1d-misses", M(D1MR), PMB_MEANS_L1D_MISSES, "L1d misses of data reads" },
+	[Q_L1D_WMISSES] = { "l1d-write-misses", M(D1MW), 0, "L1d misses of data writes" },
+	[Q_LLC_MISSES] = { "llc-misses", M(DLMR), PMB_MEANS_LLC_MISSES, "last-level misses of data reads" },
+	[Q_LLC_WMISSES] = { "llc-write-misses", M(DLMW), 0, "last-level misses of data writes" },
+	[Q_L1I_MISSES] = { "l1i-misses", M(I1MR), 0, "L1i misses of the instructions executed" },
 	/* perf's generic cache-misses: every last-level miss. */
-	[Q_CACHE_MISSES] = { "cache-misses", M(DLMR) | M(DLMW) | M(ILMR), PMB_MEANS_CACHE_MISSES },
+	[Q_CACHE_MISSES] = { "cache-misses", M(DLMR) | M(DLMW) | M(ILMR), PMB_MEANS_CACHE_MISSES,
+			     "every last-level miss: data reads, data writes, instruction fetches" },
 };
 
 /* Other names of the same quantities: the portable aliases of
@@ -352,21 +356,45 @@ static void encode(unsigned mask, char *buf, size_t n)
 						pmb__sim_col_name[c]);
 }
 
+/* ", the sim backend gives: instructions, ..., @cache" after buf's text. */
+static void gives_list(char *e, size_t cap)
+{
+	size_t len = strlen(e);
+
+	if (len < cap)
+		len += (size_t)snprintf(e + len, cap - len, "; the sim backend gives:");
+	for (int q = 0; q < NQ && len < cap; q++)
+		len += (size_t)snprintf(e + len, cap - len, "%s %s", q ? "," : "", quantity[q].name);
+	for (size_t i = 0; i < PMB__ARRAY_LEN(sets) && len < cap; i++)
+		len += (size_t)snprintf(e + len, cap - len, ", @%s", sets[i].name);
+}
+
+/* "event 'NAME' cannot be simulated", and the simulated names near it in
+ * the user's spelling (their case: the simulator's own names and aliases
+ * compare case-insensitively), into the error detail. */
+static void err_unknown(const char *name)
+{
+	char typed[PMB_NEAR_LEN], near[PMB_NEAR_MAX * PMB_NEAR_LEN], set[PMB_NEAR_LEN];
+	struct pmb_near s;
+
+	pmb__near_start(&s, name);
+	for (int q = 0; q < NQ; q++)
+		pmb__near_consider(&s, pmb__near_as_typed(name, quantity[q].name, false, typed, sizeof(typed)));
+	for (size_t i = 0; i < PMB__ARRAY_LEN(alias); i++)
+		pmb__near_consider(&s, pmb__near_as_typed(name, alias[i].name, false, typed, sizeof(typed)));
+	for (size_t i = 0; i < PMB__ARRAY_LEN(sets); i++) {
+		snprintf(set, sizeof(set), "@%s", sets[i].name);
+		pmb__near_consider(&s, set);
+	}
+	pmb__near_join(&s, near, sizeof(near));
+	pmb__sim_set_err("event '%s' cannot be simulated%s%s%s", name, s.n ? ": did you mean " : "", near,
+			 s.n ? "?" : "");
+}
+
 void pmb__sim_err_nosim(const char *name)
 {
-	const size_t cap = sizeof(pmb__sim_err);
-	char *e = pmb__sim_err;
-	size_t len;
-
-	pmb__sim_set_err("event '%s' cannot be simulated; the sim backend "
-			 "gives:", name);
-	len = strlen(e);
-	for (int q = 0; q < NQ && len < cap; q++)
-		len += (size_t)snprintf(e + len, cap - len, "%s %s",
-					q ? "," : "", quantity[q].name);
-	for (size_t i = 0; i < PMB__ARRAY_LEN(sets) && len < cap; i++)
-		len += (size_t)snprintf(e + len, cap - len, ", @%s",
-					sets[i].name);
+	err_unknown(name);
+	gives_list(pmb__sim_err, sizeof(pmb__sim_err));
 }
 
 /* An event that counts something near what the simulator has, but not it:
@@ -385,7 +413,7 @@ static const struct sim_near {
 };
 
 /* The error for name, which counts means: what it counts and the nearest
- * simulated events, or every name the backend gives. */
+ * simulated events, or the names near it. */
 static void err_refused(const char *name, enum pmb_event_meaning means)
 {
 	for (size_t i = 0; i < PMB__ARRAY_LEN(nearest); i++)
@@ -394,7 +422,7 @@ static void err_refused(const char *name, enum pmb_event_meaning means)
 					 "events: %s", name, nearest[i].what, nearest[i].nearest);
 			return;
 		}
-	pmb__sim_err_nosim(name);
+	err_unknown(name);
 }
 
 /* The next name of the comma list at *p, blanks trimmed, into name (""
@@ -466,37 +494,63 @@ static int add_set(const char *name, struct pmb_event_plan *plan, int *quant,
 	for (size_t i = 0; i < PMB__ARRAY_LEN(sets); i++)
 		if (!strcasecmp(name + 1, sets[i].name) && depth <= 2)
 			return add_list(sets[i].list, plan, quant, depth + 1);
-	pmb__sim_err_nosim(name);
+	err_unknown(name);
 	return PMB_ENOSIM;
 }
 
+/* One name of a list (a set expanded) into plan. */
+static int add_name(const char *name, struct pmb_event_plan *plan, int *quant, int depth)
+{
+	enum pmb_event_meaning means;
+	int q;
+
+	if (name[0] == '@')
+		return add_set(name, plan, quant, depth);
+	q = lookup(name);
+	if (q < 0 && (q = with_level(name, &means)) == -2)
+		return PMB_ENOSIM;
+	if (q < 0 && (q = lookup_by_meaning(name, &means)) < 0) {
+		if (q == -1)
+			err_refused(name, means);
+		return PMB_ENOSIM;
+	}
+	return add_quantity(name, q, plan, quant);
+}
+
 /* Add the names of list (sets expanded) to plan; quant[e] is the quantity
- * of plan event e. */
+ * of plan event e.  The names the user gave (depth 0) that cannot be
+ * simulated are named all at once, their errors joined by "; ", then
+ * what the backend gives; other errors stop at once. */
 static int add_list(const char *list, struct pmb_event_plan *plan, int *quant,
 		    int depth)
 {
-	enum pmb_event_meaning means;
+	char name[64], all[PMB__SIM_ERR_LEN] = "";
 	const char *p = list;
-	char name[64];
-	int rc = 0, q;
+	size_t len = 0;
+	int rc = 0, nbad = 0;
+	bool unknown = false; /* a name with no nearest simulated events */
 
-	while (*p && !rc) {
-		rc = next_name(&p, name);
-		if (rc || !name[0])
-			continue;
-		if (name[0] == '@') {
-			rc = add_set(name, plan, quant, depth);
-			continue;
+	while (*p && (!rc || nbad)) {
+		int e = next_name(&p, name);
+
+		if (!e && name[0])
+			e = add_name(name, plan, quant, depth);
+		if (e == PMB_ENOSIM && depth == 0 && name[0]) {
+			if (len < sizeof(all))
+				len += (size_t)snprintf(all + len, sizeof(all) - len, "%s%s", nbad ? "; " : "",
+							pmb__sim_err);
+			unknown |= !strstr(pmb__sim_err, "the nearest simulated events");
+			nbad++;
+		} else if (e) {
+			nbad = 0; /* this error, alone */
 		}
-		q = lookup(name);
-		if (q < 0 && (q = with_level(name, &means)) == -2)
-			return PMB_ENOSIM;
-		if (q < 0 && (q = lookup_by_meaning(name, &means)) < 0) {
-			if (q == -1)
-				err_refused(name, means);
-			return PMB_ENOSIM;
-		}
-		rc = add_quantity(name, q, plan, quant);
+		if (e)
+			rc = e;
+	}
+	if (nbad) {
+		pmb__sim_set_err("%s", all);
+		if (unknown)
+			gives_list(pmb__sim_err, sizeof(pmb__sim_err));
 	}
 	return rc;
 }
@@ -547,4 +601,35 @@ int pmb__sim_resolve(const char *list, struct pmb_event_plan *plan)
 		d->scale = derive[i].scale;
 	}
 	return 0;
+}
+
+/* ---- --list-events under --backend=sim ------------------------------------ */
+
+int pmb__sim_list(const char *pattern, void (*fn)(void *ctx, const char *pmu, const char *name, const char *desc),
+		  void *ctx)
+{
+	char desc[256], cols[64], name[64];
+	int n = 0;
+
+	for (int q = 0; q < NQ; q++)
+		if (pmb__near_contains(quantity[q].name, pattern)) {
+			encode(quantity[q].mask, cols, sizeof(cols));
+			snprintf(desc, sizeof(desc), "%s (%s)", quantity[q].desc, cols);
+			fn(ctx, "sim", quantity[q].name, desc);
+			n++;
+		}
+	for (size_t i = 0; i < PMB__ARRAY_LEN(alias); i++)
+		if (pmb__near_contains(alias[i].name, pattern)) {
+			snprintf(desc, sizeof(desc), "the same as %s", quantity[alias[i].q].name);
+			fn(ctx, "sim", alias[i].name, desc);
+			n++;
+		}
+	for (size_t i = 0; i < PMB__ARRAY_LEN(sets); i++) {
+		snprintf(name, sizeof(name), "@%s", sets[i].name);
+		if (pmb__near_contains(name, pattern)) {
+			fn(ctx, "set", name, sets[i].list);
+			n++;
+		}
+	}
+	return n;
 }

@@ -31,6 +31,13 @@ void pmb__sim_geometry(const struct pmb_topology_info *info, char *buf, size_t n
 int pmb__sim_resolve(const char *list, struct pmb_event_plan *plan);
 const char *pmb__sim_error(void);
 
+/* --list-events under --backend=sim: fn for each name the simulator
+ * counts (its quantities, their other names, its sets) that contains
+ * pattern (case ignored, '_' equal to '-'; NULL or "" every one), with
+ * what it counts and callgrind's columns.  Returns how many. */
+int pmb__sim_list(const char *pattern, void (*fn)(void *ctx, const char *pmu, const char *name, const char *desc),
+		  void *ctx);
+
 /* A meter whose start/stop switch callgrind collection on and off around
  * each sample and read the sample's counts from the dump it writes. */
 int pmb__sim_meter(struct pmb_meter *m, const struct pmb_event_plan *plan);

@@ -21,6 +21,7 @@ struct sim_cmd {
 	char vg[PATH_MAX], exe[PATH_MAX], dir[PATH_MAX];
 	char out[PATH_MAX + 32], log[PATH_MAX + 32], geom[3][64];
 	char pmu[64];  /* libpfm4's core PMU here, for the child; "" none */
+	char geom_env[160]; /* PMB__SIM_GEOM_ENV's value; "" valgrind's caches */
 	char **args;
 };
 
@@ -64,9 +65,13 @@ static void remove_dir(const char *dir)
 	rmdir(dir);
 }
 
-/* valgrind's own messages, less the note it gives on every machine whose
- * LL it detects (we pass --LL anyway), into the error detail. */
-static void keep_log(const char *dir)
+/* valgrind's own messages into the error detail, less what it says on
+ * every machine about the LL cache it detects ("L3 cache found, using
+ * its data", and the "specified"/"simulated LL cache" pair where that
+ * cache's set count is no power of two): with --LL given (geom), that
+ * cache is replaced by ours, and its sizes would contradict the ones
+ * stated. */
+static void keep_log(const char *dir, bool geom)
 {
 	char p[PATH_MAX + 32], line[512];
 	size_t len = 0;
@@ -78,6 +83,8 @@ static void keep_log(const char *dir)
 		return;
 	while (fgets(line, sizeof(line), f))
 		if (!strstr(line, "cache found, using its data for the LL") &&
+		    !(geom && (strstr(line, "warning: specified LL cache") ||
+			       strstr(line, "warning: simulated LL cache"))) &&
 		    len < sizeof(pmb__sim_err))
 			len += (size_t)snprintf(pmb__sim_err + len,
 						sizeof(pmb__sim_err) - len, "%s", line);
@@ -158,6 +165,7 @@ static int build_args(struct sim_cmd *c, int argc, char **argv,
 		for (int i = 0; i < 3; i++)
 			c->args[na++] = c->geom[i];
 	}
+	pmb__sim_geom_text(info, c->geom_env, sizeof(c->geom_env));
 	c->args[na++] = "-q";
 	c->args[na++] = c->log;
 	c->args[na++] = c->exe;
@@ -178,6 +186,10 @@ exec_child(const struct sim_cmd *c, const struct sigaction *old_quit)
 	 * once; two would make the child exit without its results. */
 	setpgid(0, 0);
 	setenv(PMB__SIM_DIR_ENV, c->dir, 1);
+	if (c->geom_env[0])
+		setenv(PMB__SIM_GEOM_ENV, c->geom_env, 1);
+	else
+		unsetenv(PMB__SIM_GEOM_ENV);
 	/* hwloc's x86 (cpuid) backend cannot work under valgrind and says so
 	 * on stderr; sysfs gives the same caches. */
 	setenv("HWLOC_COMPONENTS", "-x86", 0);
@@ -260,7 +272,7 @@ int pmb__sim_exec(int argc, char **argv, const struct pmb_topology_info *info, c
 	/* Stopped before it started: nothing measured, nothing to write. */
 	rc = pmb__stop_signal ? 128 + pmb__stop_signal : run_child(&c);
 	if (rc >= 0 && !pmb__stop_signal)
-		keep_log(c.dir);
+		keep_log(c.dir, c.geom_env[0] != '\0');
 	free(c.args);
 fail_args:
 	remove_dir(c.dir);

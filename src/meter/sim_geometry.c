@@ -1,8 +1,10 @@
 /* sim_geometry.c - the cache geometry the sim backend gives valgrind, and its one-line description. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "base.h"
+#include "sim.h"
 #include "sim_internal.h"
 
 static void geom_fix(const struct pmb_cache *c, unsigned dflt_assoc,
@@ -42,6 +44,36 @@ bool pmb__sim_geom_get(const struct pmb_topology_info *info,
 	return true;
 }
 
+bool pmb__sim_geom_text(const struct pmb_topology_info *info, char *buf, size_t n)
+{
+	struct pmb__sim_geom l1, ll;
+
+	buf[0] = '\0';
+	if (!pmb__sim_geom_get(info, &l1, &ll))
+		return false;
+	snprintf(buf, n, "%llu,%u,%u,%llu;%llu,%u,%u,%llu;%d", (unsigned long long)l1.size, l1.assoc, l1.line,
+		 (unsigned long long)l1.asked, (unsigned long long)ll.size, ll.assoc, ll.line,
+		 (unsigned long long)ll.asked, info->ncaches);
+	return true;
+}
+
+/* The geometry the parent gave valgrind (PMB__SIM_GEOM_ENV), in the child
+ * under valgrind; false where there is none. */
+static bool geom_given(struct pmb__sim_geom *l1, struct pmb__sim_geom *ll, int *ncaches)
+{
+	const char *env = pmb__sim_active() ? getenv(PMB__SIM_GEOM_ENV) : NULL;
+	unsigned long long s1, a1, s2, a2;
+
+	if (!env || sscanf(env, "%llu,%u,%u,%llu;%llu,%u,%u,%llu;%d", &s1, &l1->assoc, &l1->line, &a1, &s2,
+			   &ll->assoc, &ll->line, &a2, ncaches) != 9)
+		return false;
+	l1->size = s1;
+	l1->asked = a1;
+	ll->size = s2;
+	ll->asked = a2;
+	return true;
+}
+
 static size_t fmt_geom(char *buf, size_t n, const char *label,
 		       const struct pmb__sim_geom *g)
 {
@@ -61,11 +93,14 @@ static size_t fmt_geom(char *buf, size_t n, const char *label,
 void pmb__sim_geometry(const struct pmb_topology_info *info, char *buf, size_t n)
 {
 	struct pmb__sim_geom l1, ll;
+	int ncaches = info ? info->ncaches : 0;
 	size_t len;
 
 	if (!n)
 		return;
-	if (!pmb__sim_geom_get(info, &l1, &ll)) {
+	/* What valgrind was given, where this is the child it was given to;
+	 * the same computation elsewhere (the parent, a test). */
+	if (!geom_given(&l1, &ll, &ncaches) && !pmb__sim_geom_get(info, &l1, &ll)) {
 		snprintf(buf, n, "valgrind's default caches (topology unknown)");
 		return;
 	}
@@ -75,10 +110,10 @@ void pmb__sim_geometry(const struct pmb_topology_info *info, char *buf, size_t n
 		len += fmt_geom(buf + len, n - len, "LL", &ll);
 	if (len < n)
 		len += (size_t)snprintf(buf + len, n - len, "; I1 as L1d");
-	if (len < n && info->ncaches > 2)
+	if (len < n && ncaches > 2)
 		snprintf(buf + len, n - len,
 			 "; valgrind simulates 2 levels: %s not simulated",
-			 info->ncaches > 3 ? "L2, L3 are" : "L2 is");
-	else if (len < n && info->ncaches == 1)
+			 ncaches > 3 ? "L2, L3 are" : "L2 is");
+	else if (len < n && ncaches == 1)
 		snprintf(buf + len, n - len, "; no LL reported: LL as L1d");
 }

@@ -14,6 +14,10 @@
 /* The environment variable naming the dump folder: set by the parent, read
  * by the child. */
 #define PMB__SIM_DIR_ENV "PMB_SIM_DIR"
+/* The cache geometry the parent gave valgrind, for the child to state
+ * (its own topology, read without hwloc's x86 backend, may differ):
+ * "SIZE,ASSOC,LINE,ASKED;SIZE,ASSOC,LINE,ASKED;NCACHES", L1d then LL. */
+#define PMB__SIM_GEOM_ENV "PMB_SIM_GEOMETRY"
 #define PMB__SIM_DUMP "cg.out"
 #define PMB__SIM_LOG "valgrind.log"
 
@@ -22,7 +26,8 @@
 /* ---- error detail (sim.c) ------------------------------------------------- */
 
 /* What pmb__sim_error() returns; the parent appends valgrind's log to it. */
-extern char pmb__sim_err[512];
+#define PMB__SIM_ERR_LEN 1536
+extern char pmb__sim_err[PMB__SIM_ERR_LEN];
 
 void pmb__sim_set_err(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
@@ -62,5 +67,9 @@ struct pmb__sim_geom {
  * (valgrind then keeps its own defaults). */
 bool pmb__sim_geom_get(const struct pmb_topology_info *info,
 		       struct pmb__sim_geom *l1, struct pmb__sim_geom *ll);
+
+/* The geometry of pmb__sim_geom_get(info) as PMB__SIM_GEOM_ENV holds it,
+ * into buf; false (buf "") where valgrind keeps its defaults. */
+bool pmb__sim_geom_text(const struct pmb_topology_info *info, char *buf, size_t n);
 
 #endif

@@ -241,6 +241,8 @@ struct pmb_context {
 	bool pmu_denied;           /* hardware events refused by permission
 	                              (perf_event_paranoid), not absent */
 	char fallback[256];        /* "" or what the run does instead */
+	char pmu_kernel[512];      /* what the kernel exposes of the core PMU
+	                              (--topology); "" not asked */
 	struct pmb_event_plan plan;
 	int ngroups;
 	int event_group[PMB_MAX_EVENTS]; /* group of each event; -1 not opened */

@@ -27,7 +27,7 @@ struct loader {
 	bool (*reserved)(const char *name);
 };
 
-static char err_buf[512];
+static char err_buf[PMB_EVENTS_ERROR_LEN];
 
 /* One line: a name quoted from --counters or a table may hold a newline
  * or any control character, kept as \xNN. */

@@ -95,8 +95,12 @@ const struct pmb_set_def *pmb__tables_set(const struct pmb_tables *t,
 /* The about text of an alias or "@set"; "" if it has none. */
 const char *pmb__tables_about(const struct pmb_tables *t, const char *name);
 
+/* The longest error detail, bad names of a whole list included. */
+#define PMB_EVENTS_ERROR_LEN 1536
+
 /* The module's one error detail, read through pmb__events_error(): set it
- * (printf-style, truncated at 511 characters) or clear it. */
+ * (printf-style, truncated at PMB_EVENTS_ERROR_LEN - 1 characters) or
+ * clear it. */
 __attribute__((format(printf, 1, 2)))
 void pmb__events_set_error(const char *fmt, ...);
 void pmb__events_clear_error(void);

@@ -258,20 +258,38 @@ static int add_set(struct pmb__events_ctx *c, const char *ref, int depth)
 	return err;
 }
 
+/* The bad names of the list the user gave (depth 0) are named all at once,
+ * their errors joined by "; ": a list with three typos is fixed in one
+ * go, not three.  Other errors (memory, too many events) stop at once. */
 static int add_list(struct pmb__events_ctx *c, const char *list, int depth)
 {
-	char *buf = strdup(list), *save, *p;
-	int err = 0;
+	char *buf = strdup(list), *save, *p, all[PMB_EVENTS_ERROR_LEN] = "";
+	size_t len = 0;
+	int err = 0, nbad = 0;
 
 	if (!buf)
 		return -ENOMEM;
-	for (p = strtok_r(buf, ",", &save); p && !err; p = strtok_r(NULL, ",", &save)) {
+	for (p = strtok_r(buf, ",", &save); p && (!err || nbad); p = strtok_r(NULL, ",", &save)) {
+		int e = 0;
+
 		while (isspace((unsigned char)*p))
 			p++;
 		pmb__str_trim_end(p);
 		if (*p)
-			err = *p == '@' ? add_set(c, p, depth) : add_event(c, p);
+			e = *p == '@' ? add_set(c, p, depth) : add_event(c, p);
+		if (e == PMB_EBADEVENT && depth == 0) {
+			if (len < sizeof(all))
+				len += (size_t)snprintf(all + len, sizeof(all) - len, "%s%s", nbad ? "; " : "",
+							pmb__events_error());
+			nbad++;
+		} else if (e) {
+			nbad = 0; /* this error, alone */
+		}
+		if (e)
+			err = e;
 	}
+	if (nbad) /* a later good name may have cleared the detail */
+		pmb__events_set_error("%s", all);
 	free(buf);
 	return err;
 }

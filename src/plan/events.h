@@ -54,6 +54,12 @@ int pmb__events_resolve(const char *list, int cpu, bool kernel,
  * errno. */
 int pmb__events_core_pmu(int cpu, char *name, size_t size);
 
+/* What the kernel exposes of the core PMU, for --topology, into buf: "the
+ * kernel's cpu PMU: cpu" (cpu, cpu_core, cpu_atom, an Arm PMUv3), or "the
+ * kernel exposes no cpu PMU (/sys/bus/event_source/devices: breakpoint,
+ * software, ...)", naming what it does expose. */
+void pmb__events_kernel_pmu(char *buf, size_t size);
+
 /* For --backend=sim, which reads a PMU's event name alike on every host:
  * the core PMUs of this libpfm4 build, present here or not, whose tables
  * have the event name begins with (its part before any ':'), in libpfm4's

@@ -7,14 +7,16 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base.h"
 #include "events_internal.h"
 #include "pmubench.h"
 
 typedef void (*list_fn)(void *ctx, const char *pmu, const char *name, const char *desc);
 
+/* As --counters compares names: BR_MISP finds br-misp-retired. */
 static bool matches(const char *name, const char *pattern)
 {
-	return !pattern || !*pattern || strcasestr(name, pattern);
+	return pmb__near_contains(name, pattern);
 }
 
 struct list_ctx {

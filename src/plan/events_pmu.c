@@ -352,6 +352,67 @@ static void pick_arm_sysfs(struct pmb__events_ctx *c)
 		 "Arm PMUv3 %s (not known to libpfm4; events from sysfs)", c->arm.name);
 }
 
+/* The description of a core PMU libpfm4 does not know: why, so that
+ * --topology and the results say more than "none ()". */
+static void no_pfm_pmu(struct pmb_event_plan *pl)
+{
+	const char *off = getenv("LIBPFM_DISABLED_PMUS"), *force = getenv("LIBPFM_FORCE_PMU");
+
+	if (!pmb__events.pfm_ok)
+		snprintf(pl->pmu_desc, sizeof(pl->pmu_desc), "libpfm4 did not start");
+	else if (force && *force)
+		snprintf(pl->pmu_desc, sizeof(pl->pmu_desc), "libpfm4 has no core PMU named by LIBPFM_FORCE_PMU=%.40s", force);
+	else
+		snprintf(pl->pmu_desc, sizeof(pl->pmu_desc), "libpfm4 knows no core PMU for this CPU%s%.40s",
+			 off && *off ? "; LIBPFM_DISABLED_PMUS=" : "", off && *off ? off : "");
+}
+
+/* A kernel PMU of the cores: perf's "cpu", a hybrid part's cpu_*, an Arm
+ * PMUv3 (armv8_pmuv3, armv8_cortex_a57, ...). */
+static bool kernel_core_pmu(const char *name)
+{
+	return !strcmp(name, "cpu") || !strncmp(name, "cpu_", 4) || !strncmp(name, "armv8_", 6) ||
+	       !strncmp(name, "armv7_", 6);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp((const char *)a, (const char *)b);
+}
+
+void pmb__events_kernel_pmu(char *buf, size_t size)
+{
+	char names[32][PMB__NAME_LEN], core[PMB__NAME_LEN] = "";
+	struct dirent *de;
+	size_t len, n = 0;
+	DIR *d = opendir(pmb__events.sysfs_root);
+
+	if (!d) {
+		snprintf(buf, size, "the kernel exposes no PMU at all (%s: %s)", pmb__events.sysfs_root,
+			 strerror(errno));
+		return;
+	}
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' && strlen(de->d_name) < PMB__NAME_LEN) {
+			if (kernel_core_pmu(de->d_name) && (!core[0] || strcmp(de->d_name, core) < 0))
+				pmb__str_copy(core, sizeof(core), de->d_name);
+			if (n < sizeof(names) / sizeof(names[0]))
+				pmb__str_copy(names[n++], PMB__NAME_LEN, de->d_name);
+		}
+	closedir(d);
+	if (core[0]) {
+		snprintf(buf, size, "the kernel's cpu PMU: %s", core);
+		return;
+	}
+	qsort(names, n, sizeof(names[0]), cmp_name);
+	len = (size_t)snprintf(buf, size, "the kernel exposes no cpu PMU (%s:%s", pmb__events.sysfs_root,
+			       n ? "" : " nothing");
+	for (size_t i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s %s", i ? "," : "", names[i]);
+	if (len < size)
+		snprintf(buf + len, size - len, ")");
+}
+
 void pmb__pmu_pick(struct pmb__events_ctx *c, int cpu)
 {
 	struct pmb_event_plan *pl = c->plan;
@@ -366,6 +427,8 @@ void pmb__pmu_pick(struct pmb__events_ctx *c, int cpu)
 			return;
 	} else if ((c->pmu_id = core_pmu(NULL, &pi)) < 0) {
 		pick_arm_sysfs(c);
+		if (!pl->pmu_name[0])
+			no_pfm_pmu(pl);
 		return;
 	}
 	c->vendor = pmb__pmu_vendor(pi.name, pi.desc);

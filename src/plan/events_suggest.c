@@ -5,85 +5,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base.h"
 #include "events_internal.h"
 #include "pmubench.h"
 
-#define NSUGG 3
-#define SUGG_LEN 96
-
-struct sugg {
-	const char *bad;
-	int max;  /* farthest distance still worth suggesting */
-	int n;
-	int d[NSUGG];
-	char name[NSUGG][SUGG_LEN];
-};
-
-static int fold(int ch)
-{
-	ch = tolower(ch);
-	return ch == '_' ? '-' : ch;
-}
-
-/* Edit distance, case-insensitive, '_' equal to '-'. */
-static int distance(const char *a, const char *b)
-{
-	int prev[SUGG_LEN + 1], cur[SUGG_LEN + 1];
-	size_t la = strlen(a), lb = strlen(b);
-
-	if (la > SUGG_LEN || lb > SUGG_LEN)
-		return INT_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		prev[j] = (int)j;
-	for (size_t i = 1; i <= la; i++) {
-		cur[0] = (int)i;
-		for (size_t j = 1; j <= lb; j++) {
-			int sub = prev[j - 1] + (fold(a[i - 1]) != fold(b[j - 1]));
-			int del = prev[j] + 1, ins = cur[j - 1] + 1;
-
-			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-		}
-		memcpy(prev, cur, sizeof(int) * (lb + 1));
-	}
-	return prev[lb];
-}
-
-static void consider(struct sugg *s, const char *cand)
-{
-	int d = distance(s->bad, cand), i;
-
-	if (d > s->max)
-		return;
-	/* BR_MISP_RETIRED and the alias br-misp-retired: suggest one */
-	for (i = 0; i < s->n; i++)
-		if (!distance(s->name[i], cand))
-			return;
-	/* keep the NSUGG closest, first seen first among equals */
-	for (i = s->n; i > 0 && s->d[i - 1] > d; i--) {
-		if (i < NSUGG) {
-			s->d[i] = s->d[i - 1];
-			pmb__str_copy(s->name[i], SUGG_LEN, s->name[i - 1]);
-		}
-	}
-	if (i >= NSUGG)
-		return;
-	s->d[i] = d;
-	pmb__str_copy(s->name[i], SUGG_LEN, cand);
-	if (s->n < NSUGG)
-		s->n++;
-}
-
-static void sugg_start(struct sugg *s, const char *bad)
-{
-	int len = (int)strlen(bad);
-
-	memset(s, 0, sizeof(*s));
-	s->bad = bad;
-	s->max = len / 3 > 2 ? len / 3 : 2;
-}
-
 struct pmu_sugg {
-	struct sugg *s;
+	struct pmb_near *s;
 	const struct pmb__events_ctx *c;
 	const char *base;
 };
@@ -96,10 +23,18 @@ static bool plan_pmu(void *ctx, pfm_pmu_t p, const pfm_pmu_info_t *pi)
 	return u->c->pmu_id >= 0 ? (int)p == u->c->pmu_id : pi->type == PFM_PMU_TYPE_CORE;
 }
 
+/* libpfm4's names compare without regard to case: each in the case typed. */
+static void consider_typed(struct pmb_near *s, const char *name)
+{
+	char typed[PMB_NEAR_LEN];
+
+	pmb__near_consider(s, pmb__near_as_typed(s->bad, name, false, typed, sizeof(typed)));
+}
+
 static int consider_umask(void *ctx, const char *full, const char *desc)
 {
 	(void)desc;
-	consider(ctx, full);
+	consider_typed(ctx, full);
 	return 0;
 }
 
@@ -110,7 +45,7 @@ static int consider_event(void *ctx, const pfm_pmu_info_t *pi, int i, const pfm_
 
 	(void)pi;
 	if (!u->base) {
-		consider(u->s, ei->name);
+		consider_typed(u->s, ei->name);
 		return 0;
 	}
 	if (strcasecmp(ei->name, u->base))
@@ -120,28 +55,23 @@ static int consider_event(void *ctx, const pfm_pmu_info_t *pi, int i, const pfm_
 
 /* Candidates from the plan's PMU (every present core PMU if none): its
  * event names, or, when base names one of its events, base:UMASK. */
-static void consider_pmu_events(struct sugg *s, const struct pmb__events_ctx *c, const char *base)
+static void consider_pmu_events(struct pmb_near *s, const struct pmb__events_ctx *c, const char *base)
 {
 	struct pmu_sugg u = { s, c, base };
 
 	pmb__pfm_for_events(plan_pmu, consider_event, &u);
 }
 
-static void sugg_text(const struct sugg *s, char *out, size_t size)
+static void sugg_text(const struct pmb_near *s, char *out, size_t size)
 {
-	size_t len;
+	char names[PMB_NEAR_MAX * PMB_NEAR_LEN];
 
 	if (!s->n) {
 		pmb__str_copy(out, size, " (no close match; --list-events shows the known ones)");
 		return;
 	}
-	pmb__str_copy(out, size, ": did you mean ");
-	for (int i = 0; i < s->n; i++) {
-		len = strlen(out);
-		snprintf(out + len, size - len, "%s%s", i ? ", " : "", s->name[i]);
-	}
-	len = strlen(out);
-	snprintf(out + len, size - len, "?");
+	pmb__near_join(s, names, sizeof(names));
+	snprintf(out, size, ": did you mean %s?", names);
 }
 
 /* "skx::EVENT" where skx is not a PMU of this machine: say so, and how to
@@ -150,7 +80,7 @@ static void sugg_text(const struct sugg *s, char *out, size_t size)
  * has that name".)  Returns true with the error set. */
 static bool absent_pmu(const struct pmb__events_ctx *c, const char *name, const char *sep)
 {
-	char pmu[SUGG_LEN];
+	char pmu[PMB_NEAR_LEN];
 	pfm_pmu_info_t pi;
 	pfm_pmu_t p;
 
@@ -174,27 +104,30 @@ static bool absent_pmu(const struct pmb__events_ctx *c, const char *name, const 
  * first (it wins ties and near-duplicates), then the Arm architectural
  * names, the generic names and the aliases.  base: bare without its
  * modifiers, which the PMU's names are compared with. */
-static void consider_all_names(struct sugg *s, const struct pmb__events_ctx *c, const char *base)
+static void consider_all_names(struct pmb_near *s, const struct pmb__events_ctx *c, const char *base)
 {
 	const char *bare = s->bad, *arm;
+	char typed[PMB_NEAR_LEN];
 
 	s->bad = base;
 	consider_pmu_events(s, c, NULL);
 	for (int i = 0; c->vendor == PMB_VENDOR_ARM && (arm = pmb__arm_event_at(i)); i++)
-		consider(s, arm);
+		pmb__near_consider(s, arm);
 	s->bad = bare;
+	/* in the user's spelling: aliases fold case and '_', perf's generic
+	 * names case only */
 	for (int i = 0; i < pmb__ngenerics; i++)
-		consider(s, pmb__generics[i].name);
+		pmb__near_consider(s, pmb__near_as_typed(bare, pmb__generics[i].name, false, typed, sizeof(typed)));
 	for (int i = 0; i < pmb__events.tab.nalias; i++)
-		consider(s, pmb__events.tab.alias[i].name);
+		pmb__near_consider(s, pmb__near_as_typed(bare, pmb__events.tab.alias[i].name, true, typed, sizeof(typed)));
 }
 
 int pmb__events_unknown_event(const struct pmb__events_ctx *c, const char *name, int pfmerr)
 {
 	bool notfound = pfmerr == PFM_ERR_NOTFOUND || pfmerr == PFM_ERR_NOINIT;
 	const char *bare = strstr(name, "::");
-	char base[SUGG_LEN], text[400];
-	struct sugg s;
+	char base[PMB_NEAR_LEN], text[400];
+	struct pmb_near s;
 	char *colon;
 
 	if (bare && absent_pmu(c, name, bare))
@@ -203,7 +136,7 @@ int pmb__events_unknown_event(const struct pmb__events_ctx *c, const char *name,
 	pmb__str_copy(base, sizeof(base), bare);
 	if ((colon = strchr(base, ':')))
 		*colon = '\0';
-	sugg_start(&s, bare);
+	pmb__near_start(&s, bare);
 	if (colon && pfmerr != PFM_ERR_NOTFOUND)
 		consider_pmu_events(&s, c, base); /* the event exists, a modifier or umask does not */
 	else
@@ -221,12 +154,12 @@ int pmb__events_unknown_event(const struct pmb__events_ctx *c, const char *name,
 int pmb__events_unknown_set(const char *ref)
 {
 	char cand[PMB__NAME_LEN + 1], text[400];
-	struct sugg s;
+	struct pmb_near s;
 
-	sugg_start(&s, ref);
+	pmb__near_start(&s, ref);
 	for (int i = 0; i < pmb__events.tab.nset; i++) {
 		snprintf(cand, sizeof(cand), "@%s", pmb__events.tab.set[i].name);
-		consider(&s, cand);
+		pmb__near_consider(&s, cand);
 	}
 	sugg_text(&s, text, sizeof(text));
 	pmb__events_set_error("unknown event set '%s'%s", ref, text);

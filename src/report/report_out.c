@@ -265,9 +265,13 @@ int pmb__out_topology(const struct pmb_context *ctx)
 	print_tlbs(&t->tlb);
 	pmb__format_bytes(a, sizeof(a), t->numa_memory);
 	printf("NUMA node %d, %s\n", t->numa_node, t->numa_memory ? a : "memory unknown");
-	printf("PMU %s (%s): hardware counters %s\n", ctx->plan.pmu_name[0] ? ctx->plan.pmu_name : "none",
-	       ctx->plan.pmu_desc, ctx->pmu_ok ? "work" : ctx->pmu_denied ? "are NOT PERMITTED here "
-	       "(perf_event_paranoid; sysctl kernel.perf_event_paranoid)" : "do NOT work here");
+	/* Where they do not work, why: what the kernel exposes (a PMU
+	 * that libpfm4 alone knows, from CPUID, counts nothing). */
+	printf("PMU %s (%s): hardware counters %s%s%s\n", ctx->plan.pmu_name[0] ? ctx->plan.pmu_name : "none",
+	       ctx->plan.pmu_desc[0] ? ctx->plan.pmu_desc : "no description", ctx->pmu_ok ? "work" :
+	       ctx->pmu_denied ? "are NOT PERMITTED here (perf_event_paranoid; sysctl kernel.perf_event_paranoid)" :
+	       "do NOT work here", !ctx->pmu_ok && ctx->pmu_kernel[0] ? ": " : "",
+	       !ctx->pmu_ok ? ctx->pmu_kernel : "");
 	for (int e = 0; e < ctx->plan.nev; e++)
 		if (pmb_context_absent_shown(ctx, e))
 			printf("  not counted: %s: %s\n", ctx->plan.ev[e].name, ctx->event_why[e]);

@@ -266,12 +266,15 @@ static int list_benchmarks(const struct pmb_options *o, struct pmb_plan *p)
 	return 0;
 }
 
-static int list_events(const char *pattern)
+/* The names --counters takes: the simulator's under --backend=sim (listed
+ * here, without valgrind), else this machine's. */
+static int list_events(const char *pattern, bool sim)
 {
-	if (pmb__events_list(pattern, pmb__out_event, NULL) > 0)
+	if ((sim ? pmb__sim_list(pattern, pmb__out_event, NULL) : pmb__events_list(pattern, pmb__out_event, NULL)) > 0)
 		return 0;
 	/* As grep: nothing found is status 1, not an error. */
-	fprintf(stderr, "pmubench: no event of this machine matches '%s'\n", pattern ? pattern : "");
+	fprintf(stderr, "pmubench: no event %s matches '%s'\n", sim ? "the simulator counts" : "of this machine",
+		pattern ? pattern : "");
 	return 1;
 }
 
@@ -293,8 +296,10 @@ static int run_under_valgrind(const struct pmb_options *o, const struct pmb_plan
 		return pmb__out_error("--backend=sim needs valgrind, which is not installed: apt-get install valgrind");
 	if (err < 0)
 		return pmb__out_error("--backend=sim: %s", *pmb__sim_error() ? pmb__sim_error() : pmb_strerror(err));
-	/* Stopped by a signal, passed on: the child said so itself. */
-	if (err != 0 && *pmb__sim_error() && !pmb__stop_signal)
+	/* Stopped by a signal, passed on, or by its own error (exit 2, said
+	 * on one line): the child said so itself, and valgrind's words after
+	 * it would bury the fix. */
+	if (err != 0 && err != 2 && *pmb__sim_error() && !pmb__stop_signal)
 		fprintf(stderr, "pmubench: valgrind said: %s\n", pmb__sim_error());
 	return err;
 }
@@ -609,6 +614,8 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 	snprintf(c->read_path, sizeof(c->read_path), "%s", m->got.read_path);
 	snprintf(c->read_why, sizeof(c->read_why), "%s", m->got.read_why);
 	c->pmu_ok = m->got.pmu_works;
+	if (o->topology)
+		pmb__events_kernel_pmu(c->pmu_kernel, sizeof(c->pmu_kernel));
 	c->pmu_denied = m->got.denied && !m->got.hw_counts;
 	c->has_cycles = m->got.cycles;
 	c->group_read_ns = m->group_read_ns;
@@ -837,12 +844,12 @@ int pmb__run_path(const struct pmb_options *o, struct pmb_run *run)
 		rc = check_outputs(o);
 	if (rc)
 		goto out;
-	if (o->backend == PMB_WANT_SIM && !plan.sim) {
-		rc = run_under_valgrind(o, &plan);
+	if (o->list_events) {
+		rc = list_events(o->list_pattern, o->backend == PMB_WANT_SIM);
 		goto out;
 	}
-	if (o->list_events) {
-		rc = list_events(o->list_pattern);
+	if (o->backend == PMB_WANT_SIM && !plan.sim) {
+		rc = run_under_valgrind(o, &plan);
 		goto out;
 	}
 	rc = plan_benchmarks(o, &plan, &warn);

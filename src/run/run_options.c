@@ -95,7 +95,8 @@ static const struct pmb_optdef options[] = {
 	  .help = "check clock and counters with known answers" },
 	{ .name = "--topology-source", .kind = PMB_OPT_STRING, .value = AT(topology_src), .hidden = 1,
 	  .help = "for tests: a made-up topology (hwloc synthetic or XML)" },
-	{ .name = "--help", .kind = PMB_OPT_STOP, .given = AT(help), .help = "print this help and exit" },
+	{ .name = "--help", .short_name = 'h', .kind = PMB_OPT_STOP, .given = AT(help),
+	  .help = "print this help and exit (also -h)" },
 	{ .name = "--version", .kind = PMB_OPT_STOP, .given = AT(version),
 	  .help = "print the version and exit" },
 };

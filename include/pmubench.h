@@ -419,6 +419,11 @@ PMB_API bool pmb_hugepages(const struct pmb_state *s);
  * --hugepages=off); the share of huge pages it got is reported with the
  * instance.  Returns NULL on failure.  Free with pmb_buffer_free(). */
 PMB_API void *pmb_buffer_alloc(struct pmb_state *s, size_t bytes);
+/** The same as pmb_buffer_alloc, but backed by 4 KiB pages whatever
+ * --hugepages says (transparent huge pages refused for it): a working set
+ * as lmbench's lat_mem_rd walks it, its TLB misses included.  Free with
+ * pmb_buffer_free().  Added in 0.2. */
+PMB_API void *pmb_buffer_alloc_4k(struct pmb_state *s, size_t bytes);
 /** Free a buffer from pmb_buffer_alloc; NULL does nothing. */
 PMB_API void pmb_buffer_free(void *buf, size_t bytes);
 

@@ -193,15 +193,16 @@ static void fill_random(uint64_t *v, size_t n, uint64_t seed)
 }
 
 /* Load-to-use latency: one item is one dependent load of a line picked at
- * random (a random cycle defeats the prefetchers and allows no overlap). */
-static void bm_chase(struct pmb_state *s)
+ * random (a random cycle defeats the prefetchers and allows no overlap);
+ * its buffer from alloc. */
+static void chase(struct pmb_state *s, void *(*alloc)(struct pmb_state *, size_t))
 {
 	size_t n = working_lines(s), bytes = n * PMB_MEM_LINE, steps;
 	void *buf, *p;
 
 	if (!n)
 		return;
-	buf = pmb_buffer_alloc(s, bytes);
+	buf = alloc(s, bytes);
 	if (!buf) {
 		pmb_skip(s, "cannot allocate the working set");
 		return;
@@ -224,7 +225,24 @@ static void bm_chase(struct pmb_state *s)
 out:
 	pmb_buffer_free(buf, bytes);
 }
+
+/* On huge pages (unless --hugepages=off): the caches' latency, the TLB's
+ * reach being far larger than the working set up to hundreds of MiB. */
+static void bm_chase(struct pmb_state *s)
+{
+	chase(s, pmb_buffer_alloc);
+}
 PMB_BENCHMARK(bm_chase, .group = "mem", .name = "chase", .args = PMB_TIERS);
+
+/* On 4 KiB pages, as lmbench's lat_mem_rd: the same chase, plus the TLB
+ * misses of a working set beyond the TLBs' reach (--topology lists it).
+ * Against mem/chase at the same size, the difference is the TLB's share
+ * (issue 32). */
+static void bm_chase_4k(struct pmb_state *s)
+{
+	chase(s, pmb_buffer_alloc_4k);
+}
+PMB_BENCHMARK(bm_chase_4k, .group = "mem", .name = "chase_4k", .args = PMB_TIERS);
 
 /* Sequential read bandwidth: one item is one 64-byte line (8 words), so
  * the per-item time compares with mem/chase's per-line latency. */

@@ -71,6 +71,16 @@ PMB_API void *pmb_buffer_alloc(struct pmb_state *s, size_t bytes)
 	return p;
 }
 
+PMB_API void *pmb_buffer_alloc_4k(struct pmb_state *s, size_t bytes)
+{
+	void *p = pmb__buffer_map(bytes, false);
+
+	if (!p)
+		return NULL;
+	note_huge(s->pmb__r->r, pmb__buffer_huge_fraction(p, bytes));
+	return p;
+}
+
 PMB_API void pmb_buffer_free(void *buf, size_t bytes)
 {
 	if (buf)

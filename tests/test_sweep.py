@@ -56,19 +56,19 @@ ok(r.returncode == 0, "--list --filter='^mem/' exits 0 (%d)" % r.returncode)
 fams = {}
 bad = []
 for nm in names:
-    m = re.fullmatch(r"mem/(chase|read|random_read)/(\S+)", nm)
+    m = re.fullmatch(r"mem/(chase|chase_4k|read|random_read)/(\S+)", nm)
     if not m or parse_size(m.group(2))[0] is None:
         bad.append(nm)
         continue
     fams.setdefault(m.group(1), []).append(m.group(2))
-ok(not bad, "every mem/ instance is mem/{chase,read,random_read}/SIZE: %r" % bad[:5])
-ok(sorted(fams) == ["chase", "random_read", "read"],
-   "mem/chase, mem/read and mem/random_read all have instances: %r" % sorted(fams))
+ok(not bad, "every mem/ instance is mem/{chase,chase_4k,read,random_read}/SIZE: %r" % bad[:5])
+ok(sorted(fams) == ["chase", "chase_4k", "random_read", "read"],
+   "mem/chase, mem/chase_4k, mem/read and mem/random_read all have instances: %r" % sorted(fams))
 sizes = {f: [parse_size(s)[0] for s in v] for f, v in fams.items()}
 ok(all(len(v) >= 3 and v == sorted(set(v)) for v in sizes.values()),
    "each sweep has several sizes, distinct and listed smallest first")
 ok(len({tuple(v) for v in sizes.values()}) == 1,
-   "the three sweeps share the same working-set points")
+   "the four sweeps share the same working-set points")
 if "chase" not in fams:
     done()
 chase = sorted(fams["chase"], key=lambda s: parse_size(s)[0])

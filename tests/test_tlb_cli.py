@@ -2,7 +2,8 @@
 """The TLBs pmubench reads from the CPU (issue 32): --topology lists each
 with its entries, ways and reach (entries x page size, computed here from
 the listed figures), or says why none is known; a run's JSON context holds
-the same TLBs and `pmubench report` reads them back; a made-up topology
+the same TLBs and `pmubench report` reads them back; mem/chase_4k's buffer
+has no huge page, mem/chase's has where the kernel gives them; a made-up topology
 (--topology-source) and --backend=sim (whose CPU is valgrind's) claim none
 and say why.  Prints TAP."""
 import json
@@ -11,7 +12,7 @@ import platform
 import re
 import tempfile
 
-from pmbtap import done, emulator, ok, require_pmubench, run, run_json, sim_unavailable, skip
+from pmbtap import done, emulator, instances, ok, require_pmubench, run, run_json, sim_unavailable, skip
 
 require_pmubench()
 UNITS = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40}
@@ -64,6 +65,28 @@ with tempfile.TemporaryDirectory() as d:
         back = None
 ok(back is not None and back.get("tlbs") == topo.get("tlbs") and back.get("tlb_unknown") == topo.get("tlb_unknown"),
    "pmubench report reads the TLBs back unchanged (%s)" % rr.stderr[-200:])
+
+# mem/chase_4k is mem/chase on 4 KiB pages: at a size past a huge page, the
+# JSON's measured huge-page share is 0 for it, above 0 for mem/chase where
+# the kernel gives transparent huge pages on request.
+big = [n for n in instances("^mem/chase/") if re.search(r"/(\d+)MiB$", n) and int(n.rsplit("/", 1)[1][:-3]) >= 4]
+try:
+    thp = open("/sys/kernel/mm/transparent_hugepage/enabled").read()
+except OSError:
+    thp = ""
+if not big:
+    skip("mem/chase_4k on 4 KiB pages", "no mem/chase size of 4 MiB or more here")
+else:
+    size = big[0].rsplit("/", 1)[1]
+    r, j = run_json("--filter=^mem/chase(_4k)?/%s$" % re.escape(size), "--samples=3", "--min-sample-time=100us")
+    huge = {b["name"]: b.get("huge_page_fraction") for b in (j or {}).get("benchmarks", [])}
+    ok(huge.get("mem/chase_4k/" + size) == 0,
+       "mem/chase_4k/%s: its buffer has no huge page (huge_page_fraction %r)" % (size, huge))
+    if "[never]" in thp or not thp:
+        skip("mem/chase on huge pages", "transparent huge pages are off here (%s)" % thp.strip())
+    else:
+        ok((huge.get("mem/chase/" + size) or 0) > 0,
+           "mem/chase/%s: its buffer has huge pages (%r; THP %s)" % (size, huge, thp.strip()))
 
 why = sim_unavailable()
 if why:

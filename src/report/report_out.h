@@ -35,8 +35,12 @@ void pmb__out_capture(char *buf, size_t size);
  * one before the long run, not after it). */
 void pmb__out_warnings(char *const *text, int n, int *printed);
 
-/* The runner's progress line on stderr ("[3/40] name"), erased at the end
- * and when SIGINT or SIGTERM stops the run (then the signal goes on). */
+/* The runner's progress line on stderr, called as each benchmark (or
+ * cohort) starts: "[3/40] name, about 1 min 05 s left": how many are
+ * done, of how many, the one measured now and the time left at the pace
+ * of those done.  Kept to one line of the terminal; erased when called
+ * with done == total, and when SIGINT or SIGTERM stops the run (then the
+ * signal goes on). */
 void pmb__out_progress(void *unused, const char *name, size_t done, size_t total);
 /* Erase the progress line where one stands: a run that stopped early
  * (an error) leaves none before its messages or report. */

@@ -412,27 +412,26 @@ static void sweep_finding(FILE *f, const struct pmb_context *c, const struct pmb
 	bool sim = pmb_context_sim(c), any = false;
 	uint64_t below = 0;
 
-	fprintf(f, "%s:", r[first].inst->family);
+	fprintf(f, "%s%s:", r[first].inst->family, sim ? " (simulated, per item)" : "");
 	for (int k = 0; k < 5; k++) {
 		double med[2] = { NAN, NAN };
 		char b[32];
 
 		if (!tier_medians(r, n, first, &s, tiers[k], med))
 			continue;
-		fprintf(f, "%s %s ", any ? "," : "", tiers[k]);
+		fprintf(f, "%s %s ", any ? (sim ? ";" : ",") : "", tiers[k]);
 		any = true;
 		for (int q = 0; q < s.n; q++) {
+			/* Under sim each count with its event, joined by a
+			 * no-break space: "0.0001 l1d-read-misses". */
 			if (sim)
 				pmb__fmt_num(b, sizeof(b), med[q]);
 			else
 				pmb__fmt_time(b, sizeof(b), med[q]);
-			fprintf(f, "%s%s", q ? "/" : "", b);
+			fprintf(f, "%s%s%s%s", q ? ", " : "", b, sim ? "\u00a0" : "", sim ? c->plan.ev[s.ev[q]].name : "");
 		}
 	}
-	if (any && sim)
-		fprintf(f, " %s%s%s per item (simulated)", c->plan.ev[s.ev[0]].name, s.n > 1 ? "/" : "",
-			s.n > 1 ? c->plan.ev[s.ev[1]].name : "");
-	else if (any)
+	if (any && !sim)
 		fprintf(f, " per item");
 	for (int k = 0; k < c->topo.ncaches; k++) {
 		fprintf(f, "%s", any || k ? "; " : " ");

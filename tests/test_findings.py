@@ -87,11 +87,11 @@ if sw and tiers:
            % (lvl, size, want, sw[0]))
 
 # The branch study: the finding is the section's first line, then its penalty.
-st = [x for x in block if x.startswith("branch study branch/sum_if: ")]
+st = [x for x in block if x.startswith("branch/sum_if: ")]
 sec = re.compile(r"^branch study branch/sum_if: .*?(?=\n  branchless / branchy)", re.M | re.S).search(out, first_table)
 ok(len(st) == 1 and sec, "one finding for the branch study, and its section (%r)" % st)
 if st and sec:
-    verdict = " ".join(sec.group(0).split())
+    verdict = " ".join(sec.group(0).split())[len("branch study "):]
     ok(st[0].startswith(verdict), "study: the finding opens with the section's verdict (%r, %r)" % (st[0], verdict))
     pen = re.search(r"misprediction penalty: ([0-9.]+) ns", out)
     nopen = "no misprediction penalty:" in out

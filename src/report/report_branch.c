@@ -475,7 +475,8 @@ static int study_finding(FILE *f, const struct pmb_context *c, const struct stud
 
 	study_build(c, ev, r, n, first, prefix, &t, &a);
 	pmb__table_free(&t);
-	fprintf(f, "branch study %s: ", prefix);
+	/* Not "branch study K:", which opens the study's own section. */
+	fprintf(f, "%s: ", prefix);
 	finding(f, ev, &a);
 	penalty_words(f, ev, &a);
 	fputc('\n', f);

@@ -1,4 +1,4 @@
-/* report_out.h - what the command line writes: error and warning lines, progress, listings, --topology, report files written atomically. */
+/* report_out.h - what the command line writes: error and warning lines, progress (report_progress.c), listings, --topology, report files written atomically. */
 #ifndef PMB_REPORT_OUT_H
 #define PMB_REPORT_OUT_H
 
@@ -45,6 +45,11 @@ void pmb__out_progress(void *unused, const char *name, size_t done, size_t total
 /* Erase the progress line where one stands: a run that stopped early
  * (an error) leaves none before its messages or report. */
 void pmb__out_progress_end(void);
+
+/* Where stderr is a terminal, its width ($COLUMNS first, as for the
+ * report); 0 elsewhere: a log or a pipe keeps each line whole, for grep.
+ * The width warnings are wrapped to and the progress line is cut to. */
+int pmb__out_stderr_width(void);
 
 /* The width the console report fits: $COLUMNS where set (a number from
  * 40 to 1000), else the terminal's (TIOCGWINSZ) where the report goes to

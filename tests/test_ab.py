@@ -62,6 +62,19 @@ def rows(out):
     return table
 
 
+def below(out):
+    """The line under the table: {figure: [benchmarks] or their number},
+    the figures below resolution on both sides (issue 27, point 5)."""
+    m = re.search(r"^below resolution on both sides \(no change to see\), not in the table: (.*?)\n(?=\S|$)",
+                  out, re.S | re.M)
+    found = {}
+    for part in (" ".join(m.group(1).split()).split("; ") if m else []):
+        fig, _, where = part.partition(" in ")
+        n = re.match(r"(\d+) benchmarks$", where)
+        found[fig] = int(n.group(1)) if n else where.split(", ")
+    return found
+
+
 def turns():
     try:
         with open(LOG) as f:
@@ -162,7 +175,13 @@ if wants("cli"):
     # events on that core, and each event has its verdict.
     rc, out, err = ab("--max-rounds=2", "--min-sample-time=200us", "--counters=task-clock,page-faults", "--cpu=0",
                       "--filter=^abt/chain$", "--out=" + os.path.join(TMP, "cnt"), A0, B0)
+    low = below(out)
     figs = {f for (b, f) in rows(out) if b == "abt/chain"}
+    ok(not figs & {f for f in low if "abt/chain" in low[f]} and
+       not any(v[5] == "both below resolution" for v in rows(out).values()),
+       "a figure below resolution on both sides has no row, only its name under the table (%r, %r)"
+       % (sorted(figs), low))
+    figs |= {f for f in low if "abt/chain" in low[f]}
     ctx = [json.load(open(os.path.join(TMP, "cnt-%s.json" % k)))["context"] for k in ("old", "new")]
     ok(rc == 0 and figs == {"ns_per_item", "task_clock_per_item", "page_faults_per_item"} and
        all(c.get("pinned_cpu") == 0 and [e["name"] for e in c["events"]] == ["task-clock", "page-faults"]
@@ -181,9 +200,14 @@ if wants("cli"):
         rc, out, err = ab("--backend=sim", A0, B0)
         r = rows(out)
         ok(rc == 0 and "1 round under --backend=sim" in out and "simulated counts are exact" in out and
-           r and all(v[7] in ("unchanged", "within noise") and (v[4] == "1" or v[5] == "both below resolution")
-                     for v in r.values()),
-           "sim A/A: one round, every ratio exactly 1, exit 0 (%d, %r)" % (rc, out[:400]))
+           r and all(v[7] == "unchanged" and v[4] == "1" for v in r.values()),
+           "sim A/A: one round, every ratio in the table exactly 1, exit 0 (%d, %r)" % (rc, out[:400]))
+        # What both sides count as zero within resolution is one line, not rows.
+        low = below(out)
+        names = {b for (b, f) in r}
+        ok(all(isinstance(w, int) or set(w) <= names | {"abt/chain", "abt/fixed"} for w in low.values()) and
+           not any((b, f) in r for f, w in low.items() if not isinstance(w, int) for b in w),
+           "sim A/A: the figures below resolution on both sides named under the table, not as rows (%r)" % low)
         S5, S10 = side("s5", 5), side("s10", 10)
         per = {}
         for name, new in (("5", S5), ("10", S10)):

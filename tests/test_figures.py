@@ -372,8 +372,10 @@ def sim_cache_vocabulary():
            head[0][2:4] == ["LLC_MISSES/item", "L1D:REPLACEMENT/item"] and "instr/item" in head[0],
            "console: the user's names head the columns, under 'per item, SIMULATED', instructions kept "
            "beside them (%s)" % head)
-        legend = " ".join(" ".join(ln.split()) for ln in r.stdout.split("\n\n")[1].splitlines()
-                          if ln.startswith(("legend:", "  "))) if r.stdout.count("\n\n") else ""
+        # The main table's paragraph: the one with the legend (the findings
+        # come first, issue 27).
+        table = next((b for b in r.stdout.split("\n\n") if "\nlegend:" in "\n" + b), "")
+        legend = " ".join(" ".join(ln.split()) for ln in table.splitlines() if ln.startswith(("legend:", "  ")))
         ok("LLC_MISSES: simulated cache-misses, the name read as on libpfm4's core, atom" in legend and
            "L1D:REPLACEMENT: simulated l1d-misses, the name read as on libpfm4's" in legend,
            "console: the legend says what each PMU name was read as under sim (%s)" % legend)

@@ -133,6 +133,49 @@ def check_line(root, name, bench, key, xkey):
     return pts
 
 
+def check_intervals(root, data, fams, key, what):
+    """Issue 27, point 6: each plotted point with a 95 % interval in the
+    JSON has an error bar (a group of class "errbar") spanning it on the
+    point's own x, the point hollow (class "wide") exactly where half the
+    interval is over 5 % of the median; the legend says so."""
+    bench = {b["name"]: b for b in data["benchmarks"]}
+    marks = {}
+    for c in root.iter(NS + "circle"):
+        t = title_of(c) or ""
+        if t.split(":")[0] in bench and t.split(":")[0].rsplit("/", 1)[0] in fams:
+            marks[t.split(":")[0]] = c
+    bars = [g for g in root.iter(NS + "g") if g.get("class") == "errbar"]
+    bad_bar, bad_wide, n_iv, n_wide = [], [], 0, 0
+    for name, c in marks.items():
+        b = bench[name]
+        lo, hi, med = b.get(key + "_ci_lo"), b.get(key + "_ci_hi"), b.get(key)
+        has = all(isinstance(v, (int, float)) and math.isfinite(v) for v in (lo, hi, med)) and hi > lo \
+            and not b.get(key + "_below_resolution")
+        cx, cy = float(c.get("cx")), float(c.get("cy"))
+        mine = [g for g in bars if (title_of(g) or "").split(":")[0] == name]
+        if has:
+            n_iv += 1
+            vert = [ln for g in mine for ln in g.iter(NS + "line") if ln.get("x1") == ln.get("x2")]
+            ys = [float(v) for ln in vert for v in (ln.get("y1"), ln.get("y2"))]
+            # On the point's x; up is more: from at or below the point to at or above it.
+            if len(mine) != 1 or len(vert) != 1 or abs(float(vert[0].get("x1")) - cx) > 0.05 or \
+                    not (max(ys) >= cy - 0.05 and min(ys) <= cy + 0.05):
+                bad_bar.append((name, len(mine), ys, cy))
+        elif mine:
+            bad_bar.append((name, "a bar without an interval"))
+        wide = has and med > 0 and (hi - lo) / 2 / med > 0.05
+        n_wide += wide
+        if wide != (c.get("class") == "wide"):
+            bad_wide.append((name, round((hi - lo) / 2 / med * 100, 2) if has and med > 0 else None, c.get("class")))
+    ok(marks and not bad_bar, "%s: an error bar per point with an interval (%d of %d), spanning the point %r"
+       % (what, n_iv, len(marks), bad_bar[:3]))
+    ok(marks and not bad_wide, "%s: hollow exactly where the interval is wider than +-5 %% (%d of %d) %r"
+       % (what, n_wide, len(marks), bad_wide[:3]))
+    tx = texts(root)
+    ok(any("95 % interval" in t for t in tx) and any("interval over ±5 %" in t for t in tx),
+       "%s: the legend says what the bars and the hollow points are" % what)
+
+
 # ---- a small working-set sweep ---------------------------------------------
 lst = run("--list", "--filter=^mem/chase/").stdout.split()
 avail = {n.split("/")[-1]: size(n.split("/")[-1]) for n in lst}
@@ -153,6 +196,7 @@ else:
     if data and root is not None:
         bench, key = plotted(data, "mem/chase", positive=True)
         check_line(root, "mem/chase", bench, key, lambda b: b["working_set_bytes"])
+        check_intervals(root, data, {"mem/chase"}, key, "sweep")
         tx = texts(root)
         ok(any(t.startswith("mem/chase") for t in tx), "sweep: a title names mem/chase")
         sim = data["context"].get("backend") == "sim"
@@ -197,6 +241,7 @@ if data and root is not None:
         bench, key = plotted(data, fam)
         pts = check_line(root, fam, bench, key, lambda b: ["p0", "p50"].index(b["name"].split("/")[-1]))
         xs[v] = [x for x, _ in pts]
+    check_intervals(root, data, {"branch/sum_if/" + v for v in ("branchy", "branchless", "sol")}, key, "branch")
     full = [v for v in xs if len(xs[v]) == 2]
     ok(len({tuple(xs[v]) for v in full}) <= 1,
        "branch: the variants share the inputs' x positions %r" % xs)

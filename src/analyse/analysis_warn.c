@@ -138,9 +138,9 @@ static void find_in_time(const struct pmb_result *r, struct findings *k)
 
 	/* Relative error of a figure that should be zero means nothing. */
 	if (resolved && t->s.median > 0) {
-		double err = (t->s.ci_hi - t->s.ci_lo) / 2 / t->s.median;
+		double err = pmb_figure_error(t);
 
-		if (err > 0.05)
+		if (err > PMB_NOISY_ERROR)
 			fig_add(&k->noisy, err, "+/-%.0f %%\t in %s", err * 100, r->inst->name);
 	}
 	if (t->valid && t->s.multimodal)

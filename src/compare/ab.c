@@ -566,6 +566,7 @@ static int report(struct ab *ab, const char *stopped, uint64_t seed)
 		return 2;
 	}
 	pmb__table_free(&t);
+	pmb__ab_below(stdout, ab->s, ab->v, ab->ns);
 	for (size_t i = 0; i < ab->ns; i++)
 		count[ab->v[i].v]++;
 	printf("%zu regressed, %zu improved, %zu %s", count[PMB_AB_REGRESSED],

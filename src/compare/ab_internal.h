@@ -140,6 +140,8 @@ struct pmb__ab_verdict {
 	size_t ranked;       /* rounds the test ranked (non-zero differences) */
 	bool testable;       /* with that many, the test can reach its alpha */
 	const char *why;     /* why no interval ("below resolution", ...) */
+	bool below_both;     /* below resolution on both sides: no row in the
+	                        table, named on one line under it */
 };
 
 /* Append the round's values; -ENOMEM. */
@@ -151,8 +153,14 @@ int pmb__ab_series_push(struct pmb__ab_series *s, double old, double new);
 void pmb__ab_judge(const struct pmb__ab_series *s, double thr, bool exact,
 		   uint64_t seed, struct pmb__ab_verdict *v);
 
-/* The table of series[0..n) with verdicts v, compare's columns. */
+/* The table of series[0..n) with verdicts v, compare's columns; the
+ * series below resolution on both sides are left to pmb__ab_below(). */
 int pmb__ab_table(const struct pmb__ab_series *s, const struct pmb__ab_verdict *v,
 		  size_t n, bool exact, struct pmb__table *t);
+/* One line under the table naming the figures below resolution on both
+ * sides (zero within what either resolves: no change to see), each with
+ * its benchmarks, or their number past three; nothing where there are
+ * none. */
+void pmb__ab_below(FILE *f, const struct pmb__ab_series *s, const struct pmb__ab_verdict *v, size_t n);
 
 #endif

@@ -1,6 +1,7 @@
 /* ab_verdict.c - `pmubench ab`'s paired statistics: per-round ratios, their bootstrap interval, the signed-rank test, the verdict and its table. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,6 +115,7 @@ void pmb__ab_judge(const struct pmb__ab_series *s, double thr, bool exact,
 		/* Zero within what either side resolves: no change to see. */
 		v->v = PMB_AB_NOISE;
 		v->why = "both below resolution";
+		v->below_both = true;
 	} else if (exact) {
 		judge_exact(s, thr, v);
 	} else if (s->n < 2) {
@@ -191,6 +193,49 @@ int pmb__ab_table(const struct pmb__ab_series *s, const struct pmb__ab_verdict *
 	for (int i = 0; i < 8; i++)
 		pmb__table_set(t, i, "%s", head[i]);
 	for (size_t i = 0; i < n && !t->err; i++)
-		row(t, &s[i], &v[i], exact);
+		if (!v[i].below_both)
+			row(t, &s[i], &v[i], exact);
 	return t->err;
+}
+
+/* Benchmarks named in the line below the table, past which it counts. */
+#define BELOW_NAMED 3
+
+void pmb__ab_below(FILE *out, const struct pmb__ab_series *s, const struct pmb__ab_verdict *v, size_t n)
+{
+	const char *sep = "below resolution on both sides (no change to see), not in the table: ";
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	bool any = false;
+
+	for (size_t i = 0; f && i < n; i++) {
+		size_t count = 0, named = 0;
+		bool first = true;
+
+		if (!v[i].below_both)
+			continue;
+		/* Each figure once, at its first series. */
+		for (size_t j = 0; j < i && first; j++)
+			first = !(v[j].below_both && !strcmp(s[j].key, s[i].key));
+		if (!first)
+			continue;
+		for (size_t j = i; j < n; j++)
+			count += v[j].below_both && !strcmp(s[j].key, s[i].key);
+		fprintf(f, "%s%s in ", sep, s[i].key);
+		sep = "; ";
+		any = true;
+		if (count > BELOW_NAMED) {
+			fprintf(f, "%zu benchmarks", count);
+			continue;
+		}
+		for (size_t j = i; j < n; j++)
+			if (v[j].below_both && !strcmp(s[j].key, s[i].key))
+				fprintf(f, "%s%s", named++ ? ", " : "", s[j].bench);
+	}
+	/* Wrapped to the terminal as the console report is (the table rows
+	 * above are not: a row a line). */
+	if (f && !fclose(f) && any)
+		pmb__wrap(out, text, 0, 2, (size_t)pmb__out_width(NULL));
+	free(text);
 }

@@ -676,6 +676,10 @@ int pmb__runner_run(const struct pmb_runner_opts *o, const struct pmb_meter *m,
 		if (pmb__stop_signal)
 			break;
 		nm = cohort_gather(inst, n, i, done, mem);
+		/* Before the cohort: the line names what is measured now, and
+		 * counts what is done (written, were the run stopped now). */
+		if (o->progress)
+			o->progress(o->progress_ctx, mem[0]->name, ndone, n);
 		for (int k = 0; k < reps && !pmb__stop_signal; k++) {
 			for (int q = 0; q < nm; q++)
 				res[q] = &results[(size_t)(mem[q] - inst) * (size_t)reps + (size_t)k];
@@ -683,12 +687,10 @@ int pmb__runner_run(const struct pmb_runner_opts *o, const struct pmb_meter *m,
 			if (err)
 				goto out;
 		}
-		for (int q = 0; q < nm; q++) {
-			ndone++;
-			if (o->progress && !pmb__stop_signal) /* not done: stopped */
-				o->progress(o->progress_ctx, mem[q]->name, ndone, n);
-		}
+		ndone += (size_t)nm;
 	}
+	if (o->progress && !pmb__stop_signal) /* all done: the line erased */
+		o->progress(o->progress_ctx, NULL, ndone, n);
 	for (size_t i = 0; !err && pmb__stop_signal && i < n * (size_t)reps; i++)
 		if (results[i].not_run)
 			result_not_run(&results[i]);

@@ -2,6 +2,7 @@
 #ifndef PMB_RESULT_H
 #define PMB_RESULT_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -71,6 +72,18 @@ struct pmb_figure {
 	                                     beside a normalized ratio */
 	const char *raw_ratio_why;
 };
+
+/* A figure's relative error: half its 95 % interval over its median, as
+ * the ±% column prints it; NAN where there is no interval or the median is
+ * not positive.  Above PMB_NOISY_ERROR the figure is flagged: a warning
+ * names it, a plot marks its point. */
+static inline double pmb_figure_error(const struct pmb_figure *f)
+{
+	if (!(f->s.median > 0) || !(f->s.ci_hi >= f->s.ci_lo))
+		return NAN;
+	return (f->s.ci_hi - f->s.ci_lo) / 2 / f->s.median;
+}
+#define PMB_NOISY_ERROR 0.05
 
 /* Why a normalized figure or a ratio is not given: the short reasons that
  * struct pmb_figure's _why fields point to (the reports print them in the

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "plot.h"
+#include "plot_svg_internal.h"
 #include "base.h"
 
 #define WIDTH 900
@@ -16,24 +17,12 @@
 #define PT 80.0		/* top and bottom from the panel's top */
 #define PB 340.0
 #define MAXPTS PMB_MAX_TIER_POINTS
-/* Text widths are guessed (no font metrics here): px per character of a
- * DejaVu-like sans at 11 and 12 px, on the wide side. */
-#define CW11 6.8
-#define CW12 7.5
-
 static const char *const tier_name[] = { "L1", "L2", "L3", "L4", "DRAM" };
 static const char *const tier_colour[] = { "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#d62728" };
 static const char *const variant[] = { "branchy", "branchless", "sol" };
 static const enum pmb_role role[] = { PMB_ROLE_BRANCHY, PMB_ROLE_BRANCHLESS, PMB_ROLE_SOL };
 static const char *const variant_colour[] = { "#d62728", "#1f77b4", "#2ca02c" };
 static const char *const variant_dash[] = { "", "", " stroke-dasharray=\"6,3\"" };
-
-/* A value range mapped onto pixels p0 (at lo) .. p1 (at hi). */
-struct axis {
-	double lo, hi;
-	bool log;
-	double p0, p1;
-};
 
 struct panel {
 	const struct pmb_context *c;
@@ -48,99 +37,63 @@ struct panel {
 	int event;
 };
 
-static double ax_map(const struct axis *a, double v)
+/* The figure a result is drawn with: ns per item, or the panel kind's
+ * event under simulation. */
+static const struct pmb_figure *drawn_figure(const struct panel *p, const struct pmb_result *x)
 {
-	double t = a->log ? log(v / a->lo) / log(a->hi / a->lo) : (v - a->lo) / (a->hi - a->lo);
-
-	return a->p0 + t * (a->p1 - a->p0);
+	return pmb_context_sim(p->c) ? &x->ev[p->event] : &x->time;
 }
 
-/* Text as XML character data: markup characters escaped, control
- * characters (not allowed in XML 1.0) dropped. */
-static void esc(FILE *f, const char *s)
+/* The 95 % interval of the median of x's drawn figure, where it has one
+ * that is not a point (a figure below resolution has none). */
+static bool interval(const struct panel *p, const struct pmb_result *x, double *lo, double *hi)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		default:
-			if ((unsigned char)*s >= 0x20)
-				fputc(*s, f);
-		}
-	}
+	const struct pmb_figure *fg = drawn_figure(p, x);
+
+	if (!fg->valid || fg->below_resolution || !isfinite(fg->s.ci_lo) || !isfinite(fg->s.ci_hi) ||
+	    !(fg->s.ci_hi > fg->s.ci_lo))
+		return false;
+	*lo = fg->s.ci_lo;
+	*hi = fg->s.ci_hi;
+	return true;
 }
 
-/* One <text>; attrs are the program's own, the text is escaped. */
-static void __attribute__((format(printf, 5, 6)))
-text(FILE *f, double x, double y, const char *attrs, const char *fmt, ...)
+/* The error bar of one point: its interval on axis ay (clamped to the
+ * axis: a log axis has no place for 0), with caps; class "errbar", titled
+ * with the benchmark's name. */
+static void error_bar(FILE *f, const struct axis *ay, double x, double lo, double hi, const char *colour,
+		      const char *name)
 {
-	char b[400];
-	va_list ap;
+	double y0 = pmb__svg_ax_map(ay, fmax(lo, ay->lo)), y1 = pmb__svg_ax_map(ay, fmin(hi, ay->hi));
+	char a[96];
 
-	va_start(ap, fmt);
-	vsnprintf(b, sizeof(b), fmt, ap);
-	va_end(ap);
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" %s>", x, y, attrs);
-	esc(f, b);
-	fputs("</text>\n", f);
+	snprintf(a, sizeof(a), "stroke=\"%s\" stroke-width=\"1.2\"", colour);
+	fputs("<g class=\"errbar\"><title>", f);
+	pmb__svg_esc(f, name);
+	fprintf(f, ": 95 %% interval %.4g to %.4g</title>\n", lo, hi);
+	pmb__svg_line(f, x, y0, x, y1, a);
+	pmb__svg_line(f, x - 3, y0, x + 3, y0, a);
+	pmb__svg_line(f, x - 3, y1, x + 3, y1, a);
+	fputs("</g>\n", f);
 }
 
-static void line(FILE *f, double x1, double y1, double x2, double y2, const char *attrs)
+/* A point with its error bar; hollow where its interval is wider than
+ * PMB_NOISY_ERROR of its median (the warning's threshold). */
+static void data_point(FILE *f, const struct panel *p, const struct axis *ay, double x, double y,
+		       const char *colour, const struct pmb_result *r, double v)
 {
-	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" %s/>\n", x1, y1, x2, y2, attrs);
-}
+	double err = pmb_figure_error(drawn_figure(p, r)), lo, hi;
+	bool has = interval(p, r, &lo, &hi), wide = has && err > PMB_NOISY_ERROR;
+	char b[512];
 
-/* A marker; its tooltip (a <title> child) names the benchmark and value. */
-static void point(FILE *f, double x, double y, const char *colour, const char *tip)
-{
-	fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" stroke=\"#222\" "
-		"stroke-width=\"0.6\"%s", x, y, colour, tip ? "><title>" : "/>\n");
-	if (!tip)
-		return;
-	esc(f, tip);
-	fputs("</title></circle>\n", f);
-}
-
-static void data_point(FILE *f, const struct panel *p, double x, double y, const char *colour,
-		       const struct pmb_result *r, double v)
-{
-	char b[300];
-
-	snprintf(b, sizeof(b), "%s: %.4g %s", r->inst->name, v, p->unit);
-	point(f, x, y, colour, b);
-}
-
-static void polyline(FILE *f, const double *x, const double *y, size_t m, const char *style,
-		     const char *name)
-{
-	if (!m)
-		return;
-	fprintf(f, "<polyline fill=\"none\" %s points=\"", style);
-	for (size_t k = 0; k < m; k++)
-		fprintf(f, "%s%.1f,%.1f", k ? " " : "", x[k], y[k]);
-	fputs("\"><title>", f);
-	esc(f, name);
-	fputs("</title></polyline>\n", f);
-}
-
-/* A legend entry at x (a marker, or a line sample with style); returns
- * where the next one goes. */
-static double legend(FILE *f, double x, double y, const char *colour, const char *style,
-		     const char *label)
-{
-	char a[128];
-
-	if (style) {
-		snprintf(a, sizeof(a), "stroke=\"%s\"%s", colour, style);
-		line(f, x, y - 4, x + 22, y - 4, a);
-		x += 28;
-	} else {
-		point(f, x + 4, y - 4, colour, NULL);
-		x += 12;
-	}
-	text(f, x, y, "font-size=\"11\"", "%s", label);
-	return x + CW11 * (double)strlen(label) + 14;
+	if (has)
+		error_bar(f, ay, x, lo, hi, colour, r->inst->name);
+	if (has)
+		snprintf(b, sizeof(b), "%s: %.4g %s, 95 %% interval %.4g to %.4g (±%.1f %%%s)", r->inst->name, v,
+			 p->unit, lo, hi, err * 100, wide ? ", wider than 5 %" : "");
+	else
+		snprintf(b, sizeof(b), "%s: %.4g %s", r->inst->name, v, p->unit);
+	pmb__svg_point(f, x, y, colour, wide, b);
 }
 
 static bool is_sim(const struct pmb_context *c)
@@ -154,7 +107,7 @@ static bool is_sim(const struct pmb_context *c)
 static bool value(const struct panel *p, const struct pmb_result *x, double *v)
 {
 	const struct pmb_context *c = p->c;
-	const struct pmb_figure *fg = is_sim(c) ? &x->ev[p->event] : &x->time;
+	const struct pmb_figure *fg = drawn_figure(p, x);
 
 	if (x->status || x->repetition || (is_sim(c) && c->plan.nev < 1))
 		return false;
@@ -168,64 +121,6 @@ static bool value(const struct panel *p, const struct pmb_result *x, double *v)
 	return true;
 }
 
-/* 1-2-5 numbers: the largest <= v (dir < 0) or the smallest >= v. */
-static double nice_number(double v, int dir)
-{
-	static const double m[] = { 1, 2, 5, 10 };
-	double e = pow(10, floor(log10(v))), best = m[0] * e;
-
-	for (int k = 0; k < 4; k++) {
-		if (dir < 0 && m[k] * e <= v * (1 + 1e-9))
-			best = m[k] * e;
-		if (dir > 0 && m[k] * e >= v * (1 - 1e-9))
-			return m[k] * e;
-	}
-	return best;
-}
-
-/* Tick values of axis a in units of (its unit x scale) into t: on a log
- * axis the densest of 1-2-3-5 (dense only), 1-2-5 or 1 per decade giving
- * at most 9 (7 when dense); on a linear one multiples of a 1-2-5 step.
- * Returns the count. */
-static int ticks(const struct axis *a, double scale, bool dense, double *t, int max)
-{
-	static const double ms[3][4] = { { 1, 2, 3, 5 }, { 1, 2, 5 }, { 1 } };
-	static const int nm[3] = { 4, 3, 1 };
-	double lo = a->lo * scale, hi = a->hi * scale;
-	int n = 0;
-
-	if (!a->log) {
-		double step = nice_number((hi - lo) / 5, 1);
-
-		for (double v = ceil(lo / step - 1e-9) * step; v <= hi * (1 + 1e-9) && n < max; v += step)
-			t[n++] = fabs(v) < step * 1e-9 ? 0 : v;
-		return n;
-	}
-	for (int s = dense ? 0 : 1; s < 3; s++) {
-		n = 0;
-		for (double e = floor(log10(lo)); e <= ceil(log10(hi)); e++)
-			for (int k = 0; k < nm[s]; k++) {
-				double v = ms[s][k] * pow(10, e);
-
-				if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9) && n < max)
-					t[n++] = v;
-			}
-		if (n <= (dense ? 7 : 9))
-			break;
-	}
-	return n;
-}
-
-static void fmt_tick(char *b, size_t n, double v)
-{
-	if (fabs(v) >= 1e6)
-		snprintf(b, n, "%gM", v / 1e6);
-	else if (fabs(v) >= 1e4)
-		snprintf(b, n, "%gk", v / 1e3);
-	else
-		snprintf(b, n, "%g", v);
-}
-
 /* Separator, title, plot frame, the y axes (gridlines and labelled ticks
  * on the left; estimated cycles on the right where cycles are estimated). */
 static void frame(FILE *f, const struct panel *p, const struct axis *ay, const char *name,
@@ -233,38 +128,38 @@ static void frame(FILE *f, const struct panel *p, const struct axis *ay, const c
 {
 	double t[64], mid = p->y0 + (PT + PB) / 2;
 	char b[32], a[128];
-	int n = ticks(ay, 1, false, t, 64);
+	int n = pmb__svg_ticks(ay, 1, false, t, 64);
 
 	if (p->y0 > HEAD_H)
-		line(f, 10, p->y0, WIDTH - 10, p->y0, "stroke=\"#bbb\"");
-	text(f, 20, p->y0 + 24, "font-size=\"15\" font-weight=\"bold\"", "%s%s", name, what);
+		pmb__svg_line(f, 10, p->y0, WIDTH - 10, p->y0, "stroke=\"#bbb\"");
+	pmb__svg_text(f, 20, p->y0 + 24, "font-size=\"15\" font-weight=\"bold\"", "%s%s", name, what);
 	for (int k = 0; k < n; k++) {
-		double y = ax_map(ay, t[k]);
+		double y = pmb__svg_ax_map(ay, t[k]);
 
-		line(f, PL, y, PR, y, "stroke=\"#e4e4e4\"");
-		line(f, PL - 5, y, PL, y, "stroke=\"#444\"");
-		fmt_tick(b, sizeof(b), t[k]);
-		text(f, PL - 8, y + 4, "text-anchor=\"end\"", "%s", b);
+		pmb__svg_line(f, PL, y, PR, y, "stroke=\"#e4e4e4\"");
+		pmb__svg_line(f, PL - 5, y, PL, y, "stroke=\"#444\"");
+		pmb__svg_fmt_tick(b, sizeof(b), t[k]);
+		pmb__svg_text(f, PL - 8, y + 4, "text-anchor=\"end\"", "%s", b);
 	}
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
 		"stroke=\"#999\"/>\n", PL, p->y0 + PT, PR - PL, PB - PT);
 	snprintf(a, sizeof(a), "text-anchor=\"middle\" transform=\"rotate(-90 24 %.1f)\"", mid);
-	text(f, 24, mid, a, "%s", p->unit);
+	pmb__svg_text(f, 24, mid, a, "%s", p->unit);
 	if (!p->est)
 		return;
-	text(f, PR, p->y0 + 44, "text-anchor=\"end\" font-size=\"11\" fill=\"#666\"",
+	pmb__svg_text(f, PR, p->y0 + 44, "text-anchor=\"end\" font-size=\"11\" fill=\"#666\"",
 	     "est. cycles = ns x %.2f GHz (ESTIMATED: no cycles counter)", p->c->ghz);
-	n = ticks(ay, p->c->ghz, true, t, 64);
+	n = pmb__svg_ticks(ay, p->c->ghz, true, t, 64);
 	for (int k = 0; k < n; k++) {
-		double y = ax_map(ay, t[k] / p->c->ghz);
+		double y = pmb__svg_ax_map(ay, t[k] / p->c->ghz);
 
-		line(f, PR, y, PR + 5, y, "stroke=\"#444\"");
-		fmt_tick(b, sizeof(b), t[k]);
-		text(f, PR + 8, y + 4, "fill=\"#666\"", "%s", b);
+		pmb__svg_line(f, PR, y, PR + 5, y, "stroke=\"#444\"");
+		pmb__svg_fmt_tick(b, sizeof(b), t[k]);
+		pmb__svg_text(f, PR + 8, y + 4, "fill=\"#666\"", "%s", b);
 	}
 	snprintf(a, sizeof(a), "text-anchor=\"middle\" fill=\"#666\" transform=\"rotate(90 880 %.1f)\"",
 		 mid);
-	text(f, 880, mid, a, "est. cycles per item (ESTIMATED)");
+	pmb__svg_text(f, 880, mid, a, "est. cycles per item (ESTIMATED)");
 }
 
 /* Dashed lines at the cache sizes, labelled above the frame (never over
@@ -275,7 +170,7 @@ static void cache_lines(FILE *f, const struct panel *p, const struct axis *ax)
 	double end[2] = { -1e9, -1e9 };
 
 	for (int k = 0; k < t->ncaches && p->c->topo_ok; k++) {
-		double x = ax_map(ax, (double)t->cache[k].size), w;
+		double x = pmb__svg_ax_map(ax, (double)t->cache[k].size), w;
 		char sz[24], b[48];
 		int row = 0;
 
@@ -283,14 +178,31 @@ static void cache_lines(FILE *f, const struct panel *p, const struct axis *ax)
 			continue;
 		pmb__format_bytes(sz, sizeof(sz), t->cache[k].size);
 		snprintf(b, sizeof(b), "L%d%s %s", t->cache[k].level, t->cache[k].level == 1 ? "d" : "", sz);
-		line(f, x, p->y0 + PT - 4, x, p->y0 + PB, "stroke=\"#777\" stroke-dasharray=\"5,4\"");
+		pmb__svg_line(f, x, p->y0 + PT - 4, x, p->y0 + PB, "stroke=\"#777\" stroke-dasharray=\"5,4\"");
 		w = CW11 * (double)strlen(b);
 		x = fmin(x - 3, WIDTH - 4 - w);
 		if (x < end[0] + 6)
 			row = 1;
 		end[row] = x + w;
-		text(f, x, p->y0 + PT - 7 - 13 * row, "font-size=\"11\" fill=\"#555\"", "%s", b);
+		pmb__svg_text(f, x, p->y0 + PT - 7 - 13 * row, "font-size=\"11\" fill=\"#555\"", "%s", b);
 	}
+}
+
+/* Under the panel, left of the axis title, what the bars and the hollow
+ * markers mean. */
+static void interval_legend(FILE *f, const struct panel *p)
+{
+	static const char bars[] = "95 % interval";
+	double x = 24, y = p->y0 + PANEL_H - 10;
+	const char *a = "stroke=\"#444\" stroke-width=\"1.2\"";
+
+	pmb__svg_line(f, x + 4, y - 10, x + 4, y + 1, a);
+	pmb__svg_line(f, x + 1, y - 10, x + 7, y - 10, a);
+	pmb__svg_line(f, x + 1, y + 1, x + 7, y + 1, a);
+	pmb__svg_text(f, x + 14, y, "font-size=\"11\"", "%s", bars);
+	x += 14 + CW11 * (double)(sizeof(bars) - 1) + 14;
+	pmb__svg_point(f, x + 4, y - 4, "#444", true, NULL);
+	pmb__svg_text(f, x + 14, y, "font-size=\"11\"", "hollow: interval over ±%.0f %%", PMB_NOISY_ERROR * 100);
 }
 
 /* The points of r[i]'s sweep family from i on with a positive value (a log
@@ -329,15 +241,15 @@ static void bytes_axis(FILE *f, const struct panel *p, const struct axis *ax)
 	while ((e1 - e0 + 1) / step > 10)
 		step *= 2;
 	for (int e = e0; e <= e1; e++) {
-		double x = ax_map(ax, ldexp(1, e));
+		double x = pmb__svg_ax_map(ax, ldexp(1, e));
 
-		line(f, x, p->y0 + PB, x, p->y0 + PB + (e % step ? 3 : 6), "stroke=\"#444\"");
+		pmb__svg_line(f, x, p->y0 + PB, x, p->y0 + PB + (e % step ? 3 : 6), "stroke=\"#444\"");
 		if (e % step)
 			continue;
 		pmb__format_bytes(b, sizeof(b), (uint64_t)1 << e);
-		text(f, x, p->y0 + PB + 18, "text-anchor=\"middle\"", "%s", b);
+		pmb__svg_text(f, x, p->y0 + PB + 18, "text-anchor=\"middle\"", "%s", b);
 	}
-	text(f, (PL + PR) / 2, p->y0 + PB + 42, "text-anchor=\"middle\"", "working set (log2 scale)");
+	pmb__svg_text(f, (PL + PR) / 2, p->y0 + PB + 42, "text-anchor=\"middle\"", "working set (log2 scale)");
 }
 
 static void sweep_panel(FILE *f, const struct panel *p, const struct pmb_result *r, size_t n, size_t i)
@@ -349,10 +261,17 @@ static void sweep_panel(FILE *f, const struct panel *p, const struct pmb_result 
 	bool seen[5] = { false };
 
 	for (size_t k = 0; k < m; k++) {
+		double lo, hi;
+
 		xlo = fmin(xlo, (double)pt[k]->inst->working_set);
 		xhi = fmax(xhi, (double)pt[k]->inst->working_set);
 		vlo = fmin(vlo, v[k]);
 		vhi = fmax(vhi, v[k]);
+		/* The axis holds the intervals too (their positive part). */
+		if (interval(p, pt[k], &lo, &hi)) {
+			vlo = lo > 0 ? fmin(vlo, lo) : vlo;
+			vhi = fmax(vhi, hi);
+		}
 	}
 	for (int k = 0; k < topo->ncaches && p->c->topo_ok; k++) {
 		xlo = fmin(xlo, (double)topo->cache[k].size);
@@ -360,37 +279,38 @@ static void sweep_panel(FILE *f, const struct panel *p, const struct pmb_result 
 	}
 	xlo = fmax(xlo, 1);
 	struct axis ax = { xlo / M_SQRT2, xhi * M_SQRT2, true, PL, PR };
-	struct axis ay = { nice_number(vlo, -1), nice_number(vhi, 1), true, p->y0 + PB, p->y0 + PT };
+	struct axis ay = { pmb__svg_nice_number(vlo, -1), pmb__svg_nice_number(vhi, 1), true, p->y0 + PB, p->y0 + PT };
 
 	if (ay.hi <= ay.lo * (1 + 1e-9)) {
-		ay.lo = nice_number(ay.lo * 0.99, -1);
-		ay.hi = nice_number(ay.hi * 1.01, 1);
+		ay.lo = pmb__svg_nice_number(ay.lo * 0.99, -1);
+		ay.hi = pmb__svg_nice_number(ay.hi * 1.01, 1);
 	}
 	frame(f, p, &ay, r[i].inst->family, ": cost per item vs working set");
 	bytes_axis(f, p, &ax);
 	cache_lines(f, p, &ax);
 
 	for (size_t k = 0; k < m; k++) {
-		px[k] = ax_map(&ax, (double)pt[k]->inst->working_set);
-		py[k] = ax_map(&ay, v[k]);
+		px[k] = pmb__svg_ax_map(&ax, (double)pt[k]->inst->working_set);
+		py[k] = pmb__svg_ax_map(&ay, v[k]);
 	}
-	polyline(f, px, py, m, "stroke=\"#555\" stroke-width=\"1.5\"", r[i].inst->family);
+	pmb__svg_polyline(f, px, py, m, "stroke=\"#555\" stroke-width=\"1.5\"", r[i].inst->family);
 	for (size_t k = 0; k < m; k++) {
 		int t = 0;
 
 		while (t < 4 && strcmp(pt[k]->inst->tier, tier_name[t]))
 			t++;
 		seen[t] = true;
-		data_point(f, p, px[k], py[k], tier_colour[t], pt[k], v[k]);
+		data_point(f, p, &ay, px[k], py[k], tier_colour[t], pt[k], v[k]);
 	}
+	interval_legend(f, p);
 	double lx = 24 + CW11 * 5, ly = p->y0 + 44;
 
-	text(f, 24, ly, "font-size=\"11\"", "tier:");
+	pmb__svg_text(f, 24, ly, "font-size=\"11\"", "tier:");
 	for (int t = 0; t < 5; t++)
 		if (seen[t])
-			lx = legend(f, lx, ly, tier_colour[t], NULL, tier_name[t]);
+			lx = pmb__svg_legend(f, lx, ly, tier_colour[t], NULL, tier_name[t]);
 	if (topo->ncaches && p->c->topo_ok)
-		legend(f, lx, ly, "#777", " stroke-dasharray=\"5,4\"", "cache size (hwloc)");
+		pmb__svg_legend(f, lx, ly, "#777", " stroke-dasharray=\"5,4\"", "cache size (hwloc)");
 }
 
 /* The inputs of the pair whose first branchy result is r[i] (categories, in
@@ -431,12 +351,19 @@ static void branch_panel(FILE *f, const struct panel *p, const struct pmb_result
 	size_t npts, m = pair_collect(p, r, n, i, prefix, cat, v, has, &npts);
 
 	for (size_t j = 0; j < m; j++)
-		for (int k = 0; k < 3; k++)
-			if (has[j][k]) {
-				vlo = fmin(vlo, v[j][k]);
-				vhi = fmax(vhi, v[j][k]);
+		for (int k = 0; k < 3; k++) {
+			double lo, hi;
+
+			if (!has[j][k])
+				continue;
+			vlo = fmin(vlo, v[j][k]);
+			vhi = fmax(vhi, v[j][k]);
+			if (interval(p, cat[j][k], &lo, &hi)) {
+				vlo = fmin(vlo, lo);
+				vhi = fmax(vhi, hi);
 			}
-	double step = nice_number((vhi > vlo ? vhi - vlo : 1) / 5, 1), dx = (PR - PL) / (double)m;
+		}
+	double step = pmb__svg_nice_number((vhi > vlo ? vhi - vlo : 1) / 5, 1), dx = (PR - PL) / (double)m;
 	struct axis ay = { floor(vlo / step) * step, vhi > 0 ? ceil(vhi / step - 1e-9) * step : step,
 			   false, p->y0 + PB, p->y0 + PT };
 
@@ -447,11 +374,11 @@ static void branch_panel(FILE *f, const struct panel *p, const struct pmb_result
 		double x = PL + ((double)j + 0.5) * dx;
 		bool low = wmax > dx - 4 && j % 2;	/* stagger labels that would touch */
 
-		line(f, x, p->y0 + PB, x, p->y0 + PB + (low ? 16 : 5), "stroke=\"#444\"");
-		text(f, x, p->y0 + PB + (low ? 29 : 17), "text-anchor=\"middle\"", "%s",
+		pmb__svg_line(f, x, p->y0 + PB, x, p->y0 + PB + (low ? 16 : 5), "stroke=\"#444\"");
+		pmb__svg_text(f, x, p->y0 + PB + (low ? 29 : 17), "text-anchor=\"middle\"", "%s",
 		     cat[j][0]->inst->args[0] ? cat[j][0]->inst->args : "-");
 	}
-	text(f, (PL + PR) / 2, p->y0 + PB + 50, "text-anchor=\"middle\"", "input");
+	pmb__svg_text(f, (PL + PR) / 2, p->y0 + PB + 50, "text-anchor=\"middle\"", "input");
 
 	double lx = 24, ly = p->y0 + 44;
 
@@ -462,23 +389,24 @@ static void branch_panel(FILE *f, const struct panel *p, const struct pmb_result
 		for (size_t j = 0; j < m; j++)
 			if (has[j][k]) {
 				px[q] = PL + ((double)j + 0.5) * dx;
-				py[q++] = ax_map(&ay, v[j][k]);
+				py[q++] = pmb__svg_ax_map(&ay, v[j][k]);
 			}
 		if (!q)
 			continue;
 		snprintf(style, sizeof(style), "stroke=\"%s\" stroke-width=\"2\"%s", variant_colour[k],
 			 variant_dash[k]);
 		snprintf(name, sizeof(name), "%s/%s", prefix, variant[k]);
-		polyline(f, px, py, q, style, name);
+		pmb__svg_polyline(f, px, py, q, style, name);
 		q = 0;
 		for (size_t j = 0; j < m; j++)
 			if (has[j][k]) {
-				data_point(f, p, px[q], py[q], variant_colour[k], cat[j][k], v[j][k]);
+				data_point(f, p, &ay, px[q], py[q], variant_colour[k], cat[j][k], v[j][k]);
 				q++;
 			}
 		snprintf(style, sizeof(style), " stroke-width=\"2\"%s", variant_dash[k]);
-		lx = legend(f, lx, ly, variant_colour[k], style, variant[k]);
+		lx = pmb__svg_legend(f, lx, ly, variant_colour[k], style, variant[k]);
 	}
+	interval_legend(f, p);
 }
 
 /* Whether r[i] opens a panel of p's kind, 1 (the first result of a sweep
@@ -533,7 +461,7 @@ int pmb__plot_svg(FILE *f, const struct pmb_context *c, const struct pmb_result 
 		"font-size=\"12\" fill=\"#222\">\n", WIDTH, h, WIDTH, h);
 	fputs("<title>pmubench plots</title>\n", f);
 	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", WIDTH, h);
-	text(f, 20, 22, "font-size=\"12\" fill=\"#555\"", "pmubench %s  %s  core %d  backend %s%s  %s",
+	pmb__svg_text(f, 20, 22, "font-size=\"12\" fill=\"#555\"", "pmubench %s  %s  core %d  backend %s%s  %s",
 	     PMB_VERSION_STRING, c->host, c->cpu, pmb_backend_name(c->backend),
 	     p.sim ? " (counts SIMULATED by valgrind)" : "", c->date);
 	for (int kind = 1; kind <= 2; kind++) {

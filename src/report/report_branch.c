@@ -46,7 +46,7 @@ static void verdict(FILE *f, const int *w, char (*arg)[64], int n, bool ordered)
 	while (from > 0 && w[from - 1] > 0)
 		from--;
 	if (!wins && !losses) {
-		fprintf(f, "no significant difference at any input\n");
+		fprintf(f, "no significant difference at any input");
 		return;
 	}
 	if (ordered && from < n && from > 0)
@@ -61,7 +61,6 @@ static void verdict(FILE *f, const int *w, char (*arg)[64], int n, bool ordered)
 		branchy_wins(f, w, arg, n);
 	if (ordered)
 		crossings(f, w, arg, n);
-	fputc('\n', f);
 }
 
 /* The events a branch study shows; under simulation there is no time and
@@ -362,8 +361,8 @@ static void sim_predictor_note(FILE *f)
 		   "    what your CPU does\n");
 }
 
-/* The study's finding in one sentence: the verdict over the inputs, or
- * under simulation how mispredictions go. */
+/* The study's finding in one sentence, without its newline: the verdict
+ * over the inputs, or under simulation how mispredictions go. */
 static void finding(FILE *f, const struct study_events *ev, struct study_acc *a)
 {
 	if (ev->sim) {
@@ -371,10 +370,27 @@ static void finding(FILE *f, const struct study_events *ev, struct study_acc *a)
 		if (a->misp[0][0] <= a->misp[0][1] && a->misp[1][0] <= a->misp[1][1])
 			fprintf(f, "; mispredictions per item: branchy %.3f to %.3f, branchless %.3f to %.3f",
 				a->misp[0][0], a->misp[0][1], a->misp[1][0], a->misp[1][1]);
-		fputc('\n', f);
 		return;
 	}
 	verdict(f, a->w, a->args, a->nw, a->ordered);
+}
+
+/* Columns dropped for the width, least telling first: sol, or the
+ * mispredictions where no counter gives them (all n/a). */
+static const int drop_perf[] = { 3, 5, 4, 6 }, drop_perf_nobm[] = { 5, 3, 4, 6 }, drop_sim[] = { 3, 4 };
+
+/* One branch study's table t and what its rows found (a), from its first
+ * branchy result r[first]. */
+static void study_build(const struct pmb_context *c, const struct study_events *ev, const struct pmb_result *r,
+			size_t n, size_t first, const char *prefix, struct pmb__table *t, struct study_acc *a)
+{
+	const char *fam = r[first].inst->family;
+
+	*a = (struct study_acc){ .ordered = true, .misp = { { INFINITY, -INFINITY }, { INFINITY, -INFINITY } } };
+	study_columns(t, c, ev->sim);
+	for (size_t j = 0; j < n; j++)
+		if (!strcmp(r[j].inst->family, fam) && !r[j].repetition)
+			study_row(t, ev, r, n, prefix, &r[j], a);
 }
 
 /* One branch study, from its first branchy result r[first]: its finding
@@ -382,23 +398,15 @@ static void finding(FILE *f, const struct study_events *ev, struct study_acc *a)
 static int branch_study(FILE *f, const struct pmb_context *c, const struct study_events *ev,
 			const struct pmb_result *r, size_t n, size_t first, const char *prefix)
 {
-	/* Columns dropped for the width, least telling first: sol, or the
-	 * mispredictions where no counter gives them (all n/a). */
-	static const int drop_perf[] = { 3, 5, 4, 6 }, drop_perf_nobm[] = { 5, 3, 4, 6 }, drop_sim[] = { 3, 4 };
-	const char *fam = r[first].inst->family;
 	struct pmb__table t = { 0 };
-	struct study_acc a = { .ordered = true,
-			       .misp = { { INFINITY, -INFINITY }, { INFINITY, -INFINITY } } };
+	struct study_acc a;
 	uint64_t seed = 0;
 	int err;
 
-	study_columns(&t, c, ev->sim);
-	for (size_t j = 0; j < n; j++)
-		if (!strcmp(r[j].inst->family, fam) && !r[j].repetition)
-			study_row(&t, ev, r, n, prefix, &r[j], &a);
+	study_build(c, ev, r, n, first, prefix, &t, &a);
 	fprintf(f, "\nbranch study %s: ", prefix);
 	finding(f, ev, &a);
-	fprintf(f, "  branchless / branchy per input");
+	fprintf(f, "\n  branchless / branchy per input");
 	if (study_seed(r, n, prefix, &seed))
 		fprintf(f, ", inputs seeded with %llu", (unsigned long long)seed);
 	fputc('\n', f);
@@ -413,10 +421,28 @@ static int branch_study(FILE *f, const struct pmb_context *c, const struct study
 	return err;
 }
 
-/* Branch study: per pair K (branch/K/branchy, branch/K/branchless, branch/K/sol).
- * Under simulation there is no time: the table shows instructions and
- * mispredictions, and no winner is named. */
-int pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+/* The penalty in a few words, after the finding: what penalty_line says. */
+static void penalty_words(FILE *f, const struct study_events *ev, const struct study_acc *a)
+{
+	double ns = pmb__branch_penalty(a->rate, a->ns, (size_t)a->np);
+	double cyc = pmb__branch_penalty(a->rate, a->cyc, (size_t)a->np);
+
+	if (!ev->sim && !a->np && a->unrated) {
+		fprintf(f, "; no misprediction penalty (no branch-misses counted, no rate declared)");
+		return;
+	}
+	if (!isfinite(ns))
+		return;
+	fprintf(f, "; misprediction penalty %.2f ns", ns);
+	if (isfinite(cyc))
+		fprintf(f, ", %.1f %scycles", cyc, a->cyc_counted ? "" : "est. ");
+	fprintf(f, " (rates %s)", a->measured ? "MEASURED" : "DECLARED");
+}
+
+/* The studies of r[0..n) in order: fn(first branchy result, its study). */
+static int each_study(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n,
+		      int (*fn)(FILE *, const struct pmb_context *, const struct study_events *,
+				const struct pmb_result *, size_t, size_t, const char *))
 {
 	const struct study_events ev = {
 		.sim = pmb_context_sim(c),
@@ -433,9 +459,39 @@ int pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const struc
 		if (r[i].inst->def->role != PMB_ROLE_BRANCHY || r[i].repetition ||
 		    !pmb__result_study(&r[i], prefix, sizeof(prefix)) || !pmb__first_of_family(r, i))
 			continue;
-		terr = branch_study(f, c, &ev, r, n, i, prefix);
+		terr = fn(f, c, &ev, r, n, i, prefix);
 		if (!err)
 			err = terr;
 	}
 	return err;
+}
+
+/* One study's finding on one line: its verdict and its penalty. */
+static int study_finding(FILE *f, const struct pmb_context *c, const struct study_events *ev,
+			 const struct pmb_result *r, size_t n, size_t first, const char *prefix)
+{
+	struct pmb__table t = { 0 };
+	struct study_acc a;
+
+	study_build(c, ev, r, n, first, prefix, &t, &a);
+	pmb__table_free(&t);
+	/* Not "branch study K:", which opens the study's own section. */
+	fprintf(f, "%s: ", prefix);
+	finding(f, ev, &a);
+	penalty_words(f, ev, &a);
+	fputc('\n', f);
+	return 0;
+}
+
+void pmb__branch_findings(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+{
+	each_study(f, c, r, n, study_finding);
+}
+
+/* Branch study: per pair K (branch/K/branchy, branch/K/branchless, branch/K/sol).
+ * Under simulation there is no time: the table shows instructions and
+ * mispredictions, and no winner is named. */
+int pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+{
+	return each_study(f, c, r, n, branch_study);
 }

@@ -108,7 +108,7 @@ static void cell_ci(struct pmb__coltab *m, const struct pmb__col *k, const struc
 		blank(m, b, n, "-", "±%%: fewer than 3 samples, no interval");
 		return;
 	}
-	snprintf(b, n, "%.1f", (t->s.ci_hi - t->s.ci_lo) / 2 / t->s.median * 100);
+	snprintf(b, n, "%.1f", pmb_figure_error(t) * 100);
 }
 
 static void cell_est(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)

@@ -1,4 +1,4 @@
-/* report_out.c - what the command line writes: error and warning lines, progress, listings, --topology, report files written atomically. */
+/* report_out.c - what the command line writes: error and warning lines, listings, --topology, report files written atomically. */
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
@@ -93,7 +93,7 @@ static int columns_env(void)
 
 /* Where stderr is a terminal, its width (COLUMNS first, as for the
  * report); 0 elsewhere: a log or a pipe keeps each line whole, for grep. */
-static int stderr_width(void)
+int pmb__out_stderr_width(void)
 {
 	struct winsize ws;
 	int env = columns_env();
@@ -121,7 +121,7 @@ static void wrapped(const char *prefix, const char *line, int width)
  * terminal's width. */
 static void warning_lines(const char *t)
 {
-	int lines = 0, width = stderr_width();
+	int lines = 0, width = pmb__out_stderr_width();
 
 	for (const char *p = strchr(t, '\n'); p; p = strchr(p + 1, '\n'))
 		lines++;
@@ -153,28 +153,6 @@ void pmb__out_warnings(char *const *text, int n, int *printed)
 			warning_lines(text[*printed]);
 }
 
-/* Whether a progress line stands on the terminal now. */
-static bool progress_drawn;
-
-void pmb__out_progress(void *unused, const char *name, size_t done, size_t total)
-{
-	(void)unused;
-	progress_drawn = true;
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, total, name);
-	fflush(stderr);
-	if (done == total)
-		pmb__out_progress_end();
-}
-
-void pmb__out_progress_end(void)
-{
-	if (!progress_drawn)
-		return;
-	fprintf(stderr, "\r\033[K");
-	fflush(stderr);
-	progress_drawn = false;
-}
-
 int pmb__out_width(const char *out)
 {
 	struct winsize ws;
@@ -185,12 +163,6 @@ int pmb__out_width(const char *out)
 	if (!out && isatty(1) && ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
 		return ws.ws_col;
 	return 100;
-}
-
-void pmb__out_progress_erase(void)
-{
-	fputs("\r\033[K", stderr);
-	fflush(stderr);
 }
 
 void pmb__out_event(void *unused, const char *pmu, const char *name, const char *desc)

@@ -1,4 +1,4 @@
-/* report_out.h - what the command line writes: error and warning lines, progress, listings, --topology, report files written atomically. */
+/* report_out.h - what the command line writes: error and warning lines, progress (report_progress.c), listings, --topology, report files written atomically. */
 #ifndef PMB_REPORT_OUT_H
 #define PMB_REPORT_OUT_H
 
@@ -35,12 +35,21 @@ void pmb__out_capture(char *buf, size_t size);
  * one before the long run, not after it). */
 void pmb__out_warnings(char *const *text, int n, int *printed);
 
-/* The runner's progress line on stderr ("[3/40] name"), erased at the end
- * and when SIGINT or SIGTERM stops the run (then the signal goes on). */
+/* The runner's progress line on stderr, called as each benchmark (or
+ * cohort) starts: "[3/40] name, about 1 min 05 s left": how many are
+ * done, of how many, the one measured now and the time left at the pace
+ * of those done.  Kept to one line of the terminal; erased when called
+ * with done == total, and when SIGINT or SIGTERM stops the run (then the
+ * signal goes on). */
 void pmb__out_progress(void *unused, const char *name, size_t done, size_t total);
 /* Erase the progress line where one stands: a run that stopped early
  * (an error) leaves none before its messages or report. */
 void pmb__out_progress_end(void);
+
+/* Where stderr is a terminal, its width ($COLUMNS first, as for the
+ * report); 0 elsewhere: a log or a pipe keeps each line whole, for grep.
+ * The width warnings are wrapped to and the progress line is cut to. */
+int pmb__out_stderr_width(void);
 
 /* The width the console report fits: $COLUMNS where set (a number from
  * 40 to 1000), else the terminal's (TIOCGWINSZ) where the report goes to

@@ -117,40 +117,60 @@ static void fmt_span(char *buf, size_t n, double ratio, const struct pmb_result 
 	snprintf(buf, n, "%s, %s to %s", st, s1, s2);
 }
 
+/* What the data do at cache level k: the step ratio of the two sweep
+ * points around the cache's size, and where there is none the largest
+ * step below it.  e: the figure (-1 not simulated: no verdict). */
+struct level_verdict {
+	int e;
+	struct crossing x;
+	double ratio;    /* 0: no points on both sides */
+};
+
+static struct level_verdict level_verdict(const struct pmb_context *c, const struct pmb_result *r, size_t n,
+					  size_t first, int k, uint64_t below)
+{
+	struct level_verdict v = { .e = level_event(c, k) };
+
+	if (v.e == -1)
+		return v;
+	find_crossing(&v.x, r, n, first, v.e, c->topo.cache[k].size, below);
+	if (v.x.a && v.x.b)
+		v.ratio = step(fig(v.x.a, v.e), fig(v.x.b, v.e));
+	return v;
+}
+
+/* Whether the data step at the level: a rise of over 30 % across it. */
+#define STEP_RATIO 1.3
+
 /* Does the data step at cache level k?  The step is the cost ratio of the
  * two sweep points around the cache's size; where there is none, the
  * largest step below the boundary is named. */
 static void compare_level(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n,
 			  size_t first, int k, uint64_t below)
 {
-	uint64_t size = c->topo.cache[k].size;
-	int e = level_event(c, k);
-	struct crossing x;
+	struct level_verdict v = level_verdict(c, r, n, first, k, below);
 	char sz[24], span[96];
-	double ratio;
 
-	pmb__format_bytes(sz, sizeof(sz), size);
+	pmb__format_bytes(sz, sizeof(sz), c->topo.cache[k].size);
 	fprintf(f, "  L%d %s: ", c->topo.cache[k].level, sz);
-	if (e == -1) {
+	if (v.e == -1) {
 		fprintf(f, "not simulated (valgrind models L1 and the last level only)\n");
 		return;
 	}
-	find_crossing(&x, r, n, first, e, size, below);
-	if (e >= 0)
-		fprintf(f, "(%s) ", c->plan.ev[e].name);
-	if (!x.a || !x.b) {
+	if (v.e >= 0)
+		fprintf(f, "(%s) ", c->plan.ev[v.e].name);
+	if (!v.x.a || !v.x.b) {
 		fprintf(f, "no sweep points on both sides\n");
 		return;
 	}
-	ratio = step(fig(x.a, e), fig(x.b, e));
-	fmt_span(span, sizeof(span), ratio, x.a, x.b);
-	if (ratio > 1.3) {
+	fmt_span(span, sizeof(span), v.ratio, v.x.a, v.x.b);
+	if (v.ratio > STEP_RATIO) {
 		fprintf(f, "the data step here too (%s)\n", span);
 		return;
 	}
 	fprintf(f, "no step here (%s)", span);
-	if (x.sa && x.sb && x.best > 1.3) {
-		fmt_span(span, sizeof(span), x.best, x.sa, x.sb);
+	if (v.x.sa && v.x.sb && v.x.best > STEP_RATIO) {
+		fmt_span(span, sizeof(span), v.x.best, v.x.sa, v.x.sb);
 		fprintf(f, "; the data step earlier (%s)", span);
 	}
 	fputc('\n', f);
@@ -273,7 +293,7 @@ static int data_steps(FILE *f, const struct pmb_context *c, const struct pmb_res
 		if (!sweep_point(x, fam))
 			continue;
 		ratio = prev ? step(fig(prev, e), fig(x, e)) : 0;
-		if (ratio > 1.3) {
+		if (ratio > STEP_RATIO) {
 			pmb__format_bytes(s1, sizeof(s1), prev->inst->working_set);
 			pmb__format_bytes(s2, sizeof(s2), x->inst->working_set);
 			fmt_step(st, sizeof(st), ratio);
@@ -346,6 +366,86 @@ static void report_sweep(FILE *f, const struct pmb_context *c, const struct pmb_
 	if (pmb_context_sim(c))
 		fprintf(f, "  (simulated: valgrind models L1 and the last level only; L2 "
 			"effects cannot show here)\n");
+}
+
+/* One cache level's verdict in a few words: "steps x2.7 at L1 32KiB". */
+static void level_words(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n, size_t first,
+			int k, uint64_t below)
+{
+	struct level_verdict v = level_verdict(c, r, n, first, k, below);
+	char sz[24], st[24];
+
+	pmb__format_bytes(sz, sizeof(sz), c->topo.cache[k].size);
+	if (v.e == -1) {
+		fprintf(f, "L%d %s not simulated", c->topo.cache[k].level, sz);
+		return;
+	}
+	if (!v.x.a || !v.x.b) {
+		fprintf(f, "no points around L%d %s", c->topo.cache[k].level, sz);
+		return;
+	}
+	fmt_step(st, sizeof(st), v.ratio);
+	if (v.ratio > STEP_RATIO) {
+		fprintf(f, "steps %s at L%d %s", st, c->topo.cache[k].level, sz);
+		return;
+	}
+	fprintf(f, "no step at L%d %s (%s", c->topo.cache[k].level, sz, st);
+	if (v.x.sa && v.x.sb && v.x.best > STEP_RATIO) {
+		char s1[24], s2[24];
+
+		pmb__format_bytes(s1, sizeof(s1), v.x.sa->inst->working_set);
+		pmb__format_bytes(s2, sizeof(s2), v.x.sb->inst->working_set);
+		fmt_step(st, sizeof(st), v.x.best);
+		fprintf(f, "; earlier %s from %s to %s", st, s1, s2);
+	}
+	fputc(')', f);
+}
+
+/* One sweep's finding on one line: its median cost per tier (the tier
+ * summary's figures), then per cache boundary hwloc reports whether the
+ * data step there (the boundary comparison's verdicts). */
+static void sweep_finding(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n,
+			  size_t first)
+{
+	static const char *tiers[] = { "L1", "L2", "L3", "L4", "DRAM" };
+	struct sweep_figs s = sweep_figs(c);
+	bool sim = pmb_context_sim(c), any = false;
+	uint64_t below = 0;
+
+	fprintf(f, "%s%s:", r[first].inst->family, sim ? " (simulated, per item)" : "");
+	for (int k = 0; k < 5; k++) {
+		double med[2] = { NAN, NAN };
+		char b[32];
+
+		if (!tier_medians(r, n, first, &s, tiers[k], med))
+			continue;
+		fprintf(f, "%s %s ", any ? (sim ? ";" : ",") : "", tiers[k]);
+		any = true;
+		for (int q = 0; q < s.n; q++) {
+			/* Under sim each count with its event, joined by a
+			 * no-break space: "0.0001 l1d-read-misses". */
+			if (sim)
+				pmb__fmt_num(b, sizeof(b), med[q]);
+			else
+				pmb__fmt_time(b, sizeof(b), med[q]);
+			fprintf(f, "%s%s%s%s", q ? ", " : "", b, sim ? "\u00a0" : "", sim ? c->plan.ev[s.ev[q]].name : "");
+		}
+	}
+	if (any && !sim)
+		fprintf(f, " per item");
+	for (int k = 0; k < c->topo.ncaches; k++) {
+		fprintf(f, "%s", any || k ? "; " : " ");
+		level_words(f, c, r, n, first, k, below);
+		below = c->topo.cache[k].size;
+	}
+	fputc('\n', f);
+}
+
+void pmb__sweep_findings(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (r[i].inst->tier[0] && !r[i].repetition && pmb__first_of_family(r, i))
+			sweep_finding(f, c, r, n, i);
 }
 
 /* Per family of PMB_TIERS points: median per tier and where the latency

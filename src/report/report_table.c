@@ -1,6 +1,7 @@
 /* report_table.c - the console's main table: columns chosen to fit the width, a second table for the rest, what was left out, the legend, the footnotes. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report_cols.h"
@@ -78,9 +79,10 @@ static void status_row(struct pmb__coltab *m, struct pmb__table *t, const struct
 	pmb__table_set(t, 1, "%s%s", st, pmb__note(&m->notes, "%s%s %s: %s", x->inst->name, rep, st, x->reason));
 }
 
-/* The table of the columns on[], cells afresh; their notes added to
- * m->notes. */
-static void fill(struct pmb__coltab *m, const struct pmb__cols *cs, const bool *on, struct pmb__table *t)
+/* The table of the columns on[] and the rows keep[] (NULL: all), cells
+ * afresh; their notes added to m->notes. */
+static void fill(struct pmb__coltab *m, const struct pmb__cols *cs, const bool *on, struct pmb__table *t,
+		 const bool *keep)
 {
 	int map[PMB_MAXCOLS];
 
@@ -96,6 +98,8 @@ static void fill(struct pmb__coltab *m, const struct pmb__cols *cs, const bool *
 		const struct pmb_result *x = &m->r[r];
 		char b[256];
 
+		if (keep && !keep[r])
+			continue;
 		pmb__table_add_row(t);
 		for (int j = 0; j < t->ncol; j++) {
 			const struct pmb__col *k = &cs->k[map[j]];
@@ -131,12 +135,12 @@ static void layout(struct pmb__coltab *m, const struct pmb__cols *cs, bool *on, 
 
 	for (int i = 0; i < cs->n; i++)
 		all[i] = true;
-	fill(m, cs, all, t);
+	fill(m, cs, all, t, NULL);
 	pmb__table_widths(t, w);
 	choose(m, cs, w, on);
 	m->notes.n = 0;
 	m->below = false;
-	fill(m, cs, on, t);
+	fill(m, cs, on, t, NULL);
 	while (!v->wide && !v->columns[0] && table_width(t) > (size_t)v->width) {
 		int last = -1;
 
@@ -148,7 +152,7 @@ static void layout(struct pmb__coltab *m, const struct pmb__cols *cs, bool *on, 
 		on[last] = false;
 		m->notes.n = 0;
 		m->below = false;
-		fill(m, cs, on, t);
+		fill(m, cs, on, t, NULL);
 	}
 }
 
@@ -228,14 +232,40 @@ static void legend(FILE *f, const struct pmb__coltab *m, const struct pmb__cols 
 	pmb__wrap(f, line, 8, 2, (size_t)m->c->view.width);
 }
 
+/* Whether a cell says nothing: empty, or "-" with at most its footnote
+ * marks (superscript digits, bytes past ASCII). */
+static bool cell_empty(const char *s)
+{
+	s += *s == '-';
+	while (*s && (unsigned char)*s >= 0x80)
+		s++;
+	return !*s;
+}
+
+/* keep[r]: row r of t has something beside its name.  Returns how many
+ * rows have not. */
+static size_t rows_with_something(const struct pmb__table *t, bool *keep)
+{
+	size_t dropped = 0;
+
+	for (size_t r = 0; r < t->nrow; r++) {
+		keep[r] = false;
+		for (int j = 1; j < t->ncol && !keep[r]; j++)
+			keep[r] = !cell_empty(t->text + t->off[r * (size_t)t->ncol + (size_t)j]);
+		dropped += !keep[r];
+	}
+	return dropped;
+}
+
 /* The columns the first table had no room for, beside the names again,
- * as many as fit; on[] gains them. */
+ * as many as fit, in the rows that have something in them; on[] gains
+ * them. */
 static int second_table(FILE *f, struct pmb__coltab *m, const struct pmb__cols *cs, bool *on)
 {
 	struct pmb__table t = { 0 };
-	bool more[PMB_MAXCOLS] = { false }, cand[PMB_MAXCOLS], any = false, below = m->below;
-	size_t w[PMB_MAXCOLS], tw[PMB_TABLE_MAXCOL];
-	int nnotes = m->notes.n;
+	bool more[PMB_MAXCOLS] = { false }, cand[PMB_MAXCOLS], any = false, below = m->below, *keep;
+	size_t w[PMB_MAXCOLS], tw[PMB_TABLE_MAXCOL], dropped;
+	int nnotes = m->notes.n, err = 0;
 
 	for (int i = 0; i < cs->n; i++) {
 		more[i] = i == 0 || (!on[i] && cs->k[i].prio && !cs->k[i].hidden);
@@ -243,7 +273,10 @@ static int second_table(FILE *f, struct pmb__coltab *m, const struct pmb__cols *
 	}
 	if (!any || m->c->view.wide || m->c->view.columns[0])
 		return 0;
-	fill(m, cs, more, &t);
+	keep = malloc((m->n + 1) * sizeof(*keep));
+	if (!keep)
+		return -ENOMEM;
+	fill(m, cs, more, &t, NULL);
 	pmb__table_widths(&t, tw);
 	for (int i = 0, j = 0; i < cs->n; i++) {
 		w[i] = more[i] ? tw[j++] : 0;
@@ -251,14 +284,28 @@ static int second_table(FILE *f, struct pmb__coltab *m, const struct pmb__cols *
 		more[i] = false;
 	}
 	fit(cs, w, (size_t)m->c->view.width, cand, more);
-	/* The marks go on from the first table's. */
+	/* The marks go on from the first table's; a row left out adds none. */
 	m->notes.n = nnotes;
 	m->below = below;
-	fill(m, cs, more, &t);
+	fill(m, cs, more, &t, NULL);
+	dropped = t.err ? 0 : rows_with_something(&t, keep);
+	m->notes.n = nnotes;
+	m->below = below;
+	fill(m, cs, more, &t, dropped ? keep : NULL);
 	fputc('\n', f);
 	for (int i = 1; i < cs->n; i++)
 		on[i] |= more[i];
-	return pmb__table_print(f, &t);
+	if (dropped < m->n)
+		err = pmb__table_print(f, &t);
+	else
+		pmb__table_free(&t);
+	if (dropped < m->n && dropped)
+		fprintf(f, "not listed: %zu benchmark%s with nothing in these columns (only \"-\")\n", dropped,
+			dropped == 1 ? "" : "s");
+	else if (dropped)
+		fprintf(f, "not listed: the columns left over, with nothing in any row (only \"-\")\n");
+	free(keep);
+	return err;
 }
 
 /* The notes under the tables: what was left out, the legend, the

@@ -122,7 +122,21 @@ static void header(FILE *f, const struct pmb_context *c)
 	}
 }
 
-/* The report into f: header, main table, studies. */
+/* What was found, before the figures, one line each: per sweep the cost
+ * per tier and where it steps, per branch study the verdict and the
+ * penalty (each read from the figures its section below prints), and how
+ * many warnings the run gave. */
+static void findings(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+{
+	pmb__sweep_findings(f, c, r, n);
+	pmb__branch_findings(f, c, r, n);
+	if (c->nwarnings)
+		fprintf(f, "%d warning%s, on standard error\n\n", c->nwarnings, c->nwarnings == 1 ? "" : "s");
+	else
+		fprintf(f, "no warnings\n\n");
+}
+
+/* The report into f: header, findings, main table, studies. */
 static int report(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
 {
 	int err, study_err;
@@ -132,6 +146,7 @@ static int report(FILE *f, const struct pmb_context *c, const struct pmb_result 
 	header(f, c);
 	if (c->incomplete[0])
 		fprintf(f, "INCOMPLETE: %s\n", c->incomplete);
+	findings(f, c, r, n);
 	err = pmb__report_main_table(f, c, r, n);
 	pmb__report_sweeps(f, c, r, n);
 	study_err = pmb__report_branch_studies(f, c, r, n);

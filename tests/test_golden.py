@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Golden output: the JSON, CSV and console reports of deterministic
---backend=sim runs, compared byte for byte with tests/golden/ after
+--backend=sim runs, one run per case saved with --save and every format
+rendered from it by `pmubench report` (issue 29: one valgrind run per case,
+not one per format), compared byte for byte with tests/golden/ after
 normalising only what the clock and the machine decide (see NORM_JSON and
 the console rules below; tests/golden/README says how to regenerate).
 
@@ -57,12 +59,15 @@ CASES = [
     case("study", "--filter=^branch/sum_if/branch(y|less)/p(0|50)$", "--seed=1"),
 ]
 
-FORMATS = [("json", "--format=json"), ("csv", "--format=csv"), ("console", None)]
-# The console again at these terminal widths ($COLUMNS; the plain console
-# run above has none and is not a terminal: 100 columns).  Written with
-# three digits, so that every width gives the environment the same length
-# (the simulated misses move with it: see stage()).
+# Each case is one --backend=sim run that saves its results (SAVED); every
+# golden is `pmubench report` of that file (issue 29): the JSON first, the
+# CSV, the console without $COLUMNS (not a terminal: 100 columns) and at
+# three terminal widths.  $COLUMNS is written with three digits, as
+# test_report_cmd.py does.
+SAVED = "r.json"
 WIDTHS = [80, 120, 200]
+RENDERS = [("json", "--format=json", None), ("csv", "--format=csv", None), ("console", None, None)] + \
+    [("console", None, w) for w in WIDTHS]
 
 # JSON values replaced by "<normalised>", by key path ("[]": any element).
 # Varying from run to run (three runs of every case compared): anything
@@ -1212,23 +1217,36 @@ def cases(world):
         t0 = time.monotonic()
         errs = {}
         # Which fields are miss figures: from the golden JSON's context.  The
-        # JSON runs first; the CSV labels may flip only as its flags did.
+        # JSON is compared first; the CSV labels may flip only as its flags did.
         spec, flips = load_spec(os.path.join(GOLDEN, c["name"] + ".json")), set()
         if spec is None and not UPDATE:
             diag("%s: no readable tests/golden/%s.json: compared byte for byte"
                  % (c["name"], c["name"]))
-        runs = [(ext, fmt, None) for ext, fmt in FORMATS] + [("console", None, w) for w in WIDTHS]
-        for ext, fmt, width in runs:
-            args = COMMON + c["args"] + ([fmt] if fmt else [])
-            rc, out, err = run(world, args, width)
+        # The one simulated run of the case: the console as it prints it,
+        # its results saved (SAVED, in the run's folder: a name as long as
+        # --format=json, so the stack, and with it every simulated miss,
+        # lies where the JSON run of the goldens before put it).
+        args = COMMON + c["args"] + ["--save=" + SAVED]
+        rc, live, err = run(world, args)
+        if not ok(rc == 0, "%s: the sim run exits 0 and saves %s (rc %d)" % (c["name"], SAVED, rc)):
+            diag("pmubench " + " ".join(args))
+            diag(err[-2000:])
+            continue
+        errs["the run"] = normalise_stderr(err)
+        # Every format and width: `pmubench report` of the saved run.
+        for ext, fmt, width in RENDERS:
+            rc, out, err = run(world, ["report"] + ([fmt] if fmt else []) + [SAVED], width)
             label = ext if width is None else "%s at %d columns" % (ext, width)
             golden = "%s.%s" % (c["name"], ext) if width is None else "%s.w%d.%s" % (c["name"], width, ext)
             what = "%s %s" % (c["name"], label)
-            if not ok(rc == 0, "%s: exits 0 (rc %d)" % (what, rc)):
-                diag("pmubench " + " ".join(args))
+            if not ok(rc == 0, "%s: report exits 0 (rc %d)" % (what, rc)):
                 diag(err[-2000:])
                 continue
             errs[label] = normalise_stderr(err)
+            if ext == "console" and width is None:
+                # test_report_cmd.py checks this for every format and width;
+                # here the console the run itself printed, whose golden this is.
+                ok(out == live, "%s: report prints what the run printed, byte for byte" % what)
             try:
                 got = NORMALISE[ext](out)
             except ValueError as e:
@@ -1242,14 +1260,12 @@ def cases(world):
             if spec is not None:
                 tol = (lambda w, g, f=TOLERANT[ext]: f(w, g, spec, flips))
             compare(what, golden, got, c["line"], tol)
-        # Warnings are part of the output too: the same in every format.
-        if errs:
-            same = len(set(errs.values())) == 1
-            if not ok(same, "%s: every format warns alike on stderr" % c["name"]):
-                diag("\n".join("%s: %r" % kv for kv in errs.items()))
-            compare("%s stderr" % c["name"], "%s.stderr" % c["name"],
-                    errs.get("console", next(iter(errs.values()))), c["line"])
-        diag("%s: %.1f s for %d runs" % (c["name"], time.monotonic() - t0, len(runs)))
+        # Warnings are part of the output too: the run's, and each render's alike.
+        same = len(set(errs.values())) == 1
+        if not ok(same, "%s: the run and every render warn alike on stderr" % c["name"]):
+            diag("\n".join("%s: %r" % kv for kv in errs.items()))
+        compare("%s stderr" % c["name"], "%s.stderr" % c["name"], errs["the run"], c["line"])
+        diag("%s: %.1f s for one sim run and %d renders" % (c["name"], time.monotonic() - t0, len(RENDERS)))
     diag("all cases: %.1f s" % (time.monotonic() - total))
 
 

@@ -3,8 +3,8 @@
 live run printed, byte for byte, for the same width and options.  Each live
 run saves its own results with --save (or writes them with --format=json
 --out), so both sides come from the same samples: the four cases of
-test_golden.py under --backend=sim (the console at 80, 120 and 200 columns
-with its --plot, CSV, JSON), a perf-backend run (time only where there is
+test_golden.py under --backend=sim (the console at one of 80, 120 and 200
+columns each, with its --plot, CSV, the JSON saved), a perf-backend run (time only where there is
 no PMU), and the files that cannot be reported (an older schema, another
 program's file, malformed JSON), each refused in one line with exit 2."""
 import json
@@ -92,17 +92,30 @@ def check_format(tag, args, fmt):
     same("%s: report writes the %s byte for byte" % (tag, fmt.upper()), printed, again.stdout.encode())
 
 
+def check_saved_json(tag):
+    """The results a live run saved against `report --format=json` of them."""
+    saved = path(tag + ".json")
+    again = run("report", "--format=json", saved)
+    ok(again.returncode == 0, "%s: report --format=json exits 0 (rc %d)" % (tag, again.returncode))
+    same("%s: report writes the saved JSON byte for byte" % tag, read(saved), again.stdout.encode())
+
+
 def sim_cases():
+    """Each case's console at one width (the three widths taken in turn,
+    so every width and every case is compared), its CSV, and the JSON the
+    CSV run saved: two valgrind runs a case, not five (issue 29; the
+    renderers do not depend on the case, and test_golden.py renders every
+    case at every width from one saved run)."""
     why = sim_unavailable()
     if why:
         skip("the golden cases under --backend=sim", why)
         return
-    for name, args in CASES:
+    for i, (name, args) in enumerate(CASES):
         plot = name in ("sweep", "study")
-        for w in WIDTHS:
-            check_console("%s.w%d" % (name, w), SIM + args, w, plot)
+        w = WIDTHS[i % len(WIDTHS)]
+        check_console("%s.w%d" % (name, w), SIM + args, w, plot)
         check_format(name + ".csv", SIM + args, "csv")
-        check_format(name + ".json", SIM + args, "json")
+        check_saved_json(name + ".csv")
 
 
 def perf_case():
@@ -137,7 +150,7 @@ def refused(what, file_text, expect):
 
 
 def errors():
-    src = path("plain.json.json")
+    src = path("plain.csv.json")
     data = None
     try:
         with open(src) as f:

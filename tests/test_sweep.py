@@ -2,7 +2,7 @@
 """Working-set sweeps driven by the hwloc topology: the mem/ instances,
 their tiers and sizes against the caches hwloc reports, huge pages on and
 off, the console tier column and per-tier summary, --topology, and the
-latency step from L1 to DRAM (a ratio within one run)."""
+latency step from every cache tier to DRAM (within one run's intervals)."""
 import json
 import os
 import re
@@ -10,7 +10,7 @@ import shutil
 import subprocess
 import sys
 
-from pmbtap import done, emulator, idlest_cpu, ok, run, run_json, skip  # noqa: E402
+from pmbtap import Load, diag, done, emulated_timing, emulator, idlest_cpu, ok, run, run_json, skip  # noqa: E402
 
 PMB = os.environ.get("PMUBENCH")
 FAST = ["--samples=10", "--min-sample-time=200us"]
@@ -109,7 +109,8 @@ if dram not in pick:
 filt = "--filter=^mem/chase/(%s)$" % "|".join(esc(s) for s in pick)
 
 # ---- a JSON sweep --------------------------------------------------------
-r, d = run_json(filt, *FAST)
+with Load() as load:
+    r, d = run_json(filt, *FAST)
 ok(r.returncode == 0 and d is not None,
    "JSON run of mem/chase %s exits 0 with JSON (%d)" % (pick, r.returncode))
 if d is None:
@@ -168,10 +169,38 @@ lo = bench.get("mem/chase/" + pick[0], {})
 hi = bench.get("mem/chase/" + dram, {})
 ok(lo.get("tier") == "L1", "the smallest point is in L1 (%r)" % lo.get("tier"))
 ok(hi.get("tier") == "DRAM", "mem/chase/%s is a DRAM point (%r)" % (dram, hi.get("tier")))
-a, b = lo.get("ns_per_item"), hi.get("ns_per_item")
-ok(isinstance(a, (int, float)) and isinstance(b, (int, float)) and a > 0 and b >= 5 * a,
-   "DRAM chase (%s) at least 5x the L1 chase (%s) per item in one run: %r vs %r"
-   % (dram, pick[0], b, a))
+# A chase's item is one dependent load: from memory at the DRAM point, a
+# hit in its tier at the cache points, and a hit in a cache costs less than
+# a trip to memory past all of them.  So the DRAM point's 95 % interval
+# must lie wholly above that of every cache point of the same run whose
+# misses go to another cache: L1's and the largest point inside each outer
+# level but the last.  The last level's point is left out: at that level's
+# edge (and in a cache that other cores and, on a VM, other guests share)
+# part of its loads go to memory too, so it may come near DRAM's without
+# pmubench being wrong.  Judged where the run had the machine to itself.
+# Was "DRAM at least 5x L1", a factor chosen, not derived, and blind to the
+# tiers between.
+
+
+def interval(b):
+    lo, hi = b.get("ns_per_item_ci_lo"), b.get("ns_per_item_ci_hi")
+    return (lo, hi) if all(isinstance(v, (int, float)) and v > 0 for v in (lo, hi)) else None
+
+
+dram_iv = interval(hi)
+last = "L%d" % topo_caches[-1][0] if topo_caches else None
+below = [(s, bench.get("mem/chase/" + s, {})) for s in pick if s != dram]
+over = [(s, b.get("tier"), interval(b)) for s, b in below if b.get("tier") != last or s == pick[0]]
+diag("DRAM %s %r; %s; %s" % (dram, dram_iv, ", ".join("%s (%s) %r" % x for x in over), load.said))
+what = "the DRAM chase (%s) costs more per item than the cache points %s of the run, " \
+    "beyond both 95 %% intervals" % (dram, [s for s, _, _ in over])
+if emulated_timing():
+    skip(what, emulated_timing())
+elif load.busy:
+    skip(what, load.why)
+else:
+    bad = [(s, t, iv) for s, t, iv in over if not (dram_iv and iv and dram_iv[0] > iv[1])]
+    ok(dram_iv and over and not bad, what + " (DRAM %r; not beyond: %r)" % (dram_iv, bad))
 
 # ---- huge pages off and on -----------------------------------------------
 big = [s for s in chase if parse_size(s)[0] >= 4 << 20]

@@ -2,11 +2,14 @@
 """The cross-built C tests (/pmb/tests/test_* in the guest) run inside the
 aarch64 guest, as one TAP stream: each sub-test's points renumbered and
 prefixed with its name; a sub-test that skips whole, exits non-zero or runs
-short of its plan gives a point of its own.  Run by run.sh ctests."""
+short of its plan gives a point of its own.  Run by run.sh ctests (a guest
+of its own) and by run.sh all (tests/aarch64/all.py: run_all() in the guest
+test_hw.py then uses, one boot for both)."""
 import os
 import re
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import pmbguest  # noqa: E402
@@ -23,11 +26,13 @@ def point(good, what):
 
 
 def run_one(g, name):
+    t0 = time.monotonic()
     try:
         r = g.run(["/pmb/tests/" + name], env=ENV)
     except subprocess.TimeoutExpired as e:
         point(False, "%s: timed out after %ds" % (name, e.timeout))
         return False
+    print("# %s: %.1f s in the guest" % (name, time.monotonic() - t0))
     sys.stderr.write(r.stderr)
     plan, seen, bad = None, 0, 0
     for line in r.stdout.splitlines():
@@ -56,18 +61,28 @@ def run_one(g, name):
     return True
 
 
+def run_all(g, ok=None):
+    """Every /pmb/tests/test_* in the guest g; ok(cond, what), where given,
+    makes the points (pmbtap.ok: one TAP stream with another test's)."""
+    global point
+    if ok is not None:
+        point = ok
+    names = [t for t in g.sh("ls /pmb/tests").stdout.split() if t.startswith("test_")]
+    for name in names:
+        if not run_one(g, name):
+            break  # the guest was killed on the timeout
+
+
 def main():
     ok, why = pmbguest.available()
     if not ok:
         print("1..0 # SKIP " + why)
         return
     with pmbguest.Guest(cpu=os.environ.get("PMB_GUEST") or "cortex-a57") as g:
-        names = [t for t in g.sh("ls /pmb/tests").stdout.split() if t.startswith("test_")]
-        for name in names:
-            if not run_one(g, name):
-                break  # the guest was killed on the timeout
+        run_all(g)
     print("1..%d" % n)
 
 
-main()
-sys.exit(1 if failed else 0)
+if __name__ == "__main__":
+    main()
+    sys.exit(1 if failed else 0)

@@ -292,13 +292,13 @@ static void warn_claims(struct pmb_context *ctx, struct findings *k)
 		pmb__context_warn(ctx, "%s for %s: cannot be true; the loop holds none of the work: %s",
 				 none, names(&k->fast), PMB_WHERE_THE_WORK_WENT);
 	if (k->hoisted.count)
-		pmb__context_warn(ctx, "%s for %s: the loop holds none of the work, and its function computes "
+		pmb__context_warn(ctx, "%s for %s: cannot be true; the loop holds none of the work, and its function computes "
 				 "before the loop, once (the disassembly shows it): the compiler hoisted the work, "
 				 "its inputs being the same every pass; make them opaque with pmb_opaque() "
 				 "(keeping the result with pmb_do_not_optimize is not enough)", none,
 				 names(&k->hoisted));
 	if (k->removed.count)
-		pmb__context_warn(ctx, "%s for %s: the loop holds none of the work and its function computes "
+		pmb__context_warn(ctx, "%s for %s: cannot be true; the loop holds none of the work and its function computes "
 				 "nothing outside it (the disassembly shows it): the compiler removed the work; a "
 				 "result nothing keeps is removed (keep it with pmb_do_not_optimize), one made of "
 				 "constants is folded (make them opaque with pmb_opaque)", none,

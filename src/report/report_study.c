@@ -142,6 +142,35 @@ static struct level_verdict level_verdict(const struct pmb_context *c, const str
 /* Whether the data step at the level: a rise of over 30 % across it. */
 #define STEP_RATIO 1.3
 
+/* Where a level's data step well before hwloc's size (the step's upper
+ * point at half of it or less) and not at the size: the level holds less
+ * here than hwloc says (issue 32).  Says what was measured and the usual
+ * causes; nothing where the data step at the boundary. */
+static void effective_capacity(FILE *f, const struct pmb_context *c, int k, const struct level_verdict *v)
+{
+	const struct pmb_cache *ca = &c->topo.cache[k];
+	char sz[24], hi[24], lo[24];
+
+	const struct pmb_figure *a, *b;
+
+	if (!v->x.sa || !v->x.sb || !(v->x.best > STEP_RATIO) || v->x.sb->inst->working_set * 2 > ca->size)
+		return;
+	/* A step the samples establish: the two points' intervals apart. */
+	a = fig(v->x.sa, v->e);
+	b = fig(v->x.sb, v->e);
+	if (!(b->s.ci_lo > a->s.ci_hi))
+		return;
+	pmb__format_bytes(sz, sizeof(sz), ca->size);
+	pmb__format_bytes(lo, sizeof(lo), v->x.sa->inst->working_set);
+	pmb__format_bytes(hi, sizeof(hi), v->x.sb->inst->working_set);
+	fprintf(f, "    measured: the step from %s to %s (intervals apart) is under half of L%d's %s: this core "
+		"gets less of it than hwloc says", lo, hi, ca->level, sz);
+	if (ca->sharing_cores > 1)
+		fprintf(f, " (hwloc: %s shared by %d cores)", sz, ca->sharing_cores);
+	fprintf(f, "; the usual causes, not told apart here: a VM's share of a shared cache, cache "
+		"partitioning, other tenants' use\n");
+}
+
 /* Does the data step at cache level k?  The step is the cost ratio of the
  * two sweep points around the cache's size; where there is none, the
  * largest step below the boundary is named. */
@@ -174,6 +203,7 @@ static void compare_level(FILE *f, const struct pmb_context *c, const struct pmb
 		fprintf(f, "; the data step earlier (%s)", span);
 	}
 	fputc('\n', f);
+	effective_capacity(f, c, k, &v);
 }
 
 /* Per cache level: does the data step where hwloc puts the boundary? */
@@ -340,6 +370,111 @@ static void huge_pages_line(FILE *f, const struct pmb_context *c, const struct p
 			"--hugepages=%s)\n", hmin * 100, hmax * 100, c->hugepages ? "on" : "off");
 }
 
+/* The data TLBs' reach beside the caches' sizes, per page size: where a
+ * working set outgrows it, a load of a random chase may miss the TLB too. */
+static void tlb_reach_line(FILE *f, const struct pmb_context *c)
+{
+	static const unsigned pages[] = { PMB_TLB_4K, PMB_TLB_2M, PMB_TLB_1G };
+	static const char *const page_name[] = { "4 KiB", "2 MiB", "1 GiB" };
+	const struct pmb_tlb_info *t = &c->topo.tlb;
+	int groups = 0;
+
+	if (!c->topo_ok)
+		return;
+	if (!t->n) {
+		fprintf(f, "  TLB reach not known: %s\n", t->why);
+		return;
+	}
+	fprintf(f, "  data TLB reach (%s):", t->source);
+	for (int p = 0; p < 3; p++) {
+		int shown = 0;
+
+		for (int i = 0; i < t->n; i++) {
+			const struct pmb_tlb *b = &t->tlb[i];
+			char sz[24];
+
+			if (b->kind == 'i' || b->kind == 's' || !(b->pages & pages[p]))
+				continue;
+			pmb__format_bytes(sz, sizeof(sz), pmb_tlb_reach(b, pages[p]));
+			fprintf(f, "%s L%d %s", shown++ ? "," : groups ? ";" : "", b->level, sz);
+		}
+		if (shown) {
+			fprintf(f, " (%s pages)", page_name[p]);
+			groups++;
+		}
+	}
+	fputc('\n', f);
+}
+
+/* The family measured on 4 KiB pages beside fam (huge pages): "X_4k". */
+static size_t pages_4k_family(const struct pmb_result *r, size_t n, const char *fam)
+{
+	char want[sizeof(r->inst->family) + 4];
+
+	snprintf(want, sizeof(want), "%s_4k", fam);
+	for (size_t j = 0; j < n; j++)
+		if (!strcmp(r[j].inst->family, want) && !r[j].repetition)
+			return j;
+	return n;
+}
+
+/* Per tier, what 4 KiB pages cost over huge pages (mem/chase_4k against
+ * mem/chase): per working set the difference of the medians, its interval
+ * crosswise from the two; per tier the median of each. */
+static void tlb_share(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n, size_t first)
+{
+	static const char *tiers[] = { "L1", "L2", "L3", "L4", "DRAM" };
+	const char *fam = r[first].inst->family;
+	size_t k4 = pages_4k_family(r, n, fam);
+	bool any = false;
+
+	if (pmb_context_sim(c) || k4 == n || !c->hugepages)
+		return;
+	for (int t = 0; t < 5; t++) {
+		double d[PMB_MAX_TIER_POINTS], lo[PMB_MAX_TIER_POINTS], hi[PMB_MAX_TIER_POINTS], base[PMB_MAX_TIER_POINTS];
+		size_t m = 0;
+		char b1[32], b2[32], b3[32];
+
+		for (size_t i = first; i < n; i++) {
+			const struct pmb_result *h = &r[i];
+
+			if (!sweep_point(h, fam) || strcmp(h->inst->tier, tiers[t]) || !h->time.valid)
+				continue;
+			for (size_t j = k4; j < n && m < PMB_MAX_TIER_POINTS; j++) {
+				const struct pmb_result *s = &r[j];
+
+				if (!sweep_point(s, r[k4].inst->family) || s->inst->working_set != h->inst->working_set ||
+				    !s->time.valid)
+					continue;
+				d[m] = s->time.s.median - h->time.s.median;
+				lo[m] = s->time.s.ci_lo - h->time.s.ci_hi;
+				hi[m] = s->time.s.ci_hi - h->time.s.ci_lo;
+				base[m++] = h->time.s.median;
+			}
+		}
+		if (!m)
+			continue;
+		if (!any)
+			fprintf(f, "  TLB share, %s (4 KiB pages) against these huge pages, per item:", r[k4].inst->family);
+		double md = pmb__median(d, m), mb = pmb__median(base, m);
+
+		pmb__fmt_time(b1, sizeof(b1), md);
+		pmb__fmt_time(b2, sizeof(b2), pmb__median(lo, m));
+		pmb__fmt_time(b3, sizeof(b3), pmb__median(hi, m));
+		double l = pmb__median(lo, m), h = pmb__median(hi, m);
+
+		if (l <= 0 && h >= 0)
+			fprintf(f, "%s %s not told from 0 [%s, %s]", any ? ";" : "", tiers[t], b2, b3);
+		else
+			fprintf(f, "%s %s %s%s [%s, %s]", any ? ";" : "", tiers[t], md >= 0 ? "+" : "", b1, b2, b3);
+		if (mb > 0 && !(l <= 0 && h >= 0))
+			fprintf(f, " (%+.0f %%)", 100 * md / mb);
+		any = true;
+	}
+	if (any)
+		fputc('\n', f);
+}
+
 /* One family's sweep, from its first point r[first]. */
 static void report_sweep(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n,
 			 size_t first)
@@ -361,8 +496,11 @@ static void report_sweep(FILE *f, const struct pmb_context *c, const struct pmb_
 	free(text);
 	tier_summary(f, c, r, n, first, &s);
 	boundaries_line(f, c);
+	if (!pmb_context_sim(c))
+		tlb_reach_line(f, c);
 	compare_boundaries(f, c, r, n, first);
 	huge_pages_line(f, c, r, n, first);
+	tlb_share(f, c, r, n, first);
 	if (pmb_context_sim(c))
 		fprintf(f, "  (simulated: valgrind models L1 and the last level only; L2 "
 			"effects cannot show here)\n");

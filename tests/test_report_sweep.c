@@ -1,0 +1,130 @@
+/* test_report_sweep.c - a sweep's section on constructed results (issue 32): the data TLB reach read from the CPU beside hwloc's boundaries (or why it is not known), the TLB share of mem/chase_4k against mem/chase per tier with its interval (not told from 0 where that holds 0), and an effective capacity under half of hwloc's named only where a step the intervals establish came before the boundary. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "report_study.h"
+#include "tap.h"
+
+static struct pmb_benchmark_def def = { .name = "chase" };
+
+#define NP 6 /* points per family */
+
+struct world {
+	struct pmb_context ctx;
+	struct pmb_instance in[2 * NP];
+	struct pmb_result r[2 * NP];
+};
+
+static const uint64_t sizes[NP] = { 16 << 10, 128 << 10, 1 << 20, 4 << 20, 64 << 20, 128 << 20 };
+static const char *const tiers[NP] = { "L1", "L2", "L3", "L3", "DRAM", "DRAM" };
+
+static void point(struct world *w, int i, const char *fam, int k, double ns, double half)
+{
+	struct pmb_instance *in = &w->in[i];
+	struct pmb_result *r = &w->r[i];
+
+	memset(in, 0, sizeof(*in));
+	memset(r, 0, sizeof(*r));
+	in->def = &def;
+	snprintf(in->family, sizeof(in->family), "%s", fam);
+	snprintf(in->name, sizeof(in->name), "%s/%llu", fam, (unsigned long long)sizes[k]);
+	snprintf(in->tier, sizeof(in->tier), "%s", tiers[k]);
+	in->working_set = sizes[k];
+	in->baseline = in->reference = -1;
+	r->inst = in;
+	r->time.valid = true;
+	r->time.s.median = ns;
+	r->time.s.ci_lo = ns - half;
+	r->time.s.ci_hi = ns + half;
+	r->huge_fraction = strstr(fam, "_4k") ? 0 : 1;
+	r->rep_spread = NAN;
+}
+
+/* hwloc: L1 32 KiB, L2 512 KiB, L3 32 MiB shared by 4; the data steps to
+ * DRAM's cost at 4 MiB (well before L3's 32 MiB); 4 KiB pages cost 1 ns
+ * more in L3, 20 ns more in DRAM, nothing told in L1 and L2. */
+static void build(struct world *w, bool tlbs)
+{
+	static const double huge[NP] = { 1.0, 4.0, 12.0, 90.0, 100.0, 102.0 };
+	static const double extra[NP] = { 0.0, 0.1, 1.0, 1.0, 20.0, 20.0 };
+	struct pmb_context *c = &w->ctx;
+
+	memset(w, 0, sizeof(*w));
+	c->backend = PMB_BACKEND_PERF;
+	c->hugepages = true;
+	c->topo_ok = true;
+	c->topo.ncaches = 3;
+	c->topo.cache[0] = (struct pmb_cache){ .level = 1, .size = 32 << 10, .sharing_cores = 1 };
+	c->topo.cache[1] = (struct pmb_cache){ .level = 2, .size = 512 << 10, .sharing_cores = 1 };
+	c->topo.cache[2] = (struct pmb_cache){ .level = 3, .size = 32 << 20, .sharing_cores = 4 };
+	if (tlbs) {
+		struct pmb_tlb_info *t = &c->topo.tlb;
+
+		t->n = 3;
+		t->tlb[0] = (struct pmb_tlb){ .level = 1, .kind = 'd', .pages = PMB_TLB_4K, .entries = 64, .assoc = -1 };
+		t->tlb[1] = (struct pmb_tlb){ .level = 2, .kind = 'd', .pages = PMB_TLB_4K | PMB_TLB_2M,
+					      .entries = 2048, .assoc = 8 };
+		t->tlb[2] = (struct pmb_tlb){ .level = 1, .kind = 'i', .pages = PMB_TLB_4K, .entries = 64, .assoc = -1 };
+		snprintf(t->source, sizeof(t->source), "CPUID leaf 0x18");
+	} else {
+		snprintf(c->topo.tlb.why, sizeof(c->topo.tlb.why), "a given topology (--topology-source)");
+	}
+	for (int k = 0; k < NP; k++) {
+		point(w, k, "mem/chase", k, huge[k], 0.2);
+		point(w, NP + k, "mem/chase_4k", k, huge[k] + extra[k], 0.2);
+	}
+	c->view.width = 200;
+}
+
+static char *sweeps(const struct world *w)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	pmb__report_sweeps(f, &w->ctx, w->r, 2 * NP);
+	fclose(f);
+	return text;
+}
+
+int main(void)
+{
+	static struct world w;
+	char *t;
+
+	build(&w, true);
+	t = sweeps(&w);
+	tap_ok(strstr(t, "  data TLB reach (CPUID leaf 0x18): L1 256KiB, L2 8MiB (4 KiB pages); L2 4GiB (2 MiB "
+			 "pages)\n") != NULL, "the data TLBs' reach per page size, the instruction TLB left out:\n%s", t);
+	tap_ok(strstr(t, "  TLB share, mem/chase_4k (4 KiB pages) against these huge pages, per item: L1 not told from "
+			 "0 [-0.400 ns, 0.400 ns]; L2 not told from 0 [-0.300 ns, 0.500 ns]; L3 +1.000 ns [0.600 ns, "
+			 "1.400 ns] (+2 %); DRAM +20.00 ns [19.60 ns, 20.40 ns] (+20 %)\n") != NULL,
+	       "the TLB share per tier: the median difference, its interval crosswise, 0 not claimed as a share");
+	tap_ok(strstr(t, "    measured: the step from 1MiB to 4MiB (intervals apart) is under half of L3's 32MiB: "
+			 "this core gets less of it than hwloc says (hwloc: 32MiB shared by 4 cores)") != NULL,
+	       "L3's step at 1 to 4 MiB, under half of hwloc's 32 MiB: the effective capacity said, with sharing");
+	tap_ok(strstr(strstr(t, "mem/chase_4k across") ? strstr(t, "mem/chase_4k across") : "", "TLB share") == NULL,
+	       "the 4 KiB family's own section claims no TLB share of its own");
+	free(t);
+
+	/* mem/chase's step from 1 to 4 MiB with intervals that overlap: no
+	 * capacity claimed in its section (mem/chase_4k's still has one). */
+	w.r[2].time.s.ci_hi = 95;
+	t = sweeps(&w);
+	char *own = strstr(t, "mem/chase across"), *next = strstr(t, "mem/chase_4k across");
+	if (own && next)
+		*next = '\0';
+	tap_ok(own && next && !strstr(own, "measured:"), "a step whose intervals overlap: no capacity claimed:\n%s",
+	       own ? own : t);
+	free(t);
+
+	build(&w, false);
+	t = sweeps(&w);
+	tap_ok(strstr(t, "  TLB reach not known: a given topology (--topology-source)\n") != NULL,
+	       "no TLB geometry: the reach line says why");
+	free(t);
+	return tap_done();
+}

@@ -213,8 +213,11 @@ def main():
             skip_all(why)
         jobdir = os.path.join(c.t, "fleet")
         names = ["calib/add_chain", "calib/add_chain4"]
+        # --samples=300: a task lasts seconds under sim (here 0.9 s with the
+        # default samples, about 5 s with these), so that the one cancelled below
+        # is cancelled while it measures, not after it wrote its file.
         r = subprocess.run([PMB, "fleet", "--nodelist=n1,n1,n1", "--dir=" + jobdir, "--time=5", "--submit", "--",
-                            "--backend=sim", "--filter=^calib/(add_chain|add_chain4)$"],
+                            "--backend=sim", "--filter=^calib/(add_chain|add_chain4)$", "--samples=300"],
                            capture_output=True, text=True, env=c.env, timeout=60)
         ok(r.returncode == 0 and "submitted job array" in r.stdout,
            "fleet --submit: exit %d, %s" % (r.returncode, (r.stdout + r.stderr).strip()))
@@ -230,8 +233,14 @@ def main():
         c.wait(lambda: c.state(array + "_0") == "RUNNING" or c.state(array + "_1") == "RUNNING", WAIT_S / 2)
         second = array + ("_1" if c.state(array + "_0") == "RUNNING" else "_0")
         running = c.wait(lambda: c.state(second) == "RUNNING", WAIT_S / 2)
-        time.sleep(1)
+        # Cancelled once its pmubench runs under valgrind (its command line
+        # names the fleet's folder): measuring, its file not yet written.
+        measuring = c.wait(lambda: subprocess.run(["pgrep", "-f", "valgrind.*" + re.escape(jobdir)],
+                                                  capture_output=True).returncode == 0, WAIT_S / 2)
+        time.sleep(0.5)
         subprocess.run(["scancel", second], env=c.env, capture_output=True)
+        if not measuring:
+            diag("the second task's valgrind was not seen running before it was cancelled")
         ok(running, "the second task to run (%s) ran, and was cancelled while it ran" % second)
         done_ = c.wait(lambda: c.queue_empty() and os.path.exists(jobdir + "/merged.txt"), WAIT_S)
         ok(done_, "the array and the merge step ended within %d s" % WAIT_S)

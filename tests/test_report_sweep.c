@@ -98,7 +98,7 @@ int main(void)
 	build(&w, true);
 	t = sweeps(&w);
 	tap_ok(strstr(t, "  data TLB reach (CPUID leaf 0x18): L1 256KiB, L2 8MiB (4 KiB pages); L2 4GiB (2 MiB "
-			 "pages)\n") != NULL, "the data TLBs' reach per page size, the instruction TLB left out:\n%s", t);
+			 "pages)\n") != NULL, "the data TLBs' reach per page size, the instruction TLB left out (%zu bytes of report)", strlen(t));
 	tap_ok(strstr(t, "  TLB share, mem/chase_4k (4 KiB pages) against these huge pages, per item: L1 not told from "
 			 "0 [-0.400 ns, 0.400 ns]; L2 not told from 0 [-0.300 ns, 0.500 ns]; L3 +1.000 ns [0.600 ns, "
 			 "1.400 ns] (+2 %); DRAM +20.00 ns [19.60 ns, 20.40 ns] (+20 %)\n") != NULL,
@@ -117,8 +117,7 @@ int main(void)
 	char *own = strstr(t, "mem/chase across"), *next = strstr(t, "mem/chase_4k across");
 	if (own && next)
 		*next = '\0';
-	tap_ok(own && next && !strstr(own, "measured:"), "a step whose intervals overlap: no capacity claimed:\n%s",
-	       own ? own : t);
+	tap_ok(own && next && !strstr(own, "measured:"), "a step whose intervals overlap: no capacity claimed");
 	free(t);
 
 	build(&w, false);

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "report.h"
+#include "report_fmt.h"
 
-/* A field, quoted only when it holds a separator, a quote or a line break. */
-static void field(FILE *f, const char *s, bool last)
+void pmb__csv_field(FILE *f, const char *s, bool last)
 {
 	if (strpbrk(s, ",\"\r\n")) {
 		fputc('"', f);
@@ -26,8 +26,7 @@ static void field(FILE *f, const char *s, bool last)
 	fputc(last ? '\n' : ',', f);
 }
 
-/* Shortest exact form (as in the JSON report); empty when not a number. */
-static void num(FILE *f, double v, bool ok)
+void pmb__csv_num(FILE *f, double v, bool ok)
 {
 	char buf[40];
 	int prec;
@@ -141,7 +140,7 @@ static void labels(FILE *f, const struct pmb_context *c, const struct pmb_result
 		labels_of_run(&b, c, r);
 	if (b.len >= sizeof(b.s))
 		b.s[sizeof(b.s) - 1] = 0;
-	field(f, b.s, false);
+	pmb__csv_field(f, b.s, false);
 }
 
 /* The time columns; empty where time was not measured (t false). */
@@ -150,20 +149,20 @@ static void time_columns(FILE *f, const struct pmb_result *r, bool t)
 	/* Below resolution: zero within what was resolved, never negative. */
 	double z = r->time.below_resolution ? 0 : -INFINITY;
 
-	num(f, fmax(r->time.s.median, z), t);
-	num(f, fmax(r->time.s.mean, z), t);
-	num(f, fmax(r->time.s.min, z), t);
-	num(f, fmax(r->time.s.ci_lo, z), t);
-	num(f, fmax(r->time.s.ci_hi, z), t);
-	num(f, r->time.s.stddev, t);
-	num(f, r->time.s.mdape, t);
+	pmb__csv_num(f, fmax(r->time.s.median, z), t);
+	pmb__csv_num(f, fmax(r->time.s.mean, z), t);
+	pmb__csv_num(f, fmax(r->time.s.min, z), t);
+	pmb__csv_num(f, fmax(r->time.s.ci_lo, z), t);
+	pmb__csv_num(f, fmax(r->time.s.ci_hi, z), t);
+	pmb__csv_num(f, r->time.s.stddev, t);
+	pmb__csv_num(f, r->time.s.mdape, t);
 	unum(f, (uint64_t)(r->time.s.tukey.mild_low + r->time.s.tukey.mild_high), t);
 	unum(f, (uint64_t)(r->time.s.tukey.severe_low + r->time.s.tukey.severe_high), t);
 	/* A difference from the baseline may rightly be negative. */
-	num(f, r->time.normalized, t);
-	num(f, r->time.ratio, t && isfinite(r->time.ratio));
-	num(f, r->time.ratio_lo, t && isfinite(r->time.ratio));
-	num(f, r->time.ratio_hi, t && isfinite(r->time.ratio));
+	pmb__csv_num(f, r->time.normalized, t);
+	pmb__csv_num(f, r->time.ratio, t && isfinite(r->time.ratio));
+	pmb__csv_num(f, r->time.ratio_lo, t && isfinite(r->time.ratio));
+	pmb__csv_num(f, r->time.ratio_hi, t && isfinite(r->time.ratio));
 }
 
 /* The figure that stands for the cost (time, or under sim the
@@ -178,26 +177,26 @@ static void cost_columns(FILE *f, const struct pmb_context *c, const struct pmb_
 	bool v = ok && g->valid;
 	bool ratio = v && (isfinite(g->ratio) || g->ratio_why);
 
-	field(f, !v ? "" : g == &r->time ? "ns" : c->plan.ev[ins >= 0 ? ins : 0].name, false);
-	num(f, g->normalized, v);
-	num(f, g->normalized_lo, v);
-	num(f, g->normalized_hi, v);
-	num(f, g->ratio, v);
-	num(f, g->ratio_lo, v);
-	num(f, g->ratio_hi, v);
-	field(f, !ratio ? "" : g->ratio_normalized ? "normalized" : "raw", false);
-	num(f, g->raw_ratio, v);
-	num(f, g->raw_ratio_lo, v);
-	num(f, g->raw_ratio_hi, v);
-	num(f, g->fixed, v);
-	num(f, g->fixed_lo, v);
-	num(f, g->fixed_hi, v);
-	num(f, g->fixed_share, v);
-	field(f, !v ? "" : g->fixed_flagged ? "1" : "0", false);
+	pmb__csv_field(f, !v ? "" : g == &r->time ? "ns" : c->plan.ev[ins >= 0 ? ins : 0].name, false);
+	pmb__csv_num(f, g->normalized, v);
+	pmb__csv_num(f, g->normalized_lo, v);
+	pmb__csv_num(f, g->normalized_hi, v);
+	pmb__csv_num(f, g->ratio, v);
+	pmb__csv_num(f, g->ratio_lo, v);
+	pmb__csv_num(f, g->ratio_hi, v);
+	pmb__csv_field(f, !ratio ? "" : g->ratio_normalized ? "normalized" : "raw", false);
+	pmb__csv_num(f, g->raw_ratio, v);
+	pmb__csv_num(f, g->raw_ratio_lo, v);
+	pmb__csv_num(f, g->raw_ratio_hi, v);
+	pmb__csv_num(f, g->fixed, v);
+	pmb__csv_num(f, g->fixed_lo, v);
+	pmb__csv_num(f, g->fixed_hi, v);
+	pmb__csv_num(f, g->fixed_share, v);
+	pmb__csv_field(f, !v ? "" : g->fixed_flagged ? "1" : "0", false);
 	snprintf(why, sizeof(why), "%s%s%s%s%s", g->normalized_why ? "normalized: " : "",
 		 g->normalized_why ? g->normalized_why : "", g->normalized_why && g->ratio_why ? "; " : "",
 		 g->ratio_why ? "ratio: " : "", g->ratio_why ? g->ratio_why : "");
-	field(f, v ? why : "", false);
+	pmb__csv_field(f, v ? why : "", false);
 }
 
 /* Per item counts of each event, estimated cycles, and derived figures. */
@@ -207,12 +206,12 @@ static void count_columns(FILE *f, const struct pmb_context *c,
 	int e;
 
 	for (e = 0; e < c->plan.nev; e++)
-		num(f, fmax(r->ev[e].s.median, r->ev[e].below_resolution ? 0 : -INFINITY),
+		pmb__csv_num(f, fmax(r->ev[e].s.median, r->ev[e].below_resolution ? 0 : -INFINITY),
 		    ok && r->ev[e].valid && r->ev[e].multiplexed != -1);
-	num(f, fmax(r->est_cycles.s.median, r->est_cycles.below_resolution ? 0 : -INFINITY),
+	pmb__csv_num(f, fmax(r->est_cycles.s.median, r->est_cycles.below_resolution ? 0 : -INFINITY),
 	    ok && r->est_cycles.valid);
 	for (e = 0; e < c->plan.nder; e++)
-		num(f, r->derived[e], ok && isfinite(r->derived[e]) && r->derived[e] >= 0);
+		pmb__csv_num(f, r->derived[e], ok && isfinite(r->derived[e]) && r->derived[e] >= 0);
 }
 
 static void write_row(FILE *f, const struct pmb_context *c,
@@ -226,8 +225,8 @@ static void write_row(FILE *f, const struct pmb_context *c,
 
 	for (i = 0; i < r->nsamples; i++)
 		passes += r->samples[i].passes;
-	field(f, in->name, false);
-	field(f, in->tier, false);
+	pmb__csv_field(f, in->name, false);
+	pmb__csv_field(f, in->tier, false);
 	unum(f, in->working_set, in->tier[0]);
 	unum(f, r->nsamples, ok);
 	unum(f, passes, ok);
@@ -236,14 +235,14 @@ static void write_row(FILE *f, const struct pmb_context *c,
 	cost_columns(f, c, r, ok);
 	unum(f, (uint64_t)r->repetition, r->repetition >= 0);
 	/* Spread of the repetitions' time medians: no time, no spread. */
-	num(f, r->rep_spread, t);
+	pmb__csv_num(f, r->rep_spread, t);
 	unum(f, r->seed, true); /* a skipped run's inputs had a seed too */
-	num(f, r->items_per_second, t);
-	num(f, r->bytes_per_second, t && r->bytes_per_pass);
+	pmb__csv_num(f, r->items_per_second, t);
+	pmb__csv_num(f, r->bytes_per_second, t && r->bytes_per_pass);
 	count_columns(f, c, r, ok);
 	labels(f, c, r);
-	field(f, ok ? "" : r->reason, false);
-	field(f, r->status == 0 ? "ok" :
+	pmb__csv_field(f, ok ? "" : r->reason, false);
+	pmb__csv_field(f, r->status == 0 ? "ok" :
 		 r->status == PMB_ESKIPPED ? "skipped" : "failed", true);
 }
 
@@ -270,7 +269,7 @@ int pmb__report_csv(FILE *f, const struct pmb_context *c,
 	fputs("est_cycles_per_item,", f);
 	/* Derived figures (ipc, mpki, ...) by their plan names, as in JSON. */
 	for (e = 0; e < c->plan.nder; e++) {
-		field(f, c->plan.der[e].name, false);
+		pmb__csv_field(f, c->plan.der[e].name, false);
 	}
 	fputs("labels,reason,status\n", f);
 	for (i = 0; i < n; i++)

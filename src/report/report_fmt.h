@@ -78,6 +78,12 @@ void pmb__notes_print(FILE *f, const struct pmb__notes *nt, size_t width);
 /* Time in ns with an auto-scaled unit (ps .. s), 3-4 significant digits;
  * "-" where not finite. */
 void pmb__fmt_time(char *b, size_t n, double ns);
+
+/* CSV (report_csv.c): a field, quoted only where it holds a separator, a
+ * quote or a line break, then ',' or (last) a newline; a number in its
+ * shortest exact form, empty where not ok or not finite, then ','. */
+void pmb__csv_field(FILE *f, const char *s, bool last);
+void pmb__csv_num(FILE *f, double v, bool ok);
 /* A count with k/M/G above 10^4; "-" where not finite. */
 void pmb__fmt_num(char *b, size_t n, double v);
 /* A figure's median, "< resolution", "never ran" or "-"; time or count;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "report_fmt.h"
 #include "report_json_internal.h"
 #include "base.h"
 
@@ -129,38 +130,6 @@ static void console(FILE *f, const struct pmb_merged *m)
 
 /* ---- CSV ---------------------------------------------------------------- */
 
-static void csv_field(FILE *f, const char *s, bool last)
-{
-	if (strpbrk(s, ",\"\r\n")) {
-		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(s, f);
-	}
-	fputc(last ? '\n' : ',', f);
-}
-
-/* Shortest exact form; empty where not a number. */
-static void csv_num(FILE *f, double v)
-{
-	char buf[40];
-
-	if (isfinite(v)) {
-		for (int prec = 15; prec <= 17; prec++) {
-			snprintf(buf, sizeof(buf), "%.*g", prec, v);
-			if (strtod(buf, NULL) == v)
-				break;
-		}
-		fputs(buf, f);
-	}
-	fputc(',', f);
-}
-
 static const char *state_name(enum pmb_merge_cell_state s)
 {
 	static const char *const name[] = { "value", "not_run", "failed", "not_counted" };
@@ -180,24 +149,24 @@ static void csv(FILE *f, const struct pmb_merged *m)
 			const struct pmb_merge_group *g = &m->group[k];
 			bool v = c->state == PMB_CELL_VALUE;
 
-			csv_field(f, m->row[r].bench, false);
-			csv_field(f, m->row[r].key, false);
-			csv_field(f, g->label, false);
-			csv_field(f, g->cpu, false);
-			csv_field(f, g->pmu, false);
-			csv_field(f, pmb__counting_name(g->counting), false);
+			pmb__csv_field(f, m->row[r].bench, false);
+			pmb__csv_field(f, m->row[r].key, false);
+			pmb__csv_field(f, g->label, false);
+			pmb__csv_field(f, g->cpu, false);
+			pmb__csv_field(f, g->pmu, false);
+			pmb__csv_field(f, pmb__counting_name(g->counting), false);
 			snprintf(hosts, sizeof(hosts), "%zu", c->nhost);
-			csv_field(f, hosts, false);
-			csv_num(f, v ? c->value : NAN);
-			csv_num(f, v ? c->lo : NAN);
-			csv_num(f, v ? c->hi : NAN);
-			csv_num(f, v ? c->spread_lo : NAN);
-			csv_num(f, v ? c->spread_hi : NAN);
-			csv_num(f, c->ratio);
-			csv_num(f, c->ratio_lo);
-			csv_num(f, c->ratio_hi);
-			csv_field(f, state_name(c->state), false);
-			csv_field(f, c->why ? c->why : g->pmu_why, true);
+			pmb__csv_field(f, hosts, false);
+			pmb__csv_num(f, v ? c->value : NAN, true);
+			pmb__csv_num(f, v ? c->lo : NAN, true);
+			pmb__csv_num(f, v ? c->hi : NAN, true);
+			pmb__csv_num(f, v ? c->spread_lo : NAN, true);
+			pmb__csv_num(f, v ? c->spread_hi : NAN, true);
+			pmb__csv_num(f, c->ratio, true);
+			pmb__csv_num(f, c->ratio_lo, true);
+			pmb__csv_num(f, c->ratio_hi, true);
+			pmb__csv_field(f, state_name(c->state), false);
+			pmb__csv_field(f, c->why ? c->why : g->pmu_why, true);
 		}
 	for (size_t i = 0; i < m->nmissing; i++) {
 		char note[sizeof(m->missing[i].file) + sizeof(m->missing[i].reason) + 2];
@@ -205,7 +174,7 @@ static void csv(FILE *f, const struct pmb_merged *m)
 		/* 6 names empty, hosts 0, 8 numbers empty */
 		fputs(",,,,,,0,,,,,,,,,missing,", f);
 		snprintf(note, sizeof(note), "%s: %s", m->missing[i].file, m->missing[i].reason);
-		csv_field(f, note, true);
+		pmb__csv_field(f, note, true);
 	}
 }
 

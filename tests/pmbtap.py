@@ -140,6 +140,20 @@ def wants(part):
     return not sys.argv[1:] or part in sys.argv[1:]
 
 
+def ab_target():
+    """The built tests/ab_target for ab's tests, or the whole test skipped
+    (exit) where it is not set or ab cannot start it (an emulated build)."""
+    target = os.environ.get("PMB_AB_TARGET")
+    if not target or not os.access(target, os.X_OK):
+        print("1..0 # SKIP $PMB_AB_TARGET is not set to the built tests/ab_target")
+        raise SystemExit(0)
+    if emulator():
+        print("1..0 # SKIP ab starts its sides as programs; under %s a child "
+              "program of another architecture needs binfmt_misc" % emulator())
+        raise SystemExit(0)
+    return target
+
+
 def done():
     """Print the plan and exit 1 if any point failed."""
     print("1..%d" % _n)

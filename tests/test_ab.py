@@ -16,17 +16,10 @@ import stat
 import subprocess
 import tempfile
 
-from pmbtap import PMB, Load, diag, done, emulator, ok, require_pmubench, sim_unavailable, skip, wants
+from pmbtap import PMB, ab_target, Load, diag, done, ok, require_pmubench, sim_unavailable, skip, wants
 
 require_pmubench()
-TARGET = os.environ.get("PMB_AB_TARGET")
-if not TARGET or not os.access(TARGET, os.X_OK):
-    print("1..0 # SKIP $PMB_AB_TARGET is not set to the built tests/ab_target")
-    raise SystemExit(0)
-if emulator():
-    print("1..0 # SKIP ab starts its sides as programs; under %s a child "
-          "program of another architecture needs binfmt_misc" % emulator())
-    raise SystemExit(0)
+TARGET = ab_target()
 
 TMP = tempfile.mkdtemp(prefix="pmb-ab-")
 LOG = os.path.join(TMP, "turns.log")

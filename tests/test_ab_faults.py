@@ -18,17 +18,10 @@ import subprocess
 import tempfile
 import time
 
-from pmbtap import PMB, diag, done, emulator, ok, require_pmubench, sim_unavailable, skip
+from pmbtap import PMB, ab_target, diag, done, ok, require_pmubench, sim_unavailable, skip
 
 require_pmubench()
-TARGET = os.environ.get("PMB_AB_TARGET")
-if not TARGET or not os.access(TARGET, os.X_OK):
-    print("1..0 # SKIP $PMB_AB_TARGET is not set to the built tests/ab_target")
-    raise SystemExit(0)
-if emulator():
-    print("1..0 # SKIP ab starts its sides as programs; under %s a child "
-          "program of another architecture needs binfmt_misc" % emulator())
-    raise SystemExit(0)
+TARGET = ab_target()
 
 TMP = tempfile.mkdtemp(prefix="pmb-abf-")
 # ab's own TMPDIR: after each run it must hold nothing of ab's.

@@ -5,6 +5,7 @@
  * tests/test_hoist.py runs it under --backend=sim;
  * hoist_bench.cc builds this same file as C++, its own group. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <pmubench.h>
 
 #ifdef __cplusplus
@@ -49,6 +50,26 @@ static void bm_unkept(struct pmb_state *s)
 	(void)r;
 }
 PMB_BENCHMARK(bm_unkept, .group = GROUP, .name = "unkept", .args = PMB_ARGS(5));
+
+/* Setup arithmetic (a buffer's size, computed and passed to malloc) beside
+ * a result kept by nothing: the work is removed, and the arithmetic outside
+ * the loop is setup, not hoisted work (it goes to a call first). */
+static void bm_setup_unkept(struct pmb_state *s)
+{
+	uint64_t a = (uint64_t)pmb_arg(s, 0), r = 0;
+	uint64_t *v = (uint64_t *)malloc((a * 3 + 7) * 8);
+
+	if (!v) {
+		pmb_skip(s, "out of memory");
+		return;
+	}
+	v[0] = a;
+	while (pmb_loop(s))
+		r = v[0] * v[0] + 3;
+	(void)r;
+	free(v);
+}
+PMB_BENCHMARK(bm_setup_unkept, .group = GROUP, .name = "setup_unkept", .args = PMB_ARGS(5));
 
 int main(int argc, char **argv)
 {

@@ -117,7 +117,7 @@ def check(lang, exe, group, inv_sym):
        (lang, warn))
     went = {b["name"]: b["instance"].get("work_went") for b in j["benchmarks"]}
     ok(went.get("%s/inv/5" % group) == "hoisted" and went.get("%s/unkept/5" % group) == "removed" and
-       went.get("%s/inv_opaque/5" % group) is None,
+       went.get("%s/setup_unkept/5" % group) == "removed" and went.get("%s/inv_opaque/5" % group) is None,
        "%s: the JSON says where the work went, only for the loops without work: %s" % (lang, went))
     unkept = funcs.get(inv_sym.replace("6bm_inv", "9bm_unkept") if lang == "C++" else "bm_unkept", [])
     ok(unkept and not any(c[1].startswith(("imul", "mul")) for c in unkept),
@@ -127,6 +127,14 @@ def check(lang, exe, group, inv_sym):
     ok(len(warn) == 1 and "the compiler removed the work" in warn[0] and "hoisted" not in warn[0] and
        "pmb_do_not_optimize" in warn[0],
        "%s: the result kept by nothing: the warning says removed, and how to keep it: %s" % (lang, warn))
+    setup = funcs.get(inv_sym.replace("6bm_inv", "15bm_setup_unkept") if lang == "C++" else "bm_setup_unkept", [])
+    ok(setup and any(c[1].startswith("lea") for c in setup) and any("malloc" in c[2] for c in setup),
+       "%s: objdump -d: bm_setup_unkept computes a size outside its loop and passes it to malloc: %s" %
+       (lang, [c[1] for c in setup]))
+    warn = [w for w in j["context"]["warnings"] if "%s/setup_unkept/5" % group in w]
+    ok(len(warn) == 1 and "the compiler removed the work" in warn[0] and "hoisted" not in warn[0],
+       "%s: setup arithmetic outside the loop (a size for malloc) is not read as hoisted work: %s" %
+       (lang, warn))
     with tempfile.TemporaryDirectory() as d:
         saved = os.path.join(d, "r.json")
         with open(saved, "w") as f:

@@ -286,18 +286,47 @@ static bool computes(const char *text)
 	return true;
 }
 
+/* Whether, from instruction `from` of block b of f on, a measured loop (an
+ * SCC flagged in measured[]) is reached on some path that passes no call
+ * and no return: a value computed there can then only be the loop's, not a
+ * call's argument (setup: a malloc size, a seed passed on).  seen: f->nblk
+ * flags, cleared by the caller. */
+static bool reaches_loop_uncalled(const struct pmb__func *f, int b, size_t from, const bool *measured,
+				  bool *seen)
+{
+	for (size_t k = from; k < f->blk[b].first + f->blk[b].n; k++)
+		if ((f->in[k].out.kind & PMB_DA_CALL) || f->in[k].ret)
+			return false;
+	for (int s = 0; s < 2; s++) {
+		int nb = f->blk[b].succ[s];
+
+		if (nb < 0 || seen[nb])
+			continue;
+		seen[nb] = true;
+		if ((f->blk[nb].scc >= 0 && measured[f->blk[nb].scc]) ||
+		    reaches_loop_uncalled(f, nb, f->blk[nb].first, measured, seen))
+			return true;
+	}
+	return false;
+}
+
 /* The computing instructions of f that run outside every cycle of it
- * (neither a measured loop nor a setup loop): where work that the compiler
- * hoisted before a measured loop sits, computed once from inputs the same
- * every pass.  Setup outside loops computes too (a size, a seed), so a
- * note claims only what it counts, and where. */
-static void find_outside(struct pmb_disasm *d, const struct pmb__func *f)
+ * (neither a measured loop nor a setup loop) and reach a measured loop on
+ * a path with no call: where work that the compiler hoisted before a
+ * measured loop sits, computed once from inputs the same every pass.
+ * Setup computes too (a size passed to malloc, a seed passed on), but its
+ * values go to a call first, so it is not counted here (issue 34: setup
+ * arithmetic read as hoisted work). */
+static void find_outside(struct pmb_disasm *d, const struct pmb__func *f, const bool *measured, bool *seen)
 {
 	d->outside = 0;
 	d->outside_lo = UINT64_MAX;
 	d->outside_hi = 0;
 	for (size_t i = 0; i < f->n; i++) {
 		if (f->blk[f->in[i].block].cyclic || !computes(f->in[i].out.text))
+			continue;
+		memset(seen, 0, (size_t)f->nblk * sizeof(*seen));
+		if (!reaches_loop_uncalled(f, f->in[i].block, i + 1, measured, seen))
 			continue;
 		d->outside++;
 		if (f->in[i].out.addr < d->outside_lo)
@@ -324,16 +353,31 @@ static int find_loops(struct da *a, struct pmb__func *f, const char *name)
 			mark_counter(f, f->blk[b].scc, &m);
 		}
 	pmb__cfg_decisions(f);
+	/* An SCC's id is below the block count: flags per block serve both. */
+	bool *measured = calloc((size_t)f->nblk + 1, sizeof(*measured));
+	bool *seen = calloc((size_t)f->nblk + 1, sizeof(*seen));
+
+	if (!measured || !seen) {
+		free(measured);
+		free(seen);
+		return -ENOMEM;
+	}
 	for (int b = 0; b < f->nblk; b++) {
 		if (!loop_head(a, f, b))
 			continue;
+		measured[f->blk[b].scc] = true;
 		rc = pmb__disasm_add_part(a->d, &a->cap, f, f->blk[b].scc, false, name);
-		if (rc)
+		if (rc) {
+			free(measured);
+			free(seen);
 			return rc;
+		}
 		found++;
 	}
 	if (found)
-		find_outside(a->d, f);
+		find_outside(a->d, f, measured, seen);
+	free(measured);
+	free(seen);
 	return found;
 }
 

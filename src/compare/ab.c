@@ -575,6 +575,8 @@ static int report(struct ab *ab, const char *stopped, uint64_t seed)
 		printf(", %zu below the threshold", count[PMB_AB_BELOW]);
 	if (count[PMB_AB_INCONCLUSIVE])
 		printf(", %zu inconclusive", count[PMB_AB_INCONCLUSIVE]);
+	if (count[PMB_AB_ACROSS])
+		printf(", %zu not told from the threshold", count[PMB_AB_ACROSS]);
 	if (count[PMB_AB_NONE])
 		printf(", %zu without a verdict", count[PMB_AB_NONE]);
 	printf("\n");

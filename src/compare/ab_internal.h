@@ -129,9 +129,10 @@ struct pmb__ab_verdict {
 	/* NOISE: the interval holds no change (exact: none at all); BELOW:
 	 * a real change under the threshold (compare.h: the same words);
 	 * INCONCLUSIVE: the interval excludes no change but the signed-rank
-	 * test does not agree (with too few rounds it cannot: testable). */
+	 * test does not agree (with too few rounds it cannot: testable);
+	 * ACROSS: a real change whose interval holds the threshold too. */
 	enum { PMB_AB_NOISE, PMB_AB_IMPROVED, PMB_AB_REGRESSED, PMB_AB_NONE, PMB_AB_BELOW,
-	       PMB_AB_INCONCLUSIVE, PMB_AB_NVERDICTS } v;
+	       PMB_AB_INCONCLUSIVE, PMB_AB_ACROSS, PMB_AB_NVERDICTS } v;
 	bool ratio;          /* ratio new/old (false: a difference new - old) */
 	double old, new;     /* medians over the rounds */
 	double est, lo, hi;  /* median ratio (or difference) and its 95 % CI */

@@ -93,7 +93,8 @@ static void judge_paired(const struct pmb__ab_series *s, double thr, uint64_t se
 		v->halfwidth = fmax(v->est - v->lo, v->hi - v->est) / v->est;
 		v->v = sure && v->lo > 1 + thr ? PMB_AB_REGRESSED :
 		       sure && v->hi < 1 - thr ? PMB_AB_IMPROVED :
-		       sure && apart ? PMB_AB_BELOW : PMB_AB_NOISE;
+		       sure && apart && v->lo >= 1 - thr && v->hi <= 1 + thr ? PMB_AB_BELOW :
+		       sure && apart ? PMB_AB_ACROSS : PMB_AB_NOISE;
 	} else {
 		v->v = sure && v->lo > 0 ? PMB_AB_REGRESSED :
 		       sure && v->hi < 0 ? PMB_AB_IMPROVED : PMB_AB_NOISE;
@@ -137,6 +138,9 @@ static const char *verdict_word(const struct pmb__ab_verdict *v, bool exact, cha
 		return b;
 	case PMB_AB_NOISE:
 		return exact && !v->why ? "unchanged" : "within noise";
+	case PMB_AB_ACROSS:
+		pmb__compare_across(b, n, v->est);
+		return b;
 	case PMB_AB_INCONCLUSIVE:
 		if (!v->testable)
 			snprintf(b, n, "inconclusive (%zu rounds: too few for the test)", v->ranked);

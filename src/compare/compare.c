@@ -21,7 +21,7 @@
 
 /* V_NOISE: the interval holds no change (exact counts: none at all);
  * V_BELOW: a real change, under the threshold (its size in the cell). */
-enum verdict { V_NOISE, V_IMPROVED, V_REGRESSED, V_NONE, V_BELOW, V_COUNT };
+enum verdict { V_NOISE, V_IMPROVED, V_REGRESSED, V_NONE, V_BELOW, V_ACROSS, V_COUNT };
 
 static const char *const verdict_name[] = {
 	[V_NOISE] = "within noise",
@@ -29,6 +29,7 @@ static const char *const verdict_name[] = {
 	[V_REGRESSED] = "regressed",
 	[V_NONE] = "-",
 	[V_BELOW] = "below the threshold",
+	[V_ACROSS] = "not told from the threshold",
 };
 
 struct vec {
@@ -307,7 +308,8 @@ static bool below_resolution(const struct pmb_results_bench *b, const char *key)
 /* The text cells of one row. */
 struct cells {
 	char old[32], new[32], ratio[32], ci[64], p[32];
-	char below[48];  /* V_BELOW: "below the threshold (+0.6 %)" */
+	char below[48];  /* V_BELOW: "below the threshold (+0.6 %)"; V_ACROSS:
+	                    "not told from the threshold (+2.1 %)" */
 };
 
 /* A ratio's verdict from its interval [lo, hi] and estimate est: beyond
@@ -319,9 +321,16 @@ static enum verdict by_interval(double lo, double hi, double est, double thr, st
 		return V_REGRESSED;
 	if (hi < 1 - thr)
 		return V_IMPROVED;
-	if (lo > 1 || hi < 1) {
+	if ((lo > 1 || hi < 1) && lo >= 1 - thr && hi <= 1 + thr) {
 		pmb__compare_below(c->below, sizeof(c->below), est, true);
 		return V_BELOW;
+	}
+	/* Apart from 1 but reaching past the threshold: a real change that
+	 * may or may not be beyond it (a reviewer saw "below the threshold
+	 * (+2.1 %)" at a 1 % threshold). */
+	if (lo > 1 || hi < 1) {
+		pmb__compare_across(c->below, sizeof(c->below), est);
+		return V_ACROSS;
 	}
 	return V_NOISE;
 }
@@ -498,7 +507,7 @@ static int compare_figure(struct report *ro, struct report *rn,
 	pmb__compare_fmt_value(c.new, sizeof(c.new), pn);
 	err = table_add(t, (const char *const[NCOL]){
 		bo->name, key, c.old, c.new, c.ratio, c.ci, c.p,
-		*v == V_BELOW ? c.below : ro->exact && *v == V_NOISE ? "unchanged" : verdict_name[*v] });
+		*v == V_BELOW || *v == V_ACROSS ? c.below : ro->exact && *v == V_NOISE ? "unchanged" : verdict_name[*v] });
 out:
 	free(x.v);
 	free(y.v);
@@ -688,6 +697,8 @@ int pmb__compare_main(int argc, char **argv)
 	       counts[V_IMPROVED], counts[V_NOISE], ro.exact ? "unchanged" : "within noise");
 	if (counts[V_BELOW])
 		printf(", %zu below the threshold", counts[V_BELOW]);
+	if (counts[V_ACROSS])
+		printf(", %zu not told from the threshold", counts[V_ACROSS]);
 	if (counts[V_NONE])
 		printf(", %zu without a verdict", counts[V_NONE]);
 	printf("\n");

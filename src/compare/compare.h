@@ -78,6 +78,11 @@ int pmb__compare_exact(double old, double new, double thr, double *est, bool *ra
  * "below the threshold (+0.6 %)", with its size: est is new/old where
  * ratio, else new - old.  Into b. */
 void pmb__compare_below(char *b, size_t n, double est, bool ratio);
+
+/* A real change (its interval excludes no change) whose interval holds the
+ * threshold too: neither "below the threshold" nor a regression or an
+ * improvement: "not told from the threshold (+2.1 %)". */
+void pmb__compare_across(char *b, size_t n, double est);
 /* Whether both runs are simulated (--backend=sim): exact counts. */
 bool pmb__compare_simulated(const struct pmb_results *o, const struct pmb_results *n);
 

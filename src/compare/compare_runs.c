@@ -119,6 +119,11 @@ void pmb__compare_below(char *b, size_t n, double est, bool ratio)
 		snprintf(b, n, "below the threshold (diff %+.3g)", est);
 }
 
+void pmb__compare_across(char *b, size_t n, double est)
+{
+	snprintf(b, n, "not told from the threshold (%+.1f %%)", (est - 1) * 100);
+}
+
 bool pmb__compare_simulated(const struct pmb_results *o, const struct pmb_results *n)
 {
 	return o->backend && n->backend && !strcmp(o->backend, "sim") && !strcmp(n->backend, "sim");

@@ -267,9 +267,15 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 		smp.ns = ns;
 		smp.group = r->m->ngroups ? r->group : -1;
 		if (r->m->stop)
-			r->m->stop(r->m->ctx, r->group, &smp);
+			r->meter_err = r->m->stop(r->m->ctx, r->group, &smp);
 		r->running = false;
-		if (r->rewarm) {
+		if (__builtin_expect(r->meter_err != 0, 0)) {
+			/* A sample without its counts is no sample: taken as
+			 * one, its zeros would be reported as the figures. */
+			r->phase = PH_DONE;
+			r->called = true;
+			return false;
+		} else if (r->rewarm) {
 			r->rewarm = false;
 		} else if (r->probing) {
 			pmb__result_add_probe(r->r, &smp);
@@ -361,7 +367,9 @@ static void finish_run(struct pmb__running *run)
 {
 	struct pmb_result *r = run->r;
 
-	if (r->status == 0 && r->nsamples == 0 && pmb__stop_signal && !run->overhead)
+	if (run->meter_err)
+		; /* the run's error, returned by the caller: nothing to say here */
+	else if (r->status == 0 && r->nsamples == 0 && pmb__stop_signal && !run->overhead)
 		result_not_run(r);
 	else if (r->status == 0 && !run->called)
 		pmb__result_set_reason(r, PMB_EVERIFY, "the benchmark never entered pmb_loop");
@@ -420,7 +428,7 @@ int pmb__runner_overhead(const struct pmb_runner_opts *o, const struct pmb_meter
 	run.overhead = true;
 	harness_empty(run.state);
 	finish_run(&run);
-	err = pmb__overhead_fit(res.samples, res.nsamples, out);
+	err = run.meter_err ? run.meter_err : pmb__overhead_fit(res.samples, res.nsamples, out);
 	pmb__result_free_samples(&res);
 	return err;
 }
@@ -443,6 +451,7 @@ static int local_overhead(const struct pmb_runner_opts *o, const struct pmb_mete
 		run.preset = o->overhead_passes;
 		harness_copy[c](run.state);
 		finish_run(&run);
+		err = run.meter_err;
 		for (size_t i = 0; i < res.nsamples && !err; i++)
 			err = pmb__result_add_sample(acc, &res.samples[i]);
 		pmb__result_free_samples(&res);
@@ -516,8 +525,11 @@ static int run_cohort(const struct pmb_runner_opts *o, const struct pmb_meter *m
 				alive++;
 		}
 	} while (alive);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		finish_run(&c[i].run);
+		if (!err)
+			err = c[i].run.meter_err;
+	}
 fail_stack:
 	for (int i = 0; i < n; i++)
 		if (c[i].stack)
@@ -574,7 +586,7 @@ static int run_members(const struct pmb_runner_opts *o, const struct pmb_meter *
 	init_run(&run, o, m, mem[0], res[0], 0);
 	mem[0]->def->func(run.state);
 	finish_run(&run);
-	return 0;
+	return run.meter_err;
 }
 
 /* run_members, with the harness overhead measured again before and after
@@ -588,15 +600,15 @@ static int run_repetition(const struct pmb_runner_opts *o, const struct pmb_mete
 	int err;
 
 	memset(&ov, 0, sizeof(ov));
-	if (local)
-		local_overhead(o, m, &ov);
-	err = run_members(o, m, mem, res, nm);
+	err = local ? local_overhead(o, m, &ov) : 0;
+	if (!err)
+		err = run_members(o, m, mem, res, nm);
 	if (err)
 		goto out;
 	if (local) {
 		/* Stopped by a signal: the overhead before is enough. */
 		if (!pmb__stop_signal)
-			local_overhead(o, m, &ov);
+			err = local_overhead(o, m, &ov);
 		if (ov.nsamples >= 4 && pmb__overhead_fit(ov.samples, ov.nsamples, &fit) == 0)
 			for (int q = 0; q < nm; q++) {
 				res[q]->overhead = fit;

@@ -423,7 +423,16 @@ static struct pmb_runner_opts runner_opts(const struct pmb_options *o, const str
 	return ro;
 }
 
-/* The harness overhead, the instances' samples, the overhead again. */
+/* Why measuring failed: the simulator's own words where it said any (a
+ * dump it could not write), else the error's. */
+static const char *measure_why(const struct pmb_plan *p, int err)
+{
+	return p->sim && *pmb__sim_error() ? pmb__sim_error() : pmb_strerror(err);
+}
+
+/* The harness overhead, the instances' samples, the overhead again.  A
+ * sample the meter could not read ends the run with an error: its zeros
+ * are no figures. */
 static int measure(const struct pmb_options *o, const struct pmb_plan *p, const struct pmb_opened *m,
 		   struct pmb_samples *s, struct pmb_warnings *w)
 {
@@ -433,7 +442,7 @@ static int measure(const struct pmb_options *o, const struct pmb_plan *p, const 
 	s->ro = runner_opts(o, p, m, w);
 	err = pmb__runner_overhead(&s->ro, &m->meter, &s->overhead);
 	if (err)
-		return pmb__out_error("measuring the harness overhead failed: %s", pmb_strerror(err));
+		return pmb__out_error("measuring the harness overhead failed: %s", measure_why(p, err));
 	s->ro.overhead_passes = s->overhead.passes;
 	s->n = p->ninst * p->reps;
 	s->res = calloc(s->n + 1, sizeof(*s->res));
@@ -442,7 +451,7 @@ static int measure(const struct pmb_options *o, const struct pmb_plan *p, const 
 	err = pmb__runner_run(&s->ro, &m->meter, p->inst, p->ninst, s->res);
 	pmb__out_progress_end();
 	if (err)
-		return pmb__out_error("running the benchmarks failed: %s", pmb_strerror(err));
+		return pmb__out_error("running the benchmarks failed: %s", measure_why(p, err));
 	s->stopped = pmb__stop_signal;
 	for (size_t i = 0; i < s->n; i++)
 		s->nrun += !s->res[i].not_run;

@@ -96,5 +96,45 @@ else:
         finally:
             subprocess.run(["umount", mnt])
 
+# ---- duplicate benchmark names: refused, both sources named ---------------
+
+CC = shutil.which("cc") or shutil.which("gcc")
+
+
+def plugin(name, body):
+    """A plugin built from body (C after #include <pmubench.h>), or None."""
+    src, so = path(name + ".c"), path(name + ".so")
+    with open(src, "w") as f:
+        f.write("#include <pmubench.h>\n"
+                "static void bm_a(struct pmb_state *s) { while (pmb_loop(s)) {} }\n"
+                "static void bm_b(struct pmb_state *s) { while (pmb_loop(s)) {} }\n" + body)
+    r = subprocess.run([CC, "-shared", "-fPIC", "-I" + os.path.join(SRC, "include"), src, "-o", so],
+                       capture_output=True, text=True)
+    return so if r.returncode == 0 else None
+
+
+twice = CC and plugin("twice", 'PMB_BENCHMARK(bm_a, .group = "dup", .name = "same");\n'
+                               'PMB_BENCHMARK(bm_b, .group = "dup", .name = "same");\n')
+once = CC and plugin("once", 'PMB_BENCHMARK(bm_a, .group = "dup", .name = "one");\n')
+if not (twice and once):
+    for what in ["one plugin defining a name twice", "two copies of a plugin"]:
+        skip(what + " is refused", "no C compiler to build a plugin")
+else:
+    copy = path("once-copy.so")
+    shutil.copy(once, copy)
+    for args, what, srcs in [(["--load=" + twice], "one plugin defining a name twice",
+                              [path("twice.c") + ":4 in " + twice, path("twice.c") + ":5 in " + twice]),
+                             (["--load=" + once, "--load=" + copy], "two copies of a plugin",
+                              [path("once.c") + ":4 in " + once, path("once.c") + ":4 in " + copy])]:
+        for mode in (["--list"], ["--samples=3", "--min-sample-time=100us", "--format=json"]):
+            r = pmb(*args, *mode)
+            e = errors(r)
+            ok(r.returncode == 2 and len(e) == 1 and "defined twice" in e[0] and all(x in e[0] for x in srcs)
+               and r.stdout == "",
+               "%s (%s): exit 2, one line naming both sources (%d, %r)" % (what, mode[0], r.returncode, e[-2:]))
+    r = pmb("--load=" + once, "--load=" + once, "--list")
+    ok(r.returncode == 0 and r.stdout.split() == ["dup/one"],
+       "one plugin given twice is loaded once: no duplicate (%d, %r)" % (r.returncode, r.stdout))
+
 shutil.rmtree(TMP, ignore_errors=True)
 done()

@@ -186,7 +186,7 @@ static int plan_benchmarks(const struct pmb_options *o, struct pmb_plan *p, stru
 		return pmb__out_error("the topology reports no data caches, so PMB_TIERS has no sizes; %s",
 				     p->info.fallback[0] ? p->info.fallback : "filter out the sweep benchmarks");
 	if (err)
-		return pmb__out_error("%s", pmb_strerror(err));
+		return pmb__out_error("%s", *pmb__registry_error() ? pmb__registry_error() : pmb_strerror(err));
 	plan_warn_links(p, w);
 	if (p->ninst == 0 && !o->topology)
 		return pmb__out_error("--filter=%s matches no benchmark; see --list", o->filter ? o->filter : "");
@@ -244,7 +244,8 @@ static int list_benchmarks(const struct pmb_options *o, struct pmb_plan *p)
 	int err = plan_expand(p);
 
 	if (err)
-		return pmb__out_error("cannot list benchmarks: %s", pmb_strerror(err));
+		return pmb__out_error("cannot list benchmarks: %s",
+				     *pmb__registry_error() ? pmb__registry_error() : pmb_strerror(err));
 	/* As a run with this filter: nothing to list is an error, not an
 	 * empty success. */
 	if (!p->ninst && o->filter)

@@ -163,6 +163,7 @@ static void start_sample(struct pmb__running *r, uint64_t passes, int group)
 	r->passes = passes;
 	r->group = group;
 	r->running = true;
+	pmb__interrupt_cut(&r->state->pmb__left);
 	if (r->m->start)
 		r->m->start(r->m->ctx, group);
 	r->state->pmb__left = passes - 1;
@@ -275,6 +276,10 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 			r->phase = PH_DONE;
 			r->called = true;
 			return false;
+		} else if (pmb__stop_signal) {
+			/* A signal came during the sample and cut it short
+			 * (interrupt.c): its passes are not r->passes, so it
+			 * is discarded. */
 		} else if (r->rewarm) {
 			r->rewarm = false;
 		} else if (r->probing) {
@@ -287,9 +292,9 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 			r->probe_due = r->taken % LADDER_LEN == 0;
 		}
 	}
-	/* SIGINT, SIGTERM, SIGHUP: no sample after this one (the harness
-	 * overhead runs are short and their fit is needed). */
-	if (pmb__stop_signal && !r->overhead) {
+	/* SIGINT, SIGTERM, SIGHUP: no sample after this one, the harness
+	 * overhead's included (a sample may last 10 s). */
+	if (pmb__stop_signal) {
 		if (r->phase == PH_SAMPLES)
 			span_mark(r, true);
 		else
@@ -367,6 +372,7 @@ static void finish_run(struct pmb__running *run)
 {
 	struct pmb_result *r = run->r;
 
+	pmb__interrupt_cut(NULL);
 	if (run->meter_err)
 		; /* the run's error, returned by the caller: nothing to say here */
 	else if (r->status == 0 && r->nsamples == 0 && pmb__stop_signal && !run->overhead)

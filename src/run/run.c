@@ -442,7 +442,11 @@ static int measure(const struct pmb_options *o, const struct pmb_plan *p, const 
 
 	s->ro = runner_opts(o, p, m, w);
 	err = pmb__runner_overhead(&s->ro, &m->meter, &s->overhead);
-	if (err)
+	/* Stopped by a signal during it: nothing is measured, and the run
+	 * reports so (every result not run). */
+	if (err && pmb__stop_signal && err != -ENOMEM)
+		memset(&s->overhead, 0, sizeof(s->overhead));
+	else if (err)
 		return pmb__out_error("measuring the harness overhead failed: %s", measure_why(p, err));
 	s->ro.overhead_passes = s->overhead.passes;
 	s->n = p->ninst * p->reps;

@@ -163,7 +163,6 @@ static void start_sample(struct pmb__running *r, uint64_t passes, int group)
 	r->passes = passes;
 	r->group = group;
 	r->running = true;
-	pmb__interrupt_cut(&r->state->pmb__left);
 	if (r->m->start)
 		r->m->start(r->m->ctx, group);
 	r->state->pmb__left = passes - 1;
@@ -247,6 +246,45 @@ bool calib_step(struct pmb__running *r, uint64_t ns, uint64_t t1)
 	return false;
 }
 
+/* The meter could not read the sample just ended (a callgrind dump cut
+ * short by a full disk): a sample without its counts is no sample, and
+ * taken as one its zeros would be reported as the figures.  The run ends;
+ * its error is the runner's to return.  Out of line: the per-sample path
+ * is the harness overhead (its registers, under --backend=sim its
+ * simulated instructions), and this is never on it. */
+static __attribute__((noinline, cold)) bool meter_failed(struct pmb__running *r, int err)
+{
+	r->meter_err = err;
+	r->running = false;
+	r->phase = PH_DONE;
+	r->called = true;
+	return false;
+}
+
+/* A signal asked the run to stop: the sample that just ended (of
+ * r->ended_ns, where this call ended one) came during it and was cut short (interrupt.c), so its passes are
+ * not the ones recorded: it is taken back, the ladder's sample or the
+ * probe.  Out of line, as meter_failed. */
+static __attribute__((noinline, cold)) bool stopped(struct pmb__running *r)
+{
+	struct pmb_result *res = r->r;
+	uint64_t ns = r->ended_ns; /* 0 at the first call: none ended */
+
+	if (ns && res->nsamples && res->samples[res->nsamples - 1].ns == ns) {
+		res->nsamples--;
+		r->taken--;
+	} else if (ns && res->nprobes && res->probes[res->nprobes - 1].ns == ns) {
+		res->nprobes--;
+	}
+	if (r->phase == PH_SAMPLES)
+		span_mark(r, true);
+	else
+		res->span_wall_ns = res->span_cpu_ns = 0;
+	r->called = true;
+	r->phase = PH_DONE;
+	return false;
+}
+
 /* The slow path of pmb_loop, once per sample: what the samples phase runs
  * here is the harness overhead per sample, so the first call and the
  * calibration are out of its way. */
@@ -267,20 +305,13 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 		smp.passes = r->passes;
 		smp.ns = ns;
 		smp.group = r->m->ngroups ? r->group : -1;
-		if (r->m->stop)
-			r->meter_err = r->m->stop(r->m->ctx, r->group, &smp);
+		int err;
+
+		if (r->m->stop && __builtin_expect((err = r->m->stop(r->m->ctx, r->group, &smp)) != 0, 0))
+			return meter_failed(r, err);
 		r->running = false;
-		if (__builtin_expect(r->meter_err != 0, 0)) {
-			/* A sample without its counts is no sample: taken as
-			 * one, its zeros would be reported as the figures. */
-			r->phase = PH_DONE;
-			r->called = true;
-			return false;
-		} else if (pmb__stop_signal) {
-			/* A signal came during the sample and cut it short
-			 * (interrupt.c): its passes are not r->passes, so it
-			 * is discarded. */
-		} else if (r->rewarm) {
+		r->ended_ns = ns;
+		if (r->rewarm) {
 			r->rewarm = false;
 		} else if (r->probing) {
 			pmb__result_add_probe(r->r, &smp);
@@ -293,16 +324,14 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 		}
 	}
 	/* SIGINT, SIGTERM, SIGHUP: no sample after this one, the harness
-	 * overhead's included (a sample may last 10 s). */
-	if (pmb__stop_signal) {
-		if (r->phase == PH_SAMPLES)
-			span_mark(r, true);
-		else
-			r->r->span_wall_ns = r->r->span_cpu_ns = 0;
-		r->called = true;
-		r->phase = PH_DONE;
-		return false;
-	}
+	 * overhead's included (a sample may last 10 s), and the one just
+	 * ended discarded.  r->r is never NULL: the test is there because
+	 * with it GCC -O3 allocates this function's registers as before
+	 * (without, it kept &pmb__stop_signal in one more callee-saved
+	 * register: a push and a pop more per sample, 2 instructions of the
+	 * harness overhead under --backend=sim). */
+	if (pmb__stop_signal && r->r)
+		return stopped(r);
 	/* Where the loop called from: --disasm's which loop of a function
 	 * this benchmark ran (the first call only, off the per-sample path). */
 	if (!r->called)
@@ -354,6 +383,10 @@ static void init_run(struct pmb__running *run, const struct pmb_runner_opts *o,
 	run->state = &state_slots[slot % MAX_SLOTS].s;
 	run->state->pmb__r = run;
 	run->state->pmb__left = 0;
+	/* What a signal cuts (interrupt.c): this run's pass counter, until
+	 * finish_run (a cohort's scheduler points it at each member in turn).
+	 * Set here, not per sample, so the sample's own path is unchanged. */
+	pmb__interrupt_cut(&run->state->pmb__left);
 	res->not_run = false;
 }
 
@@ -526,6 +559,7 @@ static int run_cohort(const struct pmb_runner_opts *o, const struct pmb_meter *m
 			if (c[i].run.finished)
 				continue;
 			current_coro = &c[i];
+			pmb__interrupt_cut(&c[i].run.state->pmb__left);
 			swapcontext(&sched, &c[i].run.self);
 			if (!c[i].run.finished)
 				alive++;

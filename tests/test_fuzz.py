@@ -28,7 +28,7 @@ SRC = os.environ.get("PMB_SOURCE_ROOT") or os.path.dirname(os.path.dirname(os.pa
 BUILD = os.environ.get("PMB_BUILD_ROOT") or os.path.join(SRC, "build")
 FUZZ_BUILD = os.path.join(BUILD, "fuzz-asan")
 OUT = os.environ.get("PMB_FUZZ_OUT") or os.path.join(BUILD, "fuzz")
-HARNESSES = ["results", "cmdline", "counters", "tables"]
+HARNESSES = ["results", "pair", "cmdline", "counters", "tables"]
 SECONDS = int(os.environ.get("PMB_FUZZ_SECONDS", "5"))
 ONLY = os.environ.get("PMB_FUZZ_ONLY")
 # The fuzz build directory's options: the sanitizers on every object, with

@@ -205,13 +205,36 @@ for arg, words in [("--samples= 5", ["--samples= 5", "whole number"]),
                    ("--seed=0x", ["--seed=0x"]),
                    ("--min-sample-time= 1ms", ["--min-sample-time= 1ms", "duration"]),
                    ("--cpu=+0", ["--cpu=+0", "core number"]),
-                   ("--repetitions=0x2", ["--repetitions=0x2"])]:
+                   ("--repetitions=0x2", ["--repetitions=0x2"]),
+                   # One number syntax for every option (issue 33): decimal,
+                   # with the unit where one applies; hex, exponents, inf
+                   # refused with the option's name, never read as 16 or 8.
+                   ("--seed=0x10", ["--seed=0x10", "decimal"]),
+                   ("--min-sample-time=0x1p3ms", ["--min-sample-time=0x1p3ms", "decimal"]),
+                   ("--min-sample-time=0x10", ["--min-sample-time=0x10", "decimal"]),
+                   ("--min-sample-time=1e3us", ["--min-sample-time=1e3us", "duration"]),
+                   ("--min-sample-time=inf", ["--min-sample-time=inf", "duration"]),
+                   ("--min-sample-time=nanms", ["--min-sample-time=nanms", "duration"]),
+                   ("--samples=1e2", ["--samples=1e2", "whole number"]),
+                   ("--samples=99999999999999999999999", ["--samples=99999999999999999999999"]),
+                   ("--cpu=0x0", ["--cpu=0x0", "core number"])]:
     refused(run("--list", arg), words, "%r refused" % arg)
-for arg, seed in [("--seed=010", 10), ("--seed=0x10", 16), ("--seed=18446744073709551615", 2**64 - 1)]:
+for arg, seed in [("--seed=010", 10), ("--seed=18446744073709551615", 2**64 - 1)]:
     r = run(*QUICK, arg)
     m = re.search(r'"seed": (\d+)', r.stdout)
     ok(r.returncode == 0 and m and int(m.group(1)) == seed,
-       "%s is seed %d (decimal, or hex after 0x; never octal) (%s)" % (arg, seed, m and m.group(1)))
+       "%s is seed %d (decimal; never octal) (%s)" % (arg, seed, m and m.group(1)))
+r = run(*QUICK, "--min-sample-time=2.5ms", "--samples=3")
+m = re.search(r'"min_sample_time_ns": ([0-9.e+]+)', r.stdout)
+ok(r.returncode == 0 and (m is None or float(m.group(1)) == 2.5e6),
+   "--min-sample-time=2.5ms: a decimal fraction with its unit is 2500000 ns (%s)" % (m and m.group(1)))
+for sub, arg in [("compare", "--threshold=0x10"), ("compare", "--threshold=1e1"), ("compare", "--drift=0x5"),
+                 ("ab", "--threshold=0x10"), ("ab", "--precision=inf"), ("ab", "--time-limit=0x10"),
+                 ("ab", "--max-rounds=0x10"), ("ab", "--seed=0x10")]:
+    r = subprocess.run([PMB, sub, arg, "a", "b"], capture_output=True, text=True)
+    first = (r.stderr.splitlines() or [""])[0]
+    ok(r.returncode == 2 and (arg + ": expected") in first,
+       "%s %s refused with the option's name (%d, %r)" % (sub, arg, r.returncode, r.stderr.strip()[:100]))
 refused(run("--seed=18446744073709551616"), ["--seed="], "a seed past 2^64 - 1")
 r = subprocess.run([PMB, "compare", "--threshold= 5", "a", "b"], capture_output=True, text=True)
 ok(r.returncode == 2 and "--threshold= 5: expected a percentage" in r.stderr,

@@ -1,4 +1,4 @@
-/* interrupt.c - SIGINT, SIGTERM and SIGHUP during a run: the first stops it after the current sample, a second exits at once. */
+/* interrupt.c - SIGINT, SIGTERM and SIGHUP during a run: the first cuts the current sample and stops the run, a second exits at once. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -13,8 +14,9 @@
 #include "interrupt.h"
 
 /* What a Ctrl-C costs must be the one sample under way, never the results
- * before it: the first signal only sets a flag that the runner reads
- * between samples.  A second one means "now": the handler itself kills the
+ * before it: the first signal sets a flag that the runner reads between
+ * samples, and cuts the sample under way (pmb__interrupt_cut), which the
+ * runner then discards: a 10 s sample would otherwise hold the run.  A second one means "now": the handler itself kills the
  * child, removes its folder and exits, with async-signal-safe calls only
  * (the folder is listed with getdents64, not readdir, which may allocate). */
 
@@ -27,6 +29,56 @@ static const char *volatile child_dir;
 static volatile sig_atomic_t erase_progress;
 static struct sigaction old_action[NCAUGHT];
 static bool installed;
+
+/* The passes left of the sample under way (pmb__interrupt_cut), zeroed by
+ * the first signal so that a long sample ends within a pass.  The loop
+ * decrements it with a load and a store: a signal between the two has its
+ * zero overwritten, so the zero is written again every CUT_EVERY_US (a
+ * SIGALRM timer, armed by the first signal only) until the runner says
+ * the sample is over. */
+static volatile uint64_t *volatile cut_at;
+static volatile sig_atomic_t cut_armed;
+static struct sigaction old_alarm;
+#define CUT_EVERY_US 20000
+
+static void on_alarm(int sig)
+{
+	volatile uint64_t *p = cut_at;
+
+	(void)sig;
+	if (p)
+		*p = 0;
+}
+
+/* From the first signal's handler: SIGALRM's handler and its timer (both
+ * calls async-signal-safe system calls). */
+static void cut_arm(void)
+{
+	struct sigaction sa;
+	struct itimerval every = { { 0, CUT_EVERY_US }, { 0, CUT_EVERY_US } };
+
+	if (cut_armed)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGALRM, &sa, &old_alarm) == 0) {
+		cut_armed = 1;
+		setitimer(ITIMER_REAL, &every, NULL);
+	}
+}
+
+static void cut_disarm(void)
+{
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+
+	if (!cut_armed)
+		return;
+	setitimer(ITIMER_REAL, &off, NULL);
+	sigaction(SIGALRM, &old_alarm, NULL);
+	cut_armed = 0;
+}
 
 /* The files of dir, then dir: what valgrind's child leaves there.  A pass
  * that removed nothing ends it (a listing read while its entries go may
@@ -93,6 +145,10 @@ static void on_signal(int sig)
 	pmb__stop_signal = sig;
 	if (child_pid > 0)
 		kill(child_pid, sig);
+	if (cut_at) {
+		*cut_at = 0;
+		cut_arm();
+	}
 	errno = saved;
 }
 
@@ -122,8 +178,17 @@ int pmb__interrupt_catch(bool erase_line)
 	return 0;
 }
 
+void pmb__interrupt_cut(volatile uint64_t *left)
+{
+	cut_at = left;
+	if (!left)
+		cut_disarm();
+}
+
 void pmb__interrupt_release(void)
 {
+	cut_at = NULL;
+	cut_disarm();
 	if (!installed)
 		return;
 	for (size_t i = 0; i < NCAUGHT; i++)

@@ -1,9 +1,10 @@
-/* interrupt.h - SIGINT, SIGTERM and SIGHUP during a run: the first stops it after the current sample, a second exits at once. */
+/* interrupt.h - SIGINT, SIGTERM and SIGHUP during a run: the first cuts the current sample and stops the run, a second exits at once. */
 #ifndef PMB_INTERRUPT_H
 #define PMB_INTERRUPT_H
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP), 0 none.
@@ -26,6 +27,14 @@ void pmb__interrupt_release(void);
  * none) and a folder of files a second signal removes, after killing the
  * child (dir NULL: none).  dir must live until it is forgotten. */
 void pmb__interrupt_child(pid_t pid, const char *dir);
+
+/* The passes left of the sample under way (NULL: none, which also stops
+ * the timer below): a first signal zeroes it, so that a sample of any
+ * length ends within a pass of the signal, and the zero is written again
+ * every 20 ms (SIGALRM, from the first signal until this is called with
+ * NULL or pmb__interrupt_release()) lest the loop's own store of its
+ * decrement overwrite it.  The sample so cut is the runner's to discard. */
+void pmb__interrupt_cut(volatile uint64_t *left);
 
 /* "SIGINT", "SIGTERM", "SIGHUP", or "signal N" for another. */
 const char *pmb__interrupt_name(int sig);

@@ -16,26 +16,59 @@
 #define MAX_OPTIONS 48
 #define LONG_VAL 256 /* getopt's value of table[i] is LONG_VAL + i */
 
-/* Whether s starts as a number is written: a digit (or '.' and a digit),
- * with '-' before it only where neg allows.  strtol and strtod would also
- * take blanks and '+' first, which "5 " (refused) makes inconsistent. */
-static bool starts_number(const char *s, bool neg)
+/* The one number syntax of every option: decimal digits, a fraction
+ * after '.' where frac allows, '-' first where neg allows; nothing else
+ * (no blank, '+', hex, exponent, inf or nan, which strtod and strtol
+ * would take: "0x10" as 16, "0x1p3" as 8).  The digits are read here, not
+ * by strtod, so the locale's decimal point plays no part.  *end: the
+ * first character after the number (a unit, or the end).  Returns false
+ * where s does not start with such a number, or it does not fit. */
+static bool scan_number(const char *s, bool neg, bool frac, double *v, uint64_t *whole, const char **end)
 {
-	if (neg && *s == '-')
-		s++;
-	return isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]));
+	bool minus = neg && *s == '-';
+	uint64_t w = 0;
+	double x = 0, scale = 1;
+	const char *p = s + minus;
+	bool exact = true;
+
+	if (!isdigit((unsigned char)*p) && !(frac && *p == '.' && isdigit((unsigned char)p[1])))
+		return false;
+	for (; isdigit((unsigned char)*p); p++) {
+		unsigned d = (unsigned)(*p - '0');
+
+		exact = exact && w <= (UINT64_MAX - d) / 10;
+		w = w * 10 + d;
+		x = x * 10 + d;
+	}
+	if (frac && *p == '.')
+		for (p++; isdigit((unsigned char)*p); p++) {
+			scale *= 10;
+			x += (*p - '0') / scale;
+		}
+	if (!exact && whole)
+		return false;
+	if (!isfinite(x))
+		return false;
+	*v = minus ? -x : x;
+	if (whole)
+		*whole = w;
+	*end = p;
+	return true;
 }
 
 static bool parse_long(const char *s, long lo, long hi, long *out)
 {
-	char *end;
-	long v;
+	const char *end;
+	uint64_t w;
+	double x;
 
-	if (!starts_number(s, lo < 0) || *s == '.')
+	if (!scan_number(s, lo < 0, false, &x, &w, &end) || *end)
 		return false;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
+	if (w > (uint64_t)LONG_MAX + (*s == '-'))
+		return false;
+	long v = *s == '-' ? (long)(0 - w) : (long)w;
+
+	if (v < lo || v > hi)
 		return false;
 	*out = v;
 	return true;
@@ -95,18 +128,13 @@ static bool read_core(const struct pmb_optdef *d, const char *a, void *p)
 
 static bool read_seed(const struct pmb_optdef *d, const char *a, void *p)
 {
-	char *end;
-	unsigned long long v;
-	bool hex;
+	const char *end;
+	uint64_t v;
+	double x;
 
 	(void)d;
-	/* Decimal, or hex after 0x; never octal: 010 is ten, as it reads. */
-	hex = a[0] == '0' && (a[1] == 'x' || a[1] == 'X');
-	if (hex ? !isxdigit((unsigned char)a[2]) : !isdigit((unsigned char)*a))
-		return false;
-	errno = 0;
-	v = strtoull(hex ? a + 2 : a, &end, hex ? 16 : 10);
-	if (errno || *end || v == 0)
+	/* Decimal, as every number here: 010 is ten, as it reads. */
+	if (!scan_number(a, false, false, &x, &v, &end) || *end || v == 0)
 		return false;
 	*(uint64_t *)p = v;
 	return true;
@@ -117,14 +145,10 @@ static bool read_duration(const struct pmb_optdef *d, const char *a, void *p)
 	static const struct { const char *unit; double ns; } units[] = {
 		{ "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "ns", 1 },
 	};
-	char *end;
+	const char *end;
 	double v;
 
-	if (!starts_number(a, false))
-		return false;
-	errno = 0;
-	v = strtod(a, &end);
-	if (errno || end == a || !(v > 0) || !isfinite(v))
+	if (!scan_number(a, false, true, &v, NULL, &end) || !(v > 0))
 		return false;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(end, units[i].unit)) {
@@ -139,17 +163,15 @@ static bool read_duration(const struct pmb_optdef *d, const char *a, void *p)
 
 static bool read_percent(const struct pmb_optdef *d, const char *a, void *p)
 {
-	char *end;
+	const char *end;
 	double v;
 
 	(void)d;
-	if (!starts_number(a, false))
+	if (!scan_number(a, false, true, &v, NULL, &end))
 		return false;
-	errno = 0;
-	v = strtod(a, &end);
 	if (*end == '%')
 		end++;
-	if (end == a || *end || errno || !(v >= 0) || !(v < 100))
+	if (*end || !(v >= 0) || !(v < 100))
 		return false;
 	*(double *)p = v / 100;
 	return true;
@@ -199,13 +221,13 @@ static void expected(const struct pmb_optdef *d, char *buf, size_t size)
 		snprintf(buf, size, "expected a core number from 0 to %ld", sysconf(_SC_NPROCESSORS_ONLN) - 1);
 		break;
 	case PMB_OPT_SEED:
-		snprintf(buf, size, "expected a positive whole number, decimal or 0x hex");
+		snprintf(buf, size, "expected a positive whole number (decimal digits)");
 		break;
 	case PMB_OPT_DURATION:
-		snprintf(buf, size, "expected a positive duration up to %lds, such as 1ms, 500us, 2s", d->hi);
+		snprintf(buf, size, "expected a positive duration up to %lds, decimal, such as 1ms, 2.5us, 2s", d->hi);
 		break;
 	case PMB_OPT_PERCENT:
-		snprintf(buf, size, "expected a percentage from 0 to 100");
+		snprintf(buf, size, "expected a percentage from 0 to 100 (decimal, such as 5 or 2.5%%)");
 		break;
 	case PMB_OPT_CHOICE: /* "expected a, b or c" */
 		len = (size_t)snprintf(buf, size, "expected");

@@ -6,7 +6,9 @@
 #include <stdio.h>
 
 /* How an option's value is read, and what its error says it expected.
- * Numbers are written as numbers: no blank or '+' before them. */
+ * Every number is read by one scanner (options.c's scan_number): decimal
+ * digits, a fraction after '.' where the kind takes one, then the unit
+ * where one applies; no blank, '+', hex, exponent, inf or nan. */
 enum pmb_optkind {
 	PMB_OPT_FLAG,     /* no value: sets its `given` bool */
 	PMB_OPT_STOP,     /* no value: sets `given`, parsing stops (--help) */
@@ -16,8 +18,8 @@ enum pmb_optkind {
 	PMB_OPT_INT,      /* int from lo to hi */
 	PMB_OPT_CORE,     /* int, a core number (0 up; the error names this
 	                     machine's highest) */
-	PMB_OPT_SEED,     /* uint64_t above 0 (decimal, or hex after 0x;
-	                     leading zeros are decimal, never octal) */
+	PMB_OPT_SEED,     /* uint64_t above 0 (decimal: leading zeros are
+	                     decimal, never octal) */
 	PMB_OPT_DURATION, /* double ns from "1ms", "500us", "2s", "250000ns"
 	                     (a bare number is seconds), above 0, up to hi s */
 	PMB_OPT_PERCENT,  /* double fraction from "5" or "5%": 0 <= PCT < 100 */

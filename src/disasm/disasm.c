@@ -172,27 +172,65 @@ static void counter_step(struct pmb__func *f, size_t i, struct marks *m)
  * (into a block, what any block before it in the loop left), a few rounds,
  * so that a loop rotated to decrement at its top sees the value the load
  * at its bottom left. */
+/* The predecessors of each block: those of b are pred[at[b] .. at[b + 1]).
+ * Each block has at most two successors, so 2 nblk entries do.  Returns
+ * at (pred follows it in the one allocation), or NULL. */
+static int *preds(const struct pmb__func *f, int **pred)
+{
+	int nb = f->nblk, *at = calloc((size_t)nb * 3 + 2, sizeof(int));
+
+	if (!at)
+		return NULL;
+	*pred = at + nb + 1;
+	for (int p = 0; p < nb; p++)
+		for (int k = 0; k < 2; k++)
+			if (f->blk[p].succ[k] >= 0)
+				at[f->blk[p].succ[k] + 1]++;
+	for (int b = 0; b < nb; b++)
+		at[b + 1] += at[b];
+	for (int p = 0; p < nb; p++)
+		for (int k = 0; k < 2; k++) {
+			int s = f->blk[p].succ[k];
+
+			/* at[s] moves up as s's predecessors are put, and is
+			 * put back below. */
+			if (s >= 0)
+				(*pred)[at[s]++] = p;
+		}
+	for (int b = nb; b > 0; b--)
+		at[b] = at[b - 1];
+	at[0] = 0;
+	return at;
+}
+
 static void mark_counter(struct pmb__func *f, int scc, struct marks *m)
 {
 	struct vset {
 		uint16_t r[16];
 		int n;
 	} *out = calloc((size_t)f->nblk, sizeof(*out));
+	int *pred = NULL, *at = out ? preds(f, &pred) : NULL;
 
-	for (int round = 0; out && round < 4 && m->nstate; round++)
+	/* Predecessors by list: scanning every block for those of each was
+	 * quadratic (a loop of 50 k branches took 72 s). */
+	for (int round = 0; at && round < 4 && m->nstate; round++)
 		for (int b = 0; b < f->nblk; b++) {
 			if (f->blk[b].scc != scc)
 				continue;
 			m->nval = 0;
-			for (int p = 0; p < f->nblk; p++)
-				if (f->blk[p].scc == scc && (f->blk[p].succ[0] == b || f->blk[p].succ[1] == b))
+			for (int j = at[b]; j < at[b + 1]; j++) {
+				int p = pred[j];
+
+				if (f->blk[p].scc == scc && (j == at[b] || pred[j - 1] != p))
 					for (int k = 0; k < out[p].n; k++)
 						set_add(m->val, &m->nval, 16, out[p].r[k]);
+			}
 			for (size_t i = f->blk[b].first; i < f->blk[b].first + f->blk[b].n; i++)
 				counter_step(f, i, m);
 			memcpy(out[b].r, m->val, sizeof(out[b].r));
 			out[b].n = m->nval;
 		}
+	free(at);
 	free(out);
 }
 
@@ -210,6 +248,11 @@ int pmb__disasm_add_part(struct pmb_disasm *d, size_t *cap, const struct pmb__fu
 	p->bias = d->bias;
 	p->first = d->n;
 	p->lo = UINT64_MAX;
+	if (f->cut && d->ncut++ == 0) {
+		snprintf(d->cut_func, sizeof(d->cut_func), "%s", name);
+		d->cut_at = f->end;
+		d->cut_size = f->size;
+	}
 	for (size_t i = 0; i < f->n; i++) {
 		if (scc >= 0 && f->blk[f->in[i].block].scc != scc)
 			continue;
@@ -444,11 +487,13 @@ static int loops_from(struct da *a, uint64_t addr)
 	struct pmb_disasm *d = a->d;
 	struct pmb__func f, g;
 	char gname[128];
+	bool cut;
 	int n, rc = decode_sym(a, addr, &f, d->func, sizeof(d->func));
 
 	if (rc)
 		return fail(rc, "no function at 0x%llx in %s", (unsigned long long)addr, d->file);
 	n = find_loops(a, &f, d->func);
+	cut = f.cut;
 	for (size_t i = 0; n == 0 && i < f.n; i++) {
 		if (!calls_function(a, &f.in[i], gname, sizeof(gname)))
 			continue;
@@ -463,6 +508,10 @@ static int loops_from(struct da *a, uint64_t addr)
 	pmb__cfg_free(&f);
 	if (n < 0)
 		return fail(n, "out of memory");
+	if (n == 0 && cut)
+		return fail(-ENOENT, "%s: no loop calling pmb__loop_next in the first %d instructions of %s "
+			    "(nor in the functions it calls): a function past that is not read", d->file,
+			    PMB__CFG_MAX_INSNS, d->func);
 	if (n == 0)
 		return fail(-ENOENT, "%s: no loop calling pmb__loop_next in %s (nor in the functions it calls): "
 			    "is it a benchmark function?", d->file, d->func);

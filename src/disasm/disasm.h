@@ -94,6 +94,10 @@ struct pmb_disasm {
 	/* What seed 004 warns about, found in the code: one line each. */
 	char note[PMB_DA_MAX_NOTES][PMB_DA_NOTE];
 	int nnotes;
+	int ncut;             /* parts from functions cut at PMB__CFG_MAX_INSNS
+	                         instructions (disasm_cfg.h) ... */
+	char cut_func[128];   /* ... the first one's name, */
+	uint64_t cut_at, cut_size; /* where it was cut, and its bytes */
 	bool body_empty;      /* no instruction between the loop primitives */
 	int outside;          /* computing instructions of the loops' function
 	                         outside every cycle of it (disasm.c's

@@ -181,26 +181,44 @@ static void fill(struct pmb__dinsn *d, const cs_insn *ci, csh h, int machine, co
 int pmb__cfg_decode(csh h, const struct pmb__elf *e, uint64_t start, uint64_t size, struct pmb__func *f)
 {
 	const uint8_t *code = pmb__elf_code(e, start, size);
+	size_t left = size, cap = 0;
+	uint64_t addr = start;
 	cs_insn *ci;
-	size_t n;
 
 	memset(f, 0, sizeof(*f));
 	f->start = start;
 	f->end = start + size;
+	f->size = size;
 	if (!code || !size)
 		return -ENOENT;
-	n = cs_disasm(h, code, size, start, 0, &ci);
-	if (!n)
-		return -ENOEXEC;
-	f->in = calloc(n, sizeof(*f->in));
-	if (!f->in) {
-		cs_free(ci, n);
+	ci = cs_malloc(h);
+	if (!ci)
 		return -ENOMEM;
+	/* One instruction at a time: capstone holds one, not all. */
+	while (cs_disasm_iter(h, &code, &left, &addr, ci)) {
+		if (f->n == PMB__CFG_MAX_INSNS) {
+			f->cut = true;
+			f->end = ci->address;
+			break;
+		}
+		if (f->n == cap) {
+			size_t c = cap ? 2 * cap : 256;
+			void *m = realloc(f->in, c * sizeof(*f->in));
+
+			if (!m) {
+				cs_free(ci, 1);
+				pmb__cfg_free(f);
+				return -ENOMEM;
+			}
+			f->in = m;
+			cap = c;
+		}
+		memset(&f->in[f->n], 0, sizeof(f->in[0]));
+		fill(&f->in[f->n++], ci, h, pmb__elf_machine(e), e);
 	}
-	for (size_t i = 0; i < n; i++)
-		fill(&f->in[i], &ci[i], h, pmb__elf_machine(e), e);
-	f->n = n;
-	cs_free(ci, n);
+	cs_free(ci, 1);
+	if (!f->n)
+		return -ENOEXEC;
 	return pmb__cfg_blocks(f);
 }
 
@@ -289,15 +307,17 @@ static void pop_component(struct pmb__func *f, const int *stack, int *sp, int v,
 	} while (x != v);
 }
 
-static void mark_cyclic(struct pmb__func *f)
+/* size: scratch for nb counts (the components' sizes, counted once: a
+ * count per block over all blocks was quadratic, 72 s for 50 k
+ * branches). */
+static void mark_cyclic(struct pmb__func *f, int *size)
 {
-	for (int b = 0; b < f->nblk; b++) {
-		int n = 0;
-
-		for (int c = 0; c < f->nblk; c++)
-			n += f->blk[c].scc == f->blk[b].scc;
-		f->blk[b].cyclic = n > 1 || f->blk[b].succ[0] == b || f->blk[b].succ[1] == b;
-	}
+	for (int b = 0; b < f->nblk; b++)
+		size[b] = 0;
+	for (int b = 0; b < f->nblk; b++)
+		size[f->blk[b].scc]++;
+	for (int b = 0; b < f->nblk; b++)
+		f->blk[b].cyclic = size[f->blk[b].scc] > 1 || f->blk[b].succ[0] == b || f->blk[b].succ[1] == b;
 }
 
 /* Tarjan's strongly connected components, iteratively: blk[].scc; a
@@ -349,8 +369,8 @@ void pmb__cfg_sccs(struct pmb__func *f)
 				pop_component(f, stack, &sp, v, nscc++);
 		}
 	}
+	mark_cyclic(f, index);
 	free(index);
-	mark_cyclic(f);
 }
 
 /* Conditional branches both of whose ways stay in the cycle around them:

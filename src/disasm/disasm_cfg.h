@@ -32,10 +32,21 @@ struct pmb__block {
 	bool on, cyclic;
 };
 
+/* The instructions of one function decoded at most: a function of 200 k
+ * instructions cost 500 MB (capstone's details of all of them at once) and
+ * 25 MB of listing.  Decoded one at a time, each costs its pmb__dinsn
+ * (about 350 bytes); past the bound the function is cut (f->cut), and the
+ * listing says so.  4x the largest benchmark function seen (a loop of
+ * 3 k branches, 9.4 k instructions, its loop's end at its end). */
+#define PMB__CFG_MAX_INSNS 32768
+
 struct pmb__func {
 	uint64_t start, end;
 	struct pmb__dinsn *in;
 	size_t n;
+	bool cut;           /* decoded up to PMB__CFG_MAX_INSNS: end is where
+	                       the cut is, size the function's own bytes */
+	uint64_t size;
 	struct pmb__block *blk;
 	int nblk;
 };

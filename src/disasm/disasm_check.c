@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "disasm.h"
+#include "disasm_cfg.h"
 #include "disasm_internal.h"
 
 static void note(struct pmb_disasm *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -210,6 +211,11 @@ void pmb__disasm_check(struct pmb_disasm *d)
 		     "outside its loops: the compiler removed the work (a result nothing keeps: keep it with "
 		     "pmb_do_not_optimize(); one from constants: make them opaque with pmb_opaque())",
 		     d->part[0].name);
+	if (d->ncut)
+		note(d, "%s is cut at 0x%llx, after its first %d instructions (of %llu bytes)%s: the listing, and "
+		     "the work of reading it, stop there; counts of the rest are not placed",
+		     d->cut_func, (unsigned long long)d->cut_at, PMB__CFG_MAX_INSNS, (unsigned long long)d->cut_size,
+		     d->ncut > 1 ? ", and so are other functions listed" : "");
 	check_branchy(d);
 	if (d->nloops > 1 && !(d->counted || d->sampled) && d->site_part < 0)
 		note(d, "%s holds %d measured loops; counts (--backend=sim) show which one this benchmark runs",

@@ -186,6 +186,118 @@ static int parse(int fd, json_t **root, char *err, size_t errlen)
 		    e.line, e.column, e.text);
 }
 
+/* What jansson's tree of the file costs, measured here: a number (or any
+ * value) 40 bytes with its slot in its container; an array 72 bytes and,
+ * past the 8 slots it starts with, 16 bytes more a slot (its table grows by
+ * doubling, old and new held at once); an object 256 bytes and 48 a
+ * member.  So 20 MB of [0,0,...] (570 MB under jansson) is 54 bytes a
+ * number, 20 MB of {} (1.8 GB) 256 an object, and pmubench's own files
+ * 9 times their size (raw samples as triples [count, enabled, running]). */
+#define COST_VALUE 40
+#define COST_ARRAY 72
+#define COST_SLOT_PAST_8 16
+#define COST_OBJECT 256
+#define COST_MEMBER 48
+/* The tree may take this many times the file, or PRESCAN_FLOOR bytes:
+ * pmubench's own files come to about 10 by these costs (9 measured), so
+ * 12 leaves them room and refuses every file built to blow up. */
+#define PRESCAN_RATIO 12
+#define PRESCAN_FLOOR (16ull << 20)
+/* jansson refuses deeper nesting (JSON_PARSER_MAX_DEPTH): the counts of
+ * deeper arrays are not kept (the parse fails anyway). */
+#define PRESCAN_DEPTH 2048
+
+struct prescan {
+	uint64_t bytes, values, arrays, objects, members, slots_past_8;
+	bool in_string, escaped;
+	int depth;
+	uint64_t elems[PRESCAN_DEPTH]; /* commas of each open array (or
+	                                  UINT64_MAX for an object) */
+};
+
+static void prescan_close(struct prescan *ps)
+{
+	if (ps->depth <= 0)
+		return;
+	ps->depth--;
+	if (ps->depth < PRESCAN_DEPTH && ps->elems[ps->depth] != UINT64_MAX && ps->elems[ps->depth] + 1 > 8)
+		ps->slots_past_8 += ps->elems[ps->depth] + 1 - 8;
+}
+
+static void prescan_open(struct prescan *ps, bool array)
+{
+	if (ps->depth < PRESCAN_DEPTH)
+		ps->elems[ps->depth] = array ? 0 : UINT64_MAX;
+	ps->depth++;
+}
+
+/* Count the tokens of buf[0..n) outside strings.  Linear, one state. */
+static void prescan_chunk(struct prescan *ps, const char *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char c = buf[i];
+
+		if (ps->in_string) {
+			if (ps->escaped)
+				ps->escaped = false;
+			else if (c == '\\')
+				ps->escaped = true;
+			else if (c == '"')
+				ps->in_string = false;
+			continue;
+		}
+		switch (c) {
+		case '"': ps->in_string = true; break;
+		case '[': ps->arrays++; ps->values++; prescan_open(ps, true); break;
+		case '{': ps->objects++; ps->values++; prescan_open(ps, false); break;
+		case ']': case '}': prescan_close(ps); break;
+		case ',':
+			ps->values++;
+			if (ps->depth > 0 && ps->depth <= PRESCAN_DEPTH && ps->elems[ps->depth - 1] != UINT64_MAX)
+				ps->elems[ps->depth - 1]++;
+			break;
+		case ':': ps->members++; break;
+		default: break;
+		}
+	}
+	ps->bytes += n;
+}
+
+/* Before the file is parsed: the memory its tree would take, from a
+ * count of its values, against PRESCAN_RATIO times its size (a file of
+ * 20 MB of {} took 1.8 GB, 90 times).  Refused with the reason where it
+ * is over.  Returns 0, -errno, or PMB_EBADJSON. */
+static int prescan(int fd, char *err, size_t errlen)
+{
+	static struct prescan ps; /* 16 KiB of depths: not on the stack */
+	static char buf[64 << 10];
+	uint64_t cost;
+	ssize_t n;
+
+	memset(&ps, 0, sizeof(ps));
+	ps.values = 1;
+	while ((n = pread(fd, buf, sizeof(buf), (off_t)ps.bytes)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return pmb__results_fail(err, errlen, -errno, "%s", strerror(errno));
+		prescan_chunk(&ps, buf, (size_t)n);
+		if (ps.bytes > PMB_RESULTS_MAX_BYTES)
+			return pmb__results_fail(err, errlen, -EFBIG, "grew over the 1 GiB limit "
+				    "for a result file while being read");
+	}
+	cost = ps.values * COST_VALUE + ps.arrays * COST_ARRAY + ps.slots_past_8 * COST_SLOT_PAST_8 +
+	       ps.objects * COST_OBJECT + ps.members * COST_MEMBER;
+	if (cost > PRESCAN_FLOOR && cost / PRESCAN_RATIO > ps.bytes)
+		return pmb__results_fail(err, errlen, PMB_EBADJSON, "%llu values (%llu arrays, %llu objects) in "
+			    "%llu bytes would take about %llu MiB to read, over %d times the file: refused "
+			    "before parsing; expected a result file, whose values are numbers and names",
+			    (unsigned long long)ps.values, (unsigned long long)ps.arrays,
+			    (unsigned long long)ps.objects, (unsigned long long)ps.bytes,
+			    (unsigned long long)(cost >> 20), PRESCAN_RATIO);
+	return 0;
+}
+
 int pmb__results_load(const char *path, json_t **root, char *err,
 		      size_t errlen)
 {
@@ -194,7 +306,9 @@ int pmb__results_load(const char *path, json_t **root, char *err,
 	ret = open_checked(path, &fd, err, errlen);
 	if (ret)
 		return ret;
-	ret = parse(fd, root, err, errlen);
+	ret = prescan(fd, err, errlen);
+	if (!ret)
+		ret = parse(fd, root, err, errlen);
 	close(fd);
 	return ret;
 }

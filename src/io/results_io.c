@@ -165,6 +165,36 @@ static bool flagged(json_t *run, const char *key, size_t klen)
 	return yes;
 }
 
+static int fig_cmp(const void *a, const void *b)
+{
+	const struct pmb_results_figure *const *x = a, *const *y = b;
+
+	return strcmp((*x)->key, (*y)->key);
+}
+
+static int raw_cmp(const void *a, const void *b)
+{
+	const struct pmb_results_series *const *x = a, *const *y = b;
+
+	return strcmp((*x)->name, (*y)->name);
+}
+
+/* Pointers to the n elements of size bytes at v, sorted by cmp, from c's
+ * memory (*out).  Returns 0 or -ENOMEM. */
+static int sorted_index(struct ctx *c, const void *v, size_t n, size_t size,
+			int (*cmp)(const void *, const void *), const void *const **out)
+{
+	const void **ix = mem_alloc(c->m, n, sizeof(*ix));
+
+	if (!ix)
+		return nomem(c);
+	for (size_t i = 0; i < n; i++)
+		ix[i] = (const char *)v + i * size;
+	qsort(ix, n, sizeof(*ix), cmp);
+	*out = ix;
+	return 0;
+}
+
 /* Every "<x>_per_item" number of the run, in file order.  No cap on how
  * many: an event list is as long as the run asked for. */
 static int read_figures(struct ctx *c, json_t *o, struct pmb_results_run *run)
@@ -189,7 +219,8 @@ static int read_figures(struct ctx *c, json_t *o, struct pmb_results_run *run)
 		fig[run->nfig].below_resolution = flagged(o, key, klen);
 		run->nfig++;
 	}
-	return 0;
+	return sorted_index(c, fig, run->nfig, sizeof(*fig), fig_cmp,
+			    (const void *const **)&run->fig_by_key);
 }
 
 /* Google Benchmark's real_time and cpu_time, in ns.  A time the unit makes
@@ -248,7 +279,8 @@ static int read_raw(struct ctx *c, json_t *raw, struct pmb_results_run *run)
 			return ret;
 		s++;
 	}
-	return 0;
+	return sorted_index(c, run->raw, run->nraw, sizeof(*s), raw_cmp,
+			    (const void *const **)&run->raw_by_name);
 }
 
 static int read_run(struct ctx *c, json_t *o, const char *name,
@@ -288,9 +320,8 @@ static int read_run(struct ctx *c, json_t *o, const char *name,
 
 static size_t hash(const char *s)
 {
-	uint64_t h = pmb__fnv1a(PMB_FNV1A_INIT, s);
-
-	return (size_t)(h ^ (h >> 32));
+	/* Seeded: the names are the file's, which anyone may have written. */
+	return (size_t)pmb__hash_index(pmb__fnv1a(PMB_FNV1A_INIT, s));
 }
 
 static int hash_init(struct ctx *c, size_t n)
@@ -510,22 +541,47 @@ fail_alloc:
 	return ret;
 }
 
+/* The element of the sorted pointers ix[0..n) whose name (read by
+ * name_of) is name, or NULL: a binary search. */
+static const void *by_name(const void *const *ix, size_t n, const char *name,
+			   const char *(*name_of)(const void *))
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(name_of(ix[mid]), name);
+
+		if (c == 0)
+			return ix[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static const char *fig_key(const void *f)
+{
+	return ((const struct pmb_results_figure *)f)->key;
+}
+
+static const char *raw_name(const void *s)
+{
+	return ((const struct pmb_results_series *)s)->name;
+}
+
 const struct pmb_results_figure *
 pmb__results_figure(const struct pmb_results_run *run, const char *key)
 {
-	for (size_t i = 0; i < run->nfig; i++)
-		if (!strcmp(run->fig[i].key, key))
-			return &run->fig[i];
-	return NULL;
+	return by_name((const void *const *)run->fig_by_key, run->nfig, key, fig_key);
 }
 
 const struct pmb_results_series *
 pmb__results_series(const struct pmb_results_run *run, const char *name)
 {
-	for (size_t i = 0; i < run->nraw; i++)
-		if (!strcmp(run->raw[i].name, name))
-			return &run->raw[i];
-	return NULL;
+	return by_name((const void *const *)run->raw_by_name, run->nraw, name, raw_name);
 }
 
 void pmb__results_free(struct pmb_results *r)

@@ -57,6 +57,10 @@ struct pmb_results_run {
 	size_t nitem_ns;
 	const struct pmb_results_series *raw; /* "raw_samples", file order */
 	size_t nraw;
+	/* fig and raw by name, for pmb__results_figure/_series to search in
+	 * O(log n): a run of 75 k keys took minutes with a linear search. */
+	const struct pmb_results_figure *const *fig_by_key;
+	const struct pmb_results_series *const *raw_by_name;
 	const struct pmb_results_overhead *overhead; /* its own; NULL: none */
 };
 

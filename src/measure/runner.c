@@ -288,6 +288,46 @@ bool calib_step(struct pmb__running *r, uint64_t ns, uint64_t t1)
 	return false;
 }
 
+/* The meter could not read the sample just ended (a callgrind dump cut
+ * short by a full disk): a sample without its counts is no sample, and
+ * taken as one its zeros would be reported as the figures.  The run ends;
+ * its error is the runner's to return.  Out of line: the per-sample path
+ * is the harness overhead (its registers, under --backend=sim its
+ * simulated instructions), and this is never on it. */
+static __attribute__((noinline, cold)) bool meter_failed(struct pmb__running *r, int err)
+{
+	r->meter_err = err;
+	r->running = false;
+	r->phase = PH_DONE;
+	r->called = true;
+	return false;
+}
+
+/* A signal asked the run to stop: the sample that just ended (of
+ * r->ended_ns, where this call ended one) came during it and was cut short (interrupt.c), so its passes are
+ * not the ones recorded: it is taken back, the ladder's sample or the
+ * probe.  Out of line, as meter_failed. */
+static __attribute__((noinline, cold)) bool stopped(struct pmb__running *r)
+{
+	struct pmb_result *res = r->r;
+	uint64_t ns = r->ended_ns; /* 0 at the first call: none ended */
+
+	if (ns && res->nsamples && res->samples[res->nsamples - 1].ns == ns) {
+		res->nsamples--;
+		r->taken--;
+	} else if (ns && res->nprobes && res->probes[res->nprobes - 1].ns == ns) {
+		res->nprobes--;
+	}
+	if (r->phase == PH_SAMPLES)
+		span_mark(r, true);
+	else
+		res->span_wall_ns = res->span_cpu_ns = 0;
+	r->called = true;
+	r->phase = PH_DONE;
+	res->stopped_by = PMB_STOP_SIGNAL;
+	return false;
+}
+
 /* The slow path of pmb_loop, once per sample: what the samples phase runs
  * here is the harness overhead per sample, so the first call and the
  * calibration are out of its way. */
@@ -308,9 +348,12 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 		smp.passes = r->passes;
 		smp.ns = ns;
 		smp.group = r->m->ngroups ? r->group : -1;
-		if (r->m->stop)
-			r->m->stop(r->m->ctx, r->group, &smp);
+		int err;
+
+		if (r->m->stop && __builtin_expect((err = r->m->stop(r->m->ctx, r->group, &smp)) != 0, 0))
+			return meter_failed(r, err);
 		r->running = false;
+		r->ended_ns = ns;
 		if (r->rewarm) {
 			r->rewarm = false;
 		} else if (r->probing) {
@@ -325,18 +368,15 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 			r->probe_due = r->taken % LADDER_LEN == 0;
 		}
 	}
-	/* SIGINT, SIGTERM, SIGHUP: no sample after this one (the harness
-	 * overhead runs are short and their fit is needed). */
-	if (pmb__stop_signal && !r->overhead) {
-		if (r->phase == PH_SAMPLES)
-			span_mark(r, true);
-		else
-			r->r->span_wall_ns = r->r->span_cpu_ns = 0;
-		r->called = true;
-		r->phase = PH_DONE;
-		r->r->stopped_by = PMB_STOP_SIGNAL;
-		return false;
-	}
+	/* SIGINT, SIGTERM, SIGHUP: no sample after this one, the harness
+	 * overhead's included (a sample may last 10 s), and the one just
+	 * ended discarded.  r->r is never NULL: the test is there because
+	 * with it GCC -O3 allocates this function's registers as before
+	 * (without, it kept &pmb__stop_signal in one more callee-saved
+	 * register: a push and a pop more per sample, 2 instructions of the
+	 * harness overhead under --backend=sim). */
+	if (pmb__stop_signal && r->r)
+		return stopped(r);
 	/* Where the loop called from: --disasm's which loop of a function
 	 * this benchmark ran (the first call only, off the per-sample path). */
 	if (!r->called)
@@ -388,6 +428,10 @@ static void init_run(struct pmb__running *run, const struct pmb_runner_opts *o,
 	run->state = &state_slots[slot % MAX_SLOTS].s;
 	run->state->pmb__r = run;
 	run->state->pmb__left = 0;
+	/* What a signal cuts (interrupt.c): this run's pass counter, until
+	 * finish_run (a cohort's scheduler points it at each member in turn).
+	 * Set here, not per sample, so the sample's own path is unchanged. */
+	pmb__interrupt_cut(&run->state->pmb__left);
 	res->not_run = false;
 }
 
@@ -406,7 +450,10 @@ static void finish_run(struct pmb__running *run)
 {
 	struct pmb_result *r = run->r;
 
-	if (r->status == 0 && r->nsamples == 0 && pmb__stop_signal && !run->overhead)
+	pmb__interrupt_cut(NULL);
+	if (run->meter_err)
+		; /* the run's error, returned by the caller: nothing to say here */
+	else if (r->status == 0 && r->nsamples == 0 && pmb__stop_signal && !run->overhead)
 		result_not_run(r);
 	else if (r->status == 0 && !run->called)
 		pmb__result_set_reason(r, PMB_EVERIFY, "the benchmark never entered pmb_loop");
@@ -465,7 +512,7 @@ int pmb__runner_overhead(const struct pmb_runner_opts *o, const struct pmb_meter
 	run.overhead = true;
 	harness_empty(run.state);
 	finish_run(&run);
-	err = pmb__overhead_fit(res.samples, res.nsamples, out);
+	err = run.meter_err ? run.meter_err : pmb__overhead_fit(res.samples, res.nsamples, out);
 	pmb__result_free_samples(&res);
 	return err;
 }
@@ -488,6 +535,7 @@ static int local_overhead(const struct pmb_runner_opts *o, const struct pmb_mete
 		run.preset = o->overhead_passes;
 		harness_copy[c](run.state);
 		finish_run(&run);
+		err = run.meter_err;
 		for (size_t i = 0; i < res.nsamples && !err; i++)
 			err = pmb__result_add_sample(acc, &res.samples[i]);
 		pmb__result_free_samples(&res);
@@ -556,13 +604,17 @@ static int run_cohort(const struct pmb_runner_opts *o, const struct pmb_meter *m
 			if (c[i].run.finished)
 				continue;
 			current_coro = &c[i];
+			pmb__interrupt_cut(&c[i].run.state->pmb__left);
 			swapcontext(&sched, &c[i].run.self);
 			if (!c[i].run.finished)
 				alive++;
 		}
 	} while (alive);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		finish_run(&c[i].run);
+		if (!err)
+			err = c[i].run.meter_err;
+	}
 fail_stack:
 	for (int i = 0; i < n; i++)
 		if (c[i].stack)
@@ -619,7 +671,7 @@ static int run_members(const struct pmb_runner_opts *o, const struct pmb_meter *
 	init_run(&run, o, m, mem[0], res[0], 0);
 	mem[0]->def->func(run.state);
 	finish_run(&run);
-	return 0;
+	return run.meter_err;
 }
 
 /* run_members, with the harness overhead measured again before and after
@@ -633,15 +685,15 @@ static int run_repetition(const struct pmb_runner_opts *o, const struct pmb_mete
 	int err;
 
 	memset(&ov, 0, sizeof(ov));
-	if (local)
-		local_overhead(o, m, &ov);
-	err = run_members(o, m, mem, res, nm);
+	err = local ? local_overhead(o, m, &ov) : 0;
+	if (!err)
+		err = run_members(o, m, mem, res, nm);
 	if (err)
 		goto out;
 	if (local) {
 		/* Stopped by a signal: the overhead before is enough. */
 		if (!pmb__stop_signal)
-			local_overhead(o, m, &ov);
+			err = local_overhead(o, m, &ov);
 		if (ov.nsamples >= 4 && pmb__overhead_fit(ov.samples, ov.nsamples, &fit) == 0)
 			for (int q = 0; q < nm; q++) {
 				res[q]->overhead = fit;

@@ -46,6 +46,10 @@ struct pmb__running {
 	struct pmb_state *state; /* its slot in state_slots */
 	void (*prepare)(struct pmb_state *, uint64_t); /* the definition's */
 	void *user;         /* pmb_set_user_data */
+	uint64_t ended_ns;  /* the time of the sample the last call of
+	                       pmb__loop_next ended, 0 where it ended none */
+	int meter_err;      /* the meter's stop() failed (a sample with no
+	                       counts): the run ends, the error is the run's */
 };
 
 /* A run's status (PMB_ESKIPPED, PMB_EVERIFY) and its reason (state.c). */

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "pmb_config.h"
@@ -69,6 +71,29 @@ static unsigned long newest_dump(const char *dir)
 	}
 	closedir(d);
 	return best;
+}
+
+/* Below this much room a dump may not fit: callgrind's dumps of one
+ * sample are a few KiB, and it says nothing when a write of one fails. */
+#define DUMP_ROOM (64 << 10)
+
+/* Why a dump in dir may be missing or cut short, as a clause for the
+ * error ("" where neither reason holds): dir's filesystem has no room,
+ * or a file size limit (ulimit -f) cuts files short. */
+static const char *dump_cause(const char *dir)
+{
+	static char cause[160];
+	struct statvfs fs;
+	struct rlimit lim;
+
+	cause[0] = '\0';
+	if (statvfs(dir, &fs) == 0 && (unsigned long long)fs.f_bavail * fs.f_frsize < DUMP_ROOM)
+		snprintf(cause, sizeof(cause), "; its filesystem is full (%llu bytes free): set TMPDIR to a folder with room",
+			 (unsigned long long)fs.f_bavail * fs.f_frsize);
+	else if (getrlimit(RLIMIT_FSIZE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY)
+		snprintf(cause, sizeof(cause), "; files are limited to %llu bytes (ulimit -f)",
+			 (unsigned long long)lim.rlim_cur);
+	return cause;
 }
 
 static int read_file(const char *path, char *buf, size_t cap)
@@ -207,8 +232,8 @@ static int read_dump(struct sim_meter *sm, char *path, size_t n)
 			       : -ENOENT;
 	}
 	if (rc) {
-		pmb__sim_set_err("callgrind wrote no readable dump in %s: %s",
-				 sm->dir, pmb_strerror(rc));
+		pmb__sim_set_err("callgrind wrote no readable dump in %s: %s%s",
+				 sm->dir, pmb_strerror(rc), dump_cause(sm->dir));
 		return rc;
 	}
 	if (sm->on_dump)
@@ -260,8 +285,8 @@ static int sim_stop(void *ctx, int group, struct pmb_sample *s)
 		return rc;
 	rc = parse_dump(sm->buf, val, &have);
 	if (rc) {
-		pmb__sim_set_err("cannot read callgrind dump %s: no events/summary lines",
-				 path);
+		pmb__sim_set_err("cannot read callgrind dump %s: no events/summary lines%s",
+				 path, dump_cause(sm->dir));
 		return rc;
 	}
 	return fill_sample(sm, path, val, have, s);

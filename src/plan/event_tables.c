@@ -111,7 +111,7 @@ static size_t key_hash(const char *name, const char *pmu)
 	for (; *name; name++) /* names match in any case */
 		h = pmb__fnv1a_byte(h, (unsigned char)tolower((unsigned char)*name));
 	h = pmb__fnv1a(pmb__fnv1a_byte(h, 0xff), pmu);
-	return (size_t)(h ^ (h >> 29));
+	return (size_t)pmb__hash_index(h); /* seeded: tables may be anyone's */
 }
 
 /* The slot of (name, pmu) in x: holding its row + 1, or 0 where it would

@@ -1,4 +1,5 @@
 /* registry.c - the benchmark table: registration, argument expansion, filtering, links. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stddef.h>
 #include <inttypes.h>
@@ -15,6 +16,9 @@ static struct pmb_benchmark_def **defs;
 static size_t ndefs, capdefs;
 static struct pmb_registry_refusals refused;
 static size_t first_shown; /* definitions before it are not run */
+static char expand_err[1024]; /* pmb__registry_error() */
+/* A definition's source as shown: file, line and object, cut to this. */
+#define SOURCE_SHOWN 256
 
 /* The smallest definition read: one that holds .func. */
 #define DEF_MIN_SIZE (offsetof(struct pmb_benchmark_def, func) + sizeof(void (*)(struct pmb_state *)))
@@ -307,6 +311,58 @@ static void cohorts_assign(struct pmb_instance *sel, size_t nsel, const int *map
 		sel[i].cohort = find_root(parent, (int)i);
 }
 
+const char *pmb__registry_error(void)
+{
+	return expand_err;
+}
+
+/* Where definition d comes from: "FILE:LINE in OBJECT" (the shared object
+ * or program holding its function), so that two copies of one plugin are
+ * told apart. */
+static void def_source(const struct pmb_benchmark_def *d, char *buf, size_t n)
+{
+	Dl_info info;
+	const char *obj = dladdr((void *)(uintptr_t)d->func, &info) && info.dli_fname ? info.dli_fname : "?";
+	char raw[SOURCE_SHOWN];
+
+	snprintf(raw, sizeof(raw), "%s:%d in %s", d->file ? d->file : "?", d->line, obj);
+	pmb__text_safe(buf, n, raw);
+}
+
+static int by_name(const void *x, const void *y)
+{
+	const struct pmb_instance *const *a = x, *const *b = y;
+	int c = strcmp((*a)->name, (*b)->name);
+
+	return c ? c : (*a > *b) - (*a < *b); /* registration order */
+}
+
+/* Two instances of one name would run twice, and compare would pool them
+ * as repetitions of one benchmark: refused, naming both definitions.
+ * Sorted, O(n log n).  Returns 0, -ENOMEM, or -EEXIST (the error says). */
+static int names_unique(const struct pmb_instance *v, size_t n)
+{
+	const struct pmb_instance **by = malloc((n + 1) * sizeof(*by));
+	char src[2][SOURCE_SHOWN];
+	int err = 0;
+
+	if (!by)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		by[i] = &v[i];
+	qsort(by, n, sizeof(*by), by_name);
+	for (size_t i = 1; i < n && !err; i++)
+		if (!strcmp(by[i - 1]->name, by[i]->name)) {
+			def_source(by[i - 1]->def, src[0], sizeof(src[0]));
+			def_source(by[i]->def, src[1], sizeof(src[1]));
+			snprintf(expand_err, sizeof(expand_err), "benchmark '%s' is defined twice: at %s and at %s; "
+				 "expected each name once (rename one, or load one copy)", by[i]->name, src[0], src[1]);
+			err = -EEXIST;
+		}
+	free(by);
+	return err;
+}
+
 int pmb__registry_expand(const regex_t *filter, const struct pmb_tier_point *tiers,
 			size_t ntiers, struct pmb_instance **out, size_t *nout)
 {
@@ -319,9 +375,12 @@ int pmb__registry_expand(const regex_t *filter, const struct pmb_tier_point *tie
 
 	*out = NULL;
 	*nout = 0;
+	expand_err[0] = '\0';
 	for (size_t d = first_shown; d < ndefs && !err; d++)
 		if (defs[d]->func)
 			err = def_expand(defs[d], tiers, ntiers, &all);
+	if (!err)
+		err = names_unique(all.v, all.n);
 	if (err)
 		goto fail;
 	n = all.n;

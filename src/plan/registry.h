@@ -33,8 +33,12 @@ void pmb__registry_show_from(size_t i);
  * `filter` (NULL: all) plus the baselines and references they name, resolve
  * those links and the interleaving cohorts.  Returns 0 and a malloc'ed
  * array in *out, or -ENOMEM, or PMB_ENOCACHE when PMB_TIERS is used and
- * tiers is NULL. */
+ * tiers is NULL, or -EEXIST when two instances share a name
+ * (pmb__registry_error() names both definitions). */
 int pmb__registry_expand(const regex_t *filter, const struct pmb_tier_point *tiers,
 			size_t ntiers, struct pmb_instance **out, size_t *n);
+
+/* The last pmb__registry_expand() error's detail, "" none. */
+const char *pmb__registry_error(void);
 
 #endif

@@ -195,7 +195,7 @@ static int plan_benchmarks(const struct pmb_options *o, struct pmb_plan *p, stru
 		return pmb__out_error("the topology reports no data caches, so PMB_TIERS has no sizes; %s",
 				     p->info.fallback[0] ? p->info.fallback : "filter out the sweep benchmarks");
 	if (err)
-		return pmb__out_error("%s", pmb_strerror(err));
+		return pmb__out_error("%s", *pmb__registry_error() ? pmb__registry_error() : pmb_strerror(err));
 	plan_warn_links(p, w);
 	if (p->ninst == 0 && !o->topology)
 		return pmb__out_error("--filter=%s matches no benchmark; see --list", o->filter ? o->filter : "");
@@ -253,7 +253,8 @@ static int list_benchmarks(const struct pmb_options *o, struct pmb_plan *p)
 	int err = plan_expand(p);
 
 	if (err)
-		return pmb__out_error("cannot list benchmarks: %s", pmb_strerror(err));
+		return pmb__out_error("cannot list benchmarks: %s",
+				     *pmb__registry_error() ? pmb__registry_error() : pmb_strerror(err));
 	/* As a run with this filter: nothing to list is an error, not an
 	 * empty success. */
 	if (!p->ninst && o->filter)
@@ -452,7 +453,16 @@ static struct pmb_runner_opts runner_opts(const struct pmb_options *o, const str
 	return ro;
 }
 
-/* The harness overhead, the instances' samples, the overhead again. */
+/* Why measuring failed: the simulator's own words where it said any (a
+ * dump it could not write), else the error's. */
+static const char *measure_why(const struct pmb_plan *p, int err)
+{
+	return p->sim && *pmb__sim_error() ? pmb__sim_error() : pmb_strerror(err);
+}
+
+/* The harness overhead, the instances' samples, the overhead again.  A
+ * sample the meter could not read ends the run with an error: its zeros
+ * are no figures. */
 static int measure(const struct pmb_options *o, const struct pmb_plan *p, const struct pmb_opened *m,
 		   struct pmb_samples *s, struct pmb_warnings *w)
 {
@@ -461,8 +471,12 @@ static int measure(const struct pmb_options *o, const struct pmb_plan *p, const 
 
 	s->ro = runner_opts(o, p, m, w);
 	err = pmb__runner_overhead(&s->ro, &m->meter, &s->overhead);
-	if (err)
-		return pmb__out_error("measuring the harness overhead failed: %s", pmb_strerror(err));
+	/* Stopped by a signal during it: nothing is measured, and the run
+	 * reports so (every result not run). */
+	if (err && pmb__stop_signal && err != -ENOMEM)
+		memset(&s->overhead, 0, sizeof(s->overhead));
+	else if (err)
+		return pmb__out_error("measuring the harness overhead failed: %s", measure_why(p, err));
 	s->ro.overhead_passes = s->overhead.passes;
 	s->n = p->ninst * p->reps;
 	s->res = calloc(s->n + 1, sizeof(*s->res));
@@ -471,7 +485,7 @@ static int measure(const struct pmb_options *o, const struct pmb_plan *p, const 
 	err = pmb__runner_run(&s->ro, &m->meter, p->inst, p->ninst, s->res);
 	pmb__out_progress_end();
 	if (err)
-		return pmb__out_error("running the benchmarks failed: %s", pmb_strerror(err));
+		return pmb__out_error("running the benchmarks failed: %s", measure_why(p, err));
 	s->stopped = pmb__stop_signal;
 	for (size_t i = 0; i < s->n; i++)
 		s->nrun += !s->res[i].not_run;

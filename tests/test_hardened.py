@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""test_hardened.py - the hostile and unlucky cases of issue 33 (round 2 of
+hardening) for the run and compare: a simulator that wrote no counts is an
+error, never a silent zero; duplicate benchmark names are refused with both
+sources; Ctrl-C during a long sample is honoured within a second; result
+files whose JSON would blow up in memory are refused before they are
+parsed.  Every case takes a second or two."""
+import json
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+
+import pmbtap  # noqa: E402
+from pmbtap import PMB, done, ok, require_pmubench, sim_unavailable, skip
+
+require_pmubench()
+SRC = os.environ.get("PMB_SOURCE_ROOT") or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TMP = tempfile.mkdtemp(prefix="pmb-hardened-")
+ROOT = os.geteuid() == 0
+# A benchmark with instructions per item to lose: calib/empty's are zero
+# after the harness overhead, so its zeros would prove nothing.
+SIM = ["--backend=sim", "--filter=^calib/add_chain$"]
+
+
+def path(name):
+    return os.path.join(TMP, name)
+
+
+def pmb(*args, env=None, timeout=120, preexec_fn=None):
+    return subprocess.run([PMB, *args], capture_output=True, text=True, timeout=timeout,
+                          env=env, preexec_fn=preexec_fn)
+
+
+def errors(r):
+    """The lines of stderr that are not warnings."""
+    return [x for x in r.stderr.splitlines() if x.strip() and not x.startswith("pmubench: warning:")]
+
+
+# ---- no silent zero: a simulator run that wrote no dump is an error -------
+
+def file_limit(n):
+    """preexec_fn: files cut at n bytes (write fails with EFBIG, SIGXFSZ
+    ignored as a shell's `ulimit -f` under `trap '' XFSZ` would)."""
+    def f():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (n, n))
+    return f
+
+
+why = sim_unavailable()
+if why:
+    for what, fmt in [("a dump cut short by ulimit -f", "json"), ("a full TMPDIR", "console")]:
+        if True:
+            skip("--backend=sim with %s (%s) is an error" % (what, fmt), why)
+else:
+    tmp = path("sim-tmp")
+    os.mkdir(tmp)
+    env = dict(os.environ, TMPDIR=tmp)
+    for fmt in ("json",):
+        # Standard output is a pipe: only the dumps are cut.
+        r = pmb(*SIM, "--format=" + fmt, env=env, preexec_fn=file_limit(100))
+        e = errors(r)
+        ok(r.returncode == 2 and len(e) == 1 and "callgrind dump" in e[0] and "ulimit -f" in e[0]
+           and r.stdout == "",
+           "--backend=sim --format=%s with dumps cut at 100 bytes: exit 2, one line naming the cause, "
+           "nothing reported (%d, %r, %d bytes out)" % (fmt, r.returncode, e[-2:], len(r.stdout)))
+    ok(os.listdir(tmp) == [], "no pmubench-sim folder left in TMPDIR (%r)" % os.listdir(tmp))
+    # A full filesystem as TMPDIR: a tmpfs of 64 KiB, filled.  Root only.
+    mnt = path("full-tmp")
+    os.mkdir(mnt)
+    mounted = ROOT and subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", mnt],
+                                      capture_output=True).returncode == 0
+    if not mounted:
+        for fmt in ("console",):
+            skip("--backend=sim --format=%s with a full TMPDIR is an error" % fmt,
+                 "cannot mount a tmpfs here (root: %s)" % ROOT)
+    else:
+        try:
+            fd = os.open(os.path.join(mnt, "fill"), os.O_WRONLY | os.O_CREAT, 0o600)
+            try:
+                while os.write(fd, b"\0" * 4096):
+                    pass
+            except OSError:
+                pass
+            os.close(fd)
+            for fmt in ("console",):
+                r = pmb(*SIM, "--format=" + fmt, env=dict(os.environ, TMPDIR=mnt))
+                e = errors(r)
+                ok(r.returncode == 2 and len(e) == 1 and "filesystem is full" in e[0] and r.stdout == "",
+                   "--backend=sim --format=%s with a full TMPDIR: exit 2, one line saying the "
+                   "filesystem is full (%d, %r)" % (fmt, r.returncode, e[-2:]))
+            ok(os.listdir(mnt) == ["fill"], "no pmubench-sim folder left in the full TMPDIR (%r)"
+               % os.listdir(mnt))
+        finally:
+            subprocess.run(["umount", mnt])
+
+# ---- duplicate benchmark names: refused, both sources named ---------------
+
+CC = shutil.which("cc") or shutil.which("gcc")
+
+
+def plugin(name, body):
+    """A plugin built from body (C after #include <pmubench.h>), or None."""
+    src, so = path(name + ".c"), path(name + ".so")
+    with open(src, "w") as f:
+        f.write("#include <pmubench.h>\n"
+                "static void bm_a(struct pmb_state *s) { while (pmb_loop(s)) {} }\n"
+                "static void bm_b(struct pmb_state *s) { while (pmb_loop(s)) {} }\n" + body)
+    r = subprocess.run([CC, "-shared", "-fPIC", "-I" + os.path.join(SRC, "include"), src, "-o", so],
+                       capture_output=True, text=True)
+    return so if r.returncode == 0 else None
+
+
+twice = CC and plugin("twice", 'PMB_BENCHMARK(bm_a, .group = "dup", .name = "same");\n'
+                               'PMB_BENCHMARK(bm_b, .group = "dup", .name = "same");\n')
+once = CC and plugin("once", 'PMB_BENCHMARK(bm_a, .group = "dup", .name = "one");\n')
+if not (twice and once):
+    for what in ["one plugin defining a name twice", "two copies of a plugin"]:
+        skip(what + " is refused", "no C compiler to build a plugin")
+else:
+    copy = path("once-copy.so")
+    shutil.copy(once, copy)
+    for args, what, srcs in [(["--load=" + twice], "one plugin defining a name twice",
+                              [path("twice.c") + ":4 in " + twice, path("twice.c") + ":5 in " + twice]),
+                             (["--load=" + once, "--load=" + copy], "two copies of a plugin",
+                              [path("once.c") + ":4 in " + once, path("once.c") + ":4 in " + copy])]:
+        for mode in (["--list"],) if "copies" in what else (["--list"], ["--samples=3", "--format=json"]):
+            r = pmb(*args, *mode)
+            e = errors(r)
+            ok(r.returncode == 2 and len(e) == 1 and "defined twice" in e[0] and all(x in e[0] for x in srcs)
+               and r.stdout == "",
+               "%s (%s): exit 2, one line naming both sources (%d, %r)" % (what, mode[0], r.returncode, e[-2:]))
+    r = pmb("--load=" + once, "--load=" + once, "--list")
+    ok(r.returncode == 0 and r.stdout.split() == ["dup/one"],
+       "one plugin given twice is loaded once: no duplicate (%d, %r)" % (r.returncode, r.stdout))
+
+# ---- Ctrl-C within a second at any --min-sample-time ----------------------
+
+# With 10 s samples the first second is inside the harness-overhead sample:
+# the signal cuts it, it is discarded, nothing is measured, exit 130.  A
+# sample ends within a pass of the signal; the bound is the analysis and the
+# writing of an empty report on a shared 2-core machine.
+if pmbtap.emulator():
+    skip("SIGINT during a 10 s sample", "signals would go to the emulator's wrapper")
+else:
+    for sig, code in [(signal.SIGINT, 130), (signal.SIGTERM, 143)]:
+        p = subprocess.Popen([PMB, "--filter=^calib/add_chain$", "--min-sample-time=10s", "--format=json"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.0)
+        t0 = time.monotonic()
+        p.send_signal(sig)
+        try:
+            out, err = p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+        took = time.monotonic() - t0
+        ok(p.returncode == code and took < 1.5 and '"incomplete": true' in out and '"status": "ok"' not in out,
+           "%s 1 s into a run of 10 s samples: exit %d within 1.5 s, report marked incomplete, nothing "
+           "measured (%s, %.2f s, %r)" % (signal.Signals(sig).name, code, p.returncode, took, err.strip()[-120:]))
+
+# ---- result files that would blow up in memory: refused before parsing ----
+
+def peak_run(argv):
+    """(CompletedProcess-like (rc, stderr), peak resident KiB) of argv."""
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    err = p.stderr.read()
+    _, status, ru = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    return p.returncode, err, ru.ru_maxrss
+
+
+MB = 4
+for kind, unit in [("zeros", "0,"), ("halves", "0.5,"), ("objects", "{},"), ("triples", "[1,1,1],")]:
+    f = path(kind + ".json")
+    n = MB * (1 << 20) // len(unit)
+    with open(f, "w") as out:
+        out.write('{"context": {}, "benchmarks": [], "x": [' + unit * (n - 1) + unit[:-1] + "]}")
+    size = os.path.getsize(f)
+    for sub in (["report", f],) if kind != "zeros" else (["report", f], ["compare", f, f]):
+        rc, err, peak = peak_run([PMB, *sub])
+        e = [x for x in err.splitlines() if x.strip()]
+        # Refused before parsing: the peak is the program's own, far
+        # below what jansson's tree of the file would take.
+        ok(rc == 2 and len(e) == 1 and "refused before parsing" in e[0] and peak * 1024 < 10 * size,
+           "%s of %d MB of %s...: exit 2, refused before parsing, peak %d MB < 10x the file (%d, %r)"
+           % (sub[0], MB, unit, peak // 1024, rc, e[-1:]))
+# A result file of pmubench's own is read as before.
+r = pmb("--filter=^calib/empty$", "--samples=200", "--min-sample-time=10us", "--format=json")
+with open(path("own.json"), "w") as out:
+    out.write(r.stdout)
+rc, err, _ = peak_run([PMB, "compare", path("own.json"), path("own.json")])
+ok(r.returncode == 0 and rc == 0, "compare reads a result file of pmubench's own (%d, %r)" % (rc, err[-200:]))
+
+# ---- linear paths -----------------------------------------------------------
+
+def keys_file(n):
+    f = path("keys-%d.json" % n)
+    b = {"name": "k/one", "run_type": "iteration", "status": "ok", "ns_per_item": 1.0}
+    for i in range(n):
+        b["k%06d_per_item" % i] = 1.0 + i
+    with open(f, "w") as out:
+        json.dump({"context": {"pmubench_version": "0.1.0"}, "benchmarks": [b]}, out)
+    return f
+
+
+def best_of(argv, n=2):
+    t = []
+    for _ in range(n):
+        t0 = time.monotonic()
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+        t.append(time.monotonic() - t0)
+    return min(t), r
+
+
+small, big = keys_file(2000), keys_file(16000)
+ts, rs = best_of([PMB, "compare", small, small])
+tb, rb = best_of([PMB, "compare", big, big])
+# Linear: 8x the keys, about 8x the time (the program's start aside);
+# the quadratic search took 41x (0.27 s, 10.9 s).  Ratio within one run.
+ok(rs.returncode == 0 and rb.returncode == 0 and rb.stdout.count("_per_item") >= 16000 and tb < 16 * max(ts, 0.05),
+   "compare of one benchmark with 16 k per-item keys takes < 16x the time of 2 k (%.2f s, %.2f s: x%.1f)"
+   % (ts, tb, tb / max(ts, 1e-3)))
+
+# --disasm of a function past the bound of instructions read: cut, said in
+# a note, its output bounded.
+huge = CC and plugin("huge", "static void bm_huge(struct pmb_state *s)\n{\n\twhile (pmb_loop(s)) {}\n"
+                             '\t__asm__ volatile(".rept 60000\\n\\tnop\\n\\t.endr");\n}\n'
+                             'PMB_BENCHMARK(bm_huge, .group = "huge", .name = "nops");\n')
+if not huge:
+    skip("--disasm of a function of 60 k instructions is cut with a note", "no C compiler to build a plugin")
+else:
+    t0 = time.monotonic()
+    r = pmb("--load=" + huge, "--disasm", "--samples=3", "--min-sample-time=100us")
+    took = time.monotonic() - t0
+    ok(r.returncode == 0 and "bm_huge is cut at" in " ".join(r.stdout.split()) and len(r.stdout) < 1000000,
+       "--disasm of a function of 60 k instructions: the listing says it is cut, %d bytes of output "
+       "(%d, %.1f s, %r)" % (len(r.stdout), r.returncode, took, errors(r)[-1:]))
+
+shutil.rmtree(TMP, ignore_errors=True)
+done()

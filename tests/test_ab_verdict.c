@@ -145,6 +145,16 @@ static void test_needed(void)
 	need = pmb__stop_needed(hw, 40, 0.01, &k);
 	tap_ok(fabs(need - 400) <= 1 && fabs(k - 0.5) < 1e-9,
 	       "needed: n^-0.5 from 0.2 reaches 0.01 at 400 (%g, k %g)", need, k);
+	/* Widths that fall fast by chance (n^-3.6 fitted over a few rounds)
+	 * promise no faster than n^-1/2: from 0.0264 at round 4, the goal of
+	 * 0.01 takes 4 * 2.64^2 = 28 rounds, not 10. */
+	{
+		double fast[4] = { 3.5, 0.3, 0.08, 0.0264 };
+
+		need = pmb__stop_needed(fast, 4, 0.01, &k);
+		tap_ok(k == 0.5 && fabs(need - ceil(4 * pow(2.64, 2))) <= 1,
+		       "needed: a shrink fitted faster than n^-0.5 is taken as n^-0.5 (%g rounds, k %g)", need, k);
+	}
 	for (size_t i = 0; i < 40; i++)
 		hw[i] = 0.2;
 	tap_ok(isinf(pmb__stop_needed(hw, 40, 0.01, NULL)), "needed: no shrink, no count");

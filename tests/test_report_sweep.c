@@ -108,6 +108,9 @@ int main(void)
 	       "L3's step at 1 to 4 MiB, under half of hwloc's 32 MiB: the effective capacity said, with sharing");
 	tap_ok(strstr(strstr(t, "mem/chase_4k across") ? strstr(t, "mem/chase_4k across") : "", "TLB share") == NULL,
 	       "the 4 KiB family's own section claims no TLB share of its own");
+	tap_ok(strstr(t, "  4 KiB pages alone step x1.3 from 4MiB to 64MiB (mem/chase on huge pages, no step), across "
+			 "the L2 data TLB's reach (8MiB): the TLB's, not a cache's\n") != NULL,
+	       "the step only 4 KiB pages take, across the L2 dTLB's reach: named the TLB's");
 	free(t);
 
 	/* mem/chase's step from 1 to 4 MiB with intervals that overlap: no
@@ -118,6 +121,17 @@ int main(void)
 	if (own && next)
 		*next = '\0';
 	tap_ok(own && next && !strstr(own, "measured:"), "a step whose intervals overlap: no capacity claimed");
+	free(t);
+
+	/* 4 KiB pages measured 30 ns faster in DRAM, intervals apart: no TLB
+	 * share is claimed (a TLB miss only adds). */
+	build(&w, true);
+	w.r[NP + 4].time.s.median = 70, w.r[NP + 4].time.s.ci_lo = 69.8, w.r[NP + 4].time.s.ci_hi = 70.2;
+	w.r[NP + 5].time.s.median = 72, w.r[NP + 5].time.s.ci_lo = 71.8, w.r[NP + 5].time.s.ci_hi = 72.2;
+	t = sweeps(&w);
+	tap_ok(strstr(t, "; DRAM no TLB share: 4 KiB pages measured faster (-30.00 ns [-30.40 ns, -29.60 ns]), which "
+			 "TLB misses cannot make; something else differed between the two: rerun\n") != NULL,
+	       "4 KiB pages faster, intervals apart: no TLB share claimed, the contradiction said");
 	free(t);
 
 	build(&w, false);

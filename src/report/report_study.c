@@ -465,14 +465,77 @@ static void tlb_share(FILE *f, const struct pmb_context *c, const struct pmb_res
 
 		if (l <= 0 && h >= 0)
 			fprintf(f, "%s %s not told from 0 [%s, %s]", any ? ";" : "", tiers[t], b2, b3);
+		else if (h < 0)
+			/* A TLB miss only adds: 4 KiB pages faster, intervals
+			 * apart, is the two families measured apart (a run
+			 * disturbed between them), not a share. */
+			fprintf(f, "%s %s no TLB share: 4 KiB pages measured faster (%s [%s, %s]), which TLB misses "
+				"cannot make; something else differed between the two: rerun", any ? ";" : "", tiers[t],
+				b1, b2, b3);
 		else
 			fprintf(f, "%s %s %s%s [%s, %s]", any ? ";" : "", tiers[t], md >= 0 ? "+" : "", b1, b2, b3);
-		if (mb > 0 && !(l <= 0 && h >= 0))
+		if (mb > 0 && l > 0)
 			fprintf(f, " (%+.0f %%)", 100 * md / mb);
 		any = true;
 	}
 	if (any)
 		fputc('\n', f);
+}
+
+/* The point of family fam at working set ws, measured; NULL none. */
+static const struct pmb_result *point_at(const struct pmb_result *r, size_t n, const char *fam, uint64_t ws)
+{
+	for (size_t j = 0; j < n; j++)
+		if (sweep_point(&r[j], fam) && r[j].inst->working_set == ws && r[j].time.valid)
+			return &r[j];
+	return NULL;
+}
+
+/* In a family on 4 KiB pages (X_4k): its steps (over 30 %, the two
+ * points' intervals apart) that X on huge pages does not take between the
+ * same sizes (30 % or less), said as the TLB's, with the data TLB reach
+ * that lies between them where one does. */
+static void tlb_steps(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n, size_t first)
+{
+	const char *fam = r[first].inst->family;
+	size_t len = strlen(fam);
+	char base[sizeof(r->inst->family)];
+	const struct pmb_result *prev = NULL;
+
+	if (pmb_context_sim(c) || len < 4 || strcmp(fam + len - 3, "_4k"))
+		return;
+	snprintf(base, sizeof(base), "%.*s", (int)(len - 3), fam);
+	for (size_t j = first; j < n; j++) {
+		const struct pmb_result *x = &r[j], *ha, *hb;
+		char s1[24], s2[24], st[24], reach[64] = "";
+
+		if (!sweep_point(x, fam) || !x->time.valid)
+			continue;
+		if (!prev || !(ha = point_at(r, n, base, prev->inst->working_set)) ||
+		    !(hb = point_at(r, n, base, x->inst->working_set)) ||
+		    !(step(&prev->time, &x->time) > STEP_RATIO && x->time.s.ci_lo > prev->time.s.ci_hi) ||
+		    step(&ha->time, &hb->time) > STEP_RATIO) {
+			prev = x;
+			continue;
+		}
+		for (int i = 0; i < c->topo.tlb.n && !reach[0]; i++) {
+			const struct pmb_tlb *b = &c->topo.tlb.tlb[i];
+			uint64_t rb = pmb_tlb_reach(b, PMB_TLB_4K);
+
+			if (b->kind != 'i' && b->kind != 's' && rb > prev->inst->working_set && rb <= x->inst->working_set) {
+				char sz[24];
+
+				pmb__format_bytes(sz, sizeof(sz), rb);
+				snprintf(reach, sizeof(reach), ", across the L%d data TLB's reach (%s)", b->level, sz);
+			}
+		}
+		pmb__format_bytes(s1, sizeof(s1), prev->inst->working_set);
+		pmb__format_bytes(s2, sizeof(s2), x->inst->working_set);
+		fmt_step(st, sizeof(st), step(&prev->time, &x->time));
+		fprintf(f, "  4 KiB pages alone step %s from %s to %s (%s on huge pages, no step)%s: the TLB's, not "
+			"a cache's\n", st, s1, s2, base, reach);
+		prev = x;
+	}
 }
 
 /* One family's sweep, from its first point r[first]. */
@@ -501,6 +564,7 @@ static void report_sweep(FILE *f, const struct pmb_context *c, const struct pmb_
 	compare_boundaries(f, c, r, n, first);
 	huge_pages_line(f, c, r, n, first);
 	tlb_share(f, c, r, n, first);
+	tlb_steps(f, c, r, n, first);
 	if (pmb_context_sim(c))
 		fprintf(f, "  (simulated: valgrind models L1 and the last level only; L2 "
 			"effects cannot show here)\n");

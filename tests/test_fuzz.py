@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """test_fuzz.py - the libFuzzer harnesses (tests/fuzz_*.c) under ASan and
 UBSan: each one's crash corpus (tests/fuzz/NAME/) replayed, then a short run
-of each (PMB_FUZZ_SECONDS, default 5).  Skips, saying why, where clang or
+of each (PMB_FUZZ_SECONDS, default 3).  Skips, saying why, where clang or
 its libFuzzer is missing.
 
 meson builds them, in a build directory of their own (clang, -Dfuzz=true,
@@ -29,7 +29,7 @@ BUILD = os.environ.get("PMB_BUILD_ROOT") or os.path.join(SRC, "build")
 FUZZ_BUILD = os.path.join(BUILD, "fuzz-asan")
 OUT = os.environ.get("PMB_FUZZ_OUT") or os.path.join(BUILD, "fuzz")
 HARNESSES = ["results", "pair", "cmdline", "counters", "tables"]
-SECONDS = int(os.environ.get("PMB_FUZZ_SECONDS", "5"))
+SECONDS = int(os.environ.get("PMB_FUZZ_SECONDS", "3"))
 ONLY = os.environ.get("PMB_FUZZ_ONLY")
 # The fuzz build directory's options: the sanitizers on every object, with
 # debug information for readable reports; b_lundef=false, which clang needs

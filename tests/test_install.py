@@ -198,7 +198,9 @@ def test_cxx(e, code):
         if not shutil.which(cxx):
             skip("the man page's example builds with %s" % cxx, "%s is not installed" % cxx)
             continue
-        for std in ("c++11", "c++14", "c++17", "c++20"):
+        # The oldest and newest standard: PMB_BENCHMARK_FN's example below
+        # builds at every one between (issue 29: CI's time).
+        for std in ("c++11", "c++20"):
             out = "my_bench_%s_%s" % (cxx.replace("+", "x"), std.replace("+", "x"))
             r = e.build(cxx, "my_bench.cc", out, ["-std=" + std, *WARN])
             ok(r.returncode == 0 and not r.stderr, "the man page's example builds as C++ (%s -std=%s %s): %s" %
@@ -219,7 +221,7 @@ def test_opaque_example(e, code):
         with open(e.tmp + "/" + src, "w") as f:
             f.write(code)
     builds = [("cc", "poly.c", s) for s in ("c99", "c11", "gnu17")] + [("clang", "poly.c", "c11")]
-    builds += [(cxx, "poly.cc", s) for cxx in ("g++", "clang++") for s in ("c++11", "c++14", "c++17", "c++20")]
+    builds += [(cxx, "poly.cc", s) for cxx in ("g++", "clang++") for s in ("c++11", "c++20")]
     for cc, src, std in builds:
         if not shutil.which(cc):
             skip("pmb_opaque's example builds with %s" % cc, "%s is not installed" % cc)

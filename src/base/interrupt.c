@@ -75,7 +75,17 @@ static void cut_disarm(void)
 
 	if (!cut_armed)
 		return;
+	struct sigaction ign;
+
 	setitimer(ITIMER_REAL, &off, NULL);
+	/* A SIGALRM already sent but not yet delivered (valgrind delivers
+	 * late) would meet the old action, SIG_DFL: the process killed
+	 * (memcheck saw exit by SIGALRM after a SIGINT).  Ignoring a signal
+	 * discards it where pending; then the old action. */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGALRM, &ign, NULL);
 	sigaction(SIGALRM, &old_alarm, NULL);
 	cut_armed = 0;
 }

@@ -203,8 +203,7 @@ static void read_tlbs(const json_t *t, struct pmb_tlb_info *tlb)
 		json_array_foreach(get(b, "page_sizes"), k, pg) {
 			uint64_t v = (uint64_t)json_number_value(pg);
 
-			x->pages |= v == 4096 ? PMB_TLB_4K : v == 2u << 20 ? PMB_TLB_2M : v == 4u << 20 ? PMB_TLB_4M :
-				    v == 1u << 30 ? PMB_TLB_1G : 0;
+			x->pages |= pmb_tlb_page_of(v);
 		}
 		x->entries = integer(b, "entries", 0);
 		x->assoc = integer(b, "associativity", 0);

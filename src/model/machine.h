@@ -43,15 +43,35 @@ struct pmb_tlb_info {
 	char why[160];        /* n == 0: why none could be read */
 };
 
+/* The page sizes of PMB_TLB_* bits, bit i: their bytes and names (the
+ * one table the reach, the JSON both ways and the reports use). */
+#define PMB_TLB_NPAGES 4
+static const uint64_t pmb_tlb_page_bytes[PMB_TLB_NPAGES] = { 4096, 2u << 20, 4u << 20, 1u << 30 };
+static const char *const pmb_tlb_page_name[PMB_TLB_NPAGES] = { "4 KiB", "2 MiB", "4 MiB", "1 GiB" };
+
+/* The PMB_TLB_* bit of a page of bytes, 0 for none. */
+static inline unsigned pmb_tlb_page_of(uint64_t bytes)
+{
+	for (int i = 0; i < PMB_TLB_NPAGES; i++)
+		if (pmb_tlb_page_bytes[i] == bytes)
+			return 1u << i;
+	return 0;
+}
+
+/* Whether t translates the addresses loads use: a data, unified or
+ * loads-only TLB (what a pointer chase's reach is told by). */
+static inline bool pmb_tlb_for_loads(const struct pmb_tlb *t)
+{
+	return t->kind == 'd' || t->kind == 'u' || t->kind == 'l';
+}
+
 /* The bytes t covers with pages of one size (PMB_TLB_4K, ...): entries x
  * page size; 0 where it holds no page of that size. */
 static inline uint64_t pmb_tlb_reach(const struct pmb_tlb *t, unsigned page)
 {
-	static const uint64_t bytes[] = { 4096, 2u << 20, 4u << 20, 1u << 30 };
-
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < PMB_TLB_NPAGES; i++)
 		if (page == 1u << i)
-			return (t->pages & page) ? (uint64_t)t->entries * bytes[i] : 0;
+			return (t->pages & page) ? (uint64_t)t->entries * pmb_tlb_page_bytes[i] : 0;
 	return 0;
 }
 

@@ -159,8 +159,6 @@ static void write_derived_list(struct pmb__jw *w, const struct pmb_event_plan *p
  * sizes in bytes; or why none is known. */
 static void write_tlbs(struct pmb__jw *w, const struct pmb_tlb_info *t)
 {
-	static const uint64_t page[] = { 4096, 2u << 20, 4u << 20, 1u << 30 };
-
 	pmb__jw_open(w, "tlbs", '[', false);
 	for (int i = 0; i < t->n; i++) {
 		const struct pmb_tlb *b = &t->tlb[i];
@@ -170,9 +168,9 @@ static void write_tlbs(struct pmb__jw *w, const struct pmb_tlb_info *t)
 		pmb__jw_int(w, "level", b->level);
 		pmb__jw_str(w, "kind", kind);
 		pmb__jw_open(w, "page_sizes", '[', true);
-		for (int p = 0; p < 4; p++)
+		for (int p = 0; p < PMB_TLB_NPAGES; p++)
 			if (b->pages & (1u << p))
-				pmb__jw_uint(w, NULL, page[p]);
+				pmb__jw_uint(w, NULL, pmb_tlb_page_bytes[p]);
 		pmb__jw_close(w, ']');
 		pmb__jw_int(w, "entries", b->entries);
 		pmb__jw_int(w, "associativity", b->assoc);

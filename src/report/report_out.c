@@ -194,8 +194,6 @@ static void print_cache(const struct pmb_topology_info *t, const struct pmb_cach
 /* The TLBs, one line per page size each holds, with the bytes it reaches. */
 static void print_tlbs(const struct pmb_tlb_info *t)
 {
-	static const char *const page[] = { "4 KiB", "2 MiB", "4 MiB", "1 GiB" };
-
 	if (!t->n) {
 		printf("TLBs: not known: %s\n", t->why);
 		return;
@@ -213,12 +211,12 @@ static void print_tlbs(const struct pmb_tlb_info *t)
 			snprintf(ways, sizeof(ways), "ways unknown");
 		else
 			snprintf(ways, sizeof(ways), "%d-way", b->assoc);
-		for (int p = 0; p < 4; p++) {
+		for (int p = 0; p < PMB_TLB_NPAGES; p++) {
 			/* 4 MiB pages exist in 32-bit paging only */
 			if (!(b->pages & (1u << p)) || (1u << p) == PMB_TLB_4M)
 				continue;
 			pmb__format_bytes(reach, sizeof(reach), pmb_tlb_reach(b, 1u << p));
-			printf("  L%d %-7s  %s pages  %5d entries  %-17s  reach %s\n", b->level, kind, page[p],
+			printf("  L%d %-7s  %s pages  %5d entries  %-17s  reach %s\n", b->level, kind, pmb_tlb_page_name[p],
 			       b->entries, ways, reach);
 		}
 	}

@@ -374,8 +374,6 @@ static void huge_pages_line(FILE *f, const struct pmb_context *c, const struct p
  * working set outgrows it, a load of a random chase may miss the TLB too. */
 static void tlb_reach_line(FILE *f, const struct pmb_context *c)
 {
-	static const unsigned pages[] = { PMB_TLB_4K, PMB_TLB_2M, PMB_TLB_1G };
-	static const char *const page_name[] = { "4 KiB", "2 MiB", "1 GiB" };
 	const struct pmb_tlb_info *t = &c->topo.tlb;
 	int groups = 0;
 
@@ -386,20 +384,21 @@ static void tlb_reach_line(FILE *f, const struct pmb_context *c)
 		return;
 	}
 	fprintf(f, "  data TLB reach (%s):", t->source);
-	for (int p = 0; p < 3; p++) {
+	for (int p = 0; p < PMB_TLB_NPAGES; p++) {
+		unsigned page = 1u << p;
 		int shown = 0;
 
-		for (int i = 0; i < t->n; i++) {
+		for (int i = 0; i < t->n && page != PMB_TLB_4M; i++) {
 			const struct pmb_tlb *b = &t->tlb[i];
 			char sz[24];
 
-			if (b->kind == 'i' || b->kind == 's' || !(b->pages & pages[p]))
+			if (!pmb_tlb_for_loads(b) || !(b->pages & page))
 				continue;
-			pmb__format_bytes(sz, sizeof(sz), pmb_tlb_reach(b, pages[p]));
+			pmb__format_bytes(sz, sizeof(sz), pmb_tlb_reach(b, page));
 			fprintf(f, "%s L%d %s", shown++ ? "," : groups ? ";" : "", b->level, sz);
 		}
 		if (shown) {
-			fprintf(f, " (%s pages)", page_name[p]);
+			fprintf(f, " (%s pages)", pmb_tlb_page_name[p]);
 			groups++;
 		}
 	}
@@ -522,7 +521,7 @@ static void tlb_steps(FILE *f, const struct pmb_context *c, const struct pmb_res
 			const struct pmb_tlb *b = &c->topo.tlb.tlb[i];
 			uint64_t rb = pmb_tlb_reach(b, PMB_TLB_4K);
 
-			if (b->kind != 'i' && b->kind != 's' && rb > prev->inst->working_set && rb <= x->inst->working_set) {
+			if (pmb_tlb_for_loads(b) && rb > prev->inst->working_set && rb <= x->inst->working_set) {
 				char sz[24];
 
 				pmb__format_bytes(sz, sizeof(sz), rb);

@@ -246,6 +246,13 @@ PMB_API int pmb_register(const struct pmb_benchmark_def *def);
 #define PMB__UNPAREN_STR(...) #__VA_ARGS__
 
 #ifndef __cplusplus
+/* Definition pmb__def_<id> registered before main. */
+#define PMB__REGISTER(id)                                                       \
+	__attribute__((constructor)) static void PMB__CAT(pmb__reg_, id)(void)  \
+	{                                                                       \
+		(void)pmb_register(&PMB__CAT(pmb__def_, id));                   \
+	}                                                                       \
+	extern int pmb__benchmark_needs_a_semicolon
 #define PMB__BENCHMARK(id, ...)                                                 \
 	static const struct pmb_benchmark_def PMB__CAT(pmb__def_, id) = {       \
 		.size = sizeof(struct pmb_benchmark_def),                       \
@@ -254,11 +261,7 @@ PMB_API int pmb_register(const struct pmb_benchmark_def *def);
 		.file = __FILE__, .line = __LINE__,                             \
 		.func = __VA_ARGS__                                             \
 	};                                                                      \
-	__attribute__((constructor)) static void PMB__CAT(pmb__reg_, id)(void)  \
-	{                                                                       \
-		(void)pmb_register(&PMB__CAT(pmb__def_, id));                   \
-	}                                                                       \
-	extern int pmb__benchmark_needs_a_semicolon
+	PMB__REGISTER(id)
 #define PMB__BENCHMARK_FN(id, fn, ...)                                          \
 	static const struct pmb_benchmark_def PMB__CAT(pmb__def_, id) = {       \
 		.size = sizeof(struct pmb_benchmark_def),                       \
@@ -268,11 +271,7 @@ PMB_API int pmb_register(const struct pmb_benchmark_def *def);
 		.file = __FILE__, .line = __LINE__,                             \
 		.name = __VA_ARGS__                                             \
 	};                                                                      \
-	__attribute__((constructor)) static void PMB__CAT(pmb__reg_, id)(void)  \
-	{                                                                       \
-		(void)pmb_register(&PMB__CAT(pmb__def_, id));                   \
-	}                                                                       \
-	extern int pmb__benchmark_needs_a_semicolon
+	PMB__REGISTER(id)
 #else
 /* C++: each `.field = value` becomes the statement `d .field = value;` on
  * a zeroed definition, in the registering function (up to 24 fields). */

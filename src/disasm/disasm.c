@@ -329,28 +329,64 @@ static bool computes(const char *text)
 	return true;
 }
 
-/* Whether, from instruction `from` of block b of f on, a measured loop (an
- * SCC flagged in measured[]) is reached on some path that passes no call
- * and no return: a value computed there can then only be the loop's, not a
- * call's argument (setup: a malloc size, a seed passed on).  seen: f->nblk
- * flags, cleared by the caller. */
-static bool reaches_loop_uncalled(const struct pmb__func *f, int b, size_t from, const bool *measured,
-				  bool *seen)
+static bool ends_path(const struct pmb__dinsn *in)
 {
-	for (size_t k = from; k < f->blk[b].first + f->blk[b].n; k++)
-		if ((f->in[k].out.kind & PMB_DA_CALL) || f->in[k].ret)
-			return false;
-	for (int s = 0; s < 2; s++) {
-		int nb = f->blk[b].succ[s];
+	return (in->out.kind & PMB_DA_CALL) || in->ret;
+}
 
-		if (nb < 0 || seen[nb])
-			continue;
-		seen[nb] = true;
-		if ((f->blk[nb].scc >= 0 && measured[f->blk[nb].scc]) ||
-		    reaches_loop_uncalled(f, nb, f->blk[nb].first, measured, seen))
-			return true;
+/* reach[b]: from the start of block b, a measured loop (an SCC flagged in
+ * measured[]) is reached on some path that passes no call and no return:
+ * a value computed on the way can then only be the loop's, not a call's
+ * argument (setup: a malloc size, a seed passed on).  Backwards from the
+ * loops over the predecessors, each block once.  Returns 0 or -ENOMEM. */
+static int reach_loops(const struct pmb__func *f, const bool *measured, bool *reach)
+{
+	int nb = f->nblk, *start = calloc((size_t)nb + 1, sizeof(int));
+	int *pred = malloc(((size_t)2 * nb + 1) * sizeof(int)), *work = malloc(((size_t)nb + 1) * sizeof(int));
+	int nwork = 0;
+
+	if (!start || !pred || !work) {
+		free(start);
+		free(pred);
+		free(work);
+		return -ENOMEM;
 	}
-	return false;
+	/* The predecessors of each block, packed: pred[start[b] .. start[b + 1]). */
+	for (int b = 0; b < nb; b++)
+		for (int s = 0; s < 2; s++)
+			if (f->blk[b].succ[s] >= 0)
+				start[f->blk[b].succ[s] + 1]++;
+	for (int b = 0; b < nb; b++)
+		start[b + 1] += start[b];
+	memcpy(work, start, (size_t)nb * sizeof(int)); /* each range's fill cursor */
+	for (int b = 0; b < nb; b++)
+		for (int s = 0; s < 2; s++)
+			if (f->blk[b].succ[s] >= 0)
+				pred[work[f->blk[b].succ[s]]++] = b;
+	for (int b = 0; b < nb; b++) {
+		reach[b] = f->blk[b].scc >= 0 && measured[f->blk[b].scc];
+		if (reach[b])
+			work[nwork++] = b;
+	}
+	while (nwork) {
+		int b = work[--nwork];
+
+		for (int k = start[b]; k < start[b + 1]; k++) {
+			int p = pred[k];
+			bool clean = true;
+
+			for (size_t i = f->blk[p].first; clean && i < f->blk[p].first + f->blk[p].n; i++)
+				clean = !ends_path(&f->in[i]);
+			if (!reach[p] && clean) {
+				reach[p] = true;
+				work[nwork++] = p;
+			}
+		}
+	}
+	free(start);
+	free(pred);
+	free(work);
+	return 0;
 }
 
 /* The computing instructions of f that run outside every cycle of it
@@ -360,22 +396,30 @@ static bool reaches_loop_uncalled(const struct pmb__func *f, int b, size_t from,
  * Setup computes too (a size passed to malloc, a seed passed on), but its
  * values go to a call first, so it is not counted here (issue 34: setup
  * arithmetic read as hoisted work). */
-static void find_outside(struct pmb_disasm *d, const struct pmb__func *f, const bool *measured, bool *seen)
+static void find_outside(struct pmb_disasm *d, const struct pmb__func *f, const bool *reach)
 {
 	d->outside = 0;
 	d->outside_lo = UINT64_MAX;
 	d->outside_hi = 0;
-	for (size_t i = 0; i < f->n; i++) {
-		if (f->blk[f->in[i].block].cyclic || !computes(f->in[i].out.text))
+	for (int b = 0; b < f->nblk; b++) {
+		const struct pmb__block *k = &f->blk[b];
+		/* Reached from its end: a successor reaches a loop, and nothing
+		 * after instruction i in the block ends the path (walked back). */
+		bool on = (k->succ[0] >= 0 && reach[k->succ[0]]) || (k->succ[1] >= 0 && reach[k->succ[1]]);
+
+		if (k->cyclic)
 			continue;
-		memset(seen, 0, (size_t)f->nblk * sizeof(*seen));
-		if (!reaches_loop_uncalled(f, f->in[i].block, i + 1, measured, seen))
-			continue;
-		d->outside++;
-		if (f->in[i].out.addr < d->outside_lo)
-			d->outside_lo = f->in[i].out.addr;
-		if (f->in[i].out.addr > d->outside_hi)
-			d->outside_hi = f->in[i].out.addr;
+		for (size_t i = k->first + k->n; on && i-- > k->first;) {
+			if (ends_path(&f->in[i]))
+				break;
+			if (!computes(f->in[i].out.text))
+				continue;
+			d->outside++;
+			if (f->in[i].out.addr < d->outside_lo)
+				d->outside_lo = f->in[i].out.addr;
+			if (f->in[i].out.addr > d->outside_hi)
+				d->outside_hi = f->in[i].out.addr;
+		}
 	}
 }
 
@@ -398,11 +442,11 @@ static int find_loops(struct da *a, struct pmb__func *f, const char *name)
 	pmb__cfg_decisions(f);
 	/* An SCC's id is below the block count: flags per block serve both. */
 	bool *measured = calloc((size_t)f->nblk + 1, sizeof(*measured));
-	bool *seen = calloc((size_t)f->nblk + 1, sizeof(*seen));
+	bool *reach = calloc((size_t)f->nblk + 1, sizeof(*reach));
 
-	if (!measured || !seen) {
+	if (!measured || !reach) {
 		free(measured);
-		free(seen);
+		free(reach);
 		return -ENOMEM;
 	}
 	for (int b = 0; b < f->nblk; b++) {
@@ -412,16 +456,17 @@ static int find_loops(struct da *a, struct pmb__func *f, const char *name)
 		rc = pmb__disasm_add_part(a->d, &a->cap, f, f->blk[b].scc, false, name);
 		if (rc) {
 			free(measured);
-			free(seen);
+			free(reach);
 			return rc;
 		}
 		found++;
 	}
-	if (found)
-		find_outside(a->d, f, measured, seen);
+	rc = found ? reach_loops(f, measured, reach) : 0;
+	if (found && !rc)
+		find_outside(a->d, f, reach);
 	free(measured);
-	free(seen);
-	return found;
+	free(reach);
+	return rc ? rc : found;
 }
 
 static int decode_sym(struct da *a, uint64_t addr, struct pmb__func *f, char *name, size_t n)

@@ -49,9 +49,8 @@ def install(tmp):
     return prefix, dest + prefix
 
 
-def check_layout(prefix, staged):
-    """DESTDIR respected, every part installed; returns the libdir."""
-    ok(not os.path.exists(prefix), "nothing written to the prefix itself: DESTDIR is respected")
+def check_parts(staged):
+    """Every part installed under staged; returns the libdir."""
     pcs = glob.glob(staged + "/lib*/**/pmubench.pc", recursive=True)
     libdir = os.path.dirname(os.path.dirname(pcs[0])) if pcs else staged + "/lib"
     parts = ["bin/pmubench", "include/pmubench.h", "share/man/man1/pmubench.1", "share/man/man3/pmubench.3",
@@ -60,11 +59,19 @@ def check_layout(prefix, staged):
     libs = ["libpmubench.so", "libpmubench.so.0", "libpmubench.a", "pkgconfig/pmubench.pc"]
     missing = [p for p in parts if not os.path.exists(staged + "/" + p)]
     missing += [lib for lib in libs if not os.path.exists(libdir + "/" + lib)]
-    ok(pcs and not missing, "installed: program, header, man pages, events tables, libraries, "
-       "pmubench.pc (missing: %s)" % missing)
+    ok(pcs and not missing, "installed under %s: program, header, man pages, events tables, libraries, "
+       "pmubench.pc (missing: %s)" % (staged, missing))
     same = all(open(staged + "/share/pmubench/events/" + f).read() == open(SRC + "/events/" + f).read()
                for f in ("aliases.txt", "sets.txt") if os.path.exists(staged + "/share/pmubench/events/" + f))
     ok(same, "the installed events tables are the source's")
+    return libdir
+
+
+def check_layout(prefix, staged):
+    """DESTDIR respected, every part installed, then moved to the prefix;
+    returns the libdir."""
+    ok(not os.path.exists(prefix), "nothing written to the prefix itself: DESTDIR is respected")
+    libdir = check_parts(staged)
     os.rename(staged, prefix)
     return libdir.replace(staged, prefix)
 
@@ -486,6 +493,63 @@ def test_static(e):
     ok(r.returncode == 0 and r.stdout.split() == DEMO, "the static binary runs")
 
 
+def checks(prefix, libdir, tmp):
+    """Everything a user of the installed tree does, on the tree installed
+    at prefix (its libraries in libdir); tmp: a scratch folder."""
+    e = Env(prefix, libdir, tmp)
+    ex = examples(prefix + "/share/man/man3/pmubench.3")
+    ok(set(ex) == {"A benchmark program", "Work the loop must not lose", "Templates and lambdas in C++",
+                   "Figures in a program"},
+       "the man page's examples: %s" % sorted(ex))
+    bench, figures = ex.get("A benchmark program", ""), ex.get("Figures in a program", "")
+    readme = open(SRC + "/README.md").read()
+    ok(bench and "```c\n" + bench + "```" in readme, "README's example is the man page's")
+    test_pkgconfig(e)
+    test_c(e, bench)
+    cxx = test_cxx(e, bench)
+    test_opaque_example(e, ex.get("Work the loop must not lose", ""))
+    test_cxx_fn(e, ex.get("Templates and lambdas in C++", ""))
+    test_fields(e)
+    test_api_example(e, figures)
+    test_plugin(e, bench, cxx, figures)
+    test_load_errors(e)
+    test_symbols(e)
+    test_man_documents(e)
+    test_header_alone(e)
+    test_static(e)
+    r = e.run(e.pmubench, "--list-events=cycles",
+              env=dict(e.env, PMUBENCH_EVENTS_DIR=prefix + "/share/pmubench/events"))
+    ok(r.returncode in (0, 1) and "events tables" not in r.stderr,
+       "the installed pmubench reads the installed events tables: %s" % (last(r.stderr) or "ok"))
+
+
+def tree_of(root):
+    """{path: (size, mtime)} of every file under root."""
+    found = {}
+    for d, _, files in os.walk(root):
+        for f in files:
+            st = os.lstat(os.path.join(d, f))
+            found[os.path.join(d, f)] = (st.st_size, st.st_mtime_ns)
+    return found
+
+
+def checks_of_installed(build, prefix, tmp):
+    """The checks on a tree already built in build and installed at prefix
+    (README's user-prefix install, which test_readme.py runs: one build for
+    both tests).  The DESTDIR staging is checked by installing once more,
+    into tmp/dest, with nothing written to the prefix."""
+    before = tree_of(prefix)
+    r = sh(["meson", "install", "-C", build, "--no-rebuild", "--quiet"],
+           env=dict(os.environ, DESTDIR=tmp + "/dest"))
+    if not ok(r.returncode == 0, "meson install with DESTDIR, after README's install: %s" %
+              (last(r.stdout + r.stderr) or "ok")):
+        diag(r.stdout + r.stderr)
+        return
+    ok(tree_of(prefix) == before, "nothing written to the prefix itself: DESTDIR is respected")
+    check_parts(tmp + "/dest" + prefix)
+    checks(prefix, check_parts(prefix), tmp)
+
+
 def main():
     if emulator():
         print("1..0 # SKIP builds and installs for the host; this is a cross build under %s" % emulator())
@@ -500,34 +564,11 @@ def main():
         if not got:
             return
         prefix, staged = got
-        e = Env(prefix, check_layout(prefix, staged), tmp)
-        ex = examples(prefix + "/share/man/man3/pmubench.3")
-        ok(set(ex) == {"A benchmark program", "Work the loop must not lose", "Templates and lambdas in C++",
-                       "Figures in a program"},
-           "the man page's examples: %s" % sorted(ex))
-        bench, figures = ex.get("A benchmark program", ""), ex.get("Figures in a program", "")
-        readme = open(SRC + "/README.md").read()
-        ok(bench and "```c\n" + bench + "```" in readme, "README's example is the man page's")
-        test_pkgconfig(e)
-        test_c(e, bench)
-        cxx = test_cxx(e, bench)
-        test_opaque_example(e, ex.get("Work the loop must not lose", ""))
-        test_cxx_fn(e, ex.get("Templates and lambdas in C++", ""))
-        test_fields(e)
-        test_api_example(e, figures)
-        test_plugin(e, bench, cxx, figures)
-        test_load_errors(e)
-        test_symbols(e)
-        test_man_documents(e)
-        test_header_alone(e)
-        test_static(e)
-        r = e.run(e.pmubench, "--list-events=cycles",
-                  env=dict(e.env, PMUBENCH_EVENTS_DIR=prefix + "/share/pmubench/events"))
-        ok(r.returncode in (0, 1) and "events tables" not in r.stderr,
-           "the installed pmubench reads the installed events tables: %s" % (last(r.stderr) or "ok"))
+        checks(prefix, check_layout(prefix, staged), tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-main()
-done()
+if __name__ == "__main__":
+    main()
+    done()

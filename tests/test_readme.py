@@ -9,7 +9,9 @@ README edit that breaks a command fails this test: the user-prefix install
 after the quick start's build/ (nothing installed outside $HOME), the
 user's C and C++ benchmark (README's ```c block) built against the
 installed library and run, --disasm with source lines, the --load plugin,
-ab and compare.  A measuring run gets --samples=3 --min-sample-time=100us
+ab and compare; then test_install.py's checks of the installed tree on
+that install (its DESTDIR staging by a second `meson install`).  A
+measuring run gets --samples=3 --min-sample-time=100us
 appended, ab --time-limit=3s: the commands' options, files and exit
 status are tested, not their speed."""
 import os
@@ -20,6 +22,7 @@ import tempfile
 import time
 
 from pmbtap import diag, done, emulator, ok, sim_unavailable, skip
+import test_install
 
 SRC = os.environ.get("PMB_SOURCE_ROOT") or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QUICK = " --samples=3 --min-sample-time=100us"
@@ -258,6 +261,14 @@ def main():
         took = run_blocks(secs, sh, tree, home)
         diag("README's commands after the set-up took %.0f s" % took)
         check_installed_tables(sh, tree)
+        # The install test's checks on this install: one build for both
+        # (a second whole build was the CI's longest wait after the guest's).
+        prefix = os.path.join(home, ".local")
+        if ok(os.access(os.path.join(prefix, "bin", "pmubench"), os.X_OK),
+              "README's install is there for test_install.py's checks"):
+            scratch = os.path.join(tmp, "install-checks")
+            os.makedirs(scratch)
+            test_install.checks_of_installed(os.path.join(tree, "build"), prefix, scratch)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -52,25 +52,25 @@ static const struct {
 	/* Issue 26: test_ab's run of 5 rounds, 1.255 [1.131, 1.333], whose
 	 * signed-rank p cannot go under 0.059: it said "within noise". */
 	{ SRC_LINE, "5 rounds all slower: inconclusive, too few rounds",
-	  { 1.131, 1.20, 1.255, 1.30, 1.333 }, 5, PMB_AB_INCONCLUSIVE,
-	  "inconclusive (5 rounds: too few for the test)" },
+	  { 1.131, 1.20, 1.255, 1.30, 1.333 }, 5, PMB_VERDICT_INCONCLUSIVE,
+	  "inconclusive (5 runs a side: too few for the test)" },
 	{ SRC_LINE, "4 rounds all faster: inconclusive, too few rounds",
-	  { 0.80, 0.82, 0.85, 0.79 }, 4, PMB_AB_INCONCLUSIVE,
-	  "inconclusive (4 rounds: too few for the test)" },
+	  { 0.80, 0.82, 0.85, 0.79 }, 4, PMB_VERDICT_INCONCLUSIVE,
+	  "inconclusive (4 runs a side: too few for the test)" },
 	{ SRC_LINE, "12 rounds all 25 % slower: regressed",
 	  { 1.24, 1.26, 1.25, 1.27, 1.23, 1.25, 1.26, 1.24, 1.25, 1.26, 1.25, 1.24 }, 12,
-	  PMB_AB_REGRESSED, "regressed" },
+	  PMB_VERDICT_REGRESSED, "regressed" },
 	{ SRC_LINE, "12 rounds around 1: within noise",
 	  { 0.98, 1.02, 1.01, 0.99, 1.00, 1.03, 0.97, 1.01, 0.99, 1.02, 0.98, 1.00 }, 12,
-	  PMB_AB_NOISE, "within noise" },
+	  PMB_VERDICT_NOISE, "within noise" },
 	{ SRC_LINE, "12 rounds 0.4 % slower, tight: below the threshold",
 	  { 1.004, 1.0041, 1.0039, 1.004, 1.0042, 1.0038, 1.004, 1.0041, 1.0039, 1.004,
-	    1.0040, 1.0041 }, 12, PMB_AB_BELOW, "below the threshold (+0.4 %)" },
+	    1.0040, 1.0041 }, 12, PMB_VERDICT_BELOW, "below the threshold (+0.4 %)" },
 	/* A reviewer's case: 1.021 [1.007, 1.032] at a 1 % threshold read
 	 * "below the threshold (+2.1 %)"; its interval holds the threshold. */
 	{ SRC_LINE, "12 rounds about 2 % slower, spread across 1 %: not told from the threshold",
 	  { 1.002, 1.035, 1.021, 1.006, 1.040, 1.015, 1.030, 1.004, 1.033, 1.021, 1.008, 1.025 }, 12,
-	  PMB_AB_ACROSS, "not told from the threshold (+2.1 %)" },
+	  PMB_VERDICT_ACROSS, "not told from the threshold (+2.1 %)" },
 };
 
 static void test_cases(void)
@@ -86,13 +86,13 @@ static void test_cases(void)
 		verdict_cell(&s, &v, word, sizeof(word));
 		tap_ok_at(cases[i].line, (unsigned)v.v == cases[i].want &&
 			  !strncmp(word, cases[i].word, strlen(cases[i].word)),
-			  "%s: %.3f [%.3f, %.3f] p=%.3g -> \"%s\"", cases[i].what, v.est, v.lo, v.hi,
-			  v.p, word);
+			  "%s: %.3f [%.3f, %.3f] p=%.3g -> \"%s\"", cases[i].what, v.c.est, v.c.lo, v.c.hi,
+			  v.c.p, word);
 		/* The rule itself: an interval that excludes 1 is never noise,
 		 * and "below the threshold" only for one within it. */
-		apart = v.lo > 1 || v.hi < 1;
-		tap_ok_at(cases[i].line, !(apart && v.v == PMB_AB_NOISE) &&
-			  !(v.v == PMB_AB_BELOW && (v.lo < 0.99 || v.hi > 1.01)),
+		apart = v.c.lo > 1 || v.c.hi < 1;
+		tap_ok_at(cases[i].line, !(apart && v.v == PMB_VERDICT_NOISE) &&
+			  !(v.v == PMB_VERDICT_BELOW && (v.c.lo < 0.99 || v.c.hi > 1.01)),
 			  "%s: the verdict does not contradict its interval", cases[i].what);
 		series_free(&s);
 	}

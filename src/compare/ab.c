@@ -536,7 +536,7 @@ static int write_out(struct ab *ab, const char *incomplete)
 static int report(struct ab *ab, const char *stopped, uint64_t seed)
 {
 	struct pmb__table t = { 0 };
-	size_t count[PMB_AB_NVERDICTS] = { 0 };
+	size_t count[PMB_VERDICT_COUNT] = { 0 };
 	bool exact = ab->o.backend == AB_SIM;
 
 	printf("pmubench ab: %s (OLD) against %s (NEW): %d round%s", ab->side[0].path,
@@ -569,18 +569,18 @@ static int report(struct ab *ab, const char *stopped, uint64_t seed)
 	pmb__ab_below(stdout, ab->s, ab->v, ab->ns);
 	for (size_t i = 0; i < ab->ns; i++)
 		count[ab->v[i].v]++;
-	printf("%zu regressed, %zu improved, %zu %s", count[PMB_AB_REGRESSED],
-	       count[PMB_AB_IMPROVED], count[PMB_AB_NOISE], exact ? "unchanged" : "within noise");
-	if (count[PMB_AB_BELOW])
-		printf(", %zu below the threshold", count[PMB_AB_BELOW]);
-	if (count[PMB_AB_INCONCLUSIVE])
-		printf(", %zu inconclusive", count[PMB_AB_INCONCLUSIVE]);
-	if (count[PMB_AB_ACROSS])
-		printf(", %zu not told from the threshold", count[PMB_AB_ACROSS]);
-	if (count[PMB_AB_NONE])
-		printf(", %zu without a verdict", count[PMB_AB_NONE]);
+	printf("%zu regressed, %zu improved, %zu %s", count[PMB_VERDICT_REGRESSED],
+	       count[PMB_VERDICT_IMPROVED], count[PMB_VERDICT_NOISE], exact ? "unchanged" : "within noise");
+	if (count[PMB_VERDICT_BELOW])
+		printf(", %zu below the threshold", count[PMB_VERDICT_BELOW]);
+	if (count[PMB_VERDICT_INCONCLUSIVE])
+		printf(", %zu inconclusive", count[PMB_VERDICT_INCONCLUSIVE]);
+	if (count[PMB_VERDICT_ACROSS])
+		printf(", %zu not told from the threshold", count[PMB_VERDICT_ACROSS]);
+	if (count[PMB_VERDICT_NONE])
+		printf(", %zu without a verdict", count[PMB_VERDICT_NONE]);
 	printf("\n");
-	return count[PMB_AB_REGRESSED] ? 1 : 0;
+	return count[PMB_VERDICT_REGRESSED] ? 1 : 0;
 }
 
 /* The folder of the turns, and all in it. */

@@ -1,4 +1,4 @@
-/* test_ab_verdict.c - ab's paired verdict against series whose answer is known, and the stop rule ab and the runner share. */
+/* test_ab_verdict.c - the one verdict compare and ab give a change (its table of cases, the same rounds judged both ways), ab's paired verdict against series whose answer is known, and the stop rule ab and the runner share. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -98,6 +98,123 @@ static void test_cases(void)
 	}
 }
 
+/* The one verdict (analysis_verdict.c) compare and ab give a change, by
+ * its figures: the interval against 1 and the threshold, and the test. */
+/* Each change: ratio, exact, below_both, est, lo, hi, p, min_p, n_old,
+ * n_new, unit (struct pmb_change's order). */
+static const struct {
+	int line;
+	const char *what;
+	struct pmb_change c;
+	enum pmb_verdict want;
+	const char *word; /* the whole cell */
+} verdicts[] = {
+	{ SRC_LINE, "interval holds 1", { true, false, false, 1.002, 0.99, 1.01, 0.6, 0.001, 0, 0, NULL },
+	  PMB_VERDICT_NOISE, "within noise" },
+	{ SRC_LINE, "interval holds 1, the test sure: still noise",
+	  { true, false, false, 1.002, 0.999, 1.005, 0.001, 0.001, 0, 0, NULL }, PMB_VERDICT_NOISE, "within noise" },
+	{ SRC_LINE, "real, within the threshold", { true, false, false, 1.006, 1.004, 1.008, 0.001, 0.001, 0, 0, NULL },
+	  PMB_VERDICT_BELOW, "below the threshold (+0.6 %)" },
+	{ SRC_LINE, "real, faster, within the threshold",
+	  { true, false, false, 0.9996, 0.9995, 0.9997, 0.001, 0.001, 0, 0, NULL }, PMB_VERDICT_BELOW, "below the threshold (-0.04 %)" },
+	{ SRC_LINE, "real, holds the threshold", { true, false, false, 1.012, 1.004, 1.02, 0.001, 0.001, 0, 0, NULL },
+	  PMB_VERDICT_ACROSS, "not told from the threshold (+1.2 %)" },
+	{ SRC_LINE, "over the threshold, the test agrees", { true, false, false, 1.25, 1.2, 1.3, 0.001, 0.001, 0, 0, NULL },
+	  PMB_VERDICT_REGRESSED, "regressed" },
+	{ SRC_LINE, "under the threshold, the test agrees", { true, false, false, 0.8, 0.78, 0.82, 0.001, 0.001, 0, 0, NULL },
+	  PMB_VERDICT_IMPROVED, "improved" },
+	{ SRC_LINE, "over the threshold, the test disagrees",
+	  { true, false, false, 1.25, 1.2, 1.3, 0.12, 0.001, 0, 0, NULL }, PMB_VERDICT_INCONCLUSIVE,
+	  "inconclusive (the test, p=0.12, disagrees)" },
+	{ SRC_LINE, "within the threshold, the test disagrees",
+	  { true, false, false, 1.006, 1.004, 1.008, 0.3, 0.001, 0, 0, NULL }, PMB_VERDICT_INCONCLUSIVE,
+	  "inconclusive (the test, p=0.3, disagrees)" },
+	{ SRC_LINE, "over the threshold, too few runs for the test",
+	  { true, false, false, 1.1, 1.08, 1.12, 0.1, 0.1, 3, 3, NULL },
+	  PMB_VERDICT_INCONCLUSIVE, "inconclusive (3 runs a side: too few for the test)" },
+	{ SRC_LINE, "too few, sides unequal, samples",
+	  { true, false, false, 1.1, 1.08, 1.12, 0.2, 0.2, 2, 3, "samples" },
+	  PMB_VERDICT_INCONCLUSIVE, "inconclusive (2 and 3 samples: too few for the test)" },
+	{ SRC_LINE, "no test (points): the interval alone, beyond",
+	  { true, false, false, 1.2, 1.14, 1.26, NAN, NAN, 0, 0, NULL }, PMB_VERDICT_REGRESSED,
+	  "regressed" },
+	{ SRC_LINE, "no test (points): the interval alone, holds 1",
+	  { true, false, false, 1.03, 0.98, 1.08, NAN, NAN, 0, 0, NULL }, PMB_VERDICT_NOISE,
+	  "within noise" },
+	{ SRC_LINE, "a difference (old not positive), apart", { false, false, false, 0.25, 0.2, 0.3, 0.001, 0.001, 0, 0, NULL },
+	  PMB_VERDICT_REGRESSED, "regressed" },
+	{ SRC_LINE, "a difference, apart, the test disagrees",
+	  { false, false, false, 0.25, 0.2, 0.3, 0.4, 0.001, 0, 0, NULL }, PMB_VERDICT_INCONCLUSIVE,
+	  "inconclusive (the test, p=0.4, disagrees)" },
+	{ SRC_LINE, "a difference holding 0", { false, false, false, 0.1, -0.2, 0.3, 0.001, 0.001, 0, 0, NULL },
+	  PMB_VERDICT_NOISE, "within noise" },
+	{ SRC_LINE, "exact, the same", { true, true, false, 1, 1, 1, NAN, NAN, 0, 0, NULL },
+	  PMB_VERDICT_NOISE, "unchanged" },
+	{ SRC_LINE, "exact, 0.5 % more", { true, true, false, 1.005, 1.005, 1.005, NAN, NAN, 0, 0, NULL },
+	  PMB_VERDICT_BELOW, "below the threshold (+0.5 %)" },
+	{ SRC_LINE, "exact, 3 % more", { true, true, false, 1.03, 1.03, 1.03, NAN, NAN, 0, 0, NULL },
+	  PMB_VERDICT_REGRESSED, "regressed" },
+	{ SRC_LINE, "exact, from none to 0.25", { false, true, false, 0.25, 0.25, 0.25, NAN, NAN, 0, 0, NULL },
+	  PMB_VERDICT_REGRESSED, "regressed" },
+	{ SRC_LINE, "below resolution on both sides",
+	  { true, false, true, 3, 2, 4, 0.001, 0.001, 0, 0, NULL }, PMB_VERDICT_NOISE, "within noise" },
+	{ SRC_LINE, "no interval", { true, false, false, 1.2, NAN, NAN, 0.001, 0.001, 0, 0, NULL }, PMB_VERDICT_NONE, "-" },
+	{ SRC_LINE, "no estimate", { true, false, false, NAN, NAN, NAN, 0.001, 0.001, 0, 0, NULL }, PMB_VERDICT_NONE, "-" },
+};
+
+static void test_verdicts(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(verdicts); i++) {
+		char word[96];
+		enum pmb_verdict v = pmb__verdict(&verdicts[i].c, 0.01, word, sizeof(word));
+
+		tap_ok_at(verdicts[i].line, v == verdicts[i].want && !strcmp(word, verdicts[i].word),
+			  "verdict: %s -> \"%s\"", verdicts[i].what, word);
+	}
+}
+
+/* The same rounds judged as compare judges two files of runs (independent
+ * samples, the U test) and as ab judges them (paired, the signed-rank
+ * test): the same words where both tests can tell.  Three runs a side
+ * 10 % apart read "regressed" in compare and "inconclusive" in ab before
+ * (issue 26): compare ignored its test's p. */
+static const struct {
+	int line;
+	const char *what;
+	double old[8], new[8];
+	size_t n;
+	double thr;
+	const char *word;
+} same[] = {
+	{ SRC_LINE, "3 runs, all 10 % slower", { 10.0, 10.1, 10.2 }, { 11.0, 11.11, 11.22 }, 3, 0.01,
+	  "inconclusive (3 runs a side: too few for the test)" },
+	{ SRC_LINE, "8 runs, all 20 % slower", { 10, 10.001, 10.002, 10.003, 10.004, 10.005, 10.006, 10.007 },
+	  { 12, 12.0012, 12.0024, 12.0036, 12.0048, 12.006, 12.0072, 12.0084 }, 8, 0.01, "regressed" },
+	{ SRC_LINE, "8 runs, all 3 % faster", { 10, 10.001, 10.002, 10.003, 10.004, 10.005, 10.006, 10.007 },
+	  { 9.7, 9.70097, 9.70194, 9.70291, 9.70388, 9.70485, 9.70582, 9.70679 }, 8, 0.05,
+	  "below the threshold (-3.0 %)" },
+	{ SRC_LINE, "8 runs, the same values turned round",
+	  { 10.0, 10.1, 10.2, 10.3, 10.4, 10.5, 10.6, 10.7 }, { 10.7, 10.6, 10.5, 10.4, 10.3, 10.2, 10.1, 10.0 },
+	  8, 0.01, "within noise" },
+};
+
+static void test_same(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(same); i++) {
+		struct pmb_change ind, pair;
+		char wi[96], wp[96];
+
+		pmb__change_independent(same[i].old, same[i].n, same[i].new, same[i].n, SEED, &ind);
+		pmb__change_paired(same[i].old, same[i].new, same[i].n, SEED, &pair);
+		pmb__verdict(&ind, same[i].thr, wi, sizeof(wi));
+		pmb__verdict(&pair, same[i].thr, wp, sizeof(wp));
+		tap_ok_at(same[i].line, !strcmp(wi, same[i].word) && !strcmp(wp, same[i].word),
+			  "compare and ab alike: %s: compare %.3f [%.3f, %.3f] U p=%.3g \"%s\"; "
+			  "ab %.3f [%.3f, %.3f] signed-rank p=%.3g \"%s\"", same[i].what, ind.est, ind.lo,
+			  ind.hi, ind.p, wi, pair.est, pair.lo, pair.hi, pair.p, wp);
+	}
+}
+
 static void test_min_p(void)
 {
 	/* All of one sign: the smallest p, as pmb__signed_rank itself gives. */
@@ -167,6 +284,8 @@ static void test_needed(void)
 int main(void)
 {
 	test_cases();
+	test_verdicts();
+	test_same();
 	test_min_p();
 	test_stop_rule();
 	test_needed();

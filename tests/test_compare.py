@@ -597,6 +597,74 @@ ok(rc == 0 and "0 regressed, 0 improved, %d within noise" % (2 * NBIG) in out,
 ok(secs < 30, "%d benchmarks compared in %.1f s (bound 30 s)" % (NBIG, secs))
 ok(rss < 1024, "%.0f MB files read in %.0f MiB (bound 1 GiB)" % (mb, rss))
 
+# 9. compare and ab judge a change with one function (analysis_verdict.c,
+# issue 26): the same rounds, as ab's turns (one run a file, paired round
+# by round, the signed-rank test) and as two files of repetitions for
+# compare (the U test), give the same verdict in the same words.  Before,
+# compare ignored its test: 3 runs a side 10 % apart read "regressed" in
+# compare and "inconclusive (3 rounds: ...)" in ab.
+def side(name, benches):
+    """An ab side: a script that lists x/a and, turn by turn, writes the
+    next of benches as its result file (one run each)."""
+    for k, b in enumerate(benches):
+        write("%s-%d.json" % (name, k), report([b]))
+    path = os.path.join(TMP, name + ".sh")
+    with open(path, "w") as f:
+        f.write('#!/bin/sh\nfor a in "$@"; do case "$a" in --list) echo x/a; exit 0;; '
+                '--out=*) out="${a#--out=}";; esac; done\n'
+                'n=$(cat "%s/%s.count" 2>/dev/null || echo 0)\n'
+                'echo $((n + 1)) > "%s/%s.count"\n'
+                'cp "%s/%s-$n.json" "$out"\n' % (TMP, name, TMP, name, TMP, name))
+    os.chmod(path, 0o755)
+    return path
+
+
+def both(name, old, new, *opts):
+    """compare's and ab's rows of x/a's ns_per_item for old[i] against
+    new[i] (ns an item), round by round."""
+    ob, nb = [bench("x/a", v) for v in old], [bench("x/a", v) for v in new]
+    rc, out, err = compare(*opts, write(name + "-old.json", report(ob)),
+                           write(name + "-new.json", report(nb)))
+    c = rows(out).get(("x/a", "ns_per_item"))
+    p = subprocess.run([EXE, "ab", "--max-rounds=%d" % len(old), *opts,
+                        side(name + "-o", ob), side(name + "-n", nb)],
+                       capture_output=True, text=True, timeout=120)
+    a = rows(p.stdout).get(("x/a", "ns_per_item"))
+    if not a:
+        diag("ab: %d %s %s" % (p.returncode, p.stdout[-400:], p.stderr[-400:]))
+    return (rc, c), (p.returncode, a)
+
+
+OLD3 = (10.0, 10.1, 10.2)
+OLD8 = tuple(10.0 + 0.001 * i for i in range(8))
+WIDE8 = tuple(10.0 + 0.1 * i for i in range(8))
+for what, old, new, opts, word, rc in (
+        ("3 runs a side, all 10 % slower", OLD3, [1.1 * v for v in OLD3], (),
+         "inconclusive (3 runs a side: too few for the test)", 0),
+        ("8 runs a side, all 20 % slower", OLD8, [1.2 * v for v in OLD8], (), "regressed", 1),
+        ("8 runs a side, all 3 % slower at a 5 % threshold", OLD8, [1.03 * v for v in OLD8],
+         ("--threshold=5",), "below the threshold (+3.0 %)", 0),
+        ("8 runs a side, the same values turned round", WIDE8, WIDE8[::-1], (), "within noise", 0)):
+    (crc, c), (arc, a) = both("same%d" % len(old), old, new, *opts)
+    ok(c and a and c[7] == word and a[7] == word and crc == rc and arc == rc,
+       "%s: compare and ab both say %r (compare %s %r; ab %s %r)" % (what, word, crc, c, arc, a))
+    for f in os.listdir(TMP):
+        if f.endswith(".count"):
+            os.unlink(os.path.join(TMP, f))
+
+# 9b. Where the interval and the test disagree, compare says so as ab
+# does: 16 of 20 runs 10 % slower and 4 far faster hold the ratio of the
+# medians at 1.100 with an interval clear of 1 (a resampled median
+# moves only with 10 outliers of 20), while the U test of the runs (p = 0.11)
+# does not back the change.  Before: "regressed".
+rc, out, err = compare(write("dis-old.json", report(runs("x/a", 10.0, (1,) * 16 + (3,) * 4))),
+                       write("dis-new.json", report(runs("x/a", 10.0, (1.1,) * 16 + (0.01,) * 4))))
+r = rows(out).get(("x/a", "ns_per_item"))
+ok(rc == 0 and r and r[4] == "1.100" and r[5] == "[1.100, 1.100]" and
+   r[7] == "inconclusive (the test, p=%.2g, disagrees)" % float(r[6]) and float(r[6]) > 0.05 and
+   out.rstrip().endswith("0 regressed, 0 improved, 0 within noise, 1 inconclusive"),
+   "interval clear of 1, U test p > 0.05: inconclusive, the test's p said, exit 0 (%d, %r)" % (rc, r))
+
 for f in os.listdir(TMP):
     os.unlink(os.path.join(TMP, f))
 os.rmdir(TMP)

@@ -597,6 +597,24 @@ ok(rc == 0 and "0 regressed, 0 improved, %d within noise" % (2 * NBIG) in out,
 ok(secs < 30, "%d benchmarks compared in %.1f s (bound 30 s)" % (NBIG, secs))
 ok(rss < 1024, "%.0f MB files read in %.0f MiB (bound 1 GiB)" % (mb, rss))
 
+# 8b. compare reads raw samples with the analysis's arithmetic: a run
+# corrected with its own harness overhead, measured around it, is
+# corrected with that one alone, as the run's analysis did
+# (pmb_result_overhead); an event that overhead lacks has none subtracted.
+# Before, compare took the context's overhead for that event, and two runs
+# of 2.0 branch misses an item each read new/old 0.622, "improved".
+own = bench("x/a", 10.0, 2.0)
+own["harness_overhead"] = {"ns_per_pass": OV_NS_PER_PASS, "ns_per_sample": OV_NS_PER_SAMPLE,
+                           "events": {}}
+own["raw_samples"]["branch_misses"] = [
+    None if v is None else v - OV_EV_PER_SAMPLE - OV_EV_PER_PASS * p
+    for v, p in zip(own["raw_samples"]["branch_misses"], own["raw_samples"]["passes"])]
+rc, out, err = compare(write("ctx_ov.json", report([bench("x/a", 10.0, 2.0)])),
+                       write("own_ov.json", report([own])))
+r = rows(out).get(("x/a", "branch_misses_per_item"))
+ok(rc == 0 and r and r[4] == "1.000" and r[7] == "within noise",
+   "a run's own overhead without the event: none subtracted, as its analysis did (%d, %r)" % (rc, r))
+
 # 9. compare and ab judge a change with one function (analysis_verdict.c,
 # issue 26): the same rounds, as ab's turns (one run a file, paired round
 # by round, the signed-rank test) and as two files of repetitions for

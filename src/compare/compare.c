@@ -66,8 +66,8 @@ static double or0(double x)
 	return isnan(x) ? 0 : x;
 }
 
-/* One raw sample per item, less the harness overhead:
- * (x - per_sample - per_pass * passes) / (passes * items_per_pass).
+/* Per-item samples of one run from its raw samples, less the harness
+ * overhead, by the analysis's arithmetic (pmb__per_item_values).
  * Samples without a value (null) or passes are left out.  Every number
  * read is finite, but what is computed from them need not be (1e308 -
  * -1e308): such a sample is refused, naming its field. */
@@ -76,41 +76,50 @@ static int per_item(struct report *r, const char *bname, const char *field,
 		    const struct pmb_results_series *passes, double ipp,
 		    double pp, double ps, struct vec *out)
 {
-	double x, p, y;
-	size_t i;
+	double *p = malloc((2 * val->n + 1) * sizeof(*p)), *y = p + val->n;
+	int err = 0;
 
-	for (i = 0; i < val->n; i++) {
-		x = val->v[i];
-		p = i < passes->n ? passes->v[i] : NAN;
-		if (isnan(x) || isnan(p) || !(p * ipp > 0))
-			continue;
-		y = pmb_per_item(x, ps, pp, p, ipp);
-		if (!isfinite(y)) {
+	if (!p)
+		return -ENOMEM;
+	for (size_t i = 0; i < val->n; i++)
+		p[i] = i < passes->n ? passes->v[i] : NAN;
+	pmb__per_item_values(val->v, p, val->n, ps, pp, ipp, y);
+	for (size_t i = 0; i < val->n && !err; i++) {
+		if (isnan(val->v[i]) || isnan(p[i]) || !(p[i] * ipp > 0))
+			continue; /* no value, or no passes: NAN in y */
+		if (!isfinite(y[i])) {
 			snprintf(r->err, sizeof(r->err), "benchmark \"%.60s\": "
 				 "raw_samples.%.40s[%zu] less the harness "
 				 "overhead (per sample %g, per pass %g) is not "
 				 "a finite number per item", bname, field, i,
 				 ps, pp);
-			return -ERANGE;
+			err = -ERANGE;
+		} else {
+			err = vec_push(out, y[i]);
 		}
-		if (vec_push(out, y))
-			return -ENOMEM;
 	}
-	return 0;
+	free(p);
+	return err;
+}
+
+/* The harness overhead a run's figures were corrected with, as the
+ * analysis chooses it (pmb_result_overhead): the run's own where it was
+ * measured around it, else the context's; never the two mixed. */
+static const struct pmb_results_overhead *run_overhead(const struct report *r,
+							const struct pmb_results_run *run)
+{
+	return run->overhead ? run->overhead : &r->res->overhead;
 }
 
 /* Per-item samples of time from one run: the written per-item values, or
- * recomputed from the raw samples and the harness overhead (the run's own,
- * measured around it, before the context's). */
+ * recomputed from the raw samples and the harness overhead. */
 static int time_samples(struct report *r, const char *bname,
 			const struct pmb_results_run *run, struct vec *out)
 {
 	const struct pmb_results_series *ns = pmb__results_series(run, "ns");
 	const struct pmb_results_series *passes =
 		pmb__results_series(run, "passes");
-	const struct pmb_results_overhead *own = run->overhead;
-	double pp = or0(r->res->overhead.ns_per_pass);
-	double ps = or0(r->res->overhead.ns_per_sample);
+	const struct pmb_results_overhead *ov = run_overhead(r, run);
 	size_t i;
 
 	if (run->has_item_ns) {
@@ -121,12 +130,8 @@ static int time_samples(struct report *r, const char *bname,
 	}
 	if (!ns || !passes || isnan(run->items_per_pass))
 		return 0;
-	if (own && !isnan(own->ns_per_pass))
-		pp = own->ns_per_pass;
-	if (own && !isnan(own->ns_per_sample))
-		ps = own->ns_per_sample;
-	return per_item(r, bname, "ns", ns, passes, run->items_per_pass, pp,
-			ps, out);
+	return per_item(r, bname, "ns", ns, passes, run->items_per_pass, or0(ov->ns_per_pass),
+			or0(ov->ns_per_sample), out);
 }
 
 static const struct pmb_results_event_ov *
@@ -139,8 +144,8 @@ event_ov(const struct pmb_results_overhead *ov, const char *ev)
 }
 
 /* Per-item samples of event `ev` (the key without "_per_item"): raw
- * counts less the harness overhead (the run's own for this event, else
- * the context's), over items. */
+ * counts less the harness overhead of this event (none where the
+ * overhead the run was corrected with has none for it), over items. */
 static int event_samples(struct report *r, const char *bname,
 			 const struct pmb_results_run *run, const char *ev,
 			 struct vec *out)
@@ -148,12 +153,10 @@ static int event_samples(struct report *r, const char *bname,
 	const struct pmb_results_series *val = pmb__results_series(run, ev);
 	const struct pmb_results_series *passes =
 		pmb__results_series(run, "passes");
-	const struct pmb_results_event_ov *ov = event_ov(run->overhead, ev);
+	const struct pmb_results_event_ov *ov = event_ov(run_overhead(r, run), ev);
 
 	if (!val || !passes || isnan(run->items_per_pass))
 		return 0;
-	if (!ov)
-		ov = event_ov(&r->res->overhead, ev);
 	return per_item(r, bname, ev, val, passes, run->items_per_pass,
 			ov ? or0(ov->per_pass) : 0,
 			ov ? or0(ov->per_sample) : 0, out);

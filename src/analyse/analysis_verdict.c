@@ -172,7 +172,10 @@ enum pmb_verdict pmb__verdict(const struct pmb_change *c, double thr, char *b, s
 	case PMB_VERDICT_REGRESSED: snprintf(b, n, "regressed"); break;
 	case PMB_VERDICT_IMPROVED: snprintf(b, n, "improved"); break;
 	case PMB_VERDICT_NOISE:
-		snprintf(b, n, c->exact && !c->below_both ? "unchanged" : "within noise");
+		/* Exact counts that are the same are unchanged; below
+		 * resolution on both sides they may differ, within it. */
+		snprintf(b, n, c->exact && (!c->below_both || c->est == (c->ratio ? 1 : 0)) ?
+			 "unchanged" : "within noise");
 		break;
 	case PMB_VERDICT_BELOW:
 		if (!c->ratio)

@@ -228,6 +228,19 @@ static void test_min_p(void)
 	}
 	tap_ok(pmb__signed_rank_min_p(5) >= 0.05 && pmb__signed_rank_min_p(6) < 0.05,
 	       "signed rank reaches p < 0.05 from 6 rounds, not 5");
+	/* U: the samples wholly apart, as pmb__mann_whitney gives it, exact
+	 * (small) and approximated (large) alike. */
+	for (size_t nx = 1; nx <= 14; nx += 3)
+		for (size_t ny = 2; ny <= 14; ny += 4) {
+			double x[28];
+
+			for (size_t i = 0; i < nx + ny; i++)
+				x[i] = (double)i;
+			tap_ok(fabs(pmb__mann_whitney_min_p(nx, ny) - pmb__mann_whitney(x, nx, x + nx, ny, NULL)) < 1e-12,
+			       "U smallest p at %zu and %zu: %.4g", nx, ny, pmb__mann_whitney_min_p(nx, ny));
+		}
+	tap_ok(pmb__mann_whitney_min_p(3, 3) >= 0.05 && pmb__mann_whitney_min_p(4, 4) < 0.05,
+	       "U reaches p < 0.05 from 4 runs a side, not 3");
 }
 
 static void test_stop_rule(void)

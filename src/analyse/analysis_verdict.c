@@ -16,21 +16,6 @@ static void change_init(struct pmb_change *c)
 	*c = (struct pmb_change){ .est = NAN, .lo = NAN, .hi = NAN, .p = NAN, .min_p = NAN };
 }
 
-/* The smallest p Mann-Whitney's U can give for no and nn values: the two
- * samples wholly apart, as pmb__mann_whitney itself computes it. */
-static double mann_whitney_min_p(size_t no, size_t nn)
-{
-	double *x = malloc((no + nn + 1) * sizeof(*x)), p;
-
-	if (!x)
-		return NAN;
-	for (size_t i = 0; i < no + nn; i++)
-		x[i] = (double)i;
-	p = pmb__mann_whitney(x, no, x + no, nn, NULL);
-	free(x);
-	return p;
-}
-
 int pmb__change_independent(const double *old, size_t no, const double *new, size_t nn,
 			    uint64_t seed, struct pmb_change *c)
 {
@@ -45,7 +30,7 @@ int pmb__change_independent(const double *old, size_t no, const double *new, siz
 	c->ratio = mo > 0;
 	c->est = c->ratio ? mn / mo : mn - mo;
 	c->p = pmb__mann_whitney(new, nn, old, no, NULL);
-	c->min_p = mann_whitney_min_p(no, nn);
+	c->min_p = pmb__mann_whitney_min_p(no, nn);
 	c->n_old = no;
 	c->n_new = nn;
 	rc = c->ratio ? pmb__bootstrap_ratio_ci(new, nn, old, no, PMB_CHANGE_CONF, RESAMPLES, seed,

@@ -12,6 +12,7 @@
 #include "ab.h"
 #include "report.h"
 #include "ab_internal.h"
+#include "compare.h"
 #include "base.h"
 #include "pmubench.h"
 
@@ -569,17 +570,7 @@ static int report(struct ab *ab, const char *stopped, uint64_t seed)
 	pmb__ab_below(stdout, ab->s, ab->v, ab->ns);
 	for (size_t i = 0; i < ab->ns; i++)
 		count[ab->v[i].v]++;
-	printf("%zu regressed, %zu improved, %zu %s", count[PMB_VERDICT_REGRESSED],
-	       count[PMB_VERDICT_IMPROVED], count[PMB_VERDICT_NOISE], exact ? "unchanged" : "within noise");
-	if (count[PMB_VERDICT_BELOW])
-		printf(", %zu below the threshold", count[PMB_VERDICT_BELOW]);
-	if (count[PMB_VERDICT_INCONCLUSIVE])
-		printf(", %zu inconclusive", count[PMB_VERDICT_INCONCLUSIVE]);
-	if (count[PMB_VERDICT_ACROSS])
-		printf(", %zu not told from the threshold", count[PMB_VERDICT_ACROSS]);
-	if (count[PMB_VERDICT_NONE])
-		printf(", %zu without a verdict", count[PMB_VERDICT_NONE]);
-	printf("\n");
+	pmb__compare_counts(count, exact);
 	return count[PMB_VERDICT_REGRESSED] ? 1 : 0;
 }
 

@@ -636,19 +636,7 @@ int pmb__compare_main(int argc, char **argv)
 	list_missing(rn.res, ro.res, "added");
 	/* Every row counted: those with verdict "-" (not run on one side, no
 	 * point value to compare) too. */
-	/* The order and words of ab's last line. */
-	printf("%zu regressed, %zu improved, %zu %s", counts[PMB_VERDICT_REGRESSED],
-	       counts[PMB_VERDICT_IMPROVED], counts[PMB_VERDICT_NOISE],
-	       ro.exact ? "unchanged" : "within noise");
-	if (counts[PMB_VERDICT_BELOW])
-		printf(", %zu below the threshold", counts[PMB_VERDICT_BELOW]);
-	if (counts[PMB_VERDICT_INCONCLUSIVE])
-		printf(", %zu inconclusive", counts[PMB_VERDICT_INCONCLUSIVE]);
-	if (counts[PMB_VERDICT_ACROSS])
-		printf(", %zu not told from the threshold", counts[PMB_VERDICT_ACROSS]);
-	if (counts[PMB_VERDICT_NONE])
-		printf(", %zu without a verdict", counts[PMB_VERDICT_NONE]);
-	printf("\n");
+	pmb__compare_counts(counts, ro.exact);
 	ret = counts[PMB_VERDICT_REGRESSED] ? 1 : 0;
 out:
 	pmb__table_free(&t);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "ab.h"
+#include "analyse.h"
 #include "merge.h"
 
 /* `pmubench compare [--threshold=PCT] [--drift=PCT] OLD.json NEW.json`
@@ -24,7 +25,6 @@
  * 2 bad usage or an unreadable or malformed file. */
 int pmb__compare_main(int argc, char **argv);
 
-struct pmb_change;
 struct pmb_results;
 struct pmb_results_run;
 struct pmb_results_bench;
@@ -67,6 +67,11 @@ bool pmb__compare_simulated(const struct pmb_results *o, const struct pmb_result
  * simulated counts, which do not drift. */
 double pmb__compare_notes(const struct pmb_results *o, const struct pmb_results *n,
 			  double drift);
+
+/* The last line of compare and ab on stdout: how many rows got each
+ * verdict (count[], by enum pmb_verdict), "unchanged" for "within noise"
+ * where the counts are exact. */
+void pmb__compare_counts(const size_t count[PMB_VERDICT_COUNT], bool exact);
 
 /* A figure's value as compare and ab print it: "-" where it has none,
  * whole above 1e4, else 4 significant digits. */

@@ -140,3 +140,18 @@ double pmb__compare_notes(const struct pmb_results *o, const struct pmb_results 
 		       worst * 100);
 	return drift;
 }
+
+void pmb__compare_counts(const size_t count[PMB_VERDICT_COUNT], bool exact)
+{
+	printf("%zu regressed, %zu improved, %zu %s", count[PMB_VERDICT_REGRESSED],
+	       count[PMB_VERDICT_IMPROVED], count[PMB_VERDICT_NOISE], exact ? "unchanged" : "within noise");
+	if (count[PMB_VERDICT_BELOW])
+		printf(", %zu below the threshold", count[PMB_VERDICT_BELOW]);
+	if (count[PMB_VERDICT_INCONCLUSIVE])
+		printf(", %zu inconclusive", count[PMB_VERDICT_INCONCLUSIVE]);
+	if (count[PMB_VERDICT_ACROSS])
+		printf(", %zu not told from the threshold", count[PMB_VERDICT_ACROSS]);
+	if (count[PMB_VERDICT_NONE])
+		printf(", %zu without a verdict", count[PMB_VERDICT_NONE]);
+	printf("\n");
+}

@@ -371,6 +371,18 @@ ok(ratio(out, "BM_a", "real_time") == 1.3, "time_unit honoured: ratio 1.300")
 ok(not any(k[0] == "BM_a_mean" for k in rows(out)),
    "aggregates are not compared")
 
+# 7b. Point values have no test: the interval is the ratio widened by the
+# drift alone (5 %), judged by the one verdict.  5.5 % slower lies outside
+# it but not beyond threshold and drift together: a change, not told from
+# the threshold (before: "within noise", for an interval without 1).
+gb_near = json.loads(json.dumps(gb_old))
+gb_near["benchmarks"][0]["real_time"] = 105.5
+rc, out, err = compare(write("gb_old.json", gb_old), write("gb_near.json", gb_near))
+r = rows(out).get(("BM_a", "real_time"))
+ok(rc == 0 and r and r[4] == "1.055" and r[6] == "-" and
+   r[7] == "not told from the threshold (+5.5 %)",
+   "point values 5.5 %% apart, 5 %% drift: not told from the threshold (%d, %r)" % (rc, r))
+
 # 8. one run with samples, the other without: point values
 nosamp = write("nosamp.json", report([bench("x/a", 12.0, 2.0,
                                             samples=False)]))

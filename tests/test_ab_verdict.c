@@ -204,7 +204,7 @@ static void test_same(void)
 		struct pmb_change ind, pair;
 		char wi[96], wp[96];
 
-		pmb__change_independent(same[i].old, same[i].n, same[i].new, same[i].n, SEED, &ind);
+		pmb__change_independent(same[i].old, same[i].n, same[i].new, same[i].n, true, SEED, &ind);
 		pmb__change_paired(same[i].old, same[i].new, same[i].n, SEED, &pair);
 		pmb__verdict(&ind, same[i].thr, wi, sizeof(wi));
 		pmb__verdict(&pair, same[i].thr, wp, sizeof(wp));

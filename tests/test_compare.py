@@ -627,6 +627,18 @@ r = rows(out).get(("x/a", "branch_misses_per_item"))
 ok(rc == 0 and r and r[4] == "1.000" and r[7] == "within noise",
    "a run's own overhead without the event: none subtracted, as its analysis did (%d, %r)" % (rc, r))
 
+# 8c. No ratio to a figure below its resolution (zero within it), as the
+# run's analysis gives none (analysis_links.c): from 0.001 branch misses
+# an item, flagged below resolution, to 0.5 is a difference, regressed.
+# Before: a ratio of 500 and its interval.
+unres = bench("x/a", 10.0, 0.001)
+unres["branch_misses_per_item_below_resolution"] = True
+rc, out, err = compare(write("unres.json", report([unres])),
+                       write("res.json", report([bench("x/a", 10.0, 0.5)])))
+r = rows(out).get(("x/a", "branch_misses_per_item"))
+ok(rc == 1 and r and r[4] == "-" and r[5].startswith("diff [+0.4") and r[7] == "regressed",
+   "old figure below resolution: a difference, no ratio, regressed (%d, %r)" % (rc, r))
+
 # 9. compare and ab judge a change with one function (analysis_verdict.c,
 # issue 26): the same rounds, as ab's turns (one run a file, paired round
 # by round, the signed-rank test) and as two files of repetitions for

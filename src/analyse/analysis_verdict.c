@@ -17,7 +17,7 @@ static void change_init(struct pmb_change *c)
 }
 
 int pmb__change_independent(const double *old, size_t no, const double *new, size_t nn,
-			    uint64_t seed, struct pmb_change *c)
+			    bool old_resolved, uint64_t seed, struct pmb_change *c)
 {
 	double mo, mn;
 	int rc;
@@ -27,7 +27,7 @@ int pmb__change_independent(const double *old, size_t no, const double *new, siz
 		return -EINVAL;
 	mo = pmb__median(old, no);
 	mn = pmb__median(new, nn);
-	c->ratio = mo > 0;
+	c->ratio = old_resolved && mo > 0;
 	c->est = c->ratio ? mn / mo : mn - mo;
 	c->p = pmb__mann_whitney(new, nn, old, no, NULL);
 	c->min_p = pmb__mann_whitney_min_p(no, nn);

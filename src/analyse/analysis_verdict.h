@@ -38,13 +38,15 @@ enum pmb_verdict {
 
 /* Medians of independent samples old[0..no) and new[0..nn) (a file's
  * runs, or one run's per-item samples): est their ratio new/old (their
- * difference where the old median is not positive), [lo, hi] its
+ * difference where the old median is not positive, or where old_resolved
+ * is false: the old figure is below its resolution, zero within it, and
+ * the run's analysis gives no ratio to it either), [lo, hi] its
  * bootstrap interval (resampling each side on its own), p Mann-Whitney's
  * U (the difference too where a resampled old median is 0 and leaves
  * no ratio).  seed: the bootstrap's.  Returns 0; -EINVAL with fewer than two
  * values on a side or no interval (c->est and c->p still set); -ENOMEM. */
 int pmb__change_independent(const double *old, size_t no, const double *new, size_t nn,
-			    uint64_t seed, struct pmb_change *c);
+			    bool old_resolved, uint64_t seed, struct pmb_change *c);
 
 /* Paired values old[i], new[i] (ab's rounds: both sides run in each):
  * est the median of the per-pair ratios (differences, where an old value

@@ -326,14 +326,17 @@ static void change_cells(const struct pmb_change *ch, struct cells *c)
 
 /* The change from samples on both sides (one run's per-item samples; a
  * side may pool its runs): the ratio of their medians (their difference
- * where the old median is not positive), its bootstrap interval widened
+ * where the old median is not positive, or the old figure is below its
+ * resolution: no ratio to it, as in the run's analysis), its bootstrap
+ * interval widened
  * by the drift, and the U test, as analysis_verdict.c makes them.  Missing
  * point values are the samples' medians.  Returns 0, -ENOMEM, or -ERANGE
  * where a median or an interval overflows (said in ro's err). */
-static int by_samples(struct report *ro, const char *bname, const char *key,
+static int by_samples(struct report *ro, const struct pmb_results_bench *bo, const char *key,
 		      const struct vec *x, const struct vec *y, double drift,
 		      double *po, double *pn, struct cells *c, struct pmb_change *ch)
 {
+	const char *bname = bo->name;
 	double mx = pmb__median(x->v, x->n), my = pmb__median(y->v, y->n);
 	int rc;
 
@@ -343,7 +346,8 @@ static int by_samples(struct report *ro, const char *bname, const char *key,
 		*po = mx;
 	if (!isfinite(*pn))
 		*pn = my;
-	rc = pmb__change_independent(x->v, x->n, y->v, y->n, fnv1a(bname, key), ch);
+	rc = pmb__change_independent(x->v, x->n, y->v, y->n, !below_resolution(bo, key),
+				     fnv1a(bname, key), ch);
 	if (rc == -ENOMEM)
 		return rc;
 	ch->unit = "samples";
@@ -359,11 +363,12 @@ static int by_samples(struct report *ro, const char *bname, const char *key,
 /* The change from point values only: no samples and no test, so an
  * interval of the drift alone decides, as Google Benchmark's compare.py
  * lets the threshold decide. */
-static void by_points(double po, double pn, double drift, struct cells *c, struct pmb_change *ch)
+static void by_points(double po, double pn, bool old_resolved, double drift, struct cells *c,
+		      struct pmb_change *ch)
 {
 	*ch = (struct pmb_change){ .est = NAN, .lo = NAN, .hi = NAN, .p = NAN, .min_p = NAN };
 	snprintf(c->ci, sizeof(c->ci), "no samples");
-	if (po > 0 && isfinite(pn)) {
+	if (po > 0 && old_resolved && isfinite(pn)) {
 		ch->ratio = true;
 		ch->est = ch->lo = ch->hi = pn / po;
 		snprintf(c->ratio, sizeof(c->ratio), "%.3f", ch->est);
@@ -398,7 +403,7 @@ static int by_runs(const struct pmb_results_bench *bo,
 		   const struct pmb_results_bench *bn, const char *key,
 		   uint64_t seed, struct cells *c, struct pmb_change *ch)
 {
-	if (pmb__compare_between(bo, bn, key, seed, ch))
+	if (pmb__compare_between(bo, bn, key, !below_resolution(bo, key), seed, ch))
 		return -1;
 	change_cells(ch, c);
 	return 0;
@@ -433,10 +438,10 @@ static int compare_figure(struct report *ro, struct report *rn,
 	    !by_runs(bo, bn, key, fnv1a(bo->name, key), &c, &ch))
 		; /* repetitions on both sides: the noise between runs */
 	else if (x.n >= MIN_SAMPLES && y.n >= MIN_SAMPLES)
-		err = by_samples(ro, bo->name, key, &x, &y,
+		err = by_samples(ro, bo, key, &x, &y,
 				 ro->drift + pmb__compare_off_cpu(bo, bn, key), &po, &pn, &c, &ch);
 	else
-		by_points(po, pn, ro->drift, &c, &ch);
+		by_points(po, pn, !below_resolution(bo, key), ro->drift, &c, &ch);
 	if (err)
 		goto out;
 	/* Two figures that neither run resolved are both zero within their

@@ -40,13 +40,14 @@ int pmb__compare_point(const struct pmb_results_bench *b, const char *key, doubl
 /* Between-run noise: each run (repetition) of bo and bn is one value of
  * figure `key` (the run's median, as its analysis wrote it), and the
  * change is pmb__change_independent's of those values: the ratio of their
- * medians (the difference, where the old median is not positive), its
+ * medians (the difference, where the old median is not positive or
+ * old_resolved is false), its
  * bootstrap interval resampling whole runs, and Mann-Whitney's p.
  * Returns 0, or -1: fewer than two values on a side, no interval, or
  * memory short. */
 int pmb__compare_between(const struct pmb_results_bench *bo,
 			 const struct pmb_results_bench *bn, const char *key,
-			 uint64_t seed, struct pmb_change *c);
+			 bool old_resolved, uint64_t seed, struct pmb_change *c);
 
 /* Wall time that a single run's process spent off the CPU (waiting for it
  * on a busy machine) is not the code's, and another run need not wait

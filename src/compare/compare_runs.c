@@ -54,14 +54,14 @@ int pmb__compare_point(const struct pmb_results_bench *b, const char *key, doubl
 
 int pmb__compare_between(const struct pmb_results_bench *bo,
 			 const struct pmb_results_bench *bn, const char *key,
-			 uint64_t seed, struct pmb_change *c)
+			 bool old_resolved, uint64_t seed, struct pmb_change *c)
 {
 	double *o = malloc((bo->nrun + bn->nrun + 1) * sizeof(*o)), *n = o + bo->nrun;
 	size_t no, nn;
 	int ret = -1;
 
 	if (o && (no = run_values(bo, key, o)) >= 2 && (nn = run_values(bn, key, n)) >= 2)
-		ret = pmb__change_independent(o, no, n, nn, seed, c) ? -1 : 0;
+		ret = pmb__change_independent(o, no, n, nn, old_resolved, seed, c) ? -1 : 0;
 	free(o);
 	return ret;
 }

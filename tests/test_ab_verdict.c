@@ -18,7 +18,7 @@ static void series_of(struct pmb__ab_series *s, const double *r, size_t n)
 	memset(s, 0, sizeof(*s));
 	s->bench = "b";
 	snprintf(s->key, sizeof(s->key), "ns_per_item");
-	s->resolved = true;
+	s->resolved = s->old_resolved = true;
 	for (size_t i = 0; i < n; i++)
 		pmb__ab_series_push(s, 1.0, r[i]);
 }
@@ -205,7 +205,7 @@ static void test_same(void)
 		char wi[96], wp[96];
 
 		pmb__change_independent(same[i].old, same[i].n, same[i].new, same[i].n, true, SEED, &ind);
-		pmb__change_paired(same[i].old, same[i].new, same[i].n, SEED, &pair);
+		pmb__change_paired(same[i].old, same[i].new, same[i].n, true, SEED, &pair);
 		pmb__verdict(&ind, same[i].thr, wi, sizeof(wi));
 		pmb__verdict(&pair, same[i].thr, wp, sizeof(wp));
 		tap_ok_at(same[i].line, !strcmp(wi, same[i].word) && !strcmp(wp, same[i].word),
@@ -213,6 +213,31 @@ static void test_same(void)
 			  "ab %.3f [%.3f, %.3f] signed-rank p=%.3g \"%s\"", same[i].what, ind.est, ind.lo,
 			  ind.hi, ind.p, wi, pair.est, pair.lo, pair.hi, pair.p, wp);
 	}
+}
+
+/* An old figure below its resolution is zero within it: no ratio to it,
+ * in compare and ab alike (the run's analysis gives none either), the
+ * difference instead, and its verdict. */
+static void test_unresolved(void)
+{
+	double old[8], new[8];
+	struct pmb_change ind, pair;
+	char wi[96], wp[96];
+
+	for (int i = 0; i < 8; i++) {
+		old[i] = 0.001 + 0.0001 * i;
+		new[i] = 0.5 + 0.001 * i;
+	}
+	pmb__change_independent(old, 8, new, 8, false, SEED, &ind);
+	pmb__change_paired(old, new, 8, false, SEED, &pair);
+	pmb__verdict(&ind, 0.01, wi, sizeof(wi));
+	pmb__verdict(&pair, 0.01, wp, sizeof(wp));
+	tap_ok(!ind.ratio && !pair.ratio && fabs(ind.est - 0.499) < 0.01 && fabs(pair.est - 0.499) < 0.01 &&
+	       !strcmp(wi, "regressed") && !strcmp(wp, "regressed"),
+	       "old below resolution: differences, not ratios (compare %+.3f \"%s\", ab %+.3f \"%s\")",
+	       ind.est, wi, pair.est, wp);
+	pmb__change_independent(old, 8, new, 8, true, SEED, &ind);
+	tap_ok(ind.ratio && ind.est > 100, "old resolved: the ratio (%.1f)", ind.est);
 }
 
 static void test_min_p(void)
@@ -299,6 +324,7 @@ int main(void)
 	test_cases();
 	test_verdicts();
 	test_same();
+	test_unresolved();
 	test_min_p();
 	test_stop_rule();
 	test_needed();

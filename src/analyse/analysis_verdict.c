@@ -48,8 +48,8 @@ int pmb__change_independent(const double *old, size_t no, const double *new, siz
 	return rc == -ENOMEM ? rc : rc ? -EINVAL : 0;
 }
 
-int pmb__change_paired(const double *old, const double *new, size_t n, uint64_t seed,
-		       struct pmb_change *c)
+int pmb__change_paired(const double *old, const double *new, size_t n, bool old_resolved,
+		       uint64_t seed, struct pmb_change *c)
 {
 	double *x, *d;
 	size_t ranked = 0;
@@ -61,7 +61,7 @@ int pmb__change_paired(const double *old, const double *new, size_t n, uint64_t 
 	if (!(x = malloc(2 * n * sizeof(*x))))
 		return -ENOMEM;
 	d = x + n;
-	c->ratio = true;
+	c->ratio = old_resolved;
 	for (size_t i = 0; i < n; i++)
 		c->ratio &= old[i] > 0;
 	/* The test ranks log ratios: a 2x and a 0.5x are as far from none. */

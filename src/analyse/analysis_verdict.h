@@ -50,11 +50,11 @@ int pmb__change_independent(const double *old, size_t no, const double *new, siz
 
 /* Paired values old[i], new[i] (ab's rounds: both sides run in each):
  * est the median of the per-pair ratios (differences, where an old value
- * is not positive), [lo, hi] its bootstrap interval, p the signed-rank
+ * is not positive or old_resolved is false, as above), [lo, hi] its bootstrap interval, p the signed-rank
  * test of their logs (of the differences).  Returns 0; -EINVAL (fewer
  * than two pairs, no interval); -ENOMEM. */
-int pmb__change_paired(const double *old, const double *new, size_t n, uint64_t seed,
-		       struct pmb_change *c);
+int pmb__change_paired(const double *old, const double *new, size_t n, bool old_resolved,
+		       uint64_t seed, struct pmb_change *c);
 
 /* Exact counts old and new (simulated): the ratio (difference where old
  * is not positive) is the change, with no interval and no test. */

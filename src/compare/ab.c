@@ -372,6 +372,7 @@ static int take_round(struct ab *ab, int r)
 		double o = turn_value(res[0], &ab->s[i], &bo), n = turn_value(res[1], &ab->s[i], &bn);
 
 		ab->s[i].resolved |= !bo || !bn;
+		ab->s[i].old_resolved |= !bo;
 		if (isfinite(o) && isfinite(n))
 			ret = pmb__ab_series_push(&ab->s[i], o, n);
 	}

@@ -123,6 +123,7 @@ struct pmb__ab_series {
 	double *old, *new;
 	size_t n, cap;
 	bool resolved;       /* some turn resolved it (not below resolution) */
+	bool old_resolved;   /* some OLD turn did: else no ratio to OLD's zero */
 };
 
 /* What the rounds say of one series: the change (analysis_verdict.h:

@@ -54,7 +54,7 @@ void pmb__ab_judge(const struct pmb__ab_series *s, double thr, bool exact,
 		v->halfwidth = 0;
 	} else if (s->n < 2) {
 		v->why = "one round";
-	} else if (pmb__change_paired(s->old, s->new, s->n, seed, &v->c)) {
+	} else if (pmb__change_paired(s->old, s->new, s->n, s->old_resolved, seed, &v->c)) {
 		v->why = "no interval";
 	} else if (v->c.ratio) {
 		v->halfwidth = fmax(v->c.est - v->c.lo, v->c.hi - v->c.est) / v->c.est;

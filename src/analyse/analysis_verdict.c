@@ -7,8 +7,8 @@
 #include "analysis_verdict.h"
 #include "base.h"
 
-/* Bootstrap resamples of a change's interval: its ends move by under
- * 0.1 % of the ratio between seeds at the sizes compare and ab see. */
+/* Bootstrap resamples of a change's interval (compare's and ab's count
+ * before they shared it; the run's own figures take 1000). */
 #define RESAMPLES 2000
 
 static void change_init(struct pmb_change *c)

@@ -371,6 +371,18 @@ ok(ratio(out, "BM_a", "real_time") == 1.3, "time_unit honoured: ratio 1.300")
 ok(not any(k[0] == "BM_a_mean" for k in rows(out)),
    "aggregates are not compared")
 
+# 7b. Point values have no test: the interval is the ratio widened by the
+# drift alone (5 %), judged by the one verdict.  5.5 % slower lies outside
+# it but not beyond threshold and drift together: a change, not told from
+# the threshold (before: "within noise", for an interval without 1).
+gb_near = json.loads(json.dumps(gb_old))
+gb_near["benchmarks"][0]["real_time"] = 105.5
+rc, out, err = compare(write("gb_old.json", gb_old), write("gb_near.json", gb_near))
+r = rows(out).get(("BM_a", "real_time"))
+ok(rc == 0 and r and r[4] == "1.055" and r[6] == "-" and
+   r[7] == "not told from the threshold (+5.5 %)",
+   "point values 5.5 %% apart, 5 %% drift: not told from the threshold (%d, %r)" % (rc, r))
+
 # 8. one run with samples, the other without: point values
 nosamp = write("nosamp.json", report([bench("x/a", 12.0, 2.0,
                                             samples=False)]))
@@ -596,6 +608,104 @@ ok(rc == 0 and "0 regressed, 0 improved, %d within noise" % (2 * NBIG) in out,
    "%d benchmarks of %.0f MB: exit 0, every figure compared (%d, %r)" % (NBIG, mb, rc, err.strip()[:200]))
 ok(secs < 30, "%d benchmarks compared in %.1f s (bound 30 s)" % (NBIG, secs))
 ok(rss < 1024, "%.0f MB files read in %.0f MiB (bound 1 GiB)" % (mb, rss))
+
+# 8b. compare reads raw samples with the analysis's arithmetic: a run
+# corrected with its own harness overhead, measured around it, is
+# corrected with that one alone, as the run's analysis did
+# (pmb_result_overhead); an event that overhead lacks has none subtracted.
+# Before, compare took the context's overhead for that event, and two runs
+# of 2.0 branch misses an item each read new/old 0.622, "improved".
+own = bench("x/a", 10.0, 2.0)
+own["harness_overhead"] = {"ns_per_pass": OV_NS_PER_PASS, "ns_per_sample": OV_NS_PER_SAMPLE,
+                           "events": {}}
+own["raw_samples"]["branch_misses"] = [
+    None if v is None else v - OV_EV_PER_SAMPLE - OV_EV_PER_PASS * p
+    for v, p in zip(own["raw_samples"]["branch_misses"], own["raw_samples"]["passes"])]
+rc, out, err = compare(write("ctx_ov.json", report([bench("x/a", 10.0, 2.0)])),
+                       write("own_ov.json", report([own])))
+r = rows(out).get(("x/a", "branch_misses_per_item"))
+ok(rc == 0 and r and r[4] == "1.000" and r[7] == "within noise",
+   "a run's own overhead without the event: none subtracted, as its analysis did (%d, %r)" % (rc, r))
+
+# 8c. No ratio to a figure below its resolution (zero within it), as the
+# run's analysis gives none (analysis_links.c): from 0.001 branch misses
+# an item, flagged below resolution, to 0.5 is a difference, regressed.
+# Before: a ratio of 500 and its interval.
+unres = bench("x/a", 10.0, 0.001)
+unres["branch_misses_per_item_below_resolution"] = True
+rc, out, err = compare(write("unres.json", report([unres])),
+                       write("res.json", report([bench("x/a", 10.0, 0.5)])))
+r = rows(out).get(("x/a", "branch_misses_per_item"))
+ok(rc == 1 and r and r[4] == "-" and r[5].startswith("diff [+0.4") and r[7] == "regressed",
+   "old figure below resolution: a difference, no ratio, regressed (%d, %r)" % (rc, r))
+
+# 9. compare and ab judge a change with one function (analysis_verdict.c,
+# issue 26): the same rounds, as ab's turns (one run a file, paired round
+# by round, the signed-rank test) and as two files of repetitions for
+# compare (the U test), give the same verdict in the same words.  Before,
+# compare ignored its test: 3 runs a side 10 % apart read "regressed" in
+# compare and "inconclusive (3 rounds: ...)" in ab.
+def side(name, benches):
+    """An ab side: a script that lists x/a and, turn by turn, writes the
+    next of benches as its result file (one run each)."""
+    for k, b in enumerate(benches):
+        write("%s-%d.json" % (name, k), report([b]))
+    path = os.path.join(TMP, name + ".sh")
+    with open(path, "w") as f:
+        f.write('#!/bin/sh\nfor a in "$@"; do case "$a" in --list) echo x/a; exit 0;; '
+                '--out=*) out="${a#--out=}";; esac; done\n'
+                'n=$(cat "%s/%s.count" 2>/dev/null || echo 0)\n'
+                'echo $((n + 1)) > "%s/%s.count"\n'
+                'cp "%s/%s-$n.json" "$out"\n' % (TMP, name, TMP, name, TMP, name))
+    os.chmod(path, 0o755)
+    return path
+
+
+def both(name, old, new, *opts):
+    """compare's and ab's rows of x/a's ns_per_item for old[i] against
+    new[i] (ns an item), round by round."""
+    ob, nb = [bench("x/a", v) for v in old], [bench("x/a", v) for v in new]
+    rc, out, err = compare(*opts, write(name + "-old.json", report(ob)),
+                           write(name + "-new.json", report(nb)))
+    c = rows(out).get(("x/a", "ns_per_item"))
+    p = subprocess.run([EXE, "ab", "--max-rounds=%d" % len(old), *opts,
+                        side(name + "-o", ob), side(name + "-n", nb)],
+                       capture_output=True, text=True, timeout=120)
+    a = rows(p.stdout).get(("x/a", "ns_per_item"))
+    if not a:
+        diag("ab: %d %s %s" % (p.returncode, p.stdout[-400:], p.stderr[-400:]))
+    return (rc, c), (p.returncode, a)
+
+
+OLD3 = (10.0, 10.1, 10.2)
+OLD8 = tuple(10.0 + 0.001 * i for i in range(8))
+WIDE8 = tuple(10.0 + 0.1 * i for i in range(8))
+for what, old, new, opts, word, rc in (
+        ("3 runs a side, all 10 % slower", OLD3, [1.1 * v for v in OLD3], (),
+         "inconclusive (3 runs a side: too few for the test)", 0),
+        ("8 runs a side, all 20 % slower", OLD8, [1.2 * v for v in OLD8], (), "regressed", 1),
+        ("8 runs a side, all 3 % slower at a 5 % threshold", OLD8, [1.03 * v for v in OLD8],
+         ("--threshold=5",), "below the threshold (+3.0 %)", 0),
+        ("8 runs a side, the same values turned round", WIDE8, WIDE8[::-1], (), "within noise", 0)):
+    (crc, c), (arc, a) = both("same%d" % len(old), old, new, *opts)
+    ok(c and a and c[7] == word and a[7] == word and crc == rc and arc == rc,
+       "%s: compare and ab both say %r (compare %s %r; ab %s %r)" % (what, word, crc, c, arc, a))
+    for f in os.listdir(TMP):
+        if f.endswith(".count"):
+            os.unlink(os.path.join(TMP, f))
+
+# 9b. Where the interval and the test disagree, compare says so as ab
+# does: 16 of 20 runs 10 % slower and 4 far faster hold the ratio of the
+# medians at 1.100 with an interval clear of 1 (a resampled median
+# moves only with 10 outliers of 20), while the U test of the runs (p = 0.11)
+# does not back the change.  Before: "regressed".
+rc, out, err = compare(write("dis-old.json", report(runs("x/a", 10.0, (1,) * 16 + (3,) * 4))),
+                       write("dis-new.json", report(runs("x/a", 10.0, (1.1,) * 16 + (0.01,) * 4))))
+r = rows(out).get(("x/a", "ns_per_item"))
+ok(rc == 0 and r and r[4] == "1.100" and r[5] == "[1.100, 1.100]" and
+   r[7] == "inconclusive (the test, p=%.2g, disagrees)" % float(r[6]) and float(r[6]) > 0.05 and
+   out.rstrip().endswith("0 regressed, 0 improved, 0 within noise, 1 inconclusive"),
+   "interval clear of 1, U test p > 0.05: inconclusive, the test's p said, exit 0 (%d, %r)" % (rc, r))
 
 for f in os.listdir(TMP):
     os.unlink(os.path.join(TMP, f))

@@ -4,5 +4,6 @@
 
 #include "analysis.h"
 #include "analysis_merge.h"
+#include "analysis_verdict.h"
 
 #endif

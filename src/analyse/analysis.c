@@ -35,6 +35,20 @@ static void resolve(struct pmb_figure *f, const double *p, size_t n, double ov_p
 	f->below_resolution = f->s.median < f->resolution || f->s.ci_lo <= 0;
 }
 
+size_t pmb__per_item_values(const double *v, const double *p, size_t n, double ov_sample,
+			    double ov_pass, double items, double *out)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		bool given = !isnan(v[i]) && !isnan(p[i]) && p[i] * items > 0;
+
+		out[i] = given ? pmb_per_item(v[i], ov_sample, ov_pass, p[i], items) : NAN;
+		m += given;
+	}
+	return m;
+}
+
 /* Raw per-sample totals over passes: the ladder's samples, then the
  * fixed-cost probes (which the fixed cost alone uses). */
 struct totals {
@@ -60,8 +74,8 @@ static void figure(struct pmb_figure *f, const struct totals *t, double ov_pass,
 	}
 	for (size_t i = 0; i < all; i++)
 		cost[i] = v[i] - ov_sample - ov_pass * p[i];
-	for (size_t i = 0; i < n; i++)
-		per_item[i] = pmb_per_item(v[i], ov_sample, ov_pass, p[i], items);
+	/* Every sample has passes and a value: all n are numbers. */
+	pmb__per_item_values(v, p, n, ov_sample, ov_pass, items, per_item);
 	if (pmb__summarize(per_item, n, STAT_SEED, &f->s) != 0) {
 		free(cost);
 		return; /* out of memory: not measured rather than made up */

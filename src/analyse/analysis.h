@@ -13,6 +13,16 @@ int pmb__analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n,
 		size_t repetitions);
 
 
+/* Per-item values of raw per-sample totals v[i] over passes p[i] (items
+ * an item count per pass), less the harness overhead: ov_sample per
+ * sample and ov_pass per pass (pmb_per_item).  The one arithmetic of
+ * every per-item figure: the run's analysis, its links, and compare's
+ * reading of a saved run's raw samples.  out[i] is NAN where v[i] or p[i]
+ * is not a number or p[i] * items is not positive (no value, no passes).
+ * Returns how many out[] are numbers. */
+size_t pmb__per_item_values(const double *v, const double *p, size_t n, double ov_sample,
+			    double ov_pass, double items, double *out);
+
 /* Whether r's loop holds none of the work: no instructions per item
  * (simulated), or under 0.1 counted.  The run then looks at the code to say
  * where the work went (pmb_result.work_went) before the warnings name it. */

@@ -29,24 +29,33 @@ static bool measured(const struct pmb_result *r, int e)
 	return r && r->status == 0 && fig_of((struct pmb_result *)r, e)->valid;
 }
 
-/* Per-item samples of figure e of r into out (r->nsamples long). */
+/* Per-item samples of figure e of r into out (r->nsamples long), by
+ * analysis.c's arithmetic. */
 static size_t per_item_samples(const struct pmb_context *ctx, const struct pmb_result *r, int e, double *out)
 {
 	const struct pmb_overhead *o = pmb_result_overhead(ctx, r);
 	double items = (double)(r->items_per_pass ? r->items_per_pass : 1);
+	double *p = malloc((r->nsamples + 1) * sizeof(*p));
 	size_t m = 0;
 
+	if (!p)
+		return 0;
 	for (size_t i = 0; i < r->nsamples; i++) {
 		const struct pmb_sample *s = &r->samples[i];
-		double v, P = (double)s->passes;
 		int sc = 0;
 
+		p[m] = (double)s->passes;
 		if (e < 0)
-			out[m++] = pmb_per_item((double)s->ns, o->ns_per_sample, o->ns_per_pass, P, items);
-		else if (pmb__sample_event(s, e, &v, &sc))
-			out[m++] = pmb_per_item(v, o->ev_valid[e] ? o->ev_per_sample[e] : 0,
-						o->ev_valid[e] ? o->ev_per_pass[e] : 0, P, items);
+			out[m++] = (double)s->ns;
+		else if (pmb__sample_event(s, e, &out[m], &sc))
+			m++;
 	}
+	if (e < 0)
+		pmb__per_item_values(out, p, m, o->ns_per_sample, o->ns_per_pass, items, out);
+	else
+		pmb__per_item_values(out, p, m, o->ev_valid[e] ? o->ev_per_sample[e] : 0,
+				     o->ev_valid[e] ? o->ev_per_pass[e] : 0, items, out);
+	free(p);
 	return m;
 }
 

@@ -490,6 +490,22 @@ double pmb__mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 	return z < 1 ? z : 1;
 }
 
+double pmb__mann_whitney_min_p(size_t nx, size_t ny)
+{
+	double n = (double)(nx + ny), mu = (double)nx * (double)ny / 2, var, z;
+
+	if (nx == 0 || ny == 0)
+		return 1;
+	/* The samples wholly apart, no ties: U = 0, as pmb__mann_whitney
+	 * would compute it, without the samples. */
+	if (nx <= MW_EXACT_MAX && ny <= MW_EXACT_MAX)
+		return mw_exact(nx, ny, 0);
+	var = (double)nx * (double)ny / 12 * (n + 1);
+	z = (mu - 0.5) / sqrt(var);
+	z = erfc((z < 0 ? 0 : z) / sqrt(2.0));
+	return z < 1 ? z : 1;
+}
+
 /* ---- multimodality -------------------------------------------------------------- */
 
 /* Thresholds of the multimodality test, from simulation: with them fewer

@@ -98,6 +98,11 @@ void pmb__median_ci_ranks(const double *sorted, size_t n, double *lo, double *hi
 double pmb__mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 			double *u);
 
+/* The smallest p pmb__mann_whitney can return for nx and ny values: the
+ * two wholly apart, no ties (3 and 3: 0.10; 4 and 4: 0.029).  A test whose
+ * smallest p is not below its alpha cannot find any change. */
+double pmb__mann_whitney_min_p(size_t nx, size_t ny);
+
 /* Wilcoxon's signed-rank test of paired differences d[0..n) against a
  * centre of 0, two-sided: zeros (and NANs) dropped, tied |d| given their
  * mean rank, the normal approximation with tie and continuity correction

@@ -12,6 +12,7 @@
 #include "ab.h"
 #include "report.h"
 #include "ab_internal.h"
+#include "compare.h"
 #include "base.h"
 #include "pmubench.h"
 
@@ -371,6 +372,7 @@ static int take_round(struct ab *ab, int r)
 		double o = turn_value(res[0], &ab->s[i], &bo), n = turn_value(res[1], &ab->s[i], &bn);
 
 		ab->s[i].resolved |= !bo || !bn;
+		ab->s[i].old_resolved |= !bo;
 		if (isfinite(o) && isfinite(n))
 			ret = pmb__ab_series_push(&ab->s[i], o, n);
 	}
@@ -536,7 +538,7 @@ static int write_out(struct ab *ab, const char *incomplete)
 static int report(struct ab *ab, const char *stopped, uint64_t seed)
 {
 	struct pmb__table t = { 0 };
-	size_t count[PMB_AB_NVERDICTS] = { 0 };
+	size_t count[PMB_VERDICT_COUNT] = { 0 };
 	bool exact = ab->o.backend == AB_SIM;
 
 	printf("pmubench ab: %s (OLD) against %s (NEW): %d round%s", ab->side[0].path,
@@ -569,18 +571,8 @@ static int report(struct ab *ab, const char *stopped, uint64_t seed)
 	pmb__ab_below(stdout, ab->s, ab->v, ab->ns);
 	for (size_t i = 0; i < ab->ns; i++)
 		count[ab->v[i].v]++;
-	printf("%zu regressed, %zu improved, %zu %s", count[PMB_AB_REGRESSED],
-	       count[PMB_AB_IMPROVED], count[PMB_AB_NOISE], exact ? "unchanged" : "within noise");
-	if (count[PMB_AB_BELOW])
-		printf(", %zu below the threshold", count[PMB_AB_BELOW]);
-	if (count[PMB_AB_INCONCLUSIVE])
-		printf(", %zu inconclusive", count[PMB_AB_INCONCLUSIVE]);
-	if (count[PMB_AB_ACROSS])
-		printf(", %zu not told from the threshold", count[PMB_AB_ACROSS]);
-	if (count[PMB_AB_NONE])
-		printf(", %zu without a verdict", count[PMB_AB_NONE]);
-	printf("\n");
-	return count[PMB_AB_REGRESSED] ? 1 : 0;
+	pmb__compare_counts(count, exact);
+	return count[PMB_VERDICT_REGRESSED] ? 1 : 0;
 }
 
 /* The folder of the turns, and all in it. */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analyse.h"
 #include "report.h"
 #include "io.h"
 
@@ -122,24 +123,18 @@ struct pmb__ab_series {
 	double *old, *new;
 	size_t n, cap;
 	bool resolved;       /* some turn resolved it (not below resolution) */
+	bool old_resolved;   /* some OLD turn did: else no ratio to OLD's zero */
 };
 
-/* What the rounds say of one series. */
+/* What the rounds say of one series: the change (analysis_verdict.h:
+ * the median of the rounds' ratios, its interval, the signed-rank test)
+ * and the verdict compare gives the same figures. */
 struct pmb__ab_verdict {
-	/* NOISE: the interval holds no change (exact: none at all); BELOW:
-	 * a real change under the threshold (compare.h: the same words);
-	 * INCONCLUSIVE: the interval excludes no change but the signed-rank
-	 * test does not agree (with too few rounds it cannot: testable);
-	 * ACROSS: a real change whose interval holds the threshold too. */
-	enum { PMB_AB_NOISE, PMB_AB_IMPROVED, PMB_AB_REGRESSED, PMB_AB_NONE, PMB_AB_BELOW,
-	       PMB_AB_INCONCLUSIVE, PMB_AB_ACROSS, PMB_AB_NVERDICTS } v;
-	bool ratio;          /* ratio new/old (false: a difference new - old) */
+	enum pmb_verdict v;
+	struct pmb_change c;
+	char word[80];       /* the verdict's words (pmb__verdict) */
 	double old, new;     /* medians over the rounds */
-	double est, lo, hi;  /* median ratio (or difference) and its 95 % CI */
-	double p;            /* signed-rank p of log ratios (or differences) */
 	double halfwidth;    /* of the ratio's CI, relative: the stopping rule's */
-	size_t ranked;       /* rounds the test ranked (non-zero differences) */
-	bool testable;       /* with that many, the test can reach its alpha */
 	const char *why;     /* why no interval ("below resolution", ...) */
 	bool below_both;     /* below resolution on both sides: no row in the
 	                        table, named on one line under it */

@@ -1,4 +1,4 @@
-/* ab_verdict.c - `pmubench ab`'s paired statistics: per-round ratios, their bootstrap interval, the signed-rank test, the verdict and its table. */
+/* ab_verdict.c - `pmubench ab`'s rounds judged: their paired change and verdict (analysis_verdict.c, as compare's), and the table. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,12 +8,6 @@
 #include "ab_internal.h"
 #include "compare.h"
 #include "base.h"
-
-#define CONF 0.95
-#define RESAMPLES 2000
-/* The paired test must agree with the interval: both beyond the threshold
- * and a signed-rank p below this. */
-#define ALPHA 0.05
 
 int pmb__ab_series_push(struct pmb__ab_series *s, double old, double new)
 {
@@ -40,122 +34,43 @@ static double median_of(const double *x, size_t n)
 	return n ? pmb__median(x, n) : NAN;
 }
 
-/* Simulated counts are exact: the last round's ratio (or difference where
- * OLD counted none) is the change, with no interval. */
-static void judge_exact(const struct pmb__ab_series *s, double thr, struct pmb__ab_verdict *v)
-{
-	int c = pmb__compare_exact(s->old[s->n - 1], s->new[s->n - 1], thr, &v->est, &v->ratio);
-
-	v->lo = v->hi = v->est;
-	v->halfwidth = 0;
-	v->v = c > 0 ? PMB_AB_REGRESSED : c < 0 ? PMB_AB_IMPROVED :
-	       v->est != (v->ratio ? 1 : 0) ? PMB_AB_BELOW : PMB_AB_NOISE;
-}
-
-/* d[i]: the round's log ratio (ratios) or difference; x[i]: the ratio or
- * difference itself. */
-static void paired(const struct pmb__ab_series *s, bool ratio, double *x, double *d)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		x[i] = ratio ? s->new[i] / s->old[i] : s->new[i] - s->old[i];
-		d[i] = ratio ? log(x[i]) : x[i];
-	}
-}
-
-/* The median of the per-round ratios (or differences), its interval and
- * the signed-rank test; the verdict only where both agree. */
-static void judge_paired(const struct pmb__ab_series *s, double thr, uint64_t seed,
-			 struct pmb__ab_verdict *v)
-{
-	double *x = malloc(2 * s->n * sizeof(*x)), *d = x + s->n;
-	bool sure, apart;
-
-	v->ratio = true;
-	for (size_t i = 0; i < s->n; i++)
-		v->ratio &= s->old[i] > 0;
-	if (!x || pmb__bootstrap_median_ci((paired(s, v->ratio, x, d), x), s->n, CONF,
-					   RESAMPLES, seed, &v->lo, &v->hi)) {
-		v->why = "no interval";
-		free(x);
-		return;
-	}
-	v->est = pmb__median(x, s->n);
-	v->p = pmb__signed_rank(d, s->n, &v->ranked);
-	v->testable = pmb__signed_rank_min_p(v->ranked) < ALPHA;
-	free(x);
-	sure = v->p < ALPHA;
-	/* "Within noise" only where the interval holds no change: an
-	 * interval that excludes it with a test that does not agree (issue
-	 * 26: 1.255 [1.131, 1.333] at p = 0.12 over 5 rounds, where no p
-	 * under 0.059 exists) is inconclusive, never noise. */
-	apart = v->ratio ? v->lo > 1 || v->hi < 1 : v->lo > 0 || v->hi < 0;
-	if (v->ratio) {
-		v->halfwidth = fmax(v->est - v->lo, v->hi - v->est) / v->est;
-		v->v = sure && v->lo > 1 + thr ? PMB_AB_REGRESSED :
-		       sure && v->hi < 1 - thr ? PMB_AB_IMPROVED :
-		       sure && apart && v->lo >= 1 - thr && v->hi <= 1 + thr ? PMB_AB_BELOW :
-		       sure && apart ? PMB_AB_ACROSS : PMB_AB_NOISE;
-	} else {
-		v->v = sure && v->lo > 0 ? PMB_AB_REGRESSED :
-		       sure && v->hi < 0 ? PMB_AB_IMPROVED : PMB_AB_NOISE;
-	}
-	if (apart && !sure)
-		v->v = PMB_AB_INCONCLUSIVE;
-}
-
 void pmb__ab_judge(const struct pmb__ab_series *s, double thr, bool exact,
 		   uint64_t seed, struct pmb__ab_verdict *v)
 {
-	*v = (struct pmb__ab_verdict){ .v = PMB_AB_NONE, .est = NAN, .lo = NAN, .hi = NAN,
-				       .p = NAN, .halfwidth = NAN };
+	*v = (struct pmb__ab_verdict){ .v = PMB_VERDICT_NONE, .halfwidth = NAN };
+	v->c = (struct pmb_change){ .est = NAN, .lo = NAN, .hi = NAN, .p = NAN, .min_p = NAN };
 	v->old = median_of(s->old, s->n);
 	v->new = median_of(s->new, s->n);
 	if (!s->n) {
 		v->why = "not measured";
 	} else if (!s->resolved) {
 		/* Zero within what either side resolves: no change to see. */
-		v->v = PMB_AB_NOISE;
 		v->why = "both below resolution";
-		v->below_both = true;
+		v->below_both = v->c.below_both = true;
 	} else if (exact) {
-		judge_exact(s, thr, v);
+		/* Simulated counts are exact: the last round's ratio (or
+		 * difference where OLD counted none) is the change. */
+		pmb__change_exact(s->old[s->n - 1], s->new[s->n - 1], &v->c);
+		v->halfwidth = 0;
 	} else if (s->n < 2) {
 		v->why = "one round";
-	} else {
-		judge_paired(s, thr, seed, v);
+	} else if (pmb__change_paired(s->old, s->new, s->n, s->old_resolved, seed, &v->c)) {
+		v->why = "no interval";
+	} else if (v->c.ratio) {
+		v->halfwidth = fmax(v->c.est - v->c.lo, v->c.hi - v->c.est) / v->c.est;
 	}
-}
-
-/* compare's words (compare.h): "within noise" only where the interval
- * holds no change; a real change under the threshold says its size. */
-static const char *verdict_word(const struct pmb__ab_verdict *v, bool exact, char *b, size_t n)
-{
-	switch (v->v) {
-	case PMB_AB_REGRESSED: return "regressed";
-	case PMB_AB_IMPROVED: return "improved";
-	case PMB_AB_BELOW:
-		pmb__compare_below(b, n, v->est, v->ratio);
-		return b;
-	case PMB_AB_NOISE:
-		return exact && !v->why ? "unchanged" : "within noise";
-	case PMB_AB_ACROSS:
-		pmb__compare_across(b, n, v->est);
-		return b;
-	case PMB_AB_INCONCLUSIVE:
-		if (!v->testable)
-			snprintf(b, n, "inconclusive (%zu rounds: too few for the test)", v->ranked);
-		else
-			snprintf(b, n, "inconclusive (the test, p=%.2g, disagrees)", v->p);
-		return b;
-	default: return "-";
-	}
+	/* The words compare gives the same change (analysis_verdict.c). */
+	if (v->why && !v->below_both)
+		snprintf(v->word, sizeof(v->word), "-");
+	else
+		v->v = pmb__verdict(&v->c, thr, v->word, sizeof(v->word));
 }
 
 /* The cells of one row. */
 static void row(struct pmb__table *t, const struct pmb__ab_series *s,
 		const struct pmb__ab_verdict *v, bool exact)
 {
-	char old[32], new[32], ratio[32] = "-", ci[64], p[32] = "-", word[64];
+	char old[32], new[32], ratio[32] = "-", ci[64], p[32] = "-";
 
 	pmb__compare_fmt_value(old, sizeof(old), v->old);
 	pmb__compare_fmt_value(new, sizeof(new), v->new);
@@ -163,14 +78,14 @@ static void row(struct pmb__table *t, const struct pmb__ab_series *s,
 		snprintf(ci, sizeof(ci), "%s", v->why);
 	else if (exact)
 		snprintf(ci, sizeof(ci), "exact (simulated)");
-	else if (v->ratio)
-		snprintf(ci, sizeof(ci), "[%.3f, %.3f]", v->lo, v->hi);
+	else if (v->c.ratio)
+		snprintf(ci, sizeof(ci), "[%.3f, %.3f]", v->c.lo, v->c.hi);
 	else
-		snprintf(ci, sizeof(ci), "diff [%+.3g, %+.3g]", v->lo, v->hi);
-	if (!v->why && v->ratio)
-		snprintf(ratio, sizeof(ratio), exact ? "%.6g" : "%.3f", v->est);
-	if (!isnan(v->p))
-		snprintf(p, sizeof(p), v->p < 1e-4 ? "<0.0001" : "%.4f", v->p);
+		snprintf(ci, sizeof(ci), "diff [%+.3g, %+.3g]", v->c.lo, v->c.hi);
+	if (!v->why && v->c.ratio)
+		snprintf(ratio, sizeof(ratio), exact ? "%.6g" : "%.3f", v->c.est);
+	if (!isnan(v->c.p))
+		snprintf(p, sizeof(p), v->c.p < 1e-4 ? "<0.0001" : "%.4f", v->c.p);
 	if (pmb__table_add_row(t))
 		return;
 	pmb__table_set(t, 0, "%s", s->bench);
@@ -180,7 +95,7 @@ static void row(struct pmb__table *t, const struct pmb__ab_series *s,
 	pmb__table_set(t, 4, "%s", ratio);
 	pmb__table_set(t, 5, "%s", ci);
 	pmb__table_set(t, 6, "%s", p);
-	pmb__table_set(t, 7, "%s", verdict_word(v, exact, word, sizeof(word)));
+	pmb__table_set(t, 7, "%s", v->word);
 }
 
 int pmb__ab_table(const struct pmb__ab_series *s, const struct pmb__ab_verdict *v,

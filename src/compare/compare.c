@@ -14,23 +14,8 @@
 #include "report.h"
 #include "io.h"
 
-#define CONF 0.95
-#define RESAMPLES 2000
 /* Fewer samples than this on a side: compare the point values only. */
 #define MIN_SAMPLES 3
-
-/* V_NOISE: the interval holds no change (exact counts: none at all);
- * V_BELOW: a real change, under the threshold (its size in the cell). */
-enum verdict { V_NOISE, V_IMPROVED, V_REGRESSED, V_NONE, V_BELOW, V_ACROSS, V_COUNT };
-
-static const char *const verdict_name[] = {
-	[V_NOISE] = "within noise",
-	[V_IMPROVED] = "improved",
-	[V_REGRESSED] = "regressed",
-	[V_NONE] = "-",
-	[V_BELOW] = "below the threshold",
-	[V_ACROSS] = "not told from the threshold",
-};
 
 struct vec {
 	double *v;
@@ -81,8 +66,8 @@ static double or0(double x)
 	return isnan(x) ? 0 : x;
 }
 
-/* One raw sample per item, less the harness overhead:
- * (x - per_sample - per_pass * passes) / (passes * items_per_pass).
+/* Per-item samples of one run from its raw samples, less the harness
+ * overhead, by the analysis's arithmetic (pmb__per_item_values).
  * Samples without a value (null) or passes are left out.  Every number
  * read is finite, but what is computed from them need not be (1e308 -
  * -1e308): such a sample is refused, naming its field. */
@@ -91,41 +76,50 @@ static int per_item(struct report *r, const char *bname, const char *field,
 		    const struct pmb_results_series *passes, double ipp,
 		    double pp, double ps, struct vec *out)
 {
-	double x, p, y;
-	size_t i;
+	double *p = malloc((2 * val->n + 1) * sizeof(*p)), *y = p + val->n;
+	int err = 0;
 
-	for (i = 0; i < val->n; i++) {
-		x = val->v[i];
-		p = i < passes->n ? passes->v[i] : NAN;
-		if (isnan(x) || isnan(p) || !(p * ipp > 0))
-			continue;
-		y = pmb_per_item(x, ps, pp, p, ipp);
-		if (!isfinite(y)) {
+	if (!p)
+		return -ENOMEM;
+	for (size_t i = 0; i < val->n; i++)
+		p[i] = i < passes->n ? passes->v[i] : NAN;
+	pmb__per_item_values(val->v, p, val->n, ps, pp, ipp, y);
+	for (size_t i = 0; i < val->n && !err; i++) {
+		if (isnan(val->v[i]) || isnan(p[i]) || !(p[i] * ipp > 0))
+			continue; /* no value, or no passes: NAN in y */
+		if (!isfinite(y[i])) {
 			snprintf(r->err, sizeof(r->err), "benchmark \"%.60s\": "
 				 "raw_samples.%.40s[%zu] less the harness "
 				 "overhead (per sample %g, per pass %g) is not "
 				 "a finite number per item", bname, field, i,
 				 ps, pp);
-			return -ERANGE;
+			err = -ERANGE;
+		} else {
+			err = vec_push(out, y[i]);
 		}
-		if (vec_push(out, y))
-			return -ENOMEM;
 	}
-	return 0;
+	free(p);
+	return err;
+}
+
+/* The harness overhead a run's figures were corrected with, as the
+ * analysis chooses it (pmb_result_overhead): the run's own where it was
+ * measured around it, else the context's; never the two mixed. */
+static const struct pmb_results_overhead *run_overhead(const struct report *r,
+							const struct pmb_results_run *run)
+{
+	return run->overhead ? run->overhead : &r->res->overhead;
 }
 
 /* Per-item samples of time from one run: the written per-item values, or
- * recomputed from the raw samples and the harness overhead (the run's own,
- * measured around it, before the context's). */
+ * recomputed from the raw samples and the harness overhead. */
 static int time_samples(struct report *r, const char *bname,
 			const struct pmb_results_run *run, struct vec *out)
 {
 	const struct pmb_results_series *ns = pmb__results_series(run, "ns");
 	const struct pmb_results_series *passes =
 		pmb__results_series(run, "passes");
-	const struct pmb_results_overhead *own = run->overhead;
-	double pp = or0(r->res->overhead.ns_per_pass);
-	double ps = or0(r->res->overhead.ns_per_sample);
+	const struct pmb_results_overhead *ov = run_overhead(r, run);
 	size_t i;
 
 	if (run->has_item_ns) {
@@ -136,12 +130,8 @@ static int time_samples(struct report *r, const char *bname,
 	}
 	if (!ns || !passes || isnan(run->items_per_pass))
 		return 0;
-	if (own && !isnan(own->ns_per_pass))
-		pp = own->ns_per_pass;
-	if (own && !isnan(own->ns_per_sample))
-		ps = own->ns_per_sample;
-	return per_item(r, bname, "ns", ns, passes, run->items_per_pass, pp,
-			ps, out);
+	return per_item(r, bname, "ns", ns, passes, run->items_per_pass, or0(ov->ns_per_pass),
+			or0(ov->ns_per_sample), out);
 }
 
 static const struct pmb_results_event_ov *
@@ -154,8 +144,8 @@ event_ov(const struct pmb_results_overhead *ov, const char *ev)
 }
 
 /* Per-item samples of event `ev` (the key without "_per_item"): raw
- * counts less the harness overhead (the run's own for this event, else
- * the context's), over items. */
+ * counts less the harness overhead of this event (none where the
+ * overhead the run was corrected with has none for it), over items. */
 static int event_samples(struct report *r, const char *bname,
 			 const struct pmb_results_run *run, const char *ev,
 			 struct vec *out)
@@ -163,12 +153,10 @@ static int event_samples(struct report *r, const char *bname,
 	const struct pmb_results_series *val = pmb__results_series(run, ev);
 	const struct pmb_results_series *passes =
 		pmb__results_series(run, "passes");
-	const struct pmb_results_event_ov *ov = event_ov(run->overhead, ev);
+	const struct pmb_results_event_ov *ov = event_ov(run_overhead(r, run), ev);
 
 	if (!val || !passes || isnan(run->items_per_pass))
 		return 0;
-	if (!ov)
-		ov = event_ov(&r->res->overhead, ev);
 	return per_item(r, bname, ev, val, passes, run->items_per_pass,
 			ov ? or0(ov->per_pass) : 0,
 			ov ? or0(ov->per_sample) : 0, out);
@@ -308,32 +296,8 @@ static bool below_resolution(const struct pmb_results_bench *b, const char *key)
 /* The text cells of one row. */
 struct cells {
 	char old[32], new[32], ratio[32], ci[64], p[32];
-	char below[48];  /* V_BELOW: "below the threshold (+0.6 %)"; V_ACROSS:
-	                    "not told from the threshold (+2.1 %)" */
+	char word[80];   /* the verdict's words (pmb__verdict) */
 };
-
-/* A ratio's verdict from its interval [lo, hi] and estimate est: beyond
- * the threshold a change; an interval that excludes 1 within it, a real
- * change below the threshold, said with its size; else within noise. */
-static enum verdict by_interval(double lo, double hi, double est, double thr, struct cells *c)
-{
-	if (lo > 1 + thr)
-		return V_REGRESSED;
-	if (hi < 1 - thr)
-		return V_IMPROVED;
-	if ((lo > 1 || hi < 1) && lo >= 1 - thr && hi <= 1 + thr) {
-		pmb__compare_below(c->below, sizeof(c->below), est, true);
-		return V_BELOW;
-	}
-	/* Apart from 1 but reaching past the threshold: a real change that
-	 * may or may not be beyond it (a reviewer saw "below the threshold
-	 * (+2.1 %)" at a 1 % threshold). */
-	if (lo > 1 || hi < 1) {
-		pmb__compare_across(c->below, sizeof(c->below), est);
-		return V_ACROSS;
-	}
-	return V_NOISE;
-}
 
 /* A statistic of finite samples that overflowed (values near 1e308):
  * said, naming the figure, rather than shown as a verdict on nan. */
@@ -346,18 +310,35 @@ static int overflowed(struct report *r, const char *bname, const char *key,
 	return -ERANGE;
 }
 
-/* Verdict from samples on both sides: the bootstrap CI of the ratio of
- * medians (or of their difference, where the old median is not positive)
- * against the threshold; the U test's p is shown beside it.  Missing
- * point values are the samples' medians.  Returns 0, or -ERANGE where a
- * median or an interval overflows (said in ro's err). */
-static int by_samples(struct report *ro, const char *bname, const char *key,
-		      const struct vec *x, const struct vec *y, double thr, double drift,
-		      double *po, double *pn, struct cells *c, enum verdict *v)
+/* The ratio, interval and p cells of a change measured with a test. */
+static void change_cells(const struct pmb_change *ch, struct cells *c)
 {
+	snprintf(c->p, sizeof(c->p), isnan(ch->p) ? "-" : ch->p < 1e-4 ? "<0.0001" : "%.4f", ch->p);
+	if (!isfinite(ch->lo) || !isfinite(ch->hi)) {
+		snprintf(c->ci, sizeof(c->ci), "no CI");
+	} else if (ch->ratio) {
+		snprintf(c->ratio, sizeof(c->ratio), "%.3f", ch->est);
+		snprintf(c->ci, sizeof(c->ci), "[%.3f, %.3f]", ch->lo, ch->hi);
+	} else {
+		snprintf(c->ci, sizeof(c->ci), "diff [%+.3g, %+.3g]", ch->lo, ch->hi);
+	}
+}
+
+/* The change from samples on both sides (one run's per-item samples; a
+ * side may pool its runs): the ratio of their medians (their difference
+ * where the old median is not positive, or the old figure is below its
+ * resolution: no ratio to it, as in the run's analysis), its bootstrap
+ * interval widened
+ * by the drift, and the U test, as analysis_verdict.c makes them.  Missing
+ * point values are the samples' medians.  Returns 0, -ENOMEM, or -ERANGE
+ * where a median or an interval overflows (said in ro's err). */
+static int by_samples(struct report *ro, const struct pmb_results_bench *bo, const char *key,
+		      const struct vec *x, const struct vec *y, double drift,
+		      double *po, double *pn, struct cells *c, struct pmb_change *ch)
+{
+	const char *bname = bo->name;
 	double mx = pmb__median(x->v, x->n), my = pmb__median(y->v, y->n);
-	uint64_t seed = fnv1a(bname, key);
-	double lo, hi, p;
+	int rc;
 
 	if (!isfinite(mx) || !isfinite(my))
 		return overflowed(ro, bname, key, "median");
@@ -365,99 +346,66 @@ static int by_samples(struct report *ro, const char *bname, const char *key,
 		*po = mx;
 	if (!isfinite(*pn))
 		*pn = my;
-	p = pmb__mann_whitney(x->v, x->n, y->v, y->n, NULL);
-	snprintf(c->p, sizeof(c->p), isnan(p) ? "-" : p < 1e-4 ? "<0.0001" : "%.4f", p);
-	if (mx > 0 && !pmb__bootstrap_ratio_ci(y->v, y->n, x->v, x->n, CONF,
-					      RESAMPLES, seed, &lo, &hi)) {
-		if (!isfinite(lo) || !isfinite(hi) || !isfinite(my / mx))
-			return overflowed(ro, bname, key, "ratio or its 95 % interval");
-		snprintf(c->ratio, sizeof(c->ratio), "%.3f", my / mx);
-		pmb__compare_widen(&lo, &hi, true, mx, drift);
-		snprintf(c->ci, sizeof(c->ci), "[%.3f, %.3f]", lo, hi);
-		*v = by_interval(lo, hi, my / mx, thr, c);
-		return 0;
-	}
-	if (!pmb__bootstrap_diff_ci(y->v, y->n, x->v, x->n, CONF, RESAMPLES,
-				   seed, &lo, &hi)) {
-		if (!isfinite(lo) || !isfinite(hi))
-			return overflowed(ro, bname, key, "difference's 95 % interval");
-		/* No ratio to a median of zero or less: the difference says
-		 * whether anything moved. */
-		pmb__compare_widen(&lo, &hi, false, fmax(fabs(mx), fabs(my)), drift);
-		snprintf(c->ci, sizeof(c->ci), "diff [%+.3g, %+.3g]", lo, hi);
-		*v = lo > 0 ? V_REGRESSED : hi < 0 ? V_IMPROVED : V_NOISE;
-		return 0;
-	}
-	snprintf(c->ci, sizeof(c->ci), "no CI");
-	*v = V_NOISE;
+	rc = pmb__change_independent(x->v, x->n, y->v, y->n, !below_resolution(bo, key),
+				     fnv1a(bname, key), ch);
+	if (rc == -ENOMEM)
+		return rc;
+	ch->unit = "samples";
+	if (!rc && (!isfinite(ch->lo) || !isfinite(ch->hi) || !isfinite(ch->est)))
+		return overflowed(ro, bname, key, ch->ratio ? "ratio or its 95 % interval" :
+				  "difference's 95 % interval");
+	if (!rc)
+		pmb__change_widen(ch, fmax(fabs(mx), fabs(my)), drift);
+	change_cells(ch, c);
 	return 0;
 }
 
-/* Verdict from point values only: no interval, so the threshold alone
- * decides, as Google Benchmark's compare.py does. */
-static enum verdict by_points(double po, double pn, double thr,
-			      double drift, struct cells *c)
+/* The change from point values only: no samples and no test, so an
+ * interval of the drift alone decides, as Google Benchmark's compare.py
+ * lets the threshold decide. */
+static void by_points(double po, double pn, bool old_resolved, double drift, struct cells *c,
+		      struct pmb_change *ch)
 {
+	*ch = (struct pmb_change){ .est = NAN, .lo = NAN, .hi = NAN, .p = NAN, .min_p = NAN };
 	snprintf(c->ci, sizeof(c->ci), "no samples");
-	if (po > 0 && isfinite(pn)) {
-		snprintf(c->ratio, sizeof(c->ratio), "%.3f", pn / po);
+	if (po > 0 && old_resolved && isfinite(pn)) {
+		ch->ratio = true;
+		ch->est = ch->lo = ch->hi = pn / po;
+		snprintf(c->ratio, sizeof(c->ratio), "%.3f", ch->est);
 		/* Drift between the runs could move the ratio as far. */
-		if (pn / po > (1 + thr) * (1 + drift))
-			return V_REGRESSED;
-		if (pn / po < (1 - thr) / (1 + drift))
-			return V_IMPROVED;
-		/* No interval: a change is not told from noise. */
-		return V_NOISE;
+		pmb__change_widen(ch, po, drift);
+	} else if (po == pn) {
+		ch->est = ch->lo = ch->hi = 0; /* the same, not positive */
 	}
-	return po != pn ? V_NONE : V_NOISE;
 }
 
-/* Verdict from simulated counts on both sides: they are the same run
+/* The change of simulated counts on both sides: they are the same run
  * after run, so the ratio of the point values is the change, with no
  * interval and no test (as ab --backend=sim); the difference where the
- * old count is none.  *same: nothing changed at all. */
-static enum verdict by_exact(double po, double pn, double thr, struct cells *c, bool *same)
+ * old count is none. */
+static void by_exact(double po, double pn, struct cells *c, struct pmb_change *ch)
 {
-	double est;
-	bool ratio;
-	int change;
-
-	*same = po == pn;
 	snprintf(c->ci, sizeof(c->ci), "exact (simulated)");
+	pmb__change_exact(po, pn, ch);
 	if (!isfinite(po) || !isfinite(pn))
-		return V_NONE;
-	change = pmb__compare_exact(po, pn, thr, &est, &ratio);
-	if (ratio)
-		snprintf(c->ratio, sizeof(c->ratio), "%.6g", est);
+		ch->est = NAN;
+	else if (ch->ratio)
+		snprintf(c->ratio, sizeof(c->ratio), "%.6g", ch->est);
 	else
-		snprintf(c->ci, sizeof(c->ci), "exact diff %+.6g", est);
-	if (!change && !*same) {
-		pmb__compare_below(c->below, sizeof(c->below), est, ratio);
-		return V_BELOW;
-	}
-	return change > 0 ? V_REGRESSED : change < 0 ? V_IMPROVED : V_NOISE;
+		snprintf(c->ci, sizeof(c->ci), "exact diff %+.6g", ch->est);
 }
 
-/* Verdict from the spread between runs (repetitions) on both sides: each
- * run's value is one observation, so drift between processes is in the
- * interval.  Returns 0, or -1 when a side has fewer than two values. */
+/* The change from the spread between runs (repetitions) on both sides:
+ * each run's value is one observation, so drift between processes is in
+ * the interval.  Returns 0, or -1 when a side has fewer than two values
+ * or there is no interval. */
 static int by_runs(const struct pmb_results_bench *bo,
 		   const struct pmb_results_bench *bn, const char *key,
-		   uint64_t seed, double thr, struct cells *c, enum verdict *v)
+		   uint64_t seed, struct cells *c, struct pmb_change *ch)
 {
-	struct pmb__compare_ci ci;
-
-	if (pmb__compare_between(bo, bn, key, seed, &ci))
+	if (pmb__compare_between(bo, bn, key, !below_resolution(bo, key), seed, ch))
 		return -1;
-	snprintf(c->p, sizeof(c->p), ci.p < 1e-4 ? "<0.0001" : "%.4f", ci.p);
-	if (ci.ratio) {
-		snprintf(c->ratio, sizeof(c->ratio), "%.3f", ci.est);
-		snprintf(c->ci, sizeof(c->ci), "[%.3f, %.3f]", ci.lo, ci.hi);
-		*v = by_interval(ci.lo, ci.hi, ci.est, thr, c);
-	} else {
-		snprintf(c->ci, sizeof(c->ci), "diff [%+.3g, %+.3g]", ci.lo, ci.hi);
-		*v = ci.lo > 0 ? V_REGRESSED : ci.hi < 0 ? V_IMPROVED : V_NOISE;
-	}
+	change_cells(ch, c);
 	return 0;
 }
 
@@ -467,10 +415,11 @@ static int compare_figure(struct report *ro, struct report *rn,
 			  const struct pmb_results_bench *bo,
 			  const struct pmb_results_bench *bn,
 			  const char *key, double thr, struct pmb__table *t,
-			  enum verdict *v)
+			  enum pmb_verdict *v)
 {
 	struct vec x = { 0 }, y = { 0 };
 	struct cells c = { .ratio = "-", .p = "-" };
+	struct pmb_change ch;
 	double po = NAN, pn = NAN;
 	int err;
 
@@ -483,31 +432,30 @@ static int compare_figure(struct report *ro, struct report *rn,
 		err = figure_samples(rn, bn, key, &y);
 	if (err)
 		goto out;
-	bool same = false;
-
 	if (ro->exact)
-		*v = by_exact(po, pn, thr, &c, &same);
+		by_exact(po, pn, &c, &ch);
 	else if (bo->nrun >= 2 && bn->nrun >= 2 &&
-	    !by_runs(bo, bn, key, fnv1a(bo->name, key), thr, &c, v))
+	    !by_runs(bo, bn, key, fnv1a(bo->name, key), &c, &ch))
 		; /* repetitions on both sides: the noise between runs */
 	else if (x.n >= MIN_SAMPLES && y.n >= MIN_SAMPLES)
-		err = by_samples(ro, bo->name, key, &x, &y, thr,
-				 ro->drift + pmb__compare_off_cpu(bo, bn, key), &po, &pn, &c, v);
+		err = by_samples(ro, bo, key, &x, &y,
+				 ro->drift + pmb__compare_off_cpu(bo, bn, key), &po, &pn, &c, &ch);
 	else
-		*v = by_points(po, pn, thr, ro->drift, &c);
+		by_points(po, pn, !below_resolution(bo, key), ro->drift, &c, &ch);
 	if (err)
 		goto out;
 	/* Two figures that neither run resolved are both zero within their
 	 * resolution: a difference between them is not a change. */
 	if (below_resolution(bo, key) && below_resolution(bn, key)) {
-		*v = V_NOISE;
+		ch.below_both = true;
 		snprintf(c.ci, sizeof(c.ci), "both below resolution");
 	}
+	/* The verdict ab gives the same change (analysis_verdict.c). */
+	*v = pmb__verdict(&ch, thr, c.word, sizeof(c.word));
 	pmb__compare_fmt_value(c.old, sizeof(c.old), po);
 	pmb__compare_fmt_value(c.new, sizeof(c.new), pn);
 	err = table_add(t, (const char *const[NCOL]){
-		bo->name, key, c.old, c.new, c.ratio, c.ci, c.p,
-		*v == V_BELOW || *v == V_ACROSS ? c.below : ro->exact && *v == V_NOISE ? "unchanged" : verdict_name[*v] });
+		bo->name, key, c.old, c.new, c.ratio, c.ci, c.p, c.word });
 out:
 	free(x.v);
 	free(y.v);
@@ -586,15 +534,15 @@ static int parse_args(int argc, char **argv, double *thr, double *drift,
 static int compare_bench(struct report *ro, struct report *rn,
 			 const struct pmb_results_bench *bo,
 			 const struct pmb_results_bench *bn, double thr,
-			 struct pmb__table *t, size_t counts[V_COUNT])
+			 struct pmb__table *t, size_t counts[PMB_VERDICT_COUNT])
 {
 	const char **fig;
 	size_t k, nfig;
-	enum verdict v;
+	enum pmb_verdict v;
 	int err;
 
 	if (!bo->nrun || !bn->nrun) {
-		counts[V_NONE]++;
+		counts[PMB_VERDICT_NONE]++;
 		return table_add(t, (const char *const[NCOL]){
 			bo->name, "-", "-", "-", "-",
 			!bo->nrun ? "not run in old" : "not run in new",
@@ -625,7 +573,7 @@ static void list_missing(const struct pmb_results *a,
  * titles (printed as a row, with no rule under it), then the rows of each
  * benchmark in the old file's order; verdicts counted in counts. */
 static int compare_all(struct report *ro, struct report *rn,
-		       struct pmb__table *t, double thr, size_t counts[V_COUNT])
+		       struct pmb__table *t, double thr, size_t counts[PMB_VERDICT_COUNT])
 {
 	int ret;
 
@@ -663,7 +611,7 @@ int pmb__compare_main(int argc, char **argv)
 	struct report ro = { 0 }, rn = { 0 };
 	const char *files[2] = { NULL, NULL };
 	struct pmb__table t = { 0 };
-	size_t counts[V_COUNT] = { 0 };
+	size_t counts[PMB_VERDICT_COUNT] = { 0 };
 	double thr = 0.01, drift = 0.05;
 	int ret;
 
@@ -693,16 +641,8 @@ int pmb__compare_main(int argc, char **argv)
 	list_missing(rn.res, ro.res, "added");
 	/* Every row counted: those with verdict "-" (not run on one side, no
 	 * point value to compare) too. */
-	printf("%zu regressed, %zu improved, %zu %s", counts[V_REGRESSED],
-	       counts[V_IMPROVED], counts[V_NOISE], ro.exact ? "unchanged" : "within noise");
-	if (counts[V_BELOW])
-		printf(", %zu below the threshold", counts[V_BELOW]);
-	if (counts[V_ACROSS])
-		printf(", %zu not told from the threshold", counts[V_ACROSS]);
-	if (counts[V_NONE])
-		printf(", %zu without a verdict", counts[V_NONE]);
-	printf("\n");
-	ret = counts[V_REGRESSED] ? 1 : 0;
+	pmb__compare_counts(counts, ro.exact);
+	ret = counts[PMB_VERDICT_REGRESSED] ? 1 : 0;
 out:
 	pmb__table_free(&t);
 	pmb__results_free(ro.res);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "ab.h"
+#include "analyse.h"
 #include "merge.h"
 
 /* `pmubench compare [--threshold=PCT] [--drift=PCT] OLD.json NEW.json`
@@ -16,19 +17,13 @@
  * both and per figure (ns_per_item and every <event>_per_item both have)
  * the ratio new/old, its 95 % bootstrap CI (between runs where both files
  * hold repetitions; else within the run, widened by --drift), the
- * Mann-Whitney p-value and a verdict ("improved", "regressed", "within
- * noise"); then benchmarks added and removed.  A one-line message on stderr for errors.  This is command-line
+ * Mann-Whitney p-value and the verdict pmb__verdict() gives (the words
+ * ab gives: "improved", "regressed", "within noise", "below the
+ * threshold (+x %)", ...); then benchmarks added and removed.  A one-line message on stderr for errors.  This is command-line
  * code (called from main.c): it prints, but it does not exit.
  * Returns the exit status: 0 nothing regressed, 1 something regressed,
  * 2 bad usage or an unreadable or malformed file. */
 int pmb__compare_main(int argc, char **argv);
-
-/* An interval of new against old (compare_runs.c). */
-struct pmb__compare_ci {
-	bool ratio;          /* est, lo, hi: a ratio new/old (else new - old) */
-	double est, lo, hi;
-	double p;            /* Mann-Whitney U of the values */
-};
 
 struct pmb_results;
 struct pmb_results_run;
@@ -43,14 +38,16 @@ double pmb__compare_run_value(const struct pmb_results_run *run, const char *key
 int pmb__compare_point(const struct pmb_results_bench *b, const char *key, double *out);
 
 /* Between-run noise: each run (repetition) of bo and bn is one value of
- * figure `key`; the interval is the bootstrap 95 % interval of the ratio
- * of their medians (of the difference, where the old median is not
- * positive), resampling whole runs, and p Mann-Whitney's on those values.
+ * figure `key` (the run's median, as its analysis wrote it), and the
+ * change is pmb__change_independent's of those values: the ratio of their
+ * medians (the difference, where the old median is not positive or
+ * old_resolved is false), its
+ * bootstrap interval resampling whole runs, and Mann-Whitney's p.
  * Returns 0, or -1: fewer than two values on a side, no interval, or
  * memory short. */
 int pmb__compare_between(const struct pmb_results_bench *bo,
 			 const struct pmb_results_bench *bn, const char *key,
-			 uint64_t seed, struct pmb__compare_ci *ci);
+			 bool old_resolved, uint64_t seed, struct pmb_change *c);
 
 /* Wall time that a single run's process spent off the CPU (waiting for it
  * on a busy machine) is not the code's, and another run need not wait
@@ -61,28 +58,6 @@ int pmb__compare_between(const struct pmb_results_bench *bo,
 double pmb__compare_off_cpu(const struct pmb_results_bench *bo,
 			    const struct pmb_results_bench *bn, const char *key);
 
-/* Widen an interval by a drift between runs that could not be measured (a
- * fraction): a ratio's [lo, hi] to [lo / (1 + drift), hi * (1 + drift)], a
- * difference's by drift * |scale| each way. */
-void pmb__compare_widen(double *lo, double *hi, bool ratio, double scale, double drift);
-/* The change from old to new exact counts (simulated: the same run after
- * run), against the threshold thr (a fraction): *est the ratio new/old,
- * or the difference where old is not positive (*ratio false).  Returns 1
- * regressed, -1 improved, 0 within the threshold (unchanged included). */
-int pmb__compare_exact(double old, double new, double thr, double *est, bool *ratio);
-
-/* The verdict words compare, ab and both backends share (issue 26):
- * "within noise" only where the interval holds no change (or simulated
- * counts are the same: "unchanged"); a change that is real (the interval
- * excludes it, or exact counts differ) yet under the threshold is
- * "below the threshold (+0.6 %)", with its size: est is new/old where
- * ratio, else new - old.  Into b. */
-void pmb__compare_below(char *b, size_t n, double est, bool ratio);
-
-/* A real change (its interval excludes no change) whose interval holds the
- * threshold too: neither "below the threshold" nor a regression or an
- * improvement: "not told from the threshold (+2.1 %)". */
-void pmb__compare_across(char *b, size_t n, double est);
 /* Whether both runs are simulated (--backend=sim): exact counts. */
 bool pmb__compare_simulated(const struct pmb_results *o, const struct pmb_results *n);
 
@@ -93,6 +68,11 @@ bool pmb__compare_simulated(const struct pmb_results *o, const struct pmb_result
  * simulated counts, which do not drift. */
 double pmb__compare_notes(const struct pmb_results *o, const struct pmb_results *n,
 			  double drift);
+
+/* The last line of compare and ab on stdout: how many rows got each
+ * verdict (count[], by enum pmb_verdict), "unchanged" for "within noise"
+ * where the counts are exact. */
+void pmb__compare_counts(const size_t count[PMB_VERDICT_COUNT], bool exact);
 
 /* A figure's value as compare and ab print it: "-" where it has none,
  * whole above 1e4, else 4 significant digits. */

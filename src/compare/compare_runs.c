@@ -5,13 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyse.h"
 #include "compare.h"
 #include "report.h"
 #include "io.h"
 #include "base.h"
 
-#define CONF 0.95
-#define RESAMPLES 2000
 /* Wall time this far over the task clock is a busy machine's, not noise. */
 #define OFF_CPU 0.02
 
@@ -55,22 +54,14 @@ int pmb__compare_point(const struct pmb_results_bench *b, const char *key, doubl
 
 int pmb__compare_between(const struct pmb_results_bench *bo,
 			 const struct pmb_results_bench *bn, const char *key,
-			 uint64_t seed, struct pmb__compare_ci *ci)
+			 bool old_resolved, uint64_t seed, struct pmb_change *c)
 {
 	double *o = malloc((bo->nrun + bn->nrun + 1) * sizeof(*o)), *n = o + bo->nrun;
 	size_t no, nn;
 	int ret = -1;
 
-	if (!o || (no = run_values(bo, key, o)) < 2 || (nn = run_values(bn, key, n)) < 2)
-		goto out;
-	ci->p = pmb__mann_whitney(n, nn, o, no, NULL);
-	ci->ratio = pmb__median(o, no) > 0;
-	ci->est = ci->ratio ? pmb__median(n, nn) / pmb__median(o, no) :
-		  pmb__median(n, nn) - pmb__median(o, no);
-	ret = ci->ratio ? pmb__bootstrap_ratio_ci(n, nn, o, no, CONF, RESAMPLES, seed, &ci->lo, &ci->hi) :
-			  pmb__bootstrap_diff_ci(n, nn, o, no, CONF, RESAMPLES, seed, &ci->lo, &ci->hi);
-	ret = ret ? -1 : 0;
-out:
+	if (o && (no = run_values(bo, key, o)) >= 2 && (nn = run_values(bn, key, n)) >= 2)
+		ret = pmb__change_independent(o, no, n, nn, old_resolved, seed, c) ? -1 : 0;
 	free(o);
 	return ret;
 }
@@ -99,45 +90,9 @@ double pmb__compare_off_cpu(const struct pmb_results_bench *bo,
 	return !strcmp(key, "ns_per_item") && w > OFF_CPU ? w : 0;
 }
 
-int pmb__compare_exact(double old, double new, double thr, double *est, bool *ratio)
-{
-	*ratio = old > 0;
-	*est = *ratio ? new / old : new - old;
-	if (*ratio)
-		return *est > 1 + thr ? 1 : *est < 1 - thr ? -1 : 0;
-	return *est > 0 ? 1 : *est < 0 ? -1 : 0;
-}
-
-void pmb__compare_below(char *b, size_t n, double est, bool ratio)
-{
-	double pct = (est - 1) * 100;
-
-	if (ratio)
-		snprintf(b, n, fabs(pct) >= 0.1 ? "below the threshold (%+.1f %%)" : "below the threshold (%+.2g %%)",
-			 pct);
-	else
-		snprintf(b, n, "below the threshold (diff %+.3g)", est);
-}
-
-void pmb__compare_across(char *b, size_t n, double est)
-{
-	snprintf(b, n, "not told from the threshold (%+.1f %%)", (est - 1) * 100);
-}
-
 bool pmb__compare_simulated(const struct pmb_results *o, const struct pmb_results *n)
 {
 	return o->backend && n->backend && !strcmp(o->backend, "sim") && !strcmp(n->backend, "sim");
-}
-
-void pmb__compare_widen(double *lo, double *hi, bool ratio, double scale, double drift)
-{
-	if (ratio) {
-		*lo /= 1 + drift;
-		*hi *= 1 + drift;
-	} else {
-		*lo -= drift * fabs(scale);
-		*hi += drift * fabs(scale);
-	}
 }
 
 double pmb__compare_notes(const struct pmb_results *o, const struct pmb_results *n,
@@ -184,4 +139,19 @@ double pmb__compare_notes(const struct pmb_results *o, const struct pmb_results 
 		       "time intervals\n      widened by as much\n", off, off == 1 ? "" : "s",
 		       worst * 100);
 	return drift;
+}
+
+void pmb__compare_counts(const size_t count[PMB_VERDICT_COUNT], bool exact)
+{
+	printf("%zu regressed, %zu improved, %zu %s", count[PMB_VERDICT_REGRESSED],
+	       count[PMB_VERDICT_IMPROVED], count[PMB_VERDICT_NOISE], exact ? "unchanged" : "within noise");
+	if (count[PMB_VERDICT_BELOW])
+		printf(", %zu below the threshold", count[PMB_VERDICT_BELOW]);
+	if (count[PMB_VERDICT_INCONCLUSIVE])
+		printf(", %zu inconclusive", count[PMB_VERDICT_INCONCLUSIVE]);
+	if (count[PMB_VERDICT_ACROSS])
+		printf(", %zu not told from the threshold", count[PMB_VERDICT_ACROSS]);
+	if (count[PMB_VERDICT_NONE])
+		printf(", %zu without a verdict", count[PMB_VERDICT_NONE]);
+	printf("\n");
 }

@@ -4,9 +4,11 @@ hardening) for the run and compare: a simulator that wrote no counts is an
 error, never a silent zero; duplicate benchmark names are refused with both
 sources; Ctrl-C during a long sample is honoured within a second; result
 files whose JSON would blow up in memory are refused before they are
-parsed.  Every case takes a second or two."""
+parsed, and every file read is held to 10x its size; --disasm lists a
+window around a loop past the bound of instructions.  Every case takes a second or two."""
 import json
 import os
+import re
 import resource
 import shutil
 import signal
@@ -322,6 +324,45 @@ else:
     ok(r.returncode == 0 and "bm_huge is cut at" in " ".join(r.stdout.split()) and len(r.stdout) < 1000000,
        "--disasm of a function of 60 k instructions: the listing says it is cut, %d bytes of output "
        "(%d, %.1f s, %r)" % (len(r.stdout), r.returncode, took, errors(r)[-1:]))
+
+# --disasm of a function whose measured loop lies past the bound: the
+# listing is a window around the loop (its counts under sim), with a note
+# naming the window and the function's size.  40 k nops before the loop,
+# run once: a few seconds under valgrind.
+late = CC and plugin("late", "static void bm_late(struct pmb_state *s)\n{\n\tunsigned long x = 1;\n"
+                             '\t__asm__ volatile(".rept 40000\\n\\tnop\\n\\t.endr");\n'
+                             "\twhile (pmb_loop(s)) {\n\t\tx = x * 3 + 1;\n\t\tpmb_do_not_optimize(x);\n\t}\n}\n"
+                             'PMB_BENCHMARK(bm_late, .group = "huge", .name = "late");\n')
+if not late:
+    skip("--disasm of a loop past 40 k instructions: a window around it", "no C compiler to build a plugin")
+else:
+    sim_why = sim_unavailable()
+    t0 = time.monotonic()
+    r = pmb("--load=" + late, "--filter=^huge/late$", "--disasm", "--samples=3", "--min-sample-time=100us",
+            *([] if sim_why else ["--backend=sim"]))
+    took = time.monotonic() - t0
+    text = " ".join(r.stdout.split())
+    m = re.search(r"bm_late: listing cut to (\d+) instructions around the loop at 0x([0-9a-f]+) "
+                  r"\(0x([0-9a-f]+)\.\.0x([0-9a-f]+)\); the function holds (\d+)", text)
+    listed = [ln for ln in r.stdout.splitlines() if re.match(r"\s+([0-9.]+\s+){4}[0-9a-f]+\s", ln) or
+              re.match(r"\s+[0-9a-f]+\s+(loop\s+)?[a-z]", ln)]
+    loop_call = [ln for ln in listed if "pmb__loop_next" in ln]
+    ok(r.returncode == 0 and m and int(m.group(1)) <= 32768 and int(m.group(5)) >= 40000 and
+       int(m.group(3), 16) <= int(m.group(2), 16) < int(m.group(4), 16) and
+       "measured loop in bm_late" in r.stdout and loop_call and len(r.stdout) < 100000,
+       "--disasm of a loop after 40 k instructions: the loop listed with its call to pmb__loop_next, and "
+       "the note of the window (%d, %.1f s, %r, %d bytes)" % (r.returncode, took, m and m.group(0), len(r.stdout)))
+    if sim_why:
+        skip("the window's loop carries its simulated counts", sim_why)
+    else:
+        acc = re.search(r"accounted: the listing holds ([0-9.]+) of the ([0-9.]+) instructions per item "
+                        r"counted", text)
+        ones = [ln for ln in listed if ln.split()[0] == "1.000"]
+        # The loop body runs once per item: its instructions count 1 each,
+        # and they are all but the harness's own calls (pmb__loop_next).
+        ok(acc and float(acc.group(1)) >= 0.99 * float(acc.group(2)) and len(ones) >= 5,
+           "the window's loop carries its simulated counts: %s of %s instructions per item, %d listed "
+           "at 1 per item" % (acc and acc.group(1), acc and acc.group(2), len(ones)))
 
 shutil.rmtree(TMP, ignore_errors=True)
 done()

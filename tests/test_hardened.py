@@ -203,7 +203,7 @@ def write_shape(f, head, unit, n, tail):
     return os.path.getsize(f)
 
 
-MB = 12 << 20
+MB = 8 << 20
 HEAD, TAIL = '{"context": {}, "benchmarks": [], "x": ', "}"
 write_shape(path("tiny.json"), HEAD, "0,", 1, TAIL)
 _, _, base = peak_run([PMB, "report", path("tiny.json")])

@@ -544,6 +544,7 @@ static int loops_from(struct da *a, uint64_t addr)
 	struct pmb_disasm *d = a->d;
 	struct pmb__func f, g;
 	char gname[128];
+	uint64_t anchor;
 	bool cut;
 	int n, rc = decode_sym(a, addr, &f, d->func, sizeof(d->func));
 
@@ -551,6 +552,7 @@ static int loops_from(struct da *a, uint64_t addr)
 		return fail(rc, "no function at 0x%llx in %s", (unsigned long long)addr, d->file);
 	n = find_loops(a, &f, d->func);
 	cut = f.cut;
+	anchor = f.cut ? f.anchor : 0;
 	for (size_t i = 0; n == 0 && i < f.n; i++) {
 		if (!calls_function(a, &f.in[i], gname, sizeof(gname)))
 			continue;
@@ -565,6 +567,10 @@ static int loops_from(struct da *a, uint64_t addr)
 	pmb__cfg_free(&f);
 	if (n < 0)
 		return fail(n, "out of memory");
+	if (n == 0 && anchor)
+		return fail(-ENOENT, "%s: the measured loop of %s (its call to pmb__loop_next at 0x%llx) is longer "
+			    "than the %d instructions read around that call: no loop closes within them, and a "
+			    "loop that long is not listed", d->file, d->func, (unsigned long long)anchor, PMB__CFG_MAX_INSNS);
 	if (n == 0 && cut)
 		return fail(-ENOENT, "%s: no loop calling pmb__loop_next in the first %d instructions of %s "
 			    "(nor in the functions it calls), nor around a call to it further on: is it a "

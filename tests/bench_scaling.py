@@ -5,15 +5,20 @@ quadratic, to show the slope (run by hand, not by meson):
   compare, one benchmark with N per-item keys      (figure look-up)
   compare, N benchmarks named to collide under the unseeded FNV-1a
            with linear probing                     (name look-up)
-  --disasm, a function with N conditional branches (the listing)
-  report, a result file of N bytes of [0,0,...] / {} (the reader's memory)
+  --disasm, a function with N conditional branches (the listing; from
+           12.5 k its loop is longer than the 32768 instructions listed:
+           refused, rc=2, in as little time)
+  --disasm, a function with N nops before its loop  (the window around it)
+  report, a result file of N MB of [0,0,...], {}, distinct keys, 9-byte
+          numbers (the reader's memory: peak over the baseline, in times
+          the file)
 
 Each line: path, N, seconds (and peak memory where it is the point), and
 the ratio to the previous size: about 2 for linear, 4 for quadratic, for a
 size that doubles.  Usage:
 
   PMUBENCH=build/src/pmubench PMUBENCH_EVENTS_DIR=events \\
-      python3 tests/bench_scaling.py [compare|names|disasm|memory]...
+      python3 tests/bench_scaling.py [compare|names|disasm|late|memory]...
 
 OLD_PMUBENCH=another/pmubench times that one too, for a before/after."""
 import json
@@ -52,9 +57,12 @@ def series(what, sizes, make, argv_of):
             # Each size in a fresh process group so ru_maxrss is its own.
             t, rc, _ = timed(argv_of(exe, arg))
             peak = peak_kib(argv_of(exe, arg)) if what.startswith("memory") else None
+            if peak:
+                base = peak_kib(argv_of(exe, tiny_file()))
+                peak = "  peak %6.0f MB, %.2fx the file over the %.0f MB baseline" % (
+                    peak / 1024, (peak - base) * 1024 / os.path.getsize(arg), base / 1024)
             print("%-24s %-8s N=%-9d %7.3f s%s  rc=%s%s" % (
-                what, "old" if exe == OLD else "new", n, t,
-                "  peak %6.0f MB" % (peak / 1024) if peak else "", rc,
+                what, "old" if exe == OLD else "new", n, t, peak or "", rc,
                 "  x%.1f" % (t / prev) if prev and prev > 0.01 else ""), flush=True)
             prev = t
             if rc == "timeout":
@@ -62,12 +70,27 @@ def series(what, sizes, make, argv_of):
 
 
 def peak_kib(argv):
-    """Peak resident memory of argv alone (a child that reports its own)."""
-    code = ("import resource,subprocess,sys;"
-            "subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL);"
-            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    r = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=LIMIT)
+    """Peak resident memory of argv alone: a small Python (-S, os only)
+    forks it and reports its children's; a process starts with its
+    parent's resident size, so the parent is not this one."""
+    code = ("import os, sys, resource\n"
+            "pid = os.fork()\n"
+            "if pid == 0:\n"
+            "    fd = os.open(os.devnull, os.O_WRONLY)\n"
+            "    os.dup2(fd, 1)\n"
+            "    os.dup2(fd, 2)\n"
+            "    os.execv(sys.argv[1], sys.argv[1:])\n"
+            "os.waitpid(pid, 0)\n"
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    r = subprocess.run([sys.executable, "-S", "-c", code, *argv], capture_output=True, text=True, timeout=LIMIT)
     return float(r.stdout.strip() or 0)
+
+
+def tiny_file():
+    p = os.path.join(TMP, "tiny.json")
+    with open(p, "w") as f:
+        f.write('{"context": {}, "benchmarks": [], "x": [0]}')
+    return p
 
 
 def context():
@@ -132,13 +155,35 @@ def branches_plugin(n):
     return so
 
 
+def late_plugin(n):
+    """A plugin whose measured loop follows n nops (run once)."""
+    c, so = os.path.join(TMP, "late-%d.c" % n), os.path.join(TMP, "late-%d.so" % n)
+    with open(c, "w") as f:
+        f.write("#include <pmubench.h>\nstatic void bm(struct pmb_state *st)\n{\n\tunsigned long x = 1;\n"
+                '\t__asm__ volatile(".rept %d\\n\\tnop\\n\\t.endr");\n'
+                "\twhile (pmb_loop(st)) {\n\t\tx = x * 3 + 1;\n\t\tpmb_do_not_optimize(x);\n\t}\n}\n"
+                'PMB_BENCHMARK(bm, .group = "late", .name = "loop");\n' % n)
+    subprocess.run(["cc", "-O1", "-shared", "-fPIC", "-I" + os.path.join(SRC, "include"), c, "-o", so], check=True)
+    return so
+
+
+UNITS = {"zeros": "0,", "objects": "{},", "numbers9": "123456789,"}
+
+
 def zeros_file(kind, mb):
+    """mb MB of one shape, written a chunk at a time."""
     p = os.path.join(TMP, "%s-%d.json" % (kind, mb))
     with open(p, "w") as f:
-        f.write('{"context": {}, "benchmarks": [], "x": [')
-        unit = "0," if kind == "zeros" else "{},"
+        f.write('{"context": {}, "benchmarks": [], "x": ')
+        if kind == "keys":
+            n = mb * (1 << 20) // 12
+            f.write("{" + ",".join('"%08x":0' % i for i in range(n)) + "}}")
+            return p
+        f.write("[")
+        unit = UNITS[kind]
         n = mb * (1 << 20) // len(unit)
-        f.write(unit * (n - 1))
+        for k in range(0, n - 1, 65536):
+            f.write(unit * min(65536, n - 1 - k))
         f.write(unit[:-1] + "]}")
     return p
 
@@ -153,13 +198,16 @@ def main(which):
     if "disasm" in which:
         series("disasm branches", [3125, 6250, 12500, 25000], branches_plugin,
                lambda exe, so: [exe, "--load=" + so, "--disasm", "--samples=3", "--min-sample-time=100us"])
+    if "late" in which:
+        series("disasm late loop", [40000, 80000, 160000, 320000], late_plugin,
+               lambda exe, so: [exe, "--load=" + so, "--disasm", "--samples=3", "--min-sample-time=100us"])
     if "memory" in which:
-        for kind in ("zeros", "objects"):
+        for kind in ("zeros", "objects", "keys", "numbers9"):
             series("memory " + kind, [5, 10, 20], lambda mb, kind=kind: zeros_file(kind, mb),
                    lambda exe, p: [exe, "report", p])
 
 
 try:
-    main(sys.argv[1:] or ["compare", "names", "disasm", "memory"])
+    main(sys.argv[1:] or ["compare", "names", "disasm", "late", "memory"])
 finally:
     shutil.rmtree(TMP, ignore_errors=True)

@@ -4,13 +4,16 @@ hardening) for the run and compare: a simulator that wrote no counts is an
 error, never a silent zero; duplicate benchmark names are refused with both
 sources; Ctrl-C during a long sample is honoured within a second; result
 files whose JSON would blow up in memory are refused before they are
-parsed.  Every case takes a second or two."""
+parsed, and every file read is held to 10x its size; --disasm lists a
+window around a loop past the bound of instructions.  Every case takes a second or two."""
 import json
 import os
+import re
 import resource
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -165,36 +168,117 @@ else:
 
 # ---- result files that would blow up in memory: refused before parsing ----
 
+# Peak memory of reading a file is held to 10x its size (issue 33, point
+# 6): each case is read under a small Python of its own (-S, os only), whose
+# getrusage(RUSAGE_CHILDREN) gives the peak of the pmubench it waited for
+# alone.  A process starts with its parent's resident size (fork, then
+# exec), so the parent is that small Python, not this one; the baseline
+# (a tiny file's peak, that floor included) is subtracted.
+PEAK = ("import os, sys, resource\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    fd = os.open(os.devnull, os.O_WRONLY)\n"
+        "    os.dup2(fd, 1)\n"
+        "    os.execv(sys.argv[1], sys.argv[1:])\n"
+        "_, status = os.waitpid(pid, 0)\n"
+        "print(os.waitstatus_to_exitcode(status), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+
+
 def peak_run(argv):
-    """(CompletedProcess-like (rc, stderr), peak resident KiB) of argv."""
-    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    err = p.stderr.read()
-    _, status, ru = os.wait4(p.pid, 0)
-    p.returncode = os.waitstatus_to_exitcode(status)
-    return p.returncode, err, ru.ru_maxrss
+    """(exit status, stderr, peak resident KiB) of argv, in a child of its own."""
+    p = subprocess.run([sys.executable, "-S", "-c", PEAK, *argv], capture_output=True, text=True, timeout=120)
+    rc, kib = p.stdout.split()
+    return int(rc), p.stderr, int(kib)
 
 
-MB = 4
-for kind, unit in [("zeros", "0,"), ("halves", "0.5,"), ("objects", "{},"), ("triples", "[1,1,1],")]:
-    f = path(kind + ".json")
-    n = MB * (1 << 20) // len(unit)
+def write_shape(f, head, unit, n, tail):
+    """head, n units (the last without its separator), tail: a chunk at a time."""
     with open(f, "w") as out:
-        out.write('{"context": {}, "benchmarks": [], "x": [' + unit * (n - 1) + unit[:-1] + "]}")
-    size = os.path.getsize(f)
-    for sub in (["report", f],) if kind != "zeros" else (["report", f], ["compare", f, f]):
-        rc, err, peak = peak_run([PMB, *sub])
-        e = [x for x in err.splitlines() if x.strip()]
-        # Refused before parsing: the peak is the program's own, far
-        # below what jansson's tree of the file would take.
-        ok(rc == 2 and len(e) == 1 and "refused before parsing" in e[0] and peak * 1024 < 10 * size,
-           "%s of %d MB of %s...: exit 2, refused before parsing, peak %d MB < 10x the file (%d, %r)"
-           % (sub[0], MB, unit, peak // 1024, rc, e[-1:]))
-# A result file of pmubench's own is read as before.
-r = pmb("--filter=^calib/empty$", "--samples=200", "--min-sample-time=10us", "--format=json")
+        out.write(head)
+        chunk, k = unit * max(1, 65536 // len(unit)), n - 1
+        while k * len(unit) >= len(chunk):
+            out.write(chunk)
+            k -= len(chunk) // len(unit)
+        out.write(unit * k + unit.rstrip(", ") + tail)
+    return os.path.getsize(f)
+
+
+MB = 8 << 20
+HEAD, TAIL = '{"context": {}, "benchmarks": [], "x": ', "}"
+write_shape(path("tiny.json"), HEAD, "0,", 1, TAIL)
+_, _, base = peak_run([PMB, "report", path("tiny.json")])
+# (name, head, unit, tail): each shape's text, repeated to MB.  Refused
+# ones would take 20x to 90x under jansson (numbers, empty objects and
+# arrays, short strings, one-member objects, members, nesting); 9-byte
+# numbers, long strings and true/false are read.
+SHAPES = [("zeros", "[", "0,", "]"), ("objects", "[", "{},", "]"), ("arrays", "[", "[],", "]"),
+          ("strings", "[", '"",', "]"), ("triples", "[", "[0, 0, 0], ", "]"),
+          ("one-member objects", "[", '{"a":0},', "]"), ("members", "{", '"k":0,', "}"),
+          ("nested arrays", "[", "[" * 2000 + "]" * 2000 + ",", "]"),
+          ("nested objects", "[", '{"a":' * 1000 + "0" + "}" * 1000 + ",", "]"),
+          ("9-byte numbers", "[", "123456789,", "]"), ("a long string", '["', "a", '"]'),
+          ("trues", "[", "true,", "]")]
+for name, head, unit, tail in SHAPES:
+    f = path("shape.json")
+    if name == "members":  # distinct keys, or the reader refuses a duplicate
+        with open(f, "w") as out:
+            out.write(HEAD + "{")
+            for k in range(0, MB // 10, 4096):
+                out.write(",".join('"%08x":0' % i for i in range(k, k + 4096)) + ("," if k + 4096 < MB // 10 else ""))
+            out.write("}" + TAIL)
+        size = os.path.getsize(f)
+    else:
+        size = write_shape(f, HEAD + head, unit, MB // len(unit), tail + TAIL)
+    rc, err, peak = peak_run([PMB, "report", f])
+    e = [x for x in err.splitlines() if x.strip()]
+    ratio = (peak - base) * 1024 / size
+    said = e[-1] if e else ""
+    if "refused before parsing" in said:
+        ok(rc == 2 and len(e) == 1 and "over the limit of 10 times the file" in said and ratio <= 10,
+           "%s (%d MB): exit 2, one line naming the estimate and the limit, peak %.2fx the file (%d, %r)"
+           % (name, size >> 20, ratio, rc, said[-160:]))
+    else:
+        # Read whole: the JSON is good, not a result file of pmubench's.
+        ok(rc == 2 and len(e) == 1 and "not written by pmubench" in said and ratio <= 10,
+           "%s (%d MB): read, then refused as no result, peak %.2fx the file (%d, %r)"
+           % (name, size >> 20, ratio, rc, said[-160:]))
+    os.unlink(f)
+
+# A result file of pmubench's own is read as before, within the bound; and
+# `compare` refuses what `report` does.
+r = pmb("--filter=^calib/", "--samples=30", "--min-sample-time=20us", "--format=json")
 with open(path("own.json"), "w") as out:
     out.write(r.stdout)
+rc, err, peak = peak_run([PMB, "report", path("own.json")])
+ok(r.returncode == 0 and rc == 0 and (peak - base) * 1024 <= 10 * max(os.path.getsize(path("own.json")), 1 << 20),
+   "report reads a result file of pmubench's own within 10x its size (past 1 MiB) (%d, %d KiB over the "
+   "baseline of %d KiB, %r)" % (rc, peak - base, base, err[-200:]))
 rc, err, _ = peak_run([PMB, "compare", path("own.json"), path("own.json")])
-ok(r.returncode == 0 and rc == 0, "compare reads a result file of pmubench's own (%d, %r)" % (rc, err[-200:]))
+ok(rc == 0, "compare reads a result file of pmubench's own (%d, %r)" % (rc, err[-200:]))
+write_shape(path("zeros.json"), HEAD + "[", "0,", (4 << 20) // 2, "]" + TAIL)
+rc, err, _ = peak_run([PMB, "compare", path("zeros.json"), path("zeros.json")])
+ok(rc == 2 and "refused before parsing" in err and len(err.strip().splitlines()) == 1,
+   "compare refuses 4 MB of [0,0,...] before parsing, in one line (%d, %r)" % (rc, err[-200:]))
+
+# A result file whose tree passes the estimate but whose samples would
+# not: 9-byte numbers (5.6x under jansson) for 408-byte samples.
+own = json.load(open(path("own.json")))
+b = own["benchmarks"][0]
+n = MB // 30
+b["raw_samples"] = {"passes": [123456789] * n, "ns": [123456789] * n, "group": [123456789] * n}
+b["raw_counts"] = {}
+own["benchmarks"] = [b]
+own["context"]["repetitions"] = 1
+with open(path("many-samples.json"), "w") as out:
+    json.dump(own, out, separators=(",", ":"))
+del own, b
+size = os.path.getsize(path("many-samples.json"))
+rc, err, peak = peak_run([PMB, "report", path("many-samples.json")])
+e = [x for x in err.splitlines() if x.strip()]
+ok(rc == 2 and len(e) == 1 and ("its %d samples would take" % n) in e[0] and "over the limit of 10 times" in e[0]
+   and (peak - base) * 1024 <= 10 * size,
+   "a result file of %d samples of 30 bytes: exit 2, one line naming the samples and the limit, peak %.2fx "
+   "(%d, %r)" % (n, (peak - base) * 1024 / size, rc, e[-1:]))
 
 # ---- linear paths -----------------------------------------------------------
 
@@ -240,6 +324,45 @@ else:
     ok(r.returncode == 0 and "bm_huge is cut at" in " ".join(r.stdout.split()) and len(r.stdout) < 1000000,
        "--disasm of a function of 60 k instructions: the listing says it is cut, %d bytes of output "
        "(%d, %.1f s, %r)" % (len(r.stdout), r.returncode, took, errors(r)[-1:]))
+
+# --disasm of a function whose measured loop lies past the bound: the
+# listing is a window around the loop (its counts under sim), with a note
+# naming the window and the function's size.  40 k nops before the loop,
+# run once: a few seconds under valgrind.
+late = CC and plugin("late", "static void bm_late(struct pmb_state *s)\n{\n\tunsigned long x = 1;\n"
+                             '\t__asm__ volatile(".rept 40000\\n\\tnop\\n\\t.endr");\n'
+                             "\twhile (pmb_loop(s)) {\n\t\tx = x * 3 + 1;\n\t\tpmb_do_not_optimize(x);\n\t}\n}\n"
+                             'PMB_BENCHMARK(bm_late, .group = "huge", .name = "late");\n')
+if not late:
+    skip("--disasm of a loop past 40 k instructions: a window around it", "no C compiler to build a plugin")
+else:
+    sim_why = sim_unavailable()
+    t0 = time.monotonic()
+    r = pmb("--load=" + late, "--filter=^huge/late$", "--disasm", "--samples=3", "--min-sample-time=100us",
+            *([] if sim_why else ["--backend=sim"]))
+    took = time.monotonic() - t0
+    text = " ".join(r.stdout.split())
+    m = re.search(r"bm_late: listing cut to (\d+) instructions around the loop at 0x([0-9a-f]+) "
+                  r"\(0x([0-9a-f]+)\.\.0x([0-9a-f]+)\); the function holds (\d+)", text)
+    listed = [ln for ln in r.stdout.splitlines() if re.match(r"\s+([0-9.]+\s+){4}[0-9a-f]+\s", ln) or
+              re.match(r"\s+[0-9a-f]+\s+(loop\s+)?[a-z]", ln)]
+    loop_call = [ln for ln in listed if "pmb__loop_next" in ln]
+    ok(r.returncode == 0 and m and int(m.group(1)) <= 32768 and int(m.group(5)) >= 40000 and
+       int(m.group(3), 16) <= int(m.group(2), 16) < int(m.group(4), 16) and
+       "measured loop in bm_late" in r.stdout and loop_call and len(r.stdout) < 100000,
+       "--disasm of a loop after 40 k instructions: the loop listed with its call to pmb__loop_next, and "
+       "the note of the window (%d, %.1f s, %r, %d bytes)" % (r.returncode, took, m and m.group(0), len(r.stdout)))
+    if sim_why:
+        skip("the window's loop carries its simulated counts", sim_why)
+    else:
+        acc = re.search(r"accounted: the listing holds ([0-9.]+) of the ([0-9.]+) instructions per item "
+                        r"counted", text)
+        ones = [ln for ln in listed if ln.split()[0] == "1.000"]
+        # The loop body runs once per item: its instructions count 1 each,
+        # and they are all but the harness's own calls (pmb__loop_next).
+        ok(acc and float(acc.group(1)) >= 0.99 * float(acc.group(2)) and len(ones) >= 5,
+           "the window's loop carries its simulated counts: %s of %s instructions per item, %d listed "
+           "at 1 per item" % (acc and acc.group(1), acc and acc.group(2), len(ones)))
 
 shutil.rmtree(TMP, ignore_errors=True)
 done()

@@ -252,6 +252,10 @@ int pmb__disasm_add_part(struct pmb_disasm *d, size_t *cap, const struct pmb__fu
 		snprintf(d->cut_func, sizeof(d->cut_func), "%s", name);
 		d->cut_at = f->end;
 		d->cut_size = f->size;
+		d->cut_from = f->from;
+		d->cut_loop = f->from ? f->anchor : 0;
+		d->cut_n = f->n;
+		d->cut_total = f->total;
 	}
 	for (size_t i = 0; i < f->n; i++) {
 		if (scc >= 0 && f->blk[f->in[i].block].scc != scc)
@@ -469,13 +473,21 @@ static int find_loops(struct da *a, struct pmb__func *f, const char *name)
 	return rc ? rc : found;
 }
 
+static bool anchor_is(const struct pmb__dinsn *in, void *arg)
+{
+	return is_loop_next(arg, in);
+}
+
+/* The function at addr, decoded around its measured loop (its call to
+ * pmb__loop_next) where that lies past the bound of instructions. */
 static int decode_sym(struct da *a, uint64_t addr, struct pmb__func *f, char *name, size_t n)
 {
+	struct pmb__cfg_anchor anc = { .is = anchor_is, .arg = a };
 	uint64_t start, size;
 
 	if (!pmb__elf_sym_at(a->e, addr, name, n, &start, &size))
 		return -ENOENT;
-	return pmb__cfg_decode(a->h, a->e, start, size, f);
+	return pmb__cfg_decode(a->h, a->e, start, size, f, &anc);
 }
 
 static bool have_part(const struct pmb_disasm *d, const char *name, bool callee)
@@ -504,7 +516,7 @@ static int add_callees(struct da *a)
 		    !pmb__elf_sym_at(a->e, in->target, name, sizeof(name), &start, &size) ||
 		    start != in->target || strstr(name, "@plt") || have_part(a->d, name, true))
 			continue;
-		if (pmb__cfg_decode(a->h, a->e, start, size, &g))
+		if (pmb__cfg_decode(a->h, a->e, start, size, &g, NULL))
 			continue;
 		pmb__cfg_sccs(&g);
 		pmb__cfg_decisions(&g);
@@ -532,6 +544,7 @@ static int loops_from(struct da *a, uint64_t addr)
 	struct pmb_disasm *d = a->d;
 	struct pmb__func f, g;
 	char gname[128];
+	uint64_t anchor;
 	bool cut;
 	int n, rc = decode_sym(a, addr, &f, d->func, sizeof(d->func));
 
@@ -539,6 +552,7 @@ static int loops_from(struct da *a, uint64_t addr)
 		return fail(rc, "no function at 0x%llx in %s", (unsigned long long)addr, d->file);
 	n = find_loops(a, &f, d->func);
 	cut = f.cut;
+	anchor = f.cut ? f.anchor : 0;
 	for (size_t i = 0; n == 0 && i < f.n; i++) {
 		if (!calls_function(a, &f.in[i], gname, sizeof(gname)))
 			continue;
@@ -553,10 +567,14 @@ static int loops_from(struct da *a, uint64_t addr)
 	pmb__cfg_free(&f);
 	if (n < 0)
 		return fail(n, "out of memory");
+	if (n == 0 && anchor)
+		return fail(-ENOENT, "%s: the measured loop of %s (its call to pmb__loop_next at 0x%llx) is longer "
+			    "than the %d instructions read around that call: no loop closes within them, and a "
+			    "loop that long is not listed", d->file, d->func, (unsigned long long)anchor, PMB__CFG_MAX_INSNS);
 	if (n == 0 && cut)
 		return fail(-ENOENT, "%s: no loop calling pmb__loop_next in the first %d instructions of %s "
-			    "(nor in the functions it calls): a function past that is not read", d->file,
-			    PMB__CFG_MAX_INSNS, d->func);
+			    "(nor in the functions it calls), nor around a call to it further on: is it a "
+			    "benchmark function?", d->file, PMB__CFG_MAX_INSNS, d->func);
 	if (n == 0)
 		return fail(-ENOENT, "%s: no loop calling pmb__loop_next in %s (nor in the functions it calls): "
 			    "is it a benchmark function?", d->file, d->func);

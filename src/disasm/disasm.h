@@ -98,6 +98,10 @@ struct pmb_disasm {
 	                         instructions (disasm_cfg.h) ... */
 	char cut_func[128];   /* ... the first one's name, */
 	uint64_t cut_at, cut_size; /* where it was cut, and its bytes */
+	uint64_t cut_from, cut_loop; /* a window around its measured loop:
+	                         its first address and the loop's call to
+	                         pmb__loop_next; 0: its first instructions */
+	uint64_t cut_n, cut_total; /* instructions listed, and the function's */
 	bool body_empty;      /* no instruction between the loop primitives */
 	int outside;          /* computing instructions of the loops' function
 	                         outside every cycle of it (disasm.c's

@@ -178,12 +178,81 @@ static void fill(struct pmb__dinsn *d, const cs_insn *ci, csh h, int machine, co
 	d->out.share = __builtin_nan("");
 }
 
-int pmb__cfg_decode(csh h, const struct pmb__elf *e, uint64_t start, uint64_t size, struct pmb__func *f)
+/* Decode from *code (left bytes at *addr) into f->in, at most max
+ * instructions.  Returns 0, -ENOMEM (f freed); *more: the bound stopped it
+ * (f->end then where). */
+static int decode_into(csh h, const struct pmb__elf *e, const uint8_t **code, size_t *left, uint64_t *addr,
+		       size_t max, struct pmb__func *f, size_t *cap, cs_insn *ci, bool *more)
+{
+	*more = false;
+	while (cs_disasm_iter(h, code, left, addr, ci)) {
+		if (f->n == max) {
+			*more = true;
+			f->end = ci->address;
+			break;
+		}
+		if (f->n == *cap) {
+			size_t c = *cap ? 2 * *cap : 256;
+			void *m = realloc(f->in, c * sizeof(*f->in));
+
+			if (!m) {
+				pmb__cfg_free(f);
+				return -ENOMEM;
+			}
+			f->in = m;
+			*cap = c;
+		}
+		memset(&f->in[f->n], 0, sizeof(f->in[0]));
+		fill(&f->in[f->n++], ci, h, pmb__elf_machine(e), e);
+	}
+	return 0;
+}
+
+/* Past the first PMB__CFG_MAX_INSNS instructions, with no anchor among
+ * them: the rest of the function read once more, each instruction's kind
+ * and target only (no name, no line), for the first anchor; the addresses
+ * of the last half-window kept in a ring, so the window can start half of
+ * it before.  Counts every instruction (f->total).  Returns the window's
+ * first address, or 0 where no anchor is found. */
+static uint64_t find_window(csh h, const struct pmb__elf *e, const uint8_t *code, size_t left, uint64_t addr,
+			    const struct pmb__cfg_anchor *anc, struct pmb__func *f, cs_insn *ci)
+{
+	enum { HALF = PMB__CFG_MAX_INSNS / 2 };
+	static uint64_t ring[HALF]; /* 128 KiB: not on the stack */
+	struct pmb__dinsn d;
+	uint64_t from = 0;
+	size_t k = 0;
+
+	while (cs_disasm_iter(h, &code, &left, &addr, ci)) {
+		ring[k % HALF] = ci->address;
+		k++;
+		f->total++;
+		if (from)
+			continue;
+		memset(&d, 0, sizeof(d));
+		if (pmb__elf_machine(e) == EM_X86_64)
+			x86_ops(&d, ci, h);
+		else
+			arm64_ops(&d, ci);
+		if (anc->is(&d, anc->arg)) {
+			/* HALF instructions up to the anchor: the oldest in the
+			 * ring, or some of those decoded before */
+			from = k >= HALF ? ring[k % HALF] : f->in[f->n - (HALF - k)].out.addr;
+			f->anchor = ci->address;
+		}
+	}
+	return from;
+}
+
+int pmb__cfg_decode(csh h, const struct pmb__elf *e, uint64_t start, uint64_t size, struct pmb__func *f,
+		    const struct pmb__cfg_anchor *anc)
 {
 	const uint8_t *code = pmb__elf_code(e, start, size);
 	size_t left = size, cap = 0;
-	uint64_t addr = start;
+	uint64_t addr = start, from;
 	cs_insn *ci;
+	bool more;
+	int rc;
 
 	memset(f, 0, sizeof(*f));
 	f->start = start;
@@ -195,28 +264,32 @@ int pmb__cfg_decode(csh h, const struct pmb__elf *e, uint64_t start, uint64_t si
 	if (!ci)
 		return -ENOMEM;
 	/* One instruction at a time: capstone holds one, not all. */
-	while (cs_disasm_iter(h, &code, &left, &addr, ci)) {
-		if (f->n == PMB__CFG_MAX_INSNS) {
-			f->cut = true;
-			f->end = ci->address;
-			break;
+	rc = decode_into(h, e, &code, &left, &addr, PMB__CFG_MAX_INSNS, f, &cap, ci, &more);
+	f->total = f->n;
+	if (!rc && more) {
+		f->cut = true;
+		for (size_t i = 0; anc && i < f->n && !f->anchor; i++)
+			if (anc->is(&f->in[i], anc->arg))
+				f->anchor = f->in[i].out.addr;
+		/* The measured loop past the bound: the window is decoded
+		 * around it instead (two reads of the function, linear). */
+		code = pmb__elf_code(e, start, size);
+		from = anc && !f->anchor ? find_window(h, e, code + (f->end - start), size - (f->end - start), f->end,
+						       anc, f, ci) : 0;
+		if (from) {
+			f->n = 0;
+			f->from = from;
+			code += from - start;
+			left = size - (from - start);
+			addr = from;
+			rc = decode_into(h, e, &code, &left, &addr, PMB__CFG_MAX_INSNS, f, &cap, ci, &more);
+			if (!rc && !more)
+				f->end = start + size;
 		}
-		if (f->n == cap) {
-			size_t c = cap ? 2 * cap : 256;
-			void *m = realloc(f->in, c * sizeof(*f->in));
-
-			if (!m) {
-				cs_free(ci, 1);
-				pmb__cfg_free(f);
-				return -ENOMEM;
-			}
-			f->in = m;
-			cap = c;
-		}
-		memset(&f->in[f->n], 0, sizeof(f->in[0]));
-		fill(&f->in[f->n++], ci, h, pmb__elf_machine(e), e);
 	}
 	cs_free(ci, 1);
+	if (rc)
+		return rc;
 	if (!f->n)
 		return -ENOEXEC;
 	return pmb__cfg_blocks(f);

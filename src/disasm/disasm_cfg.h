@@ -47,6 +47,13 @@ struct pmb__func {
 	bool cut;           /* decoded up to PMB__CFG_MAX_INSNS: end is where
 	                       the cut is, size the function's own bytes */
 	uint64_t size;
+	/* Cut, with an anchor (the measured loop's call to pmb__loop_next)
+	 * only past the bound: in[] is the window of PMB__CFG_MAX_INSNS
+	 * around it, from `from` (0: from start) to end; anchor its address
+	 * (0 none found); total the function's instructions where it was
+	 * read to its end (else the bound). */
+	uint64_t from, anchor;
+	uint64_t total;
 	struct pmb__block *blk;
 	int nblk;
 };
@@ -54,8 +61,20 @@ struct pmb__func {
 /* A capstone handle for the ELF machine (x86-64, aarch64), details on. */
 int pmb__cfg_arch(int machine, csh *h, char *arch, size_t n);
 
-/* Decode [start, start + size) into f, with its blocks. */
-int pmb__cfg_decode(csh h, const struct pmb__elf *e, uint64_t start, uint64_t size, struct pmb__func *f);
+/* What the measured loop is made around: an instruction is() is true of
+ * (decoded for its kind and target only, without names or lines). */
+struct pmb__cfg_anchor {
+	bool (*is)(const struct pmb__dinsn *in, void *arg);
+	void *arg;
+};
+
+/* Decode [start, start + size) into f, with its blocks: its first
+ * PMB__CFG_MAX_INSNS instructions or, where anc is given and none of
+ * those is an anchor, that many around the first anchor past them (the
+ * rest read once more, kinds only: linear).  Returns 0, -ENOENT (no
+ * code), -ENOEXEC (nothing decoded), -ENOMEM. */
+int pmb__cfg_decode(csh h, const struct pmb__elf *e, uint64_t start, uint64_t size, struct pmb__func *f,
+		    const struct pmb__cfg_anchor *anc);
 void pmb__cfg_free(struct pmb__func *f);
 int pmb__cfg_blocks(struct pmb__func *f);
 void pmb__cfg_sccs(struct pmb__func *f);

@@ -211,7 +211,13 @@ void pmb__disasm_check(struct pmb_disasm *d)
 		     "outside its loops: the compiler removed the work (a result nothing keeps: keep it with "
 		     "pmb_do_not_optimize(); one from constants: make them opaque with pmb_opaque())",
 		     d->part[0].name);
-	if (d->ncut)
+	if (d->ncut && d->cut_from)
+		note(d, "%s: listing cut to %llu instructions around the loop at 0x%llx (0x%llx..0x%llx); the "
+		     "function holds %llu%s: counts outside the window are not placed",
+		     d->cut_func, (unsigned long long)d->cut_n, (unsigned long long)d->cut_loop,
+		     (unsigned long long)d->cut_from, (unsigned long long)d->cut_at,
+		     (unsigned long long)d->cut_total, d->ncut > 1 ? ", and other functions listed are cut" : "");
+	else if (d->ncut)
 		note(d, "%s is cut at 0x%llx, after its first %d instructions (of %llu bytes)%s: the listing, and "
 		     "the work of reading it, stop there; counts of the rest are not placed",
 		     d->cut_func, (unsigned long long)d->cut_at, PMB__CFG_MAX_INSNS, (unsigned long long)d->cut_size,

@@ -95,7 +95,7 @@ int pmb__disasm_add_found(struct pmb_disasm *d, const char *file, uint64_t addr,
 	rc = pmb__cfg_arch(pmb__elf_machine(e), &h, arch, sizeof(arch));
 	if (rc)
 		goto fail_sym;
-	rc = pmb__cfg_decode(h, e, start, size, &g);
+	rc = pmb__cfg_decode(h, e, start, size, &g, NULL);
 	if (!rc) {
 		pmb__cfg_sccs(&g);
 		pmb__cfg_decisions(&g);

@@ -186,29 +186,38 @@ static int parse(int fd, json_t **root, char *err, size_t errlen)
 		    e.line, e.column, e.text);
 }
 
-/* What jansson's tree of the file costs, measured here: a number (or any
- * value) 40 bytes with its slot in its container; an array 72 bytes and,
- * past the 8 slots it starts with, 16 bytes more a slot (its table grows by
- * doubling, old and new held at once); an object 256 bytes and 48 a
- * member.  So 20 MB of [0,0,...] (570 MB under jansson) is 54 bytes a
- * number, 20 MB of {} (1.8 GB) 256 an object, and pmubench's own files
- * 9 times their size (raw samples as triples [count, enabled, running]). */
+/* What jansson's tree of the file costs in resident memory, measured
+ * here (jansson 2.14, glibc malloc; peak RSS of a parse of 8 MB of each
+ * shape, per value): a number 32 bytes and its slot 8 ([0,0,...]: 39.4);
+ * an array 128 more (its struct and first table: [],[],...: 133); past
+ * the 8 slots it starts with, 16 bytes a slot (the table doubles, old and
+ * new held at once); an object 256 ({},{},...: 227); a member 96 and its
+ * key ({"1":0,"2":0,...}: 116 with its value); a string 48 more than a
+ * number and its bytes ("",...: 86), the longest twice more (the lexer's
+ * buffer, doubled as it grows, and the copy); true, false and null
+ * their slot only (jansson shares one of each). */
 #define COST_VALUE 40
-#define COST_ARRAY 72
+#define COST_ARRAY 128
 #define COST_SLOT_PAST_8 16
 #define COST_OBJECT 256
-#define COST_MEMBER 48
-/* The tree may take this many times the file, or PRESCAN_FLOOR bytes:
- * pmubench's own files come to about 10 by these costs (9 measured), so
- * 12 leaves them room and refuses every file built to blow up. */
-#define PRESCAN_RATIO 12
-#define PRESCAN_FLOOR (16ull << 20)
+#define COST_MEMBER 96
+#define COST_STRING 48
+#define COST_LITERAL 8
+/* The tree may take PMB__RESULTS_RATIO times the file (results_io_internal.h),
+ * or PRESCAN_FLOOR bytes for a small file: pmubench's own files of the
+ * usual 30 samples a benchmark come to 6 to 7 times their size by these
+ * costs, and the loader's model of their samples (results_load.c) adds
+ * 2; one of thousands of samples a benchmark (--samples=20000) comes to
+ * 11 and is refused, its [0, 0, 0] triples 232 bytes each. */
+#define PRESCAN_FLOOR (4ull << 20)
 /* jansson refuses deeper nesting (JSON_PARSER_MAX_DEPTH): the counts of
  * deeper arrays are not kept (the parse fails anyway). */
 #define PRESCAN_DEPTH 2048
 
 struct prescan {
 	uint64_t bytes, values, arrays, objects, members, slots_past_8;
+	uint64_t strings, string_bytes, string_len, longest;
+	uint64_t literals; /* true, false, null: by their first letter */
 	bool in_string, escaped;
 	int depth;
 	uint64_t elems[PRESCAN_DEPTH]; /* commas of each open array (or
@@ -231,6 +240,24 @@ static void prescan_open(struct prescan *ps, bool array)
 	ps->depth++;
 }
 
+/* Inside a string: its bytes (escapes counted as written, an upper
+ * bound on what they decode to) and the longest. */
+static void prescan_string_byte(struct prescan *ps, char c)
+{
+	if (ps->escaped) {
+		ps->escaped = false;
+	} else if (c == '\\') {
+		ps->escaped = true;
+	} else if (c == '"') {
+		ps->in_string = false;
+		if (ps->string_len > ps->longest)
+			ps->longest = ps->string_len;
+		return;
+	}
+	ps->string_len++;
+	ps->string_bytes++;
+}
+
 /* Count the tokens of buf[0..n) outside strings.  Linear, one state. */
 static void prescan_chunk(struct prescan *ps, const char *buf, size_t n)
 {
@@ -238,16 +265,11 @@ static void prescan_chunk(struct prescan *ps, const char *buf, size_t n)
 		char c = buf[i];
 
 		if (ps->in_string) {
-			if (ps->escaped)
-				ps->escaped = false;
-			else if (c == '\\')
-				ps->escaped = true;
-			else if (c == '"')
-				ps->in_string = false;
+			prescan_string_byte(ps, c);
 			continue;
 		}
 		switch (c) {
-		case '"': ps->in_string = true; break;
+		case '"': ps->in_string = true; ps->strings++; ps->string_len = 0; break;
 		case '[': ps->arrays++; ps->values++; prescan_open(ps, true); break;
 		case '{': ps->objects++; ps->values++; prescan_open(ps, false); break;
 		case ']': case '}': prescan_close(ps); break;
@@ -257,21 +279,38 @@ static void prescan_chunk(struct prescan *ps, const char *buf, size_t n)
 				ps->elems[ps->depth - 1]++;
 			break;
 		case ':': ps->members++; break;
+		case 't': case 'f': case 'n': ps->literals++; break;
 		default: break;
 		}
 	}
 	ps->bytes += n;
 }
 
+/* The bytes the tree of what was scanned takes, at most. */
+static uint64_t prescan_cost(const struct prescan *ps)
+{
+	uint64_t string_values = ps->strings > ps->members ? ps->strings - ps->members : 0;
+	uint64_t literals = ps->literals < ps->values ? ps->literals : ps->values;
+
+	return (ps->values - literals) * COST_VALUE + literals * COST_LITERAL + ps->arrays * COST_ARRAY + ps->slots_past_8 * COST_SLOT_PAST_8 +
+	       ps->objects * COST_OBJECT + ps->members * COST_MEMBER + string_values * COST_STRING +
+	       ps->string_bytes + 2 * ps->longest;
+}
+
+bool pmb__results_over(uint64_t cost, uint64_t bytes)
+{
+	/* bytes is at most 1 GiB: no overflow */
+	return cost > PRESCAN_FLOOR && cost > bytes * PMB__RESULTS_RATIO;
+}
+
 /* Before the file is parsed: the memory its tree would take, from a
- * count of its values, against PRESCAN_RATIO times its size (a file of
- * 20 MB of {} took 1.8 GB, 90 times).  Refused with the reason where it
- * is over.  Returns 0, -errno, or PMB_EBADJSON. */
-static int prescan(int fd, char *err, size_t errlen)
+ * count of its values, against PMB__RESULTS_RATIO times its size (a file
+ * of 20 MB of {} took 1.8 GB, 90 times).  Refused with the reason where
+ * it is over.  Returns 0, -errno, or PMB_EBADJSON; *cost the estimate. */
+static int prescan(int fd, uint64_t *cost, char *err, size_t errlen)
 {
 	static struct prescan ps; /* 16 KiB of depths: not on the stack */
 	static char buf[64 << 10];
-	uint64_t cost;
 	ssize_t n;
 
 	memset(&ps, 0, sizeof(ps));
@@ -286,29 +325,42 @@ static int prescan(int fd, char *err, size_t errlen)
 			return pmb__results_fail(err, errlen, -EFBIG, "grew over the 1 GiB limit "
 				    "for a result file while being read");
 	}
-	cost = ps.values * COST_VALUE + ps.arrays * COST_ARRAY + ps.slots_past_8 * COST_SLOT_PAST_8 +
-	       ps.objects * COST_OBJECT + ps.members * COST_MEMBER;
-	if (cost > PRESCAN_FLOOR && cost / PRESCAN_RATIO > ps.bytes)
-		return pmb__results_fail(err, errlen, PMB_EBADJSON, "%llu values (%llu arrays, %llu objects) in "
-			    "%llu bytes would take about %llu MiB to read, over %d times the file: refused "
-			    "before parsing; expected a result file, whose values are numbers and names",
+	*cost = prescan_cost(&ps);
+	if (pmb__results_over(*cost, ps.bytes))
+		return pmb__results_fail(err, errlen, PMB_EBADJSON, "%llu values (%llu arrays, %llu objects, "
+			    "%llu strings) in %llu bytes would take about %llu MiB to read, over the limit of "
+			    "%d times the file (%llu MiB): refused before parsing (a result file of 30 samples a "
+			    "benchmark takes about 8 times; one of thousands of samples a benchmark more)",
 			    (unsigned long long)ps.values, (unsigned long long)ps.arrays,
-			    (unsigned long long)ps.objects, (unsigned long long)ps.bytes,
-			    (unsigned long long)(cost >> 20), PRESCAN_RATIO);
+			    (unsigned long long)ps.objects, (unsigned long long)ps.strings,
+			    (unsigned long long)ps.bytes, (unsigned long long)((*cost + (1 << 20) - 1) >> 20),
+			    PMB__RESULTS_RATIO, (unsigned long long)((ps.bytes * PMB__RESULTS_RATIO) >> 20));
 	return 0;
 }
 
-int pmb__results_load(const char *path, json_t **root, char *err,
-		      size_t errlen)
+int pmb__results_load_cost(const char *path, json_t **root, uint64_t *bytes, uint64_t *cost, char *err,
+			   size_t errlen)
 {
+	uint64_t c = 0;
+	struct stat st;
 	int fd, ret;
 
 	ret = open_checked(path, &fd, err, errlen);
 	if (ret)
 		return ret;
-	ret = prescan(fd, err, errlen);
+	ret = prescan(fd, &c, err, errlen);
 	if (!ret)
 		ret = parse(fd, root, err, errlen);
+	if (bytes)
+		*bytes = fstat(fd, &st) ? 0 : (uint64_t)st.st_size;
+	if (cost)
+		*cost = c;
 	close(fd);
 	return ret;
+}
+
+int pmb__results_load(const char *path, json_t **root, char *err,
+		      size_t errlen)
+{
+	return pmb__results_load_cost(path, root, NULL, NULL, err, errlen);
 }

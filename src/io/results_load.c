@@ -81,6 +81,8 @@ struct loader {
 	const char *path;
 	char *err;
 	size_t errlen;
+	uint64_t bytes; /* the file's */
+	uint64_t cost;  /* its tree (estimated) and what is built from it */
 };
 
 #define FAIL(l, ...) pmb__results_fail((l)->err, (l)->errlen, PMB_EBADJSON, __VA_ARGS__)
@@ -88,6 +90,22 @@ struct loader {
 static int nomem(struct loader *l)
 {
 	return pmb__results_fail(l->err, l->errlen, -ENOMEM, "%s", strerror(ENOMEM));
+}
+
+/* Before what is built from the tree is allocated: n more bytes, with the
+ * tree still held, against PMB__RESULTS_RATIO times the file.  A sample
+ * takes sizeof(struct pmb_sample) (408 bytes) whatever the file spends on
+ * it: 30 000 samples of 27 bytes each pass the tree's estimate but not
+ * this.  Returns 0 or PMB_EBADJSON with the reason. */
+static int spend(struct loader *l, const char *what, uint64_t n)
+{
+	l->cost += n;
+	if (!pmb__results_over(l->cost, l->bytes))
+		return 0;
+	return FAIL(l, "%s would take the reading of these %llu bytes to about %llu MiB, over the limit of "
+		    "%d times the file (%llu MiB): refused", what, (unsigned long long)l->bytes,
+		    (unsigned long long)((l->cost + (1 << 20) - 1) >> 20), PMB__RESULTS_RATIO,
+		    (unsigned long long)((l->bytes * PMB__RESULTS_RATIO) >> 20));
 }
 
 /* ---- context --------------------------------------------------------------- */
@@ -391,9 +409,16 @@ static int read_samples(struct loader *l, const char *name, const json_t *raw, c
 	size_t m = json_array_size(passes);
 	int nev = (int)json_array_size(keys);
 
+	char what[200];
+	int err;
+
 	if (!json_is_array(passes) || json_array_size(ns) != m || json_array_size(group) != m ||
 	    !json_is_object(counts))
 		return FAIL(l, "%s: its samples or their raw counts are missing, or of different lengths", name);
+	snprintf(what, sizeof(what), "%.120s: its %zu samples", name, m);
+	err = spend(l, what, (m + 1) * sizeof(**out));
+	if (err)
+		return err;
 	*out = calloc(m + 1, sizeof(**out));
 	if (!*out)
 		return nomem(l);
@@ -505,6 +530,10 @@ static int read_results(struct loader *l, const json_t *root, struct pmb_loaded_
 		return FAIL(l, "%zu benchmarks are no whole number of %zu repetitions", n, run->reps);
 	run->n = n;
 	run->ninst = n / run->reps;
+	err = spend(l, "its benchmarks", (n + 1) * sizeof(*run->res) +
+		    (run->ninst + 1) * (sizeof(*run->inst) + sizeof(*run->defs)));
+	if (err)
+		return err;
 	run->res = calloc(n + 1, sizeof(*run->res));
 	run->inst = calloc(run->ninst + 1, sizeof(*run->inst));
 	run->defs = calloc(run->ninst + 1, sizeof(*run->defs));
@@ -545,7 +574,7 @@ int pmb__results_load_run(const char *path, struct pmb_loaded_run *out, char *er
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = pmb__results_load(path, &root, err, errlen);
+	rc = pmb__results_load_cost(path, &root, &l.bytes, &l.cost, err, errlen);
 	if (rc)
 		return rc;
 	out->ctx = calloc(1, sizeof(*out->ctx));

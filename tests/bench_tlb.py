@@ -150,13 +150,17 @@ def verdict(n, rt, huge, sim_same):
             ": sim, which has no prefetcher, counts the same L1d misses per load for every order"
             if sim_same else ""))
     k = kind("lmrd_far")
-    if k == "apart" and med["lmrd_far"] < 1:
+    if k == "agrees":
+        say.append("a stride of 4 KiB + 64 B (another page every load) reads %s (agrees): what fetches ahead "
+                   "here stays inside a page" % fig("lmrd_far"))
+    elif k == "noise":
+        say.append("a stride of 4 KiB + 64 B (another page every load) reads %s, within the noise"
+                   % fig("lmrd_far"))
+    elif k and med["lmrd_far"] < 1:
         say.append("a stride of 4 KiB + 64 B (another page every load) still reads %s: what fetches ahead "
                    "follows a stride across pages" % fig("lmrd_far"))
     elif k:
-        say.append("a stride of 4 KiB + 64 B (another page every load) reads %s: what fetches ahead stays "
-                   "inside a page" % fig("lmrd_far") if k != "apart" else
-                   "a stride of 4 KiB + 64 B reads %s" % fig("lmrd_far"))
+        say.append("a stride of 4 KiB + 64 B reads %s" % fig("lmrd_far"))
     return tag, "; ".join(say)
 
 

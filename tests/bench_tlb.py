@@ -35,12 +35,18 @@ ARGS = sys.argv[1:]
 BUILD = next((a for a in ARGS if not a.startswith("-")), os.path.join(SRC, "build"))
 PMB = os.path.join(BUILD, "tests", "lat_mem_rd_bench")
 SWEEP = next((a for a in ARGS if a.startswith("--sweep=")), "--sweep=short")
-ROUNDS = int(next((a.split("=", 1)[1] for a in ARGS if a.startswith("--rounds=")), "3"))
+ROUNDS = next((a.split("=", 1)[1] for a in ARGS if a.startswith("--rounds=")), "3")
+if not ROUNDS.isdigit() or int(ROUNDS) < 3:
+    print("bench_tlb.py: --rounds=%s: give a whole number of 3 or more (the rounds' range is the noise "
+          "each ratio is judged against)" % ROUNDS, file=sys.stderr)
+    sys.exit(2)
+ROUNDS = int(ROUNDS)
 FAMS = (("chase", "mem/chase"), ("chase_4k", "mem/chase_4k"), ("lmrd_64", "lmbench/lat_mem_rd_64"),
         ("lmrd_128", "lmbench/lat_mem_rd_128"), ("lmrd_far", "lmbench/lat_mem_rd_far"),
         ("lmrd_rand", "lmbench/lat_mem_rd_rand"))
 FILTER = "^(mem/chase|mem/chase_4k|lmbench/lat_mem_rd_(64|128|far|rand))/"
 AGREE = 0.05
+HARNESS_NS = []  # the harness's own ns per pass, subtracted from every run's figures
 
 
 def pmubench(*args):
@@ -93,7 +99,9 @@ def hardware():
             got = {}
             for i in range(len(FAMS)):
                 sh, fam = FAMS[(i + r) % len(FAMS)]
-                got.update(by_short(pmubench("--filter=^%s/%s$" % (fam, size))).get(size, {}))
+                j = pmubench("--filter=^%s/%s$" % (fam, size))
+                HARNESS_NS.append(j["context"].get("harness_overhead", {}).get("ns_per_pass", float("nan")))
+                got.update(by_short(j).get(size, {}))
             c4 = got.get("chase_4k", {}).get("ns_per_item")
             for sh, b in got.items():
                 ns.setdefault(size, {}).setdefault(sh, []).append(b["ns_per_item"])
@@ -233,6 +241,15 @@ def main():
     print("\nlat_mem_rd (lmrd_64, lmrd_128) against chase_4k, per size:")
     for size, _, text in verdicts:
         print("  %-7s %s" % (size, text))
+    pages = {}
+    for h in huge.values():
+        for sh, fr in h.items():
+            pages.setdefault(sh, set()).update(fr)
+    print("Pages (huge page fraction of each buffer, from smaps, over all sizes and rounds): %s"
+          % ", ".join("%s %s" % (sh, "/".join("%g" % x for x in sorted(pages.get(sh, ())))) for sh in cols))
+    hns = statistics.median(HARNESS_NS)
+    print("Per-item accounting: the harness subtracts its empty loop's %.2f ns per pass (median of the runs): "
+          "%.3f ns per load in lat_mem_rd's passes of 16, %.5f in mem/chase's of 16384" % (hns, hns / 16, hns / 16384))
     tags = {t: [v[0] for v in verdicts if v[1] == t] for t in ("agrees", "noise", "prefetch", "other")}
     print("In all: agrees within 5 %% at %s; apart only within the noise at %s; lower, and the random order in "
           "its code is not, so prefetched, at %s; apart for another reason at %s."

@@ -99,7 +99,7 @@ def hardware():
             got = {}
             for i in range(len(FAMS)):
                 sh, fam = FAMS[(i + r) % len(FAMS)]
-                j = pmubench("--filter=^%s/%s$" % (fam, size))
+                j = pmubench(SWEEP, "--filter=^%s/%s$" % (fam, size))
                 HARNESS_NS.append(j["context"].get("harness_overhead", {}).get("ns_per_pass", float("nan")))
                 got.update(by_short(j).get(size, {}))
             c4 = got.get("chase_4k", {}).get("ns_per_item")
@@ -177,7 +177,7 @@ def simulated(sizes, tier):
     pick = [s for s in sizes if tier.get(s) == "L1"][:1] + [s for s in sizes if tier.get(s) not in ("L1", None)][:1]
     if not pick:
         return False
-    j = pmubench("--backend=sim", "--filter=%s(%s)$" % (FILTER, "|".join(pick)))
+    j = pmubench("--backend=sim", SWEEP, "--filter=%s(%s)$" % (FILTER, "|".join(pick)))
     h = j["context"].get("harness_overhead", {}).get("events", {})
     print("\n--backend=sim (valgrind's caches: no prefetcher, no TLB), per pass of items_per_pass loads "
           "(the harness's empty loop, %s loads and %s instructions per pass, added back):"

@@ -137,6 +137,14 @@ def within(nb, ob, what):
             out.append((k, n["ns_per_item"] / m, lo / m, hi / m))
     print("%s: ns_per_item within the old run's 95 %% interval: %d of %d, outside %d"
           % (what, len(common) - len(out), len(common), len(out)))
+    # The ratios' spread, for a bias against noise: a median ratio off 1
+    # says the one side measures differently, a wide spread that either's
+    # intervals miss how runs differ (compare it with the noise floor).
+    r = sorted(nb[k]["ns_per_item"] / ob[k]["ns_per_item"] for k in common)
+    if r:
+        at = [r[int(f * (len(r) - 1))] for f in (0.5, 0.1, 0.9)]
+        print("  ratios: median %.3f, 10th-90th percentile %.3f-%.3f, %d of %d within +-5 %%"
+              % (at[0], at[1], at[2], sum(1 for x in r if 0.95 <= x <= 1.05), len(r)))
     for k, r, lo, hi in sorted(out, key=lambda x: -abs(x[1] - 1)):
         print("  outside: %-40s ratio %.3f, old's interval [%.3f, %.3f]" % (k, r, lo, hi))
 

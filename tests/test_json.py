@@ -553,9 +553,10 @@ def halfwidth(ns, passes):
 
 # Adaptive sampling (issue 27): without --samples a benchmark samples until
 # its median's interval is within --precision (1 %: asked at 12, 16, 20...
-# samples, whole rounds of the ladder), its own samples would pass the
-# 250 ms budget, or 30, never under 10.  The rule is recomputed from the
-# raw samples: it stopped where it says and not before.
+# samples, whole rounds of the ladder) or its own samples would pass the
+# 250 ms budget, never under 10; no count stops it but the memory bound of
+# 1000 samples (runner.c's STOP_MAX_SAMPLES).  The rule is recomputed from
+# the raw samples: it stopped where it says and not before.
 p = subprocess.run([EXE, "--filter=^calib/add_chain$", "--format=json"], stdout=subprocess.PIPE,
                    stderr=subprocess.PIPE, universal_newlines=True, timeout=300)
 try:
@@ -564,15 +565,16 @@ try:
     nsamp, why = ab["samples"], ab.get("stopped_by")
     hws = [halfwidth(raw["ns"][:k], raw["passes"][:k]) for k in range(12, nsamp + 1, 4)]
     spent = sum(raw["ns"]) + sum(ab.get("fixed_cost_probes", {}).get("ns", []))
-    ok(10 <= nsamp <= 30 and why in ("precision", "budget", "samples"),
-       "adaptive: 10 to 30 samples, stopped by precision, budget or samples (%d, %r)" % (nsamp, why))
+    ok(10 <= nsamp <= 1000 and why in ("precision", "budget", "samples"),
+       "adaptive: 10 to 1000 samples, stopped by precision, budget or the memory bound (%d, %r)"
+       % (nsamp, why))
     asked = hws[:-1] if why == "precision" else hws
     ok(all(h > 0.01 for h in asked),
        "adaptive: no earlier whole round of the ladder had its interval within 1 %% (%s)"
        % ["%.4f" % h for h in asked])
     last = halfwidth(raw["ns"], raw["passes"])
     ok((why == "precision" and nsamp >= 12 and nsamp % 4 == 0 and last <= 0.01) or
-       (why == "samples" and nsamp == 30) or
+       (why == "samples" and nsamp == 1000) or
        (why == "budget" and spent + raw["ns"][-1] > 250e6),
        "adaptive: what stopped it holds: %r after %d samples, interval +-%.3f %%, %.0f ms spent"
        % (why, nsamp, last * 100, spent / 1e6))
@@ -580,6 +582,25 @@ except (ValueError, KeyError, IndexError, ZeroDivisionError) as e:
     ok(False, "adaptive: a default run's JSON (%s; %s)" % (e, p.stderr[-300:]))
     ok(False, "adaptive: no earlier whole round of the ladder within 1 %")
     ok(False, "adaptive: what stopped it holds")
+
+# --precision=0: the budget is the only stop rule left (the 30 samples that
+# once capped a default run are gone, issue 27): the run samples until its
+# next sample would pass the 250 ms budget, and not a sample sooner.
+p = subprocess.run([EXE, "--filter=^calib/add_chain$", "--format=json", "--precision=0"],
+                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=300)
+try:
+    ab = load_json(p.stdout)["benchmarks"][0]
+    raw = ab["raw_samples"]
+    nsamp, why = ab["samples"], ab.get("stopped_by")
+    spent = sum(raw["ns"]) + sum(ab.get("fixed_cost_probes", {}).get("ns", []))
+    before = spent - raw["ns"][-1]
+    ok(why == "budget" and nsamp >= 10 and spent + raw["ns"][-1] > 250e6
+       and (nsamp == 10 or before + raw["ns"][-2] <= 250e6),
+       "--precision=0: stopped by the budget at its first sample that would pass it "
+       "(%r after %d samples, %.0f ms spent, the last %.2f ms)"
+       % (why, nsamp, spent / 1e6, raw["ns"][-1] / 1e6))
+except (ValueError, KeyError, IndexError) as e:
+    ok(False, "--precision=0: a run's JSON (%s; %s)" % (e, p.stderr[-300:]))
 
 for f in os.listdir(TMP):
     os.unlink(os.path.join(TMP, f))

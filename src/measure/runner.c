@@ -25,8 +25,13 @@ static const double ladder[] = { 1, 3, 2, 4 };
 /* A default run's samples: never fewer than MIN_SAMPLES (the budget's
  * floor); the precision stops it only at whole rounds of the ladder and
  * from MIN_PRECISE on (three rounds: every rung three times, three
- * fixed-cost probes, and a median's interval from fewer is too rough);
- * never more than it sorts between samples. */
+ * fixed-cost probes, and a median's interval from fewer is too rough).
+ * Precision and the budget are its stop rules (issue 27); STOP_MAX_SAMPLES
+ * is no third one but a memory bound: the most running_halfwidth sorts on
+ * its stack between samples.  A default budget (a quarter of a second) at
+ * the shortest sample (1 ms) takes about 250; were it reached all the
+ * same (--min-sample-time lowered to microseconds), stopped_by says
+ * "samples". */
 #define MIN_SAMPLES 10
 #define MIN_PRECISE (3 * LADDER_LEN)
 #define STOP_MAX_SAMPLES 1000
@@ -110,8 +115,8 @@ static uint64_t probe_passes(struct pmb__running *r)
 
 /* End of calibration: passes so that a sample lasts min_sample_ns, and
  * when sampling stops.  A default run samples until the interval of the
- * median per-pass time is within the precision, the budget is spent or
- * the samples asked for are taken (pmb__stop_check, as ab's rounds);
+ * median per-pass time is within the precision or the budget is spent
+ * (pmb__stop_check, as ab's rounds; STOP_MAX_SAMPLES only bounds memory);
  * --samples, the simulator and the harness overhead take a fixed count. */
 static void calibrated(struct pmb__running *r, uint64_t passes, uint64_t ns)
 {
@@ -131,10 +136,10 @@ static void calibrated(struct pmb__running *r, uint64_t passes, uint64_t ns)
 	double b = ceil(want / per_pass);
 
 	r->base = b < 1 ? 1 : (uint64_t)b;
-	r->target = o->samples;
 	r->adaptive = !o->samples_given && !r->overhead && (o->budget_ns > 0 || o->precision > 0);
+	r->target = r->adaptive ? STOP_MAX_SAMPLES : o->samples;
 	r->rule = (struct pmb_stop_rule){ .min_n = MIN_PRECISE, .floor_n = MIN_SAMPLES,
-					  .max_n = (size_t)r->target, .precision = o->precision,
+					  .max_n = STOP_MAX_SAMPLES, .precision = o->precision,
 					  .budget_ns = o->budget_ns };
 }
 

@@ -19,7 +19,8 @@ struct pmb_runner_opts {
 	                          pass this */
 	double precision;      /* a default run stops sampling once the median
 	                          per-pass time's interval is within +-this
-	                          (relative); 0: samples samples */
+	                          (relative); 0: at the budget.  Neither
+	                          budget nor precision: samples samples */
 	int repetitions;       /* whole calls per instance */
 	uint64_t seed;         /* 0: each definition's own */
 	bool hugepages;

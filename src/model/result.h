@@ -199,7 +199,8 @@ struct pmb_result {
 	 * not taken. */
 	uint64_t span_wall_ns, span_cpu_ns;
 	/* What ended the samples (enum pmb_stop, base/stop.h): the interval
-	 * reached --precision, the samples' cap, the time budget, a fixed
+	 * reached --precision, the memory bound on samples (runner.c's
+	 * STOP_MAX_SAMPLES, not a stop rule), the time budget, a fixed
 	 * count (--samples, the simulator), a signal; NONE not measured. */
 	int stopped_by;
 	/* CPU time per item (analysis.c): task-clock's where counted, else

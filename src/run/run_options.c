@@ -38,11 +38,11 @@ static const struct pmb_optdef options[] = {
 		  "may be given several times" },
 	{ .name = "--samples", .kind = PMB_OPT_INT, .value = AT(samples), .given = AT(samples_given),
 	  .lo = 1, .hi = 1000000, .meta = "=N",
-	  .help = "samples per benchmark (default: until --precision\nor the budget, at most 30, never "
+	  .help = "take exactly N samples per benchmark (default:\nuntil --precision or the budget, never "
 		  "under 10)" },
 	{ .name = "--precision", .kind = PMB_OPT_PERCENT, .value = AT(precision), .meta = "=PCT",
 	  .help = "stop sampling a benchmark once its median's\ninterval is within +-PCT percent (default 1;\n"
-		  "0: take 30 samples or the budget's)" },
+		  "0: sample to the budget)" },
 	{ .name = "--min-sample-time", .kind = PMB_OPT_DURATION, .value = AT(min_sample_ns), .hi = 10,
 	  .meta = "=T", .help = "shortest sample, e.g. 1ms, 500us (default 1ms,\nnever under 1000 x the "
 				"clock's resolution nor\n100 x the counter reads inside a sample)" },

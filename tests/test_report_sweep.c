@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyse.h"
 #include "report.h"
 #include "report_study.h"
 #include "tap.h"
@@ -52,6 +53,7 @@ static void build(struct world *w, bool tlbs)
 	static const double extra[NP] = { 0.0, 0.1, 1.0, 1.0, 20.0, 20.0 };
 	struct pmb_context *c = &w->ctx;
 
+	pmb__context_free(&w->ctx);
 	memset(w, 0, sizeof(*w));
 	c->backend = PMB_BACKEND_PERF;
 	c->hugepages = true;
@@ -79,12 +81,17 @@ static void build(struct world *w, bool tlbs)
 	c->view.width = 200;
 }
 
-static char *sweeps(const struct world *w)
+/* The sweep section as the run prints it: the analysis's figures, then
+ * their rendering. */
+static char *sweeps(struct world *w)
 {
 	char *text = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	FILE *f;
 
+	if (pmb__analyze_sweeps(&w->ctx, w->r, 2 * NP))
+		return strdup("");
+	f = open_memstream(&text, &len);
 	pmb__report_sweeps(f, &w->ctx, w->r, 2 * NP);
 	fclose(f);
 	return text;

@@ -1,4 +1,4 @@
-/* test_report_sweep.c - a sweep's section on constructed results (issue 32): the data TLB reach read from the CPU beside hwloc's boundaries (or why it is not known), the TLB share of mem/chase_4k against mem/chase per tier with its interval (not told from 0 where that holds 0), and an effective capacity under half of hwloc's named only where a step the intervals establish came before the boundary. */
+/* test_report_sweep.c - a sweep's section on constructed results (issue 32), its figures made by the analysis (pmb__analyze_sweeps) and rendered: the data TLB reach read from the CPU beside hwloc's boundaries (or why it is not known), the TLB share of mem/chase_4k against mem/chase per tier with its interval (not told from 0 where that holds 0), and an effective capacity under half of hwloc's named only where a step the intervals establish came before the boundary; the tier table naming a tier by measurement where a level holds under half (L3 at DRAM's cost from 4 MiB) or over twice (L2's cost to 1 MiB) of hwloc's size, the causes of each said once. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +113,14 @@ int main(void)
 	tap_ok(strstr(t, "    measured: the step from 1MiB to 4MiB (intervals apart) is under half of L3's 32MiB: "
 			 "this core gets less of it than hwloc says (hwloc: 32MiB shared by 4 cores)") != NULL,
 	       "L3's step at 1 to 4 MiB, under half of hwloc's 32 MiB: the effective capacity said, with sharing");
+	tap_ok(strstr(t, "  L3    median 51.00 ns per item over 2 points, 12.8x the tier before\n"
+			 "        by measurement: DRAM from 4MiB (x7.5 from 1MiB); hwloc says L3 32MiB, shared by 4 "
+			 "cores\n  DRAM") != NULL,
+	       "the L3 tier named by measurement: DRAM's cost from 4 MiB, hwloc's L3 and its sharing beside");
+	tap_ok(strstr(t, "\n  a level holding under half of what hwloc says: the usual causes, not told apart here: "
+			 "a VM's share of a shared cache, cache partitioning (Intel CAT, AMD QoS), other tenants' "
+			 "use\n  boundaries hwloc reports:") != NULL && !strstr(t, "over twice what hwloc says"),
+	       "the causes of 'less' said once, after the tier table; none of 'more'");
 	tap_ok(strstr(strstr(t, "mem/chase_4k across") ? strstr(t, "mem/chase_4k across") : "", "TLB share") == NULL,
 	       "the 4 KiB family's own section claims no TLB share of its own");
 	tap_ok(strstr(t, "  4 KiB pages alone step x1.3 from 4MiB to 64MiB (mem/chase on huge pages, no step), across "
@@ -139,6 +147,39 @@ int main(void)
 	tap_ok(strstr(t, "; DRAM no TLB share: 4 KiB pages measured faster (-30.00 ns [-30.40 ns, -29.60 ns]), which "
 			 "TLB misses cannot make; something else differed between the two: rerun\n") != NULL,
 	       "4 KiB pages faster, intervals apart: no TLB share claimed, the contradiction said");
+	free(t);
+
+	/* Caches larger than measured and smaller: hwloc's L2 of 512 KiB
+	 * with no step across it (128 KiB 4.0 ns, 1 MiB 4.2 ns) and the step
+	 * from 1 to 4 MiB: L2's cost to twice its size, so more than hwloc
+	 * says; the same step is under half of L3's 32 MiB: less. */
+	build(&w, true);
+	w.r[2].time.s.median = 4.2, w.r[2].time.s.ci_lo = 4.0, w.r[2].time.s.ci_hi = 4.4;
+	w.ctx.hugepages = false;
+	t = sweeps(&w);
+	own = strstr(t, "mem/chase across");
+	next = strstr(t, "mem/chase_4k across");
+	if (own && next)
+		*next = '\0';
+	tap_ok(own && strstr(own, "  L2    median 4.000 ns per item over 1 point, 4.0x the tier before\n"
+			 "        by measurement: L2's cost up to 1MiB (x21.4 from 1MiB to 4MiB); hwloc says L2 "
+			 "512KiB\n  L3    median 47.10 ns per item over 2 points, 11.8x the tier before\n"
+			 "        by measurement: DRAM from 4MiB (x21.4 from 1MiB); hwloc says L3 32MiB, shared by 4 "
+			 "cores\n  DRAM") != NULL, "L2 named by measurement as holding to 1 MiB (more than hwloc's "
+	       "512 KiB), L3 as DRAM from 4 MiB (less)");
+	tap_ok(own && strstr(own, "other tenants' use\n  a level holding over twice what hwloc says: the usual "
+			     "causes, not told apart here: a victim (exclusive) or non-inclusive level after it whose "
+			     "cost is too close to this one's to step, or a wrong size from hwloc (a VM's made-up "
+			     "topology)\n  boundaries") != NULL, "the causes of 'less' and of 'more', once each");
+	free(t);
+
+	/* The step at twice L2's size has intervals that overlap: nothing
+	 * named by measurement for L2. */
+	w.r[2].time.s.ci_hi = 90;
+	t = sweeps(&w);
+	own = strstr(t, "mem/chase across");
+	tap_ok(own && !strstr(own, "L2's cost up to") && !strstr(own, "over twice"),
+	       "a later step the intervals do not establish: no 'more' claimed");
 	free(t);
 
 	build(&w, false);

@@ -51,8 +51,7 @@ static void effective_capacity(FILE *f, const struct pmb_context *c, int k, cons
 		"gets less of it than hwloc says", lo, hi, ca->level, sz);
 	if (ca->sharing_cores > 1)
 		fprintf(f, " (hwloc: %s shared by %d cores)", sz, ca->sharing_cores);
-	fprintf(f, "; the usual causes, not told apart here: a VM's share of a shared cache, cache "
-		"partitioning, other tenants' use\n");
+	fputc('\n', f);
 }
 
 /* Does the data step at cache level k?  The step is the cost ratio of the
@@ -114,16 +113,60 @@ static void tier_line(FILE *f, const struct pmb_context *c, const struct pmb_swe
 	fputc('\n', f);
 }
 
+/* Under the tier of a cache level whose measured capacity is under half
+ * or over twice hwloc's: the tier named by what was measured.  Less:
+ * "DRAM from 4MiB (x7.5 from 1MiB); hwloc says L3 32MiB, shared by 4
+ * cores" (the tier whose cost the point past the step has, else "past
+ * L3"); more: "L2's cost up to 1MiB (x21.4 from 1MiB to 4MiB); hwloc says
+ * L2 512KiB". */
+static void tier_by_measure(FILE *f, const struct pmb_context *c, const struct pmb_sweep_figures *s, int k)
+{
+	const struct pmb_sweep_level *v = &s->level[k];
+	const struct pmb_cache *ca = &c->topo.cache[k];
+	char from[24], to[24], sz[24], st[24];
+
+	pmb__format_bytes(from, sizeof(from), v->cap_from);
+	pmb__format_bytes(to, sizeof(to), v->cap_to);
+	pmb__format_bytes(sz, sizeof(sz), ca->size);
+	fmt_step(st, sizeof(st), v->cap_ratio);
+	fprintf(f, "        by measurement: ");
+	if (v->capacity == PMB_CAPACITY_LESS && v->cap_tier >= 0)
+		fprintf(f, "%s from %s (%s from %s)", pmb_sweep_tier_name[v->cap_tier], to, st, from);
+	else if (v->capacity == PMB_CAPACITY_LESS)
+		fprintf(f, "past L%d from %s (%s from %s)", ca->level, to, st, from);
+	else
+		fprintf(f, "L%d's cost up to %s (%s from %s to %s)", ca->level, from, st, from, to);
+	fprintf(f, "; hwloc says L%d %s", ca->level, sz);
+	if (ca->sharing_cores > 1)
+		fprintf(f, ", shared by %d cores", ca->sharing_cores);
+	fputc('\n', f);
+}
+
 static void tier_summary(FILE *f, const struct pmb_context *c, const struct pmb_sweep_figures *s)
 {
 	double prev_tier = NAN;
+	bool less = false, more = false;
 
 	for (int t = 0; t < PMB_SWEEP_TIERS; t++) {
 		if (!s->tier[t].points)
 			continue;
 		tier_line(f, c, s, t, prev_tier);
 		prev_tier = s->tier[t].med[0];
+		for (int k = 0; k < s->nlevels; k++)
+			if (s->level[k].capacity != PMB_CAPACITY_NOT_TOLD && c->topo.cache[k].level == t + 1) {
+				tier_by_measure(f, c, s, k);
+				less |= s->level[k].capacity == PMB_CAPACITY_LESS;
+				more |= s->level[k].capacity == PMB_CAPACITY_MORE;
+			}
 	}
+	/* The causes, once per sweep. */
+	if (less)
+		fprintf(f, "  a level holding under half of what hwloc says: the usual causes, not told apart here: a "
+			"VM's share of a shared cache, cache partitioning (Intel CAT, AMD QoS), other tenants' use\n");
+	if (more)
+		fprintf(f, "  a level holding over twice what hwloc says: the usual causes, not told apart here: a "
+			"victim (exclusive) or non-inclusive level after it whose cost is too close to this one's to "
+			"step, or a wrong size from hwloc (a VM's made-up topology)\n");
 }
 
 /* "; between 16KiB and 256KiB (l1d-read-misses from ~0)" per step. */

@@ -283,7 +283,7 @@ static void reach(struct pmb_sweep_figures *s, const struct pmb_context *c)
 			const struct pmb_tlb *b = &t->tlb[i];
 
 			if (pmb_tlb_for_loads(b) && (b->pages & (1u << p)) && s->nreach < 2 * PMB_MAX_TLBS)
-				s->reach[s->nreach++] = (struct pmb_sweep_reach){ b->level, p,
+				s->reach[s->nreach++] = (struct pmb_sweep_reach){ b->level, b->kind, p,
 					pmb_tlb_reach(b, 1u << p) };
 		}
 }

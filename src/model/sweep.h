@@ -77,6 +77,7 @@ struct pmb_sweep_tlb_step {
 /* A data TLB's reach with one page size. */
 struct pmb_sweep_reach {
 	int level;
+	char kind;        /* pmb_tlb.kind: 'd', 'u' or 'l' */
 	int page;         /* index into pmb_tlb_page_bytes/name */
 	uint64_t bytes;
 };

@@ -104,6 +104,23 @@ int main(void)
 
 	build(&w, true);
 	t = sweeps(&w);
+	/* The figures themselves, before any wording. */
+	const struct pmb_sweep_figures *sf = w.ctx.sweeps;
+	tap_ok(w.ctx.nsweeps == 2 && !strcmp(sf[0].family, "mem/chase") && !strcmp(sf[1].family, "mem/chase_4k") &&
+	       sf[0].tier[2].points == 2 && sf[0].tier[2].med[0] == 51 && sf[0].tier[2].lo[0] == 50.8 &&
+	       sf[0].tier[2].hi[0] == 51.2 && sf[0].tier[4].med[0] == 101,
+	       "figures: a sweep per family, L3's median 51 ns [50.8, 51.2] over 2 points, DRAM's 101 ns");
+	tap_ok(sf[0].nsteps == 3 && sf[0].step[2].from == 1 << 20 && sf[0].step[2].to == 4 << 20 &&
+	       sf[0].step[2].ratio == 7.5 && sf[0].level[2].capacity == PMB_CAPACITY_LESS &&
+	       sf[0].level[2].cap_from == 1 << 20 && sf[0].level[2].cap_to == 4 << 20 && sf[0].level[2].cap_tier == 4 &&
+	       sf[0].level[0].capacity == PMB_CAPACITY_NOT_TOLD && sf[0].level[1].capacity == PMB_CAPACITY_NOT_TOLD,
+	       "figures: 3 steps, the last x7.5 from 1 to 4 MiB; L3 holds less (to 1 MiB, DRAM's cost from 4 MiB)");
+	tap_ok(!strcmp(sf[0].family_4k, "mem/chase_4k") && sf[0].share[4].points == 2 && sf[0].share[4].diff == 20 &&
+	       sf[0].share[4].base == 101 && sf[0].nreach == 3 && sf[0].reach[0].level == 1 &&
+	       sf[0].reach[0].bytes == 64 * 4096 && sf[0].reach[2].page == 1 && sf[0].reach[2].bytes == 2048ull << 21 &&
+	       sf[1].ntlb_steps == 1 && sf[1].tlb_step[0].reach_level == 2 && sf[1].tlb_step[0].reach == 8 << 20,
+	       "figures: DRAM's TLB share +20 ns over 101, the data TLB reach (2 on 4 KiB pages, 1 on 2 MiB), the "
+	       "4 KiB family's own step across the L2 dTLB's 8 MiB");
 	tap_ok(strstr(t, "  data TLB reach (CPUID leaf 0x18): L1 256KiB, L2 8MiB (4 KiB pages); L2 4GiB (2 MiB "
 			 "pages)\n") != NULL, "the data TLBs' reach per page size, the instruction TLB left out (%zu bytes of report)", strlen(t));
 	tap_ok(strstr(t, "  TLB share, mem/chase_4k (4 KiB pages) against these huge pages, per item: L1 not told from "
@@ -187,5 +204,6 @@ int main(void)
 	tap_ok(strstr(t, "  TLB reach not known: a given topology (--topology-source)\n") != NULL,
 	       "no TLB geometry: the reach line says why");
 	free(t);
+	pmb__context_free(&w.ctx);
 	return tap_done();
 }

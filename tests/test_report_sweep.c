@@ -131,7 +131,7 @@ int main(void)
 			 "this core gets less of it than hwloc says (hwloc: 32MiB shared by 4 cores)") != NULL,
 	       "L3's step at 1 to 4 MiB, under half of hwloc's 32 MiB: the effective capacity said, with sharing");
 	tap_ok(strstr(t, "  L3    median 51.00 ns per item over 2 points, 12.8x the tier before\n"
-			 "        by measurement: DRAM from 4MiB (x7.5 from 1MiB); hwloc says L3 32MiB, shared by 4 "
+			 "        by measurement: DRAM from 4MiB (the step x7.5, 1MiB to 4MiB); hwloc says L3 32MiB, shared by 4 "
 			 "cores\n  DRAM") != NULL,
 	       "the L3 tier named by measurement: DRAM's cost from 4 MiB, hwloc's L3 and its sharing beside");
 	tap_ok(strstr(t, "\n  a level holding under half of what hwloc says: the usual causes, not told apart here: "
@@ -179,9 +179,9 @@ int main(void)
 	if (own && next)
 		*next = '\0';
 	tap_ok(own && strstr(own, "  L2    median 4.000 ns per item over 1 point, 4.0x the tier before\n"
-			 "        by measurement: L2's cost up to 1MiB (x21.4 from 1MiB to 4MiB); hwloc says L2 "
+			 "        by measurement: L2's cost up to 1MiB (the step x21.4, 1MiB to 4MiB); hwloc says L2 "
 			 "512KiB\n  L3    median 47.10 ns per item over 2 points, 11.8x the tier before\n"
-			 "        by measurement: DRAM from 4MiB (x21.4 from 1MiB); hwloc says L3 32MiB, shared by 4 "
+			 "        by measurement: DRAM from 4MiB (the step x21.4, 1MiB to 4MiB); hwloc says L3 32MiB, shared by 4 "
 			 "cores\n  DRAM") != NULL, "L2 named by measurement as holding to 1 MiB (more than hwloc's "
 	       "512 KiB), L3 as DRAM from 4 MiB (less)");
 	tap_ok(own && strstr(own, "other tenants' use\n  a level holding over twice what hwloc says: the usual "

@@ -47,10 +47,11 @@ static double step(const struct pmb_figure *a, const struct pmb_figure *b)
 }
 
 /* A step the samples establish: over PMB_STEP_RATIO, the two points'
- * intervals apart. */
-static bool established(const struct pmb_figure *a, const struct pmb_figure *b)
+ * intervals apart; simulated counts are exact (their figures carry no
+ * interval), so there the ratio alone. */
+static bool established(const struct pmb_figure *a, const struct pmb_figure *b, bool exact)
 {
-	return step(a, b) > PMB_STEP_RATIO && b->s.ci_lo > a->s.ci_hi;
+	return step(a, b) > PMB_STEP_RATIO && (exact || b->s.ci_lo > a->s.ci_hi);
 }
 
 /* The figure a sweep point is compared by: time (e < 0) or event e. */
@@ -214,7 +215,7 @@ static void capacity(struct pmb_sweep_level *v, const struct pmb_sweep_figures *
 
 	if (v->crossed && v->ratio > PMB_STEP_RATIO)
 		return;
-	if (v->earlier && sb->inst->working_set * 2 <= size && established(fig(sa, v->e), fig(sb, v->e))) {
+	if (v->earlier && sb->inst->working_set * 2 <= size && established(fig(sa, v->e), fig(sb, v->e), s->sim)) {
 		v->capacity = PMB_CAPACITY_LESS;
 		a = sa, b = sb;
 	} else if (v->crossed) {
@@ -224,7 +225,7 @@ static void capacity(struct pmb_sweep_level *v, const struct pmb_sweep_figures *
 			if (!sweep_point(p, s->family) || !fig(p, v->e)->valid)
 				continue;
 			if (prev && prev->inst->working_set > size && p->inst->working_set <= next &&
-			    established(fig(prev, v->e), fig(p, v->e))) {
+			    established(fig(prev, v->e), fig(p, v->e), s->sim)) {
 				if (prev->inst->working_set >= 2 * size)
 					a = prev, b = p, v->capacity = PMB_CAPACITY_MORE;
 				else
@@ -364,7 +365,7 @@ static void tlb_steps(struct pmb_sweep_figures *s, const struct pmb_context *c, 
 			continue;
 		if (!prev || !(ha = point_at(r, n, s->family_huge, prev->inst->working_set)) ||
 		    !(hb = point_at(r, n, s->family_huge, x->inst->working_set)) ||
-		    !established(&prev->time, &x->time) || step(&ha->time, &hb->time) > PMB_STEP_RATIO ||
+		    !established(&prev->time, &x->time, false) || step(&ha->time, &hb->time) > PMB_STEP_RATIO ||
 		    s->ntlb_steps == PMB_MAX_TLB_STEPS) {
 			prev = x;
 			continue;

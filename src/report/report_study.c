@@ -115,27 +115,27 @@ static void tier_line(FILE *f, const struct pmb_context *c, const struct pmb_swe
 
 /* Under the tier of a cache level whose measured capacity is under half
  * or over twice hwloc's: the tier named by what was measured.  Less:
- * "DRAM from 4MiB (x7.5 from 1MiB); hwloc says L3 32MiB, shared by 4
- * cores" (the tier whose cost the point past the step has, else "past
- * L3"); more: "L2's cost up to 1MiB (x21.4 from 1MiB to 4MiB); hwloc says
- * L2 512KiB". */
+ * "DRAM from 4MiB (the step x7.5, 1MiB to 4MiB); hwloc says L3 32MiB,
+ * shared by 4 cores" (the tier whose cost the point past the step has,
+ * else "past L3"); more: "L2's cost up to 1MiB (the step x21.4, 1MiB to
+ * 4MiB); hwloc says L2 512KiB". */
 static void tier_by_measure(FILE *f, const struct pmb_context *c, const struct pmb_sweep_figures *s, int k)
 {
 	const struct pmb_sweep_level *v = &s->level[k];
 	const struct pmb_cache *ca = &c->topo.cache[k];
-	char from[24], to[24], sz[24], st[24];
+	char from[24], to[24], sz[24], span[96];
 
 	pmb__format_bytes(from, sizeof(from), v->cap_from);
 	pmb__format_bytes(to, sizeof(to), v->cap_to);
 	pmb__format_bytes(sz, sizeof(sz), ca->size);
-	fmt_step(st, sizeof(st), v->cap_ratio);
+	fmt_span(span, sizeof(span), v->cap_ratio, v->cap_from, v->cap_to);
 	fprintf(f, "        by measurement: ");
 	if (v->capacity == PMB_CAPACITY_LESS && v->cap_tier >= 0)
-		fprintf(f, "%s from %s (%s from %s)", pmb_sweep_tier_name[v->cap_tier], to, st, from);
+		fprintf(f, "%s from %s (the step %s)", pmb_sweep_tier_name[v->cap_tier], to, span);
 	else if (v->capacity == PMB_CAPACITY_LESS)
-		fprintf(f, "past L%d from %s (%s from %s)", ca->level, to, st, from);
+		fprintf(f, "past L%d from %s (the step %s)", ca->level, to, span);
 	else
-		fprintf(f, "L%d's cost up to %s (%s from %s to %s)", ca->level, from, st, from, to);
+		fprintf(f, "L%d's cost up to %s (the step %s)", ca->level, from, span);
 	fprintf(f, "; hwloc says L%d %s", ca->level, sz);
 	if (ca->sharing_cores > 1)
 		fprintf(f, ", shared by %d cores", ca->sharing_cores);

@@ -37,7 +37,8 @@ static void fmt_span(char *buf, size_t n, double ratio, uint64_t a, uint64_t b)
 
 /* Where a level's data step well before hwloc's size: the level holds
  * less here than hwloc says (issue 32).  Says what was measured. */
-static void effective_capacity(FILE *f, const struct pmb_context *c, int k, const struct pmb_sweep_level *v)
+static void effective_capacity(FILE *f, const struct pmb_context *c, int k, const struct pmb_sweep_level *v,
+			       bool sim)
 {
 	const struct pmb_cache *ca = &c->topo.cache[k];
 	char sz[24], hi[24], lo[24];
@@ -47,8 +48,9 @@ static void effective_capacity(FILE *f, const struct pmb_context *c, int k, cons
 	pmb__format_bytes(sz, sizeof(sz), ca->size);
 	pmb__format_bytes(lo, sizeof(lo), v->cap_from);
 	pmb__format_bytes(hi, sizeof(hi), v->cap_to);
-	fprintf(f, "    measured: the step from %s to %s (intervals apart) is under half of L%d's %s: this core "
-		"gets less of it than hwloc says", lo, hi, ca->level, sz);
+	fprintf(f, "    measured: the step from %s to %s (%s) is under half of L%d's %s: this core "
+		"gets less of it than hwloc says", lo, hi, sim ? "simulated counts, exact" : "intervals apart", ca->level,
+		sz);
 	if (ca->sharing_cores > 1)
 		fprintf(f, " (hwloc: %s shared by %d cores)", sz, ca->sharing_cores);
 	fputc('\n', f);
@@ -85,7 +87,7 @@ static void compare_level(FILE *f, const struct pmb_context *c, const struct pmb
 		fprintf(f, "; the data step earlier (%s)", span);
 	}
 	fputc('\n', f);
-	effective_capacity(f, c, k, v);
+	effective_capacity(f, c, k, v, s->sim);
 }
 
 /* "  L2    median 3.1 ns per item over 2 points, 2.5x the tier before" */

@@ -70,7 +70,7 @@ int main(void)
 	pmb__tlb_decode_leaf18(&t, l18, 1);
 	tap_ok(t.n == 0 && !t.source[0], "Intel: only a null subleaf: no TLB, no source");
 
-	/* Intel leaf 2 on a Core 2 Duo (E8400): EAX 0x05B0B101, EBX
+	/* Intel leaf 2 with a Core 2 Duo's (Wolfdale) descriptors: EAX 0x05B0B101, EBX
 	 * 0x005657F0, ECX 0, EDX 0x2CB4304E.  TLB bytes: 0x05 DTLB1 4 MiB
 	 * 32x4, 0xB0 ITLB 4 KiB 128x4, 0xB1 ITLB 2 MiB 8x4, 0x56 DTLB0 4 MiB
 	 * 16x4, 0x57 DTLB0 4 KiB 16x4, 0xB4 DTLB1 4 KiB 256x4; 0xF0 (a

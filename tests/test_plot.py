@@ -3,7 +3,9 @@
 checked against the JSON report of the same run (one line per family or
 variant, one point per plotted benchmark, in order, every coordinate a
 finite number inside the viewBox, the labels), a run with nothing to plot,
-and a --plot into a folder that does not exist."""
+and a --plot into a folder that does not exist; the data TLBs' reach on 4 KiB
+pages (mem/chase_4k) drawn dotted and labelled where the JSON's topology puts
+it, or, on a given topology, the legend saying why the geometry is not known."""
 import json
 import math
 import os
@@ -214,7 +216,7 @@ else:
             lab = [t for t in tx if t.startswith("L1d ")]
             ok(len(lab) == 1 and size(lab[0][4:]) == l1,
                "sweep: the L1d boundary is labelled with its size %r" % lab)
-            dashed = [ln for ln in root.iter(NS + "line") if ln.get("stroke-dasharray")
+            dashed = [ln for ln in root.iter(NS + "line") if ln.get("stroke-dasharray") == "5,4"
                       and ln.get("x1") == ln.get("x2")]
             ok(len(dashed) == len(caches), "sweep: a dashed vertical line per cache (%d)" % len(dashed))
         else:
@@ -227,6 +229,70 @@ else:
         else:
             skip("sweep: estimated cycles are labelled ESTIMATED", "cycles are counted here")
     print("# sweep run: %.1f s" % (time.time() - t0))
+
+    # The data TLBs' reach on 4 KiB pages (mem/chase_4k): a dotted line
+    # per load TLB inside the working-set axis, labelled "L1 dTLB 4K
+    # reach", the rest named past the axis; or why the geometry is not
+    # known.  Expected from the JSON's topology.tlbs, not from this CPU.
+    t0 = time.time()
+    r, data, root = plot_run("tlb", filt.replace("^mem/chase/", "^mem/chase_4k/"))
+    ok(r.returncode == 0 and data is not None and root is not None, "tlb --plot run exits 0 (%d)" % r.returncode)
+    if data and root is not None and data["context"].get("backend") != "sim":
+        topo = data["context"].get("topology") or {}
+        tx = texts(root)
+        tlb_lines = [ln for ln in root.iter(NS + "line") if ln.get("stroke-dasharray") == "2,3"
+                     and ln.get("x1") == ln.get("x2")]
+        if topo.get("tlb_unknown"):
+            why = "TLB geometry not known (" + topo["tlb_unknown"]
+            ok(any(why.startswith(t) and len(t) > 30 for t in tx) and not tlb_lines,
+               "tlb: no reach drawn, the legend says why the geometry is not known: %r" % topo["tlb_unknown"])
+        else:
+            ws = [b["working_set_bytes"] for b in data["benchmarks"] if b.get("status") == "ok"]
+            bounds = ws + [c["size"] for c in topo.get("caches") or []]
+            lo, hi = min(bounds) / math.sqrt(2), max(bounds) * math.sqrt(2)
+            kinds = {"d": "dTLB", "u": "TLB", "l": "load TLB"}
+            want = ["L%d %s 4K reach" % (t["level"], kinds[t["kind"]]) for t in topo.get("tlbs") or []
+                    if t["kind"] in kinds and 4096 in t["page_sizes"] and lo <= t["entries"] * 4096 <= hi]
+            past = ["L%d %s 4K reach" % (t["level"], kinds[t["kind"]]) for t in topo.get("tlbs") or []
+                    if t["kind"] in kinds and 4096 in t["page_sizes"] and not lo <= t["entries"] * 4096 <= hi]
+            labels = sorted(t for t in tx if t.endswith(" reach"))
+            ok(labels == sorted(want) and len(tlb_lines) == len(want),
+               "tlb: a dotted line and label per data TLB reach on 4 KiB pages inside the axis: %r (%d lines), "
+               "want %r" % (labels, len(tlb_lines), want))
+            for t in topo.get("tlbs") or []:
+                if t["kind"] not in kinds or 4096 not in t["page_sizes"]:
+                    continue
+                lab = "L%d %s 4K reach" % (t["level"], kinds.get(t["kind"], "?"))
+                for el in root.iter(NS + "text"):
+                    if el.text == lab:
+                        x = float(el.get("x")) + 3
+                        span = math.log2(hi / lo)
+                        want_x = 90 + (800 - 90) * math.log2(t["entries"] * 4096 / lo) / span
+                        ok(abs(x - want_x) < 0.2 and any(abs(float(ln.get("x1")) - x) < 0.05 for ln in tlb_lines),
+                           "tlb: %s at %d entries x 4 KiB drawn at x %.1f (want %.1f)" % (lab, t["entries"], x,
+                                                                                      want_x))
+            ok(not want or any(t.startswith("data TLB reach: entries x page size (") for t in tx),
+               "tlb: the legend names the dotted lines")
+            ok(all(any(p in t for t in tx if t.startswith("data TLB reach past")) for p in past),
+               "tlb: the reach past the axis named in the legend %r" % past)
+            ok(not any(" 2M reach" in t for t in tx), "tlb: no 2 MiB reach for buffers on 4 KiB pages")
+    # A given topology (hwloc's synthetic one) reads no TLB: the legend
+    # says so, with the reason the JSON gives.
+    js, svg = os.path.join(tmp, "notlb.json"), os.path.join(tmp, "notlb.svg")
+    given = "--topology-source=pack:1 l3:1(size=8MB) l2:1(size=1MB) l1d:1(size=32KB) core:1 pu:1"
+    two = run("--list", "--filter=^mem/chase_4k/", "--cpu=0", given).stdout.split()[:2]
+    r = run("--filter=^(%s)$" % "|".join(two), *FAST, "--format=json", "--out=" + js, "--plot=" + svg, "--cpu=0", given)
+    try:
+        with open(js) as f:
+            why = (json.load(f)["context"].get("topology") or {}).get("tlb_unknown")
+        tx = texts(ET.parse(svg).getroot())
+    except (OSError, ValueError, ET.ParseError) as e:
+        why, tx = None, []
+        diag(str(e))
+    ok(r.returncode == 0 and why and any(("TLB geometry not known (" + why + ")").startswith(t) and
+                                         t.startswith("TLB geometry not known (a given topology") for t in tx),
+       "tlb: a given topology: the legend says the TLB geometry is not known and why (%r)" % why)
+    print("# tlb run: %.1f s" % (time.time() - t0))
 
 # ---- a small branch study --------------------------------------------------
 t0 = time.time()

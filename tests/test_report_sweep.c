@@ -1,9 +1,10 @@
-/* test_report_sweep.c - a sweep's section on constructed results (issue 32): the data TLB reach read from the CPU beside hwloc's boundaries (or why it is not known), the TLB share of mem/chase_4k against mem/chase per tier with its interval (not told from 0 where that holds 0), and an effective capacity under half of hwloc's named only where a step the intervals establish came before the boundary. */
+/* test_report_sweep.c - a sweep's section on constructed results (issue 32), its figures made by the analysis (pmb__analyze_sweeps) and rendered: the data TLB reach read from the CPU beside hwloc's boundaries (or why it is not known), the TLB share of mem/chase_4k against mem/chase per tier with its interval (not told from 0 where that holds 0), and an effective capacity under half of hwloc's named only where a step the intervals establish came before the boundary; the tier table naming a tier by measurement where a level holds under half (L3 at DRAM's cost from 4 MiB) or over twice (L2's cost to 1 MiB) of hwloc's size, the causes of each said once. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyse.h"
 #include "report.h"
 #include "report_study.h"
 #include "tap.h"
@@ -52,6 +53,7 @@ static void build(struct world *w, bool tlbs)
 	static const double extra[NP] = { 0.0, 0.1, 1.0, 1.0, 20.0, 20.0 };
 	struct pmb_context *c = &w->ctx;
 
+	pmb__context_free(&w->ctx);
 	memset(w, 0, sizeof(*w));
 	c->backend = PMB_BACKEND_PERF;
 	c->hugepages = true;
@@ -79,12 +81,17 @@ static void build(struct world *w, bool tlbs)
 	c->view.width = 200;
 }
 
-static char *sweeps(const struct world *w)
+/* The sweep section as the run prints it: the analysis's figures, then
+ * their rendering. */
+static char *sweeps(struct world *w)
 {
 	char *text = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	FILE *f;
 
+	if (pmb__analyze_sweeps(&w->ctx, w->r, 2 * NP))
+		return strdup("");
+	f = open_memstream(&text, &len);
 	pmb__report_sweeps(f, &w->ctx, w->r, 2 * NP);
 	fclose(f);
 	return text;
@@ -97,6 +104,23 @@ int main(void)
 
 	build(&w, true);
 	t = sweeps(&w);
+	/* The figures themselves, before any wording. */
+	const struct pmb_sweep_figures *sf = w.ctx.sweeps;
+	tap_ok(w.ctx.nsweeps == 2 && !strcmp(sf[0].family, "mem/chase") && !strcmp(sf[1].family, "mem/chase_4k") &&
+	       sf[0].tier[2].points == 2 && sf[0].tier[2].med[0] == 51 && sf[0].tier[2].lo[0] == 50.8 &&
+	       sf[0].tier[2].hi[0] == 51.2 && sf[0].tier[4].med[0] == 101,
+	       "figures: a sweep per family, L3's median 51 ns [50.8, 51.2] over 2 points, DRAM's 101 ns");
+	tap_ok(sf[0].nsteps == 3 && sf[0].step[2].from == 1 << 20 && sf[0].step[2].to == 4 << 20 &&
+	       sf[0].step[2].ratio == 7.5 && sf[0].level[2].capacity == PMB_CAPACITY_LESS &&
+	       sf[0].level[2].cap_from == 1 << 20 && sf[0].level[2].cap_to == 4 << 20 && sf[0].level[2].cap_tier == 4 &&
+	       sf[0].level[0].capacity == PMB_CAPACITY_NOT_TOLD && sf[0].level[1].capacity == PMB_CAPACITY_NOT_TOLD,
+	       "figures: 3 steps, the last x7.5 from 1 to 4 MiB; L3 holds less (to 1 MiB, DRAM's cost from 4 MiB)");
+	tap_ok(!strcmp(sf[0].family_4k, "mem/chase_4k") && sf[0].share[4].points == 2 && sf[0].share[4].diff == 20 &&
+	       sf[0].share[4].base == 101 && sf[0].nreach == 3 && sf[0].reach[0].level == 1 &&
+	       sf[0].reach[0].bytes == 64 * 4096 && sf[0].reach[2].page == 1 && sf[0].reach[2].bytes == 2048ull << 21 &&
+	       sf[1].ntlb_steps == 1 && sf[1].tlb_step[0].reach_level == 2 && sf[1].tlb_step[0].reach == 8 << 20,
+	       "figures: DRAM's TLB share +20 ns over 101, the data TLB reach (2 on 4 KiB pages, 1 on 2 MiB), the "
+	       "4 KiB family's own step across the L2 dTLB's 8 MiB");
 	tap_ok(strstr(t, "  data TLB reach (CPUID leaf 0x18): L1 256KiB, L2 8MiB (4 KiB pages); L2 4GiB (2 MiB "
 			 "pages)\n") != NULL, "the data TLBs' reach per page size, the instruction TLB left out (%zu bytes of report)", strlen(t));
 	tap_ok(strstr(t, "  TLB share, mem/chase_4k (4 KiB pages) against these huge pages, per item: L1 not told from "
@@ -106,6 +130,14 @@ int main(void)
 	tap_ok(strstr(t, "    measured: the step from 1MiB to 4MiB (intervals apart) is under half of L3's 32MiB: "
 			 "this core gets less of it than hwloc says (hwloc: 32MiB shared by 4 cores)") != NULL,
 	       "L3's step at 1 to 4 MiB, under half of hwloc's 32 MiB: the effective capacity said, with sharing");
+	tap_ok(strstr(t, "  L3    median 51.00 ns per item over 2 points, 12.8x the tier before\n"
+			 "        by measurement: DRAM from 4MiB (the step x7.5, 1MiB to 4MiB); hwloc says L3 32MiB, shared by 4 "
+			 "cores\n  DRAM") != NULL,
+	       "the L3 tier named by measurement: DRAM's cost from 4 MiB, hwloc's L3 and its sharing beside");
+	tap_ok(strstr(t, "\n  a level holding under half of what hwloc says: the usual causes, not told apart here: "
+			 "a VM's share of a shared cache, cache partitioning (Intel CAT, AMD QoS), other tenants' "
+			 "use\n  boundaries hwloc reports:") != NULL && !strstr(t, "over twice what hwloc says"),
+	       "the causes of 'less' said once, after the tier table; none of 'more'");
 	tap_ok(strstr(strstr(t, "mem/chase_4k across") ? strstr(t, "mem/chase_4k across") : "", "TLB share") == NULL,
 	       "the 4 KiB family's own section claims no TLB share of its own");
 	tap_ok(strstr(t, "  4 KiB pages alone step x1.3 from 4MiB to 64MiB (mem/chase on huge pages, no step), across "
@@ -134,10 +166,44 @@ int main(void)
 	       "4 KiB pages faster, intervals apart: no TLB share claimed, the contradiction said");
 	free(t);
 
+	/* Caches larger than measured and smaller: hwloc's L2 of 512 KiB
+	 * with no step across it (128 KiB 4.0 ns, 1 MiB 4.2 ns) and the step
+	 * from 1 to 4 MiB: L2's cost to twice its size, so more than hwloc
+	 * says; the same step is under half of L3's 32 MiB: less. */
+	build(&w, true);
+	w.r[2].time.s.median = 4.2, w.r[2].time.s.ci_lo = 4.0, w.r[2].time.s.ci_hi = 4.4;
+	w.ctx.hugepages = false;
+	t = sweeps(&w);
+	own = strstr(t, "mem/chase across");
+	next = strstr(t, "mem/chase_4k across");
+	if (own && next)
+		*next = '\0';
+	tap_ok(own && strstr(own, "  L2    median 4.000 ns per item over 1 point, 4.0x the tier before\n"
+			 "        by measurement: L2's cost up to 1MiB (the step x21.4, 1MiB to 4MiB); hwloc says L2 "
+			 "512KiB\n  L3    median 47.10 ns per item over 2 points, 11.8x the tier before\n"
+			 "        by measurement: DRAM from 4MiB (the step x21.4, 1MiB to 4MiB); hwloc says L3 32MiB, shared by 4 "
+			 "cores\n  DRAM") != NULL, "L2 named by measurement as holding to 1 MiB (more than hwloc's "
+	       "512 KiB), L3 as DRAM from 4 MiB (less)");
+	tap_ok(own && strstr(own, "other tenants' use\n  a level holding over twice what hwloc says: the usual "
+			     "causes, not told apart here: a victim (exclusive) or non-inclusive level after it whose "
+			     "cost is too close to this one's to step, or a wrong size from hwloc (a VM's made-up "
+			     "topology)\n  boundaries") != NULL, "the causes of 'less' and of 'more', once each");
+	free(t);
+
+	/* The step at twice L2's size has intervals that overlap: nothing
+	 * named by measurement for L2. */
+	w.r[2].time.s.ci_hi = 90;
+	t = sweeps(&w);
+	own = strstr(t, "mem/chase across");
+	tap_ok(own && !strstr(own, "L2's cost up to") && !strstr(own, "over twice"),
+	       "a later step the intervals do not establish: no 'more' claimed");
+	free(t);
+
 	build(&w, false);
 	t = sweeps(&w);
 	tap_ok(strstr(t, "  TLB reach not known: a given topology (--topology-source)\n") != NULL,
 	       "no TLB geometry: the reach line says why");
 	free(t);
+	pmb__context_free(&w.ctx);
 	return tap_done();
 }

@@ -32,7 +32,7 @@ if head and head[0].startswith("TLBs: not known: "):
     if platform.machine() in ("x86_64", "i686") and not emulator():
         skip("TLB lines on x86", "this CPU's CPUID describes none: %s" % head[0])
 else:
-    ok(head and re.match(r"^TLBs \((CPUID leaf 0x18|CPUID leaves 0x80000005/6)\):$", head[0]),
+    ok(head and re.match(r"^TLBs \((CPUID leaf 0x18|CPUID leaf 2|CPUID leaves 0x80000005/6)\):$", head[0]),
        "the TLBs' source named: %s" % head)
     ok(tlbs and all(tlbs), "every TLB line has level, kind, page size, entries, ways, reach (%d)" % len(tlbs))
     bad = [m.group(0) for m in tlbs if m and

@@ -278,5 +278,5 @@ int pmb__analyze_figures(struct pmb_context *ctx, struct pmb_result *r, size_t n
 		}
 	}
 	pmb__analysis_learn(ctx, r, n, reps);
-	return 0;
+	return pmb__analyze_sweeps(ctx, r, n);
 }

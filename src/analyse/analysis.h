@@ -54,4 +54,9 @@ void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, s
  * the cost figure: time, or instructions under simulation). */
 void pmb__analysis_learn(const struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t reps);
 
+/* The figures of every working-set sweep in r[0..n) (a family of points
+ * with a tier), into ctx->sweeps (analysis_sweep.c; replaced if there).
+ * Returns 0 or -ENOMEM. */
+int pmb__analyze_sweeps(struct pmb_context *ctx, const struct pmb_result *r, size_t n);
+
 #endif

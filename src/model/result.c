@@ -62,6 +62,9 @@ void pmb__context_free(struct pmb_context *c)
 	for (int i = 0; i < c->nwarnings; i++)
 		free(c->warnings[i]);
 	c->nwarnings = 0;
+	free(c->sweeps);
+	c->sweeps = NULL;
+	c->nsweeps = 0;
 }
 
 /* The meaning a generic name stands for: "cycles" is also the PMU's own

@@ -12,6 +12,7 @@
 #include "count.h"
 #include "event_plan.h"
 #include "machine.h"
+#include "sweep.h"
 
 /* One expanded benchmark: a definition with its argument values. */
 struct pmb_instance {
@@ -277,6 +278,8 @@ struct pmb_context {
 	int nwarnings_measured;    /* the first so many were raised before the
 	                              analysis (plan, counters, measuring) */
 	struct pmb_console_view view;
+	struct pmb_sweep_figures *sweeps;  /* the sweeps' figures (analysis_sweep.c); owned */
+	int nsweeps;
 };
 
 /* Whether the counts are simulated (--backend=sim): the one test of the

@@ -13,6 +13,9 @@ void pmb__tlb_read(struct pmb_tlb_info *t);
  * AMD's leaves 0x80000005 and 0x80000006 (4 MiB pages, 32-bit paging
  * only, left out). */
 void pmb__tlb_decode_leaf18(struct pmb_tlb_info *t, const unsigned *regs, int n);
+/* Intel's leaf 2 (EAX..EDX): its TLB descriptors added to *t; returns
+ * whether a 0xFF descriptor ("use leaf 4/0x18") was among them. */
+int pmb__tlb_decode_leaf2(struct pmb_tlb_info *t, const unsigned regs[4]);
 void pmb__tlb_decode_amd(struct pmb_tlb_info *t, const unsigned l5[4], const unsigned l6[4]);
 
 #endif

@@ -11,7 +11,7 @@
 
 #define WIDTH 900
 #define HEAD_H 34	/* the run's one-line header */
-#define PANEL_H 408
+#define PANEL_H 436	/* two rows under the interval legend for the TLBs */
 #define PL 90.0		/* plot area: left and right edge, */
 #define PR 800.0
 #define PT 80.0		/* top and bottom from the panel's top */
@@ -188,12 +188,109 @@ static void cache_lines(FILE *f, const struct panel *p, const struct axis *ax)
 	}
 }
 
+#define TLB_COLOUR "#a0307a"
+#define TLB_DASH " stroke-dasharray=\"2,3\""
+
+/* The sweep figures of family fam (the data TLB reach); NULL none. */
+static const struct pmb_sweep_figures *sweep_of(const struct pmb_context *c, const char *fam)
+{
+	for (int i = 0; i < c->nsweeps; i++)
+		if (!strcmp(c->sweeps[i].family, fam))
+			return &c->sweeps[i];
+	return NULL;
+}
+
+/* Whether the family's buffers were on pages of size index pg: as
+ * measured (the share on huge pages), else both 4 KiB and 2 MiB. */
+static bool pages_used(const struct pmb_sweep_figures *s, int pg)
+{
+	if (s->huge_max < 0)
+		return pg == 0 || pg == 1;
+	return (pg == 0 && s->huge_min < 1) || (pg == 1 && s->huge_max > 0);
+}
+
+/* "L1 dTLB 4K reach" */
+static void reach_label(char *b, size_t n, const struct pmb_sweep_reach *r)
+{
+	static const char *const page[PMB_TLB_NPAGES] = { "4K", "2M", "4M", "1G" };
+	const char *kind = r->kind == 'd' ? "dTLB" : r->kind == 'l' ? "load TLB" : "TLB";
+
+	snprintf(b, n, "L%d %s %s reach", r->level, kind, page[r->page]);
+}
+
+/* One row of TLB text under the interval legend, wrapped once at a space
+ * where it runs past the panel. */
+static void tlb_text(FILE *f, const struct panel *p, const char *text)
+{
+	size_t max = (size_t)((WIDTH - 24 - 10) / CW11), len = strlen(text), cut = len;
+	double y = p->y0 + PB + 72;
+
+	if (len > max)
+		for (cut = max; cut > 0 && text[cut] != ' '; cut--)
+			;
+	if (!cut)
+		cut = max;
+	pmb__svg_text(f, 24, y, "font-size=\"11\"", "%.*s", (int)cut, text);
+	if (cut < len)
+		pmb__svg_text(f, 24, y + 14, "font-size=\"11\"", "%s", text + cut + (text[cut] == ' '));
+}
+
+/* The data TLBs' reach (entries x page size) for the page sizes the
+ * family's buffers were on: a dotted line each inside the x range,
+ * labelled along it at the bottom of the frame; under the panel the
+ * legend, the reach past the range, or why the geometry is not known. */
+static void tlb_lines(FILE *f, const struct panel *p, const struct axis *ax, const char *fam)
+{
+	const struct pmb_sweep_figures *s = sweep_of(p->c, fam);
+	char past[256] = "", row[512], b[48], sz[24];
+	size_t np = 0;
+	int drawn = 0;
+
+	if (!p->c->topo_ok || p->sim || !s)
+		return;
+	if (!p->c->topo.tlb.n) {
+		snprintf(row, sizeof(row), "TLB geometry not known (%s)", p->c->topo.tlb.why);
+		tlb_text(f, p, row);
+		return;
+	}
+	for (int i = 0; i < s->nreach; i++) {
+		const struct pmb_sweep_reach *r = &s->reach[i];
+		double x = pmb__svg_ax_map(ax, (double)r->bytes), y = p->y0 + PB - 4;
+
+		if (!pages_used(s, r->page))
+			continue;
+		reach_label(b, sizeof(b), r);
+		if (!(x >= PL && x <= PR)) {
+			pmb__format_bytes(sz, sizeof(sz), r->bytes);
+			np += (size_t)snprintf(past + np, np < sizeof(past) ? sizeof(past) - np : 0, "%s%s %s",
+					       np ? ", " : "", b, sz);
+			np = np < sizeof(past) ? np : sizeof(past) - 1;
+			continue;
+		}
+		pmb__svg_line(f, x, p->y0 + PT, x, p->y0 + PB, "stroke=\"" TLB_COLOUR "\"" TLB_DASH);
+		snprintf(row, sizeof(row), "font-size=\"10\" fill=\"" TLB_COLOUR "\" transform=\"rotate(-90 %.1f %.1f)\"",
+			 x - 3, y);
+		pmb__svg_text(f, x - 3, y, row, "%s", b);
+		drawn++;
+	}
+	double lx = 24;
+
+	if (drawn) {
+		snprintf(row, sizeof(row), "data TLB reach: entries x page size (%s)", p->c->topo.tlb.source);
+		lx = pmb__svg_legend(f, lx, p->y0 + PB + 72, TLB_COLOUR, TLB_DASH, row);
+	}
+	if (np) {
+		snprintf(row, sizeof(row), "data TLB reach past the working-set axis: %s", past);
+		pmb__svg_text(f, drawn ? 24 : lx, p->y0 + PB + 72 + (drawn ? 14 : 0), "font-size=\"11\"", "%s", row);
+	}
+}
+
 /* Under the panel, left of the axis title, what the bars and the hollow
  * markers mean. */
 static void interval_legend(FILE *f, const struct panel *p)
 {
 	static const char bars[] = "95 % interval";
-	double x = 24, y = p->y0 + PANEL_H - 10;
+	double x = 24, y = p->y0 + PB + 58;
 	const char *a = "stroke=\"#444\" stroke-width=\"1.2\"";
 
 	pmb__svg_line(f, x + 4, y - 10, x + 4, y + 1, a);
@@ -288,6 +385,7 @@ static void sweep_panel(FILE *f, const struct panel *p, const struct pmb_result 
 	frame(f, p, &ay, r[i].inst->family, ": cost per item vs working set");
 	bytes_axis(f, p, &ax);
 	cache_lines(f, p, &ax);
+	tlb_lines(f, p, &ax, r[i].inst->family);
 
 	for (size_t k = 0; k < m; k++) {
 		px[k] = pmb__svg_ax_map(&ax, (double)pt[k]->inst->working_set);

@@ -1,0 +1,424 @@
+/* analysis_sweep.c - a working-set sweep's figures, once (issue 25): per tier the median cost, the steps, per cache level where the data step against hwloc's size and the capacity measured, the TLB share of 4 KiB pages per tier, the steps only 4 KiB pages take, the data TLB reach. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "base.h"
+
+/* The figure a sweep is summarised by under simulation: a miss event
+ * (what tells the tiers apart), else the first event. */
+static int sweep_event(const struct pmb_context *c)
+{
+	int e = pmb__context_event(c, PMB_L1_MISS_EVENTS "|" PMB_LL_MISS_EVENTS);
+
+	return e < 0 ? 0 : e;
+}
+
+/* Under simulation, the miss event that shows cache level k: L1d misses
+ * for the first level, last-level misses for the last, -1 for the levels
+ * valgrind does not model.  Time (-2) on the perf backend. */
+static int level_event(const struct pmb_context *c, int k)
+{
+	int e;
+
+	if (!pmb_context_sim(c))
+		return -2;
+	if (k != 0 && k != c->topo.ncaches - 1)
+		return -1;
+	e = pmb__context_event(c, k == 0 ? PMB_L1_MISS_EVENTS : PMB_LL_MISS_EVENTS);
+	return e < 0 ? sweep_event(c) : e;
+}
+
+/* Step ratio between two sweep points: 0 where either is not measured or
+ * b is not resolved, INFINITY from a zero (a simulated miss count going
+ * from none to some). */
+static double step(const struct pmb_figure *a, const struct pmb_figure *b)
+{
+	if (!a->valid || !b->valid || b->below_resolution)
+		return 0;
+	/* Counts that go from practically none (under 1 % of the next) to
+	 * some are a step from zero, not a ratio of thousands. */
+	if (a->below_resolution || a->s.median <= 0.01 * b->s.median)
+		return b->s.median >= 0.01 ? INFINITY : 0;
+	return b->s.median / a->s.median;
+}
+
+/* A step the samples establish: over PMB_STEP_RATIO, the two points'
+ * intervals apart; simulated counts are exact (their figures carry no
+ * interval), so there the ratio alone. */
+static bool established(const struct pmb_figure *a, const struct pmb_figure *b, bool exact)
+{
+	return step(a, b) > PMB_STEP_RATIO && (exact || b->s.ci_lo > a->s.ci_hi);
+}
+
+/* The figure a sweep point is compared by: time (e < 0) or event e. */
+static const struct pmb_figure *fig(const struct pmb_result *x, int e)
+{
+	return e < 0 ? &x->time : &x->ev[e];
+}
+
+/* A point of family fam that was measured: not failed, not a repetition. */
+static bool sweep_point(const struct pmb_result *x, const char *fam)
+{
+	return !strcmp(x->inst->family, fam) && !x->status && !x->repetition;
+}
+
+static bool first_of_family(const struct pmb_result *r, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(r[j].inst->family, r[i].inst->family))
+			return false;
+	return true;
+}
+
+/* The figures a sweep is summarised by: time, or under simulation the L1d
+ * and last-level miss events (each shows its own boundary). */
+static void sweep_figs(struct pmb_sweep_figures *s, const struct pmb_context *c)
+{
+	s->ev[0] = s->ev[1] = -2;
+	s->nfig = 1;
+	if (!s->sim)
+		return;
+	s->ev[0] = level_event(c, 0);
+	s->ev[1] = level_event(c, c->topo.ncaches - 1);
+	s->nfig = s->ev[1] >= 0 && s->ev[1] != s->ev[0] ? 2 : 1;
+	if (s->ev[0] < 0)
+		s->ev[0] = sweep_event(c);
+}
+
+/* Median per figure over the points of each tier, and of their interval
+ * ends; points: of the last figure. */
+static void tiers(struct pmb_sweep_figures *s, const struct pmb_result *r, size_t n)
+{
+	for (int t = 0; t < PMB_SWEEP_TIERS; t++) {
+		struct pmb_sweep_tier *st = &s->tier[t];
+
+		st->med[0] = st->med[1] = st->lo[0] = st->lo[1] = st->hi[0] = st->hi[1] = NAN;
+		for (int q = 0; q < s->nfig; q++) {
+			double v[PMB_MAX_TIER_POINTS], lo[PMB_MAX_TIER_POINTS], hi[PMB_MAX_TIER_POINTS];
+			size_t m = 0;
+
+			for (size_t j = s->first; j < n; j++) {
+				const struct pmb_figure *fg = fig(&r[j], s->ev[q]);
+
+				if (!sweep_point(&r[j], s->family) || strcmp(r[j].inst->tier, pmb_sweep_tier_name[t]) ||
+				    m >= PMB_MAX_TIER_POINTS || !fg->valid)
+					continue;
+				/* below resolution counts as zero, not negative */
+				v[m] = fg->below_resolution ? fmax(fg->s.median, 0) : fg->s.median;
+				lo[m] = fg->s.ci_lo;
+				hi[m++] = fg->s.ci_hi;
+			}
+			if (m) {
+				st->med[q] = pmb__median(v, m);
+				st->lo[q] = pmb__median(lo, m);
+				st->hi[q] = pmb__median(hi, m);
+			}
+			st->points = m;
+		}
+	}
+}
+
+/* Steps in the data by each figure: consecutive points whose cost rises
+ * by more than 30 %. */
+static void steps(struct pmb_sweep_figures *s, const struct pmb_result *r, size_t n)
+{
+	for (int q = 0; q < s->nfig; q++) {
+		const struct pmb_result *prev = NULL;
+		int e = s->ev[q];
+
+		for (size_t j = s->first; j < n; j++) {
+			const struct pmb_result *x = &r[j];
+			double ratio;
+
+			if (!sweep_point(x, s->family))
+				continue;
+			ratio = prev ? step(fig(prev, e), fig(x, e)) : 0;
+			if (ratio > PMB_STEP_RATIO && s->nsteps < PMB_MAX_SWEEP_STEPS)
+				s->step[s->nsteps++] = (struct pmb_sweep_step){ prev->inst->working_set,
+					x->inst->working_set, e, ratio };
+			prev = x;
+		}
+	}
+}
+
+/* The measured points of the family in order of working set, by figure e:
+ * the two either side of size (a, b), and the largest step (sa, sb) between
+ * points from the level below (below) up to the size. */
+static void crossing(struct pmb_sweep_level *v, const struct pmb_sweep_figures *s, const struct pmb_result *r, size_t n,
+		     uint64_t size, uint64_t below, const struct pmb_result **sa, const struct pmb_result **sb)
+{
+	const struct pmb_result *prev = NULL, *a = NULL, *b = NULL;
+
+	*sa = *sb = NULL;
+	for (size_t j = s->first; j < n; j++) {
+		const struct pmb_result *p = &r[j];
+
+		if (!sweep_point(p, s->family) || !fig(p, v->e)->valid)
+			continue;
+		if (prev) {
+			double ratio = step(fig(prev, v->e), fig(p, v->e));
+
+			if (prev->inst->working_set <= size && p->inst->working_set > size)
+				a = prev, b = p;
+			if (p->inst->working_set <= size && prev->inst->working_set >= below && ratio > v->best)
+				v->best = ratio, *sa = prev, *sb = p;
+		}
+		prev = p;
+	}
+	if (a && b) {
+		v->crossed = true;
+		v->a = a->inst->working_set;
+		v->b = b->inst->working_set;
+		v->ratio = step(fig(a, v->e), fig(b, v->e));
+	}
+	if (*sa && *sb && v->best > PMB_STEP_RATIO) {
+		v->earlier = true;
+		v->sa = (*sa)->inst->working_set;
+		v->sb = (*sb)->inst->working_set;
+	}
+}
+
+/* The tier (index) whose median cost x's matches within PMB_STEP_RATIO,
+ * among those after tier t0; -1 none. */
+static int matching_tier(const struct pmb_sweep_figures *s, const struct pmb_figure *x, int t0)
+{
+	for (int t = t0 + 1; t < PMB_SWEEP_TIERS; t++) {
+		double m = s->tier[t].med[0];
+
+		if (s->tier[t].points && m > 0 && x->s.median > 0 && x->s.median / m <= PMB_STEP_RATIO &&
+		    m / x->s.median <= PMB_STEP_RATIO)
+			return t;
+	}
+	return -1;
+}
+
+/* The tier index of a cache level ("L2" -> 1); -1 none. */
+static int tier_of_level(int level)
+{
+	return level >= 1 && level <= 4 ? level - 1 : -1;
+}
+
+/* Where the data step not at hwloc's size: the level holds less (an
+ * established step at half the size or earlier, the largest below it) or
+ * more (no step at the size, the first established step after it from
+ * twice the size on, before the next level's size) than hwloc says. */
+static void capacity(struct pmb_sweep_level *v, const struct pmb_sweep_figures *s, const struct pmb_context *c, int k,
+		     const struct pmb_result *r, size_t n, const struct pmb_result *sa, const struct pmb_result *sb)
+{
+	uint64_t size = c->topo.cache[k].size;
+	uint64_t next = k + 1 < c->topo.ncaches ? c->topo.cache[k + 1].size : UINT64_MAX;
+	const struct pmb_result *prev = NULL, *a = NULL, *b = NULL;
+
+	if (v->crossed && v->ratio > PMB_STEP_RATIO)
+		return;
+	if (v->earlier && sb->inst->working_set * 2 <= size && established(fig(sa, v->e), fig(sb, v->e), s->sim)) {
+		v->capacity = PMB_CAPACITY_LESS;
+		a = sa, b = sb;
+	} else if (v->crossed) {
+		for (size_t j = s->first; j < n && !a; j++) {
+			const struct pmb_result *p = &r[j];
+
+			if (!sweep_point(p, s->family) || !fig(p, v->e)->valid)
+				continue;
+			if (prev && prev->inst->working_set > size && p->inst->working_set <= next &&
+			    established(fig(prev, v->e), fig(p, v->e), s->sim)) {
+				if (prev->inst->working_set >= 2 * size)
+					a = prev, b = p, v->capacity = PMB_CAPACITY_MORE;
+				else
+					break;
+			}
+			prev = p;
+		}
+	}
+	if (!a)
+		return;
+	v->cap_from = a->inst->working_set;
+	v->cap_to = b->inst->working_set;
+	v->cap_ratio = step(fig(a, v->e), fig(b, v->e));
+	v->cap_tier = v->e == -2 ? matching_tier(s, fig(b, v->e), tier_of_level(c->topo.cache[k].level)) : -1;
+}
+
+/* Per cache level: where the data step against hwloc's size. */
+static void levels(struct pmb_sweep_figures *s, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+{
+	uint64_t below = 0;
+
+	s->nlevels = c->topo.ncaches;
+	for (int k = 0; k < c->topo.ncaches; k++) {
+		struct pmb_sweep_level *v = &s->level[k];
+		const struct pmb_result *sa, *sb;
+
+		*v = (struct pmb_sweep_level){ .e = level_event(c, k), .cap_tier = -1 };
+		if (v->e != -1) {
+			crossing(v, s, r, n, c->topo.cache[k].size, below, &sa, &sb);
+			capacity(v, s, c, k, r, n, sa, sb);
+		}
+		below = c->topo.cache[k].size;
+	}
+}
+
+/* The share of the family's buffers on huge pages, where it was measured. */
+static void huge_pages(struct pmb_sweep_figures *s, const struct pmb_result *r, size_t n)
+{
+	s->huge_min = 2;
+	s->huge_max = -1;
+	for (size_t j = s->first; j < n; j++)
+		if (!strcmp(r[j].inst->family, s->family) && r[j].huge_fraction >= 0) {
+			s->huge_min = fmin(s->huge_min, r[j].huge_fraction);
+			s->huge_max = fmax(s->huge_max, r[j].huge_fraction);
+		}
+}
+
+/* The data TLBs' reach per page size (4 MiB pages, 32-bit paging's, left
+ * out), in page-size order, then in the CPU's order. */
+static void reach(struct pmb_sweep_figures *s, const struct pmb_context *c)
+{
+	const struct pmb_tlb_info *t = &c->topo.tlb;
+
+	for (int p = 0; p < PMB_TLB_NPAGES; p++)
+		for (int i = 0; i < t->n && (1u << p) != PMB_TLB_4M; i++) {
+			const struct pmb_tlb *b = &t->tlb[i];
+
+			if (pmb_tlb_for_loads(b) && (b->pages & (1u << p)) && s->nreach < 2 * PMB_MAX_TLBS)
+				s->reach[s->nreach++] = (struct pmb_sweep_reach){ b->level, b->kind, p,
+					pmb_tlb_reach(b, 1u << p) };
+		}
+}
+
+/* The family measured on 4 KiB pages beside fam (huge pages): "X_4k". */
+static size_t pages_4k_family(const struct pmb_result *r, size_t n, const char *fam)
+{
+	char want[sizeof(r->inst->family) + 4];
+
+	snprintf(want, sizeof(want), "%s_4k", fam);
+	for (size_t j = 0; j < n; j++)
+		if (!strcmp(r[j].inst->family, want) && !r[j].repetition)
+			return j;
+	return n;
+}
+
+/* Per tier, what 4 KiB pages cost over huge pages (X_4k against X): per
+ * working set the difference of the medians, its interval crosswise from
+ * the two; per tier the median of each. */
+static void tlb_share(struct pmb_sweep_figures *s, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+{
+	size_t k4 = pages_4k_family(r, n, s->family);
+
+	if (s->sim || k4 == n || !c->hugepages)
+		return;
+	snprintf(s->family_4k, sizeof(s->family_4k), "%s", r[k4].inst->family);
+	for (int t = 0; t < PMB_SWEEP_TIERS; t++) {
+		double d[PMB_MAX_TIER_POINTS], lo[PMB_MAX_TIER_POINTS], hi[PMB_MAX_TIER_POINTS], base[PMB_MAX_TIER_POINTS];
+		size_t m = 0;
+
+		for (size_t i = s->first; i < n; i++) {
+			const struct pmb_result *h = &r[i];
+
+			if (!sweep_point(h, s->family) || strcmp(h->inst->tier, pmb_sweep_tier_name[t]) || !h->time.valid)
+				continue;
+			for (size_t j = k4; j < n && m < PMB_MAX_TIER_POINTS; j++) {
+				const struct pmb_result *x = &r[j];
+
+				if (!sweep_point(x, s->family_4k) || x->inst->working_set != h->inst->working_set ||
+				    !x->time.valid)
+					continue;
+				d[m] = x->time.s.median - h->time.s.median;
+				lo[m] = x->time.s.ci_lo - h->time.s.ci_hi;
+				hi[m] = x->time.s.ci_hi - h->time.s.ci_lo;
+				base[m++] = h->time.s.median;
+			}
+		}
+		if (m)
+			s->share[t] = (struct pmb_sweep_share){ m, pmb__median(d, m), pmb__median(lo, m),
+				pmb__median(hi, m), pmb__median(base, m) };
+	}
+}
+
+/* The point of family fam at working set ws, measured; NULL none. */
+static const struct pmb_result *point_at(const struct pmb_result *r, size_t n, const char *fam, uint64_t ws)
+{
+	for (size_t j = 0; j < n; j++)
+		if (sweep_point(&r[j], fam) && r[j].inst->working_set == ws && r[j].time.valid)
+			return &r[j];
+	return NULL;
+}
+
+/* In a family on 4 KiB pages (X_4k): its established steps that X on huge
+ * pages does not take between the same sizes (30 % or less), with the
+ * data TLB reach that lies between them where one does. */
+static void tlb_steps(struct pmb_sweep_figures *s, const struct pmb_context *c, const struct pmb_result *r, size_t n)
+{
+	size_t len = strlen(s->family);
+	const struct pmb_result *prev = NULL;
+
+	if (s->sim || len < 4 || strcmp(s->family + len - 3, "_4k"))
+		return;
+	snprintf(s->family_huge, sizeof(s->family_huge), "%.*s", (int)(len - 3), s->family);
+	for (size_t j = s->first; j < n; j++) {
+		const struct pmb_result *x = &r[j], *ha, *hb;
+
+		if (!sweep_point(x, s->family) || !x->time.valid)
+			continue;
+		if (!prev || !(ha = point_at(r, n, s->family_huge, prev->inst->working_set)) ||
+		    !(hb = point_at(r, n, s->family_huge, x->inst->working_set)) ||
+		    !established(&prev->time, &x->time, false) || step(&ha->time, &hb->time) > PMB_STEP_RATIO ||
+		    s->ntlb_steps == PMB_MAX_TLB_STEPS) {
+			prev = x;
+			continue;
+		}
+		struct pmb_sweep_tlb_step *ts = &s->tlb_step[s->ntlb_steps++];
+
+		*ts = (struct pmb_sweep_tlb_step){ prev->inst->working_set, x->inst->working_set,
+						   step(&prev->time, &x->time), 0, 0 };
+		for (int i = 0; i < c->topo.tlb.n && !ts->reach_level; i++) {
+			const struct pmb_tlb *b = &c->topo.tlb.tlb[i];
+			uint64_t rb = pmb_tlb_reach(b, PMB_TLB_4K);
+
+			if (pmb_tlb_for_loads(b) && rb > prev->inst->working_set && rb <= x->inst->working_set)
+				ts->reach_level = b->level, ts->reach = rb;
+		}
+		prev = x;
+	}
+}
+
+static void one_sweep(struct pmb_sweep_figures *s, const struct pmb_context *c, const struct pmb_result *r, size_t n,
+		      size_t first)
+{
+	memset(s, 0, sizeof(*s));
+	s->first = first;
+	snprintf(s->family, sizeof(s->family), "%s", r[first].inst->family);
+	s->sim = pmb_context_sim(c);
+	sweep_figs(s, c);
+	tiers(s, r, n);
+	steps(s, r, n);
+	levels(s, c, r, n);
+	huge_pages(s, r, n);
+	if (c->topo_ok)
+		reach(s, c);
+	tlb_share(s, c, r, n);
+	tlb_steps(s, c, r, n);
+}
+
+int pmb__analyze_sweeps(struct pmb_context *c, const struct pmb_result *r, size_t n)
+{
+	int m = 0;
+
+	free(c->sweeps);
+	c->sweeps = NULL;
+	c->nsweeps = 0;
+	for (size_t i = 0; i < n; i++)
+		m += r[i].inst->tier[0] && !r[i].repetition && first_of_family(r, i);
+	if (!m)
+		return 0;
+	c->sweeps = calloc((size_t)m, sizeof(*c->sweeps));
+	if (!c->sweeps)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (r[i].inst->tier[0] && !r[i].repetition && first_of_family(r, i))
+			one_sweep(&c->sweeps[c->nsweeps++], c, r, n, i);
+	return 0;
+}

@@ -187,7 +187,8 @@ for args, want in [
         (["--baseline=nope", "--out=" + out, c1, x1],
          "pmubench: merge: --baseline=nope: no group has that label, CPU model or host (expected one of the "
          "groups: A (AMD"),
-        (["--out=" + out, trunc], "pmubench: merge: no result file could be read: nothing to merge"),
+        (["--out=" + out, trunc], "pmubench: merge: none of the 1 result file could be read (the first, %s: line "
+         % trunc),
         ([], "pmubench: merge: expected result files"),
         (["--plot=x.png", c1], "pmubench: merge: --plot=x.png: expected a file name ending in .svg"),
         (["--out=" + c1, c1], "pmubench: --out="),
@@ -196,6 +197,50 @@ for args, want in [
     err = r.stderr.strip().splitlines()
     ok(r.returncode == 2 and err and err[-1].startswith(want.split(" (AMD")[0]) and not os.path.exists(out),
        "merge %s: exit 2, %r" % (" ".join(a.replace(T, "T") for a in args), err[-1:] if err else ""))
+
+# Every file unreadable: one error line with the count and the first
+# file's reason, exit 2, nothing written.
+r = merge("--expect=4", "--out=" + out, "--plot=" + path("never.svg"), failed, trunc, stopped)
+err = r.stderr.strip().splitlines()
+ok(r.returncode == 2 and err == ["pmubench: merge: none of the 3 result files could be read (the first, %s: "
+                                 "No such file or directory (the node's job: pmubench exit status 1)): "
+                                 "nothing to merge, nothing written" % failed] and
+   not os.path.exists(out) and not os.path.exists(path("never.svg")),
+   "every file unreadable: one error line, exit 2, nothing written: %r" % err)
+
+# ---- the baseline's ratio to itself: exactly 1, no interval ----------------
+r, mb = merge_json(c1, c2, x1)
+base_cells = [b["figures"][k]["A"] for b in mb["benchmarks"] for k in b["figures"]
+              if b["figures"][k]["A"]["value"] is not None]
+ok(base_cells and all(c["ratio"] == 1 and c["ratio_ci_lo"] is None and c["ratio_ci_hi"] is None and
+                      c.get("baseline") is True for c in base_cells) and
+   all("baseline" not in b["figures"][k]["B"] for b in mb["benchmarks"] for k in b["figures"]),
+   "JSON: the baseline group's ratio is 1 without an interval, marked baseline: %s" % base_cells[:1])
+r = merge("--format=csv", c1, c2, x1)
+rows = [x for x in csv.reader(io.StringIO(r.stdout))][1:]
+ok(rows and all(x[12] == "1" and x[13] == "" and x[14] == "" for x in rows if x[2] == "A" and x[15] == "value")
+   and any(x[2] == "B" and x[13] != "" for x in rows),
+   "CSV: the baseline group's ratio is 1, its interval empty")
+r = merge(c1, c2, x1)
+lines = [x for x in r.stdout.splitlines() if x.startswith("  ") and "x1 (baseline)" in x]
+ok(lines and all(re.search(r" x1 \(baseline\)  +\S", x) for x in lines),
+   "console: the baseline column reads x1 (baseline), no interval after it: %r" % lines[:1])
+
+# ---- one run given twice counts once ---------------------------------------
+c1copy = path("c1-copy.json")
+shutil.copy(c1, c1copy)
+r, md = merge_json(c1, c2, c1, c1copy)
+ok(r.returncode == 0 and md and [[h["host"] for h in g["hosts"]] for g in md["groups"]] == [["c1", "c2"]] and
+   figure(md, first["name"], "ns_per_item", "A")["hosts"] == 2,
+   "a file given twice and its copy count as one host: %s" % ([[h["file"] for h in g["hosts"]] for g in md["groups"]]
+                                                              if md else r.stderr))
+ok(md and md["notes"] == ["%s and %s are one file: counted once" % (c1, c1),
+                          "%s and %s are one run (host c1, begun %s, pmubench %s): counted once"
+                          % (c1, c1copy, base["context"]["date"], base["context"]["pmubench_version"])],
+   "one note per file counted once, naming both paths: %s" % (md or {}).get("notes"))
+r = merge(c1, c1copy)
+ok(r.returncode == 0 and re.search(r"^  note: .*c1\.json and .*c1-copy\.json are one run", r.stdout, re.M) and
+   "1 file read" in r.stdout, "console: the copy counted once, with its note")
 
 # ---- plot: a sweep per group ----------------------------------------------
 svg = path("merged.svg")
@@ -255,5 +300,6 @@ for args, want in [
        not any(os.path.exists(path(d)) for d in ("f2", "f3", "f4", "f5", "f6")),
        "fleet %s: exit 2, %r, nothing written" % (" ".join(a.replace(T, "T") for a in args), err[-1:]))
 
-shutil.rmtree(T, ignore_errors=True)
+if not os.environ.get("PMB_KEEP"):
+    shutil.rmtree(T, ignore_errors=True)
 done()

@@ -66,6 +66,7 @@ static int read_context(const json_t *root, struct pmb_host_run *h, char *err, s
 					 json_string_value(json_object_get(cx, "incomplete_reason")));
 	text(cx, "host_name", h->host, sizeof(h->host));
 	text(cx, "pmubench_version", h->version, sizeof(h->version));
+	text(cx, "date", h->date, sizeof(h->date));
 	text(cx, "backend", h->backend, sizeof(h->backend));
 	text(pmu, "name", h->pmu, sizeof(h->pmu));
 	if (model && *model)

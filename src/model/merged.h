@@ -38,6 +38,7 @@ struct pmb_host_run {
 	char file[PMB_MERGE_TEXT];
 	char host[PMB_MERGE_TEXT];    /* context.host_name */
 	char version[64];             /* context.pmubench_version ("" absent) */
+	char date[64];                /* context.date: when the run began */
 	char backend[32];             /* "perf", "sim" */
 	char cpu[PMB_MERGE_TEXT];     /* the CPU model, else the PMU's description */
 	char pmu[128];                /* context.pmu.name */
@@ -82,7 +83,8 @@ struct pmb_merge_cell {
 	size_t nhost;              /* hosts with a value */
 	double ratio, ratio_lo, ratio_hi; /* value / baseline's, and the ratio
 	                              of the bounds (lo / base hi, hi / base lo);
-	                              NAN where either has no value */
+	                              NAN where either has no value; the
+	                              baseline's own: 1, its bounds NAN */
 };
 
 /* One row: a benchmark's figure over every group. */
@@ -107,6 +109,8 @@ struct pmb_merged {
 	size_t nrow;
 	char (*gap)[2 * PMB_MERGE_TEXT]; /* the gaps in words, one each */
 	size_t ngap;
+	char (*note)[4 * PMB_MERGE_TEXT]; /* files given twice (one run), one line each */
+	size_t nnote;
 };
 
 #endif

@@ -57,7 +57,9 @@ static void console_cell(char *b, size_t n, const struct pmb_merge_cell *c, bool
 	if (len < n && c->nhost > 1)
 		len += (size_t)snprintf(b + len, n - len, " %zu hosts %.4g..%.4g", c->nhost, c->spread_lo,
 					c->spread_hi);
-	if (len < n && !base && isfinite(c->ratio))
+	if (len < n && base && c->ratio == 1)
+		len += (size_t)snprintf(b + len, n - len, " x1 (baseline)");
+	else if (len < n && !base && isfinite(c->ratio))
 		len += (size_t)snprintf(b + len, n - len, " x%.3g", c->ratio);
 	if (len < n && !base && isfinite(c->ratio_lo))
 		snprintf(b + len, n - len, " [%.3g, %.3g]", c->ratio_lo, c->ratio_hi);
@@ -93,6 +95,12 @@ static void console_head(FILE *f, const struct pmb_merged *m)
 	for (size_t i = 0; i < m->ngap; i++) {
 		visible(a, sizeof(a), m->gap[i]);
 		fprintf(f, "  gap: %s\n", a);
+	}
+	for (size_t i = 0; i < m->nnote; i++) {
+		char n[sizeof(*m->note)];
+
+		visible(n, sizeof(n), m->note[i]);
+		fprintf(f, "  note: %s\n", n);
 	}
 }
 
@@ -176,6 +184,10 @@ static void csv(FILE *f, const struct pmb_merged *m)
 		snprintf(note, sizeof(note), "%s: %s", m->missing[i].file, m->missing[i].reason);
 		pmb__csv_field(f, note, true);
 	}
+	for (size_t i = 0; i < m->nnote; i++) {
+		fputs(",,,,,,0,,,,,,,,,duplicate,", f);
+		pmb__csv_field(f, m->note[i], true);
+	}
 }
 
 /* ---- JSON --------------------------------------------------------------- */
@@ -210,7 +222,8 @@ static void json_groups(struct pmb__jw *w, const struct pmb_merged *m)
 	pmb__jw_close(w, ']');
 }
 
-static void json_cell(struct pmb__jw *w, const struct pmb_merge_group *g, const struct pmb_merge_cell *c)
+static void json_cell(struct pmb__jw *w, const struct pmb_merge_group *g, const struct pmb_merge_cell *c,
+		      bool base)
 {
 	pmb__jw_open(w, g->label, '{', true);
 	if (c->state != PMB_CELL_VALUE) {
@@ -230,6 +243,8 @@ static void json_cell(struct pmb__jw *w, const struct pmb_merge_group *g, const 
 	pmb__jw_num(w, "ratio", c->ratio);
 	pmb__jw_num(w, "ratio_ci_lo", c->ratio_lo);
 	pmb__jw_num(w, "ratio_ci_hi", c->ratio_hi);
+	if (base)
+		pmb__jw_bool(w, "baseline", true);
 	pmb__jw_str(w, "counting", pmb__counting_name(g->counting));
 	pmb__jw_close(w, '}');
 }
@@ -251,7 +266,7 @@ static void json_benchmarks(struct pmb__jw *w, const struct pmb_merged *m)
 		}
 		pmb__jw_open(w, row->key, '{', false);
 		for (size_t k = 0; k < m->ngroup; k++)
-			json_cell(w, &m->group[k], &row->cell[k]);
+			json_cell(w, &m->group[k], &row->cell[k], k == m->baseline);
 		pmb__jw_close(w, '}');
 	}
 	if (m->nrow)
@@ -278,6 +293,10 @@ static void json(FILE *f, const struct pmb_merged *m)
 	pmb__jw_open(&w, "gaps", '[', false);
 	for (size_t i = 0; i < m->ngap; i++)
 		pmb__jw_str(&w, NULL, m->gap[i]);
+	pmb__jw_close(&w, ']');
+	pmb__jw_open(&w, "notes", '[', false);
+	for (size_t i = 0; i < m->nnote; i++)
+		pmb__jw_str(&w, NULL, m->note[i]);
 	pmb__jw_close(&w, ']');
 	json_benchmarks(&w, m);
 	pmb__jw_close(&w, '}');

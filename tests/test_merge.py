@@ -242,20 +242,64 @@ r = merge(c1, c1copy)
 ok(r.returncode == 0 and re.search(r"^  note: .*c1\.json and .*c1-copy\.json are one run", r.stdout, re.M) and
    "1 file read" in r.stdout, "console: the copy counted once, with its note")
 
-# ---- plot: a sweep per group ----------------------------------------------
+# ---- plot: each group's sweep with its tier boundaries ----------------------
+# x2: another CPU model whose topology has other L2 and L3 sizes.
+x2doc = host(base, "x2", cpu="Another CPU 9000", scale=2.0)
+x2caches = x2doc["context"]["topology"]["caches"]
+for c in x2caches:
+    c["size"] = c["size"] * 2 if c["level"] >= 2 else c["size"]
+x2 = save("x2.json", x2doc)
 svg = path("merged.svg")
-r = merge("--plot=" + svg, c1, x1, e1)
+r, mp = merge_json("--plot=" + svg, c1, c2, x2, e1)
 doc = open(svg).read() if os.path.exists(svg) else ""
 try:
     root = ElementTree.fromstring(doc)
 except ElementTree.ParseError as e:
     root = None
     ok(False, "the plot is XML: %s" % e)
-ok(root is not None and root.tag.endswith("svg") and
-   len([g for g in root.iter() if g.tag.endswith("}g") and g.get("class") == "group"]) == 3,
-   "the plot is one SVG document, a group element per host group")
-ok(r.returncode == 0 and doc.count('<g class="group"') == 3 and "group A: " in doc and "group C: " in doc,
-   "--plot draws one sweep per group, under its label (exit %d %s)" % (r.returncode, r.stderr.strip()))
+elems = list(root.iter()) if root is not None else []
+panels = [g for g in elems if g.get("class") == "panel"]
+family = base["benchmarks"][1]["instance"]["family"]
+ns = [p for p in panels if p.get("data-family") == family and p.get("data-figure") == "ns_per_item"]
+ok(r.returncode == 0 and len(ns) == 1, "--plot: a panel of %s's ns per item (exit %d %s): %s"
+   % (family, r.returncode, r.stderr.strip(), [(p.get("data-family"), p.get("data-figure")) for p in panels]))
+ns = ns[0] if ns else ElementTree.Element("g")
+series = {g.get("data-group"): g for g in ns.iter() if g.get("class") == "series"}
+ok(sorted(series) == ["A", "B", "C"], "one series per host group: %s" % sorted(series))
+for label, g in sorted(series.items()):
+    pts = [(int(c.get("data-ws")), c.get("data-bench"), float(c.get("data-value")), float(c.get("data-lo")),
+            float(c.get("data-hi")), float(c.get("data-spread-lo")), float(c.get("data-spread-hi")),
+            int(c.get("data-hosts"))) for c in g.iter() if c.get("class") == "point"]
+    want = []
+    for name in sweep:
+        cell = figure(mp, name, "ns_per_item", label)
+        if cell and cell["value"] is not None:
+            ws = [b for b in base["benchmarks"] if b["name"] == name][0]["instance"]["working_set"]
+            want.append((ws, name, cell["value"], cell["ci_lo"], cell["ci_hi"], cell["spread_lo"],
+                         cell["spread_hi"], cell["hosts"]))
+    ok(pts == sorted(want) and pts, "group %s: a point per working set at the group's median, with its interval "
+       "and spread, as the merged JSON has them: %s" % (label, pts[:1]))
+    bars = [x.get("class") for x in g.iter() if x.get("class") in ("ci", "spread")]
+    ok(bars.count("ci") == len(pts) and bars.count("spread") == (len(pts) if label == "A" else 0),
+       "group %s: an interval bar per point, a spread bar where it has several hosts: %s" % (label, bars))
+tiers = {}
+for t in ns.iter():
+    if t.get("class") == "tier":
+        tiers.setdefault(t.get("data-group"), []).append((int(t.get("data-level")), int(t.get("data-size"))))
+        ok(t.get("stroke") == series[t.get("data-group")].get("data-colour"),
+           "tier line %s L%s in its group's colour" % (t.get("data-group"), t.get("data-level")))
+mine = sorted((c["level"], c["size"]) for c in base["context"]["topology"]["caches"])
+ok(sorted(tiers.get("A", [])) == mine and sorted(tiers.get("C", [])) == mine and
+   sorted(tiers.get("B", [])) == sorted((c["level"], c["size"]) for c in x2caches) and
+   sorted(tiers.get("B", [])) != mine,
+   "each group's tier boundaries are its files' cache sizes: %s" % tiers)
+legend = {t.get("data-group"): "".join(t.itertext()) for t in ns.iter() if t.get("class") == "legend"}
+ok(legend.get("A", "").startswith("group A: ") and "2 hosts" in legend["A"] and "1 host " in legend.get("B", ""),
+   "the legend names each group and its host count: %s" % legend)
+r = merge("--plot=" + path("calib.svg"), save("calib-only.json", host(base, "k1", drop=None) | {
+    "benchmarks": [first]}))
+ok(r.returncode == 0 and "nothing to plot" in r.stderr and not os.path.exists(path("calib.svg")),
+   "--plot without a sweep: said, no file written: %s" % r.stderr.strip())
 
 # ---- fleet: the scripts ---------------------------------------------------
 fdir = path("fleet")

@@ -37,8 +37,8 @@ static const struct pmb_optdef merge_options[] = {
 	{ .name = "--out", .kind = PMB_OPT_FILE, .value = PMB_OPT_AT(struct merge_options, out),
 	  .meta = "=FILE", .help = "write the report to FILE (atomically)" },
 	{ .name = "--plot", .kind = PMB_OPT_FILE, .value = PMB_OPT_AT(struct merge_options, plot),
-	  .meta = "=FILE.svg", .help = "also draw each group's sweeps and branch\nstudies as SVG, one "
-	  "below the other" },
+	  .meta = "=FILE.svg", .help = "also draw each sweep as SVG, one series per\ngroup (median, spread, "
+	  "interval) with its\ncache sizes" },
 	{ .name = "--expect", .kind = PMB_OPT_INT, .value = PMB_OPT_AT(struct merge_options, expect), .lo = 1,
 	  .hi = 1000000, .meta = "=N", .help = "N files were to be given (the fleet's tasks):\nthose short are "
 	  "named missing" },

@@ -10,11 +10,9 @@
  * reported), 2 on bad usage or where no file can be read. */
 int pmb__merge_main(int argc, char **argv);
 
-/* The SVG at path: each group's sweeps and branch studies as
- * pmb__plot_svg() draws them for the group's first host whose file holds
- * a run to analyse again (tier boundaries from that host's topology), one
- * below the other under the group's label.  A group without such a host
- * or anything to plot is said in the document.  Returns 0 or 1 (said). */
+/* The SVG at path (written atomically): each sweep family's figures per
+ * host group, as pmb__plot_merge_svg() draws them.  With no sweep in m,
+ * that is said on stderr and nothing written.  Returns 0 or 1 (said). */
 int pmb__merge_plot(const char *path, const struct pmb_merged *m);
 
 #endif

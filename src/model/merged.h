@@ -8,6 +8,8 @@
 
 /* The longest text a merge keeps of one name or reason. */
 #define PMB_MERGE_TEXT 256
+/* The most cache levels a merge keeps of one host's topology. */
+#define PMB_MERGE_CACHES 8
 
 /* How a host's cycles and events were had: counted by its PMU, estimated
  * from time (no PMU, or one it may not use: est_cycles_per_item), or
@@ -44,6 +46,11 @@ struct pmb_host_run {
 	char pmu[128];                /* context.pmu.name */
 	enum pmb_host_counting counting;
 	char pmu_why[PMB_MERGE_TEXT]; /* estimated: "no PMU", "PMU forbidden: perf_event_paranoid=3" */
+	struct pmb_host_cache {
+		int level;
+		uint64_t size;
+	} cache[PMB_MERGE_CACHES];    /* context.topology.caches (hwloc's) */
+	size_t ncache;
 	struct pmb_host_bench *bench; /* in file order, one per name */
 	size_t nbench;
 };

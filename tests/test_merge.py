@@ -4,7 +4,9 @@
 hand (a counted PMU, none, a forbidden one, another CPU model, another
 version, a benchmark short), and the faults a fleet leaves: a truncated
 file, a node whose job failed (its .exit note), a run a signal stopped, a
-task that left nothing.  Exact figures are checked against the files they
+task that left nothing; a fleet's folder merged with --fleet, each missing
+task named by its node; one run given twice; the baseline's own ratio;
+the plot's series, error bars, tier boundaries and legend.  Exact figures are checked against the files they
 come from; the fleet's scripts against what sbatch is to be given."""
 import copy
 import csv
@@ -301,6 +303,88 @@ r = merge("--plot=" + path("calib.svg"), save("calib-only.json", host(base, "k1"
 ok(r.returncode == 0 and "nothing to plot" in r.stderr and not os.path.exists(path("calib.svg")),
    "--plot without a sweep: said, no file written: %s" % r.stderr.strip())
 
+# ---- fleet: each task that left no result named by its node ----------------
+# A fleet's folder as its tasks would leave it, then its own merge.sbatch
+# run by sh (no Slurm: the tasks' records are written here as the merge
+# job's scontrol would save them).
+qdir = path("fleetq")
+r = run("fleet", "--nodelist=n1,n2,n3,n4,n5,n6", "--dir=" + qdir, "--", "--filter=^calib/")
+ok(r.returncode == 0 and open(qdir + "/fleet.tasks").read().splitlines()[2:] ==
+   ["0 n1", "1 n2", "2 n3", "3 n4", "4 n5", "5 n6"], "fleet.tasks: task i on node i of --nodelist")
+
+
+def task(i, node, state, started=True, text=None, note=None):
+    out = os.path.join(qdir, node + ".json")
+    if started:
+        open(os.path.join(qdir, "task-%d.started" % i), "w").write("%s\n%s\n" % (node, out))
+    if state:
+        open(os.path.join(qdir, "task-%d.slurm" % i), "w").write(
+            "JobId=%d ArrayJobId=40 ArrayTaskId=%d JobName=pmubench-fleet JobState=%s Reason=None "
+            "NodeList=%s BatchHost=%s ReqNodeList=%s ExcNodeList=(null)\n"
+            % (41 + i, i, state, node if started else "(null)", node, node))
+    if text is not None:
+        open(out, "w").write(text)
+    if note:
+        open(out + ".exit", "w").write(note + "\n")
+    return out
+
+
+task(0, "n1", "COMPLETED", text=open(c1).read())
+n2 = task(1, "n2", "FAILED", note="pmubench exit status 1")
+n3 = task(2, "n3", "TIMEOUT", text=open(stopped).read(),
+          note="stopped by SIGTERM from Slurm (time limit or scancel), exit status 130")
+n4 = task(3, "n4", "COMPLETED", text=text[:len(text) // 2])
+n5 = task(4, "n5", "NODE_FAIL")
+task(5, "n6", "CANCELLED", started=False)
+s = subprocess.run(["sh", os.path.join(qdir, "merge.sbatch")], capture_output=True, text=True,
+                   env={k: v for k, v in os.environ.items() if k != "PMB_FLEET_ARRAY"})
+try:
+    mq = json.load(open(qdir + "/merged.json"))
+except (OSError, ValueError):
+    mq = None
+ok(s.returncode == 1 and mq is not None, "the fleet's merge step: exit 1 (tasks missing), merged.json written (%s)"
+   % s.stderr.strip()[-300:])
+miss = {x.get("task"): x for x in (mq or {}).get("missing", [])}
+ok([x.get("task") for x in mq["missing"]] == [1, 2, 3, 4, 5] and [h["host"] for g in mq["groups"] for h in g["hosts"]] == ["c1"],
+   "five tasks missing, in task order; the one that ran stands: %s" % sorted(miss))
+ok([miss.get(i, {}).get("node") for i in range(1, 6)] == ["n2", "n3", "n4", "n5", "n6"],
+   "each missing task named by its node: %s" % [miss.get(i, {}).get("node") for i in range(1, 6)])
+want = {
+    1: (n2, r"No such file or directory \(the node's job: pmubench exit status 1\); Slurm: FAILED, failed"),
+    2: (n3, r"incomplete: a signal stopped this run \(SIGTERM\) \(the node's job: stopped by SIGTERM.*\); "
+            r"Slurm: TIMEOUT, timed out"),
+    3: (n4, r"line \d+, column \d+: .*; Slurm: COMPLETED"),
+    4: (n5, r"no file: the task started on n5 but left no result file and no note of its exit .*; "
+            r"Slurm: NODE_FAIL, its node failed"),
+    5: (None, r"no file: the task never ran pmubench; Slurm: CANCELLED, cancelled"),
+}
+for i, (f, reason) in sorted(want.items()):
+    x = miss.get(i, {})
+    ok(x.get("file") == f and re.match(reason, x.get("reason", "")),
+       "task %d (failed, timed out, truncated, no file, never started): %s" % (i, x))
+txt = open(qdir + "/merged.txt").read() if os.path.exists(qdir + "/merged.txt") else ""
+ok("  missing: node n6 (task 5): no file: the task never ran pmubench; Slurm: CANCELLED, cancelled\n" in txt and
+   "  missing: node n3 (task 2): %s: incomplete" % n3 in txt, "merged.txt names the missing nodes")
+# A task without a marker or a record: what is known, said.
+os.remove(os.path.join(qdir, "task-5.slurm"))
+r, mq = merge_json("--fleet=" + qdir, os.path.join(qdir, "n1.json"))
+x = [y for y in (mq or {}).get("missing", []) if y.get("task") == 5]
+ok(x and x[0]["node"] == "n6" and x[0]["reason"].startswith("no file: the task left nothing, and Slurm keeps no "
+                                                           "record of it"),
+   "a task with no trace: its node from fleet.tasks, its reason the possibilities: %s" % x)
+# No task left a file: one error line naming the first node.
+edir = path("fleete")
+run("fleet", "--nodelist=a1,a2", "--dir=" + edir, "--", "--filter=^calib/")
+r = merge("--fleet=" + edir, "--out=" + out)
+err = r.stderr.strip().splitlines()
+ok(r.returncode == 2 and len(err) == 1 and err[0].startswith(
+    "pmubench: merge: no result file: none of the fleet's 2 tasks left one (the first, node a1 (task 0): no file: ")
+   and not os.path.exists(out), "no task left a file: one error line, exit 2: %r" % err)
+r = merge("--fleet=" + path("nowhere"), c1)
+err = r.stderr.strip().splitlines()
+ok(r.returncode == 2 and len(err) == 1 and err[0].startswith("pmubench: merge: --fleet=%s: " % path("nowhere")) and
+   err[0].endswith("(expected the folder pmubench fleet wrote)"), "--fleet of another folder: %r" % err)
+
 # ---- fleet: the scripts ---------------------------------------------------
 fdir = path("fleet")
 r = run("fleet", "--nodes=3", "--constraint=avx512", "--partition=bench", "--time=10", "--dir=" + fdir,
@@ -312,8 +396,9 @@ for line in ["#SBATCH --array=0-2", "#SBATCH --exclusive", "#SBATCH --nodes=1", 
              "#SBATCH --partition=bench", "#SBATCH --time=10",
              "'--filter=^calib/' '--samples=20' --format=json --out=\"$out\""]:
     ok(line in script, "fleet.sbatch holds %s" % line)
-ok("merge --expect=3 --format=json" in mscript and "#SBATCH --partition=bench" in mscript,
-   "merge.sbatch merges the three tasks' files")
+ok("merge --fleet=\"$dir\" --format=json" in mscript and "#SBATCH --partition=bench" in mscript and
+   open(fdir + "/fleet.tasks").read().splitlines()[2:] == ["0 -", "1 -", "2 -"],
+   "merge.sbatch merges the three tasks' files, fleet.tasks lists them (nodes Slurm's choice)")
 for f in ("fleet.sbatch", "merge.sbatch"):
     s = subprocess.run(["sh", "-n", os.path.join(fdir, f)], capture_output=True, text=True)
     ok(s.returncode == 0, "%s is valid sh %s" % (f, s.stderr))

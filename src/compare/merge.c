@@ -19,7 +19,7 @@
 #define EXIT_NOTE ".exit"
 
 struct merge_options {
-	const char *baseline, *out, *plot;
+	const char *baseline, *out, *plot, *fleet;
 	int format, expect;
 	bool help;
 };
@@ -42,6 +42,9 @@ static const struct pmb_optdef merge_options[] = {
 	{ .name = "--expect", .kind = PMB_OPT_INT, .value = PMB_OPT_AT(struct merge_options, expect), .lo = 1,
 	  .hi = 1000000, .meta = "=N", .help = "N files were to be given (the fleet's tasks):\nthose short are "
 	  "named missing" },
+	{ .name = "--fleet", .kind = PMB_OPT_FILE, .value = PMB_OPT_AT(struct merge_options, fleet),
+	  .meta = "=DIR", .help = "the files are pmubench fleet's in DIR: each\ntask it expected is matched to "
+	  "its file, one\nthat left none named missing by its node" },
 	{ .name = "--help", .short_name = 'h', .kind = PMB_OPT_STOP, .given = PMB_OPT_AT(struct merge_options, help),
 	  .help = "print this help and exit" },
 };
@@ -73,7 +76,7 @@ static int parse(int argc, char **argv, struct merge_options *o, int *first)
 		pmb__options_help(merge_options, NOPT, stdout);
 		return 1;
 	}
-	if (*first >= argc)
+	if (*first >= argc && !o->fleet)
 		return pmb__out_error("merge: expected result files (usage: pmubench merge [OPTION]... RUN.json...)");
 	len = o->plot ? strlen(o->plot) : 0;
 	if (o->plot && (len < 5 || strcmp(o->plot + len - 4, ".svg")))
@@ -157,7 +160,7 @@ static int read_all(struct pmb_merged *m, int n, char **paths, int expect)
 	struct stat *st = calloc((size_t)n + 1, sizeof(*st));
 	int given = n;
 
-	m->hosts = calloc((size_t)n, sizeof(*m->hosts));
+	m->hosts = calloc((size_t)n + 1, sizeof(*m->hosts));
 	m->missing = calloc((size_t)n + 1, sizeof(*m->missing));
 	if (!m->hosts || !m->missing || !st) {
 		free(st);
@@ -185,6 +188,7 @@ static int read_all(struct pmb_merged *m, int n, char **paths, int expect)
 			m->nhosts++;
 			continue;
 		}
+		x->task = -1;
 		snprintf(x->file, sizeof(x->file), "%s", paths[i]);
 		snprintf(x->reason, sizeof(x->reason), "%s", err);
 		exit_note(paths[i], x->reason, sizeof(x->reason));
@@ -194,6 +198,7 @@ static int read_all(struct pmb_merged *m, int n, char **paths, int expect)
 	if (expect > given) {
 		struct pmb_merge_missing *x = &m->missing[m->nmissing++];
 
+		x->task = -1;
 		snprintf(x->file, sizeof(x->file), "(%d of %d)", expect - given, expect);
 		snprintf(x->reason, sizeof(x->reason), "%d of the %d tasks expected (--expect) left no result "
 			 "file: never started, cancelled, or their node failed", expect - given, expect);
@@ -202,13 +207,23 @@ static int read_all(struct pmb_merged *m, int n, char **paths, int expect)
 }
 
 /* Not one file read: the error in one line, the count and the first
- * file's reason (the report would be empty).  Returns -EINVAL. */
+ * file's (or fleet task's) reason (the report would be empty).  Returns
+ * -EINVAL. */
 static int none_read(const struct pmb_merged *m, int n, char *err, size_t size)
 {
 	const struct pmb_merge_missing *x = &m->missing[0];
+	char task[sizeof(x->node) + 40] = "";
 
-	snprintf(err, size, "none of the %d result file%s could be read (the first, %s: %s): nothing to merge, "
-		 "nothing written", n, n == 1 ? "" : "s", x->file, x->reason);
+	if (x->task >= 0)
+		snprintf(task, sizeof(task), "node %s (task %d)%s", x->node[0] ? x->node : "unknown", x->task,
+			 x->file[0] ? ", " : "");
+	if (n)
+		snprintf(err, size, "none of the %d result file%s could be read (the first, %s%s: %s): nothing to "
+			 "merge, nothing written", n, n == 1 ? "" : "s", task, x->file, x->reason);
+	else
+		snprintf(err, size, "no result file: none of the fleet's %zu task%s left one (the first, %s%s: %s): "
+			 "nothing to merge, nothing written", m->nmissing, m->nmissing == 1 ? "" : "s", task,
+			 x->file, x->reason);
 	return -EINVAL;
 }
 
@@ -260,9 +275,11 @@ int pmb__merge_main(int argc, char **argv)
 	rc = read_all(&m, argc - first, argv + first, o.expect);
 	if (rc)
 		snprintf(err, sizeof(err), "%s", strerror(ENOMEM));
-	else if (!m.nhosts)
+	if (!rc && o.fleet)
+		rc = pmb__merge_fleet(&m, o.fleet, err, sizeof(err));
+	if (!rc && !m.nhosts)
 		rc = none_read(&m, argc - first, err, sizeof(err));
-	else
+	if (!rc)
 		rc = pmb__merge_analyse(&m, o.baseline, err, sizeof(err));
 	if (rc) {
 		pmb__out_error("merge: %s", err);

@@ -55,10 +55,13 @@ struct pmb_host_run {
 	size_t nbench;
 };
 
-/* A file given that could not be merged, with its reason. */
+/* A file given that could not be merged, or a fleet task that left none
+ * (merge --fleet), with its reason. */
 struct pmb_merge_missing {
-	char file[PMB_MERGE_TEXT];
+	char file[PMB_MERGE_TEXT];    /* "" where the task left no file name */
 	char reason[2 * PMB_MERGE_TEXT];
+	char node[128];               /* the task's node ("" not a fleet task's) */
+	int task;                     /* the array task, -1 not a fleet task's */
 };
 
 /* Hosts of one CPU model, PMU, backend and counting. */

@@ -88,9 +88,16 @@ static void console_head(FILE *f, const struct pmb_merged *m)
 		fputc('\n', f);
 	}
 	for (size_t i = 0; i < m->nmissing; i++) {
-		visible(a, sizeof(a), m->missing[i].file);
-		visible(b, sizeof(b), m->missing[i].reason);
-		fprintf(f, "  missing: %s: %s\n", a, b);
+		const struct pmb_merge_missing *x = &m->missing[i];
+
+		fputs("  missing: ", f);
+		if (x->task >= 0) {
+			visible(a, sizeof(a), x->node[0] ? x->node : "node unknown");
+			fprintf(f, "%s%s (task %d): ", x->node[0] ? "node " : "", a, x->task);
+		}
+		visible(a, sizeof(a), x->file);
+		visible(b, sizeof(b), x->reason);
+		fprintf(f, "%s%s%s\n", a, a[0] ? ": " : "", b);
 	}
 	for (size_t i = 0; i < m->ngap; i++) {
 		visible(a, sizeof(a), m->gap[i]);
@@ -177,11 +184,14 @@ static void csv(FILE *f, const struct pmb_merged *m)
 			pmb__csv_field(f, c->why ? c->why : g->pmu_why, true);
 		}
 	for (size_t i = 0; i < m->nmissing; i++) {
-		char note[sizeof(m->missing[i].file) + sizeof(m->missing[i].reason) + 2];
+		const struct pmb_merge_missing *x = &m->missing[i];
+		char note[sizeof(x->node) + sizeof(x->file) + sizeof(x->reason) + 40], task[sizeof(x->node) + 32] = "";
 
 		/* 6 names empty, hosts 0, 8 numbers empty */
 		fputs(",,,,,,0,,,,,,,,,missing,", f);
-		snprintf(note, sizeof(note), "%s: %s", m->missing[i].file, m->missing[i].reason);
+		if (x->task >= 0)
+			snprintf(task, sizeof(task), "node %s (task %d): ", x->node[0] ? x->node : "unknown", x->task);
+		snprintf(note, sizeof(note), "%s%s%s%s", task, x->file, x->file[0] ? ": " : "", x->reason);
 		pmb__csv_field(f, note, true);
 	}
 	for (size_t i = 0; i < m->nnote; i++) {
@@ -285,8 +295,12 @@ static void json(FILE *f, const struct pmb_merged *m)
 	pmb__jw_open(&w, "missing", '[', false);
 	for (size_t i = 0; i < m->nmissing; i++) {
 		pmb__jw_open(&w, NULL, '{', true);
-		pmb__jw_str(&w, "file", m->missing[i].file);
+		pmb__jw_str_or_null(&w, "file", m->missing[i].file);
 		pmb__jw_str(&w, "reason", m->missing[i].reason);
+		if (m->missing[i].task >= 0) {
+			pmb__jw_str_or_null(&w, "node", m->missing[i].node);
+			pmb__jw_int(&w, "task", m->missing[i].task);
+		}
 		pmb__jw_close(&w, '}');
 	}
 	pmb__jw_close(&w, ']');

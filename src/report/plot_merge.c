@@ -79,7 +79,7 @@ static long collect(const struct pmb_merged *m, struct panel **out)
 			continue;
 		for (size_t i = 0; i < n && !seen; i++)
 			seen = !strcmp(p[i].family, row->family);
-		for (size_t key = 0; key < 2 && !seen; key++) {
+		for (size_t key = 0; key < sizeof(figure_key) / sizeof(figure_key[0]) && !seen; key++) {
 			struct panel q = { .family = row->family, .key = key };
 			bool value = false;
 

@@ -193,38 +193,91 @@ static void axes(FILE *f, const struct panel *p, const struct axis *ax, const st
 		      "one series per host group", p->family, figure_unit[p->key]);
 }
 
-/* Group k's cache sizes, each size of each level once (its hosts may
- * differ), as dashed lines in its colour, labelled at the top. */
-static void tiers(FILE *f, const struct pmb_merged *m, const struct panel *p, const struct axis *ax, size_t k)
+/* Whether group k has cache (level, size) in a host before its host
+ * `before` (every host: g->nhost). */
+static bool group_cache(const struct pmb_merged *m, size_t k, size_t before, const struct pmb_host_cache *c)
 {
 	const struct pmb_merge_group *g = &m->group[k];
 
+	for (size_t i = 0; i < before && i < g->nhost; i++)
+		for (size_t d = 0; d < m->hosts[g->host[i]].ncache; d++)
+			if (m->hosts[g->host[i]].cache[d].level == c->level &&
+			    m->hosts[g->host[i]].cache[d].size == c->size)
+				return true;
+	return false;
+}
+
+/* Group k's cache sizes, each size of each level once (its hosts may
+ * differ), as dashed lines in its colour.  Groups that share a size share
+ * its x: their dashes interleave (group j of the `shown` drawn takes every
+ * shown-th dash), so that each colour stays visible. */
+static void tiers(FILE *f, const struct pmb_merged *m, const struct panel *p, const struct axis *ax, size_t k,
+		  size_t j, size_t shown)
+{
+	const struct pmb_merge_group *g = &m->group[k];
+	char dash[64];
+
+	if (shown > 1)
+		snprintf(dash, sizeof(dash), "stroke-dasharray=\"5,%zu\" stroke-dashoffset=\"%zu\"", 5 * (shown - 1),
+			 5 * j);
+	else
+		snprintf(dash, sizeof(dash), "stroke-dasharray=\"5,4\"");
 	for (size_t i = 0; i < g->nhost; i++) {
 		const struct pmb_host_run *h = &m->hosts[g->host[i]];
 
 		for (size_t c = 0; c < h->ncache; c++) {
-			bool drawn = false;
 			char b[32];
 			double x = pmb__svg_ax_map(ax, (double)h->cache[c].size);
 
-			for (size_t j = 0; j < i && !drawn; j++)
-				for (size_t d = 0; d < m->hosts[g->host[j]].ncache; d++)
-					drawn |= m->hosts[g->host[j]].cache[d].level == h->cache[c].level &&
-						 m->hosts[g->host[j]].cache[d].size == h->cache[c].size;
-			if (drawn)
+			if (group_cache(m, k, i, &h->cache[c]))
 				continue;
 			pmb__format_bytes(b, sizeof(b), h->cache[c].size);
 			fprintf(f, "<line class=\"tier\" data-group=\"%s\" data-level=\"%d\" data-size=\"%llu\" "
-				"x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.2\" "
-				"stroke-dasharray=\"5,4\"><title>group %s: L%d %s (hwloc)</title></line>\n", g->label,
-				h->cache[c].level, (unsigned long long)h->cache[c].size, x, p->y0 + PT, x,
-				p->y0 + PB, colour(k), g->label, h->cache[c].level, b);
-			fprintf(f, "<text class=\"tier-label\" x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
-				"text-anchor=\"middle\" fill=\"%s\">", x, p->y0 + PT - 4 - 11.0 * (double)(k % 3),
-				colour(k));
-			pmb__svg_esc(f, g->label);
-			fprintf(f, " L%d</text>\n", h->cache[c].level);
+				"x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.4\" "
+				"%s><title>group %s: L%d %s (hwloc)</title></line>\n", g->label, h->cache[c].level,
+				(unsigned long long)h->cache[c].size, x, p->y0 + PT, x, p->y0 + PB, colour(k), dash,
+				g->label, h->cache[c].level, b);
 		}
+	}
+}
+
+/* Whether cache c was labelled already: a group before k (of those with
+ * values) has it, or group k's host before i. */
+static bool labelled(const struct pmb_merged *m, const struct panel *p, size_t k, size_t i,
+		     const struct pmb_host_cache *c)
+{
+	for (size_t q = 0; q < k; q++)
+		if (has_values(m, p, q) && group_cache(m, q, m->group[q].nhost, c))
+			return true;
+	return group_cache(m, k, i, c);
+}
+
+/* One label per cache size drawn, above the plot: the groups that have it,
+ * each in its colour, and the level ("A B L2"). */
+static void tier_labels(FILE *f, const struct pmb_merged *m, const struct panel *p, const struct axis *ax)
+{
+	for (size_t k = 0; k < m->ngroup; k++) {
+		const struct pmb_merge_group *g = &m->group[k];
+
+		if (!has_values(m, p, k))
+			continue;
+		for (size_t i = 0; i < g->nhost; i++)
+			for (size_t c = 0; c < m->hosts[g->host[i]].ncache; c++) {
+				const struct pmb_host_cache *hc = &m->hosts[g->host[i]].cache[c];
+
+				if (labelled(m, p, k, i, hc))
+					continue;
+				fprintf(f, "<text class=\"tier-label\" x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
+					"text-anchor=\"middle\">", pmb__svg_ax_map(ax, (double)hc->size),
+					p->y0 + PT - 4 - 11.0 * (double)(hc->level % 2));
+				for (size_t q = k; q < m->ngroup; q++)
+					if (has_values(m, p, q) && group_cache(m, q, m->group[q].nhost, hc)) {
+						fprintf(f, "<tspan fill=\"%s\">", colour(q));
+						pmb__svg_esc(f, m->group[q].label);
+						fputs("</tspan> ", f);
+					}
+				fprintf(f, "L%d</text>\n", hc->level);
+			}
 	}
 }
 
@@ -331,6 +384,7 @@ int pmb__plot_merge_svg(FILE *f, const struct pmb_merged *m)
 		"<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%.0f\" fill=\"#fff\"/>\n", WIDTH, h, WIDTH, h, WIDTH, h);
 	for (long i = 0; i < n; i++) {
 		struct axis ax, ay;
+		size_t shown;
 
 		p[i].y0 = panel_height(m) * (double)i;
 		ranges(m, &p[i], &ax, &ay);
@@ -338,9 +392,13 @@ int pmb__plot_merge_svg(FILE *f, const struct pmb_merged *m)
 		pmb__svg_esc(f, p[i].family);
 		fprintf(f, "\" data-figure=\"%s\">\n", figure_key[p[i].key]);
 		axes(f, &p[i], &ax, &ay);
+		shown = 0;
 		for (size_t k = 0; k < m->ngroup; k++)
+			shown += has_values(m, &p[i], k);
+		for (size_t k = 0, j = 0; k < m->ngroup; k++)
 			if (has_values(m, &p[i], k))
-				tiers(f, m, &p[i], &ax, k);
+				tiers(f, m, &p[i], &ax, k, j++, shown);
+		tier_labels(f, m, &p[i], &ax);
 		for (size_t k = 0; k < m->ngroup; k++)
 			series(f, m, &p[i], &ax, &ay, k, px, py);
 		legend(f, m, &p[i]);

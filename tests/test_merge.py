@@ -429,6 +429,5 @@ for args, want in [
        not any(os.path.exists(path(d)) for d in ("f2", "f3", "f4", "f5", "f6")),
        "fleet %s: exit 2, %r, nothing written" % (" ".join(a.replace(T, "T") for a in args), err[-1:]))
 
-if not os.environ.get("PMB_KEEP"):
-    shutil.rmtree(T, ignore_errors=True)
+shutil.rmtree(T, ignore_errors=True)
 done()

@@ -114,8 +114,8 @@ static void report_again(const char *path)
 }
 
 /* What `pmubench merge` does with the file given twice: two hosts of one
- * group, every format drawn (to /dev/null); a refusal says why on one
- * line. */
+ * group, every format and the plot drawn (to /dev/null); a refusal says
+ * why on one line. */
 static void merge_again(const char *path)
 {
 	struct pmb_host_run hosts[2];
@@ -137,6 +137,7 @@ static void merge_again(const char *path)
 	if (f) {
 		for (int fmt = PMB_FORMAT_CONSOLE; fmt <= PMB_FORMAT_CSV; fmt++)
 			pmb__report_merge(f, (enum pmb_format)fmt, &m);
+		pmb__plot_merge_svg(f, &m);
 		fclose(f);
 	}
 	pmb__merge_analysis_free(&m);

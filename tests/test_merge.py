@@ -4,7 +4,9 @@
 hand (a counted PMU, none, a forbidden one, another CPU model, another
 version, a benchmark short), and the faults a fleet leaves: a truncated
 file, a node whose job failed (its .exit note), a run a signal stopped, a
-task that left nothing.  Exact figures are checked against the files they
+task that left nothing; a fleet's folder merged with --fleet, each missing
+task named by its node; one run given twice; the baseline's own ratio;
+the plot's series, error bars, tier boundaries and legend.  Exact figures are checked against the files they
 come from; the fleet's scripts against what sbatch is to be given."""
 import copy
 import csv
@@ -187,7 +189,8 @@ for args, want in [
         (["--baseline=nope", "--out=" + out, c1, x1],
          "pmubench: merge: --baseline=nope: no group has that label, CPU model or host (expected one of the "
          "groups: A (AMD"),
-        (["--out=" + out, trunc], "pmubench: merge: no result file could be read: nothing to merge"),
+        (["--out=" + out, trunc], "pmubench: merge: none of the 1 result file could be read (the first, %s: line "
+         % trunc),
         ([], "pmubench: merge: expected result files"),
         (["--plot=x.png", c1], "pmubench: merge: --plot=x.png: expected a file name ending in .svg"),
         (["--out=" + c1, c1], "pmubench: --out="),
@@ -197,20 +200,190 @@ for args, want in [
     ok(r.returncode == 2 and err and err[-1].startswith(want.split(" (AMD")[0]) and not os.path.exists(out),
        "merge %s: exit 2, %r" % (" ".join(a.replace(T, "T") for a in args), err[-1:] if err else ""))
 
-# ---- plot: a sweep per group ----------------------------------------------
+# Every file unreadable: one error line with the count and the first
+# file's reason, exit 2, nothing written.
+r = merge("--expect=4", "--out=" + out, "--plot=" + path("never.svg"), failed, trunc, stopped)
+err = r.stderr.strip().splitlines()
+ok(r.returncode == 2 and err == ["pmubench: merge: none of the 3 result files could be read (the first, %s: "
+                                 "No such file or directory (the node's job: pmubench exit status 1)): "
+                                 "nothing to merge, nothing written" % failed] and
+   not os.path.exists(out) and not os.path.exists(path("never.svg")),
+   "every file unreadable: one error line, exit 2, nothing written: %r" % err)
+
+# ---- the baseline's ratio to itself: exactly 1, no interval ----------------
+r, mb = merge_json(c1, c2, x1)
+base_cells = [b["figures"][k]["A"] for b in mb["benchmarks"] for k in b["figures"]
+              if b["figures"][k]["A"]["value"] is not None]
+ok(base_cells and all(c["ratio"] == 1 and c["ratio_ci_lo"] is None and c["ratio_ci_hi"] is None and
+                      c.get("baseline") is True for c in base_cells) and
+   all("baseline" not in b["figures"][k]["B"] for b in mb["benchmarks"] for k in b["figures"]),
+   "JSON: the baseline group's ratio is 1 without an interval, marked baseline: %s" % base_cells[:1])
+r = merge("--format=csv", c1, c2, x1)
+rows = [x for x in csv.reader(io.StringIO(r.stdout))][1:]
+ok(rows and all(x[12] == "1" and x[13] == "" and x[14] == "" for x in rows if x[2] == "A" and x[15] == "value")
+   and any(x[2] == "B" and x[13] != "" for x in rows),
+   "CSV: the baseline group's ratio is 1, its interval empty")
+r = merge(c1, c2, x1)
+lines = [x for x in r.stdout.splitlines() if x.startswith("  ") and "x1 (baseline)" in x]
+ok(lines and all(re.search(r" x1 \(baseline\)  +\S", x) for x in lines),
+   "console: the baseline column reads x1 (baseline), no interval after it: %r" % lines[:1])
+
+# ---- one run given twice counts once ---------------------------------------
+c1copy = path("c1-copy.json")
+shutil.copy(c1, c1copy)
+r, md = merge_json(c1, c2, c1, c1copy)
+ok(r.returncode == 0 and md and [[h["host"] for h in g["hosts"]] for g in md["groups"]] == [["c1", "c2"]] and
+   figure(md, first["name"], "ns_per_item", "A")["hosts"] == 2,
+   "a file given twice and its copy count as one host: %s" % ([[h["file"] for h in g["hosts"]] for g in md["groups"]]
+                                                              if md else r.stderr))
+ok(md and md["notes"] == ["%s and %s are one file: counted once" % (c1, c1),
+                          "%s and %s are one run (host c1, begun %s, pmubench %s): counted once"
+                          % (c1, c1copy, base["context"]["date"], base["context"]["pmubench_version"])],
+   "one note per file counted once, naming both paths: %s" % (md or {}).get("notes"))
+r = merge(c1, c1copy)
+ok(r.returncode == 0 and re.search(r"^  note: .*c1\.json and .*c1-copy\.json are one run", r.stdout, re.M) and
+   "1 file read" in r.stdout, "console: the copy counted once, with its note")
+
+# ---- plot: each group's sweep with its tier boundaries ----------------------
+# x2: another CPU model whose topology has other L2 and L3 sizes.
+x2doc = host(base, "x2", cpu="Another CPU 9000", scale=2.0)
+x2caches = x2doc["context"]["topology"]["caches"]
+for c in x2caches:
+    c["size"] = c["size"] * 2 if c["level"] >= 2 else c["size"]
+x2 = save("x2.json", x2doc)
 svg = path("merged.svg")
-r = merge("--plot=" + svg, c1, x1, e1)
+r, mp = merge_json("--plot=" + svg, c1, c2, x2, e1)
 doc = open(svg).read() if os.path.exists(svg) else ""
 try:
     root = ElementTree.fromstring(doc)
 except ElementTree.ParseError as e:
     root = None
     ok(False, "the plot is XML: %s" % e)
-ok(root is not None and root.tag.endswith("svg") and
-   len([g for g in root.iter() if g.tag.endswith("}g") and g.get("class") == "group"]) == 3,
-   "the plot is one SVG document, a group element per host group")
-ok(r.returncode == 0 and doc.count('<g class="group"') == 3 and "group A: " in doc and "group C: " in doc,
-   "--plot draws one sweep per group, under its label (exit %d %s)" % (r.returncode, r.stderr.strip()))
+elems = list(root.iter()) if root is not None else []
+panels = [g for g in elems if g.get("class") == "panel"]
+family = base["benchmarks"][1]["instance"]["family"]
+ns = [p for p in panels if p.get("data-family") == family and p.get("data-figure") == "ns_per_item"]
+ok(r.returncode == 0 and len(ns) == 1, "--plot: a panel of %s's ns per item (exit %d %s): %s"
+   % (family, r.returncode, r.stderr.strip(), [(p.get("data-family"), p.get("data-figure")) for p in panels]))
+ns = ns[0] if ns else ElementTree.Element("g")
+series = {g.get("data-group"): g for g in ns.iter() if g.get("class") == "series"}
+ok(sorted(series) == ["A", "B", "C"], "one series per host group: %s" % sorted(series))
+for label, g in sorted(series.items()):
+    pts = [(int(c.get("data-ws")), c.get("data-bench"), float(c.get("data-value")), float(c.get("data-lo")),
+            float(c.get("data-hi")), float(c.get("data-spread-lo")), float(c.get("data-spread-hi")),
+            int(c.get("data-hosts"))) for c in g.iter() if c.get("class") == "point"]
+    want = []
+    for name in sweep:
+        cell = figure(mp, name, "ns_per_item", label)
+        if cell and cell["value"] is not None:
+            ws = [b for b in base["benchmarks"] if b["name"] == name][0]["instance"]["working_set"]
+            want.append((ws, name, cell["value"], cell["ci_lo"], cell["ci_hi"], cell["spread_lo"],
+                         cell["spread_hi"], cell["hosts"]))
+    ok(pts == sorted(want) and pts, "group %s: a point per working set at the group's median, with its interval "
+       "and spread, as the merged JSON has them: %s" % (label, pts[:1]))
+    bars = [x.get("class") for x in g.iter() if x.get("class") in ("ci", "spread")]
+    ok(bars.count("ci") == len(pts) and bars.count("spread") == (len(pts) if label == "A" else 0),
+       "group %s: an interval bar per point, a spread bar where it has several hosts: %s" % (label, bars))
+tiers = {}
+for t in ns.iter():
+    if t.get("class") == "tier":
+        tiers.setdefault(t.get("data-group"), []).append((int(t.get("data-level")), int(t.get("data-size"))))
+        ok(t.get("stroke") == series[t.get("data-group")].get("data-colour"),
+           "tier line %s L%s in its group's colour" % (t.get("data-group"), t.get("data-level")))
+mine = sorted((c["level"], c["size"]) for c in base["context"]["topology"]["caches"])
+ok(sorted(tiers.get("A", [])) == mine and sorted(tiers.get("C", [])) == mine and
+   sorted(tiers.get("B", [])) == sorted((c["level"], c["size"]) for c in x2caches) and
+   sorted(tiers.get("B", [])) != mine,
+   "each group's tier boundaries are its files' cache sizes: %s" % tiers)
+legend = {t.get("data-group"): "".join(t.itertext()) for t in ns.iter() if t.get("class") == "legend"}
+ok(legend.get("A", "").startswith("group A: ") and "2 hosts" in legend["A"] and "1 host " in legend.get("B", ""),
+   "the legend names each group and its host count: %s" % legend)
+r = merge("--plot=" + path("calib.svg"), save("calib-only.json", host(base, "k1", drop=None) | {
+    "benchmarks": [first]}))
+ok(r.returncode == 0 and "nothing to plot" in r.stderr and not os.path.exists(path("calib.svg")),
+   "--plot without a sweep: said, no file written: %s" % r.stderr.strip())
+
+# ---- fleet: each task that left no result named by its node ----------------
+# A fleet's folder as its tasks would leave it, then its own merge.sbatch
+# run by sh (no Slurm: the tasks' records are written here as the merge
+# job's scontrol would save them).
+qdir = path("fleetq")
+r = run("fleet", "--nodelist=n1,n2,n3,n4,n5,n6", "--dir=" + qdir, "--", "--filter=^calib/")
+ok(r.returncode == 0 and open(qdir + "/fleet.tasks").read().splitlines()[2:] ==
+   ["0 n1", "1 n2", "2 n3", "3 n4", "4 n5", "5 n6"], "fleet.tasks: task i on node i of --nodelist")
+
+
+def task(i, node, state, started=True, text=None, note=None):
+    out = os.path.join(qdir, node + ".json")
+    if started:
+        open(os.path.join(qdir, "task-%d.started" % i), "w").write("%s\n%s\n" % (node, out))
+    if state:
+        open(os.path.join(qdir, "task-%d.slurm" % i), "w").write(
+            "JobId=%d ArrayJobId=40 ArrayTaskId=%d JobName=pmubench-fleet JobState=%s Reason=None "
+            "NodeList=%s BatchHost=%s ReqNodeList=%s ExcNodeList=(null)\n"
+            % (41 + i, i, state, node if started else "(null)", node, node))
+    if text is not None:
+        open(out, "w").write(text)
+    if note:
+        open(out + ".exit", "w").write(note + "\n")
+    return out
+
+
+task(0, "n1", "COMPLETED", text=open(c1).read())
+n2 = task(1, "n2", "FAILED", note="pmubench exit status 1")
+n3 = task(2, "n3", "TIMEOUT", text=open(stopped).read(),
+          note="stopped by SIGTERM from Slurm (time limit or scancel), exit status 130")
+n4 = task(3, "n4", "COMPLETED", text=text[:len(text) // 2])
+n5 = task(4, "n5", "NODE_FAIL")
+task(5, "n6", "CANCELLED", started=False)
+s = subprocess.run(["sh", os.path.join(qdir, "merge.sbatch")], capture_output=True, text=True,
+                   env={k: v for k, v in os.environ.items() if k != "PMB_FLEET_ARRAY"})
+try:
+    mq = json.load(open(qdir + "/merged.json"))
+except (OSError, ValueError):
+    mq = None
+ok(s.returncode == 1 and mq is not None, "the fleet's merge step: exit 1 (tasks missing), merged.json written (%s)"
+   % s.stderr.strip()[-300:])
+miss = {x.get("task"): x for x in (mq or {}).get("missing", [])}
+ok([x.get("task") for x in mq["missing"]] == [1, 2, 3, 4, 5] and [h["host"] for g in mq["groups"] for h in g["hosts"]] == ["c1"],
+   "five tasks missing, in task order; the one that ran stands: %s" % sorted(miss))
+ok([miss.get(i, {}).get("node") for i in range(1, 6)] == ["n2", "n3", "n4", "n5", "n6"],
+   "each missing task named by its node: %s" % [miss.get(i, {}).get("node") for i in range(1, 6)])
+want = {
+    1: (n2, r"No such file or directory \(the node's job: pmubench exit status 1\); Slurm: FAILED, failed"),
+    2: (n3, r"incomplete: a signal stopped this run \(SIGTERM\) \(the node's job: stopped by SIGTERM.*\); "
+            r"Slurm: TIMEOUT, timed out"),
+    3: (n4, r"line \d+, column \d+: .*; Slurm: COMPLETED"),
+    4: (n5, r"no file: the task started on n5 but left no result file and no note of its exit .*; "
+            r"Slurm: NODE_FAIL, its node failed"),
+    5: (None, r"no file: the task never ran pmubench; Slurm: CANCELLED, cancelled"),
+}
+for i, (f, reason) in sorted(want.items()):
+    x = miss.get(i, {})
+    ok(x.get("file") == f and re.match(reason, x.get("reason", "")),
+       "task %d (failed, timed out, truncated, no file, never started): %s" % (i, x))
+txt = open(qdir + "/merged.txt").read() if os.path.exists(qdir + "/merged.txt") else ""
+ok("  missing: node n6 (task 5): no file: the task never ran pmubench; Slurm: CANCELLED, cancelled\n" in txt and
+   "  missing: node n3 (task 2): %s: incomplete" % n3 in txt, "merged.txt names the missing nodes")
+# A task without a marker or a record: what is known, said.
+os.remove(os.path.join(qdir, "task-5.slurm"))
+r, mq = merge_json("--fleet=" + qdir, os.path.join(qdir, "n1.json"))
+x = [y for y in (mq or {}).get("missing", []) if y.get("task") == 5]
+ok(x and x[0]["node"] == "n6" and x[0]["reason"].startswith("no file: the task left nothing, and Slurm keeps no "
+                                                           "record of it"),
+   "a task with no trace: its node from fleet.tasks, its reason the possibilities: %s" % x)
+# No task left a file: one error line naming the first node.
+edir = path("fleete")
+run("fleet", "--nodelist=a1,a2", "--dir=" + edir, "--", "--filter=^calib/")
+r = merge("--fleet=" + edir, "--out=" + out)
+err = r.stderr.strip().splitlines()
+ok(r.returncode == 2 and len(err) == 1 and err[0].startswith(
+    "pmubench: merge: no result file: none of the fleet's 2 tasks left one (the first, node a1 (task 0): no file: ")
+   and not os.path.exists(out), "no task left a file: one error line, exit 2: %r" % err)
+r = merge("--fleet=" + path("nowhere"), c1)
+err = r.stderr.strip().splitlines()
+ok(r.returncode == 2 and len(err) == 1 and err[0].startswith("pmubench: merge: --fleet=%s: " % path("nowhere")) and
+   err[0].endswith("(expected the folder pmubench fleet wrote)"), "--fleet of another folder: %r" % err)
 
 # ---- fleet: the scripts ---------------------------------------------------
 fdir = path("fleet")
@@ -223,8 +396,9 @@ for line in ["#SBATCH --array=0-2", "#SBATCH --exclusive", "#SBATCH --nodes=1", 
              "#SBATCH --partition=bench", "#SBATCH --time=10",
              "'--filter=^calib/' '--samples=20' --format=json --out=\"$out\""]:
     ok(line in script, "fleet.sbatch holds %s" % line)
-ok("merge --expect=3 --format=json" in mscript and "#SBATCH --partition=bench" in mscript,
-   "merge.sbatch merges the three tasks' files")
+ok("merge --fleet=\"$dir\" --format=json" in mscript and "#SBATCH --partition=bench" in mscript and
+   open(fdir + "/fleet.tasks").read().splitlines()[2:] == ["0 -", "1 -", "2 -"],
+   "merge.sbatch merges the three tasks' files, fleet.tasks lists them (nodes Slurm's choice)")
 for f in ("fleet.sbatch", "merge.sbatch"):
     s = subprocess.run(["sh", "-n", os.path.join(fdir, f)], capture_output=True, text=True)
     ok(s.returncode == 0, "%s is valid sh %s" % (f, s.stderr))

@@ -6,8 +6,8 @@ folder (one node, this machine, 2 CPUs), the fleet's job array (each task
 placed on its node of --nodelist) and merge step submitted, waited for, and the merged report read back as JSON.  Of
 three tasks, the node runs one after another: the last is cancelled
 before it starts, the second a second into its run (SIGTERM, as at a time
-limit); the merge must name both missing with their reasons while the
-first stands.  Every daemon this test started is
+limit); the merge (--fleet) must name both missing by their node and task,
+with their reasons and Slurm's state of them, while the first stands.  Every daemon this test started is
 stopped, and its folder removed; where the packages cannot be installed
 (not root, no network) or the daemons do not come up, it skips with the
 reason."""
@@ -182,12 +182,16 @@ def check_merge(merged, names, jobdir):
        "one host group holding the task that ran to its end, its file named by the Slurm node "
        "(n1.json; a second task on one node n1.TASK.json): %s" %
        [(g["label"], g["cpu"], [h["file"] for h in g["hosts"]]) for g in groups])
-    missing = {os.path.basename(x["file"]): x["reason"] for x in merged["missing"]}
-    stopped = [f for f, why in missing.items() if re.fullmatch(r"n1(\.[01])?\.json", f) and "SIGTERM" in why]
-    ok(len(missing) == 2 and len(stopped) == 1 and stopped[0] not in files,
-       "the task cancelled as it ran named missing, stopped by SIGTERM: %s" % missing)
-    ok(missing.get("(1 of 3)", "").startswith("1 of the 3 tasks expected (--expect) left no result file"),
-       "the task cancelled before it started named missing: %s" % missing.get("(1 of 3)"))
+    missing = {x.get("task"): x for x in merged["missing"]}
+    stopped = [x for t, x in missing.items() if t in (0, 1) and x["node"] == "n1" and
+               re.fullmatch(r"n1(\.[01])?\.json", os.path.basename(x["file"] or "")) and
+               "SIGTERM" in x["reason"] and x["reason"].endswith("; Slurm: CANCELLED, cancelled")]
+    ok(len(missing) == 2 and len(stopped) == 1 and os.path.basename(stopped[0]["file"]) not in files,
+       "the task cancelled as it ran named missing by its node and task, stopped by SIGTERM, Slurm's state "
+       "CANCELLED: %s" % merged["missing"])
+    ok(missing.get(2) == {"file": None, "node": "n1", "task": 2,
+                          "reason": "no file: the task never ran pmubench; Slurm: CANCELLED, cancelled"},
+       "the task cancelled before it started named missing by its node, with Slurm's state: %s" % missing.get(2))
     ok([b["name"] for b in merged["benchmarks"]] == names,
        "the benchmarks the run was given, and only they: %s" % [b["name"] for b in merged["benchmarks"]])
     for b in merged["benchmarks"]:

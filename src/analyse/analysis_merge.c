@@ -224,7 +224,8 @@ static void fill_cell(const struct lookup *lk, const struct pmb_merged *m, const
 }
 
 /* Each cell's ratio to the baseline group's cell: the interval's bounds
- * divided crosswise, so it holds every ratio of two values within them. */
+ * divided crosswise, so it holds every ratio of two values within them;
+ * the baseline's own cell exactly 1, without an interval. */
 static void fill_ratios(struct pmb_merge_row *r, size_t ngroup, size_t base)
 {
 	const struct pmb_merge_cell *b = &r->cell[base];
@@ -232,6 +233,13 @@ static void fill_ratios(struct pmb_merge_row *r, size_t ngroup, size_t base)
 	for (size_t k = 0; k < ngroup; k++) {
 		struct pmb_merge_cell *c = &r->cell[k];
 
+		/* The baseline to itself is 1 by definition, a zero value too:
+		 * no interval (its bounds crosswise would make one of its own
+		 * spread). */
+		if (k == base && c->state == PMB_CELL_VALUE) {
+			c->ratio = 1;
+			continue;
+		}
 		if (c->state != PMB_CELL_VALUE || b->state != PMB_CELL_VALUE || !(b->value > 0))
 			continue;
 		c->ratio = c->value / b->value;

@@ -147,6 +147,9 @@ static void array_script(char *s, size_t size, const struct fleet_options *o, co
 		 "out=\"$dir/$host.json\"\n"
 		 "# A node that runs two tasks of the array keeps both files.\n"
 		 "[ -e \"$out\" ] || [ -e \"$out.exit\" ] && out=\"$dir/$host.$SLURM_ARRAY_TASK_ID.json\"\n"
+		 "# The task's node and file, for the merge (--fleet) to name it if\n"
+		 "# the file never comes.\n"
+		 "printf '%%s\\n%%s\\n' \"$host\" \"$out\" > \"$dir/task-$SLURM_ARRAY_TASK_ID.started\"\n"
 		 "# Slurm's SIGTERM (time limit, scancel) stops pmubench, which writes\n"
 		 "# what it measured as incomplete; the script lives on to say so.\n"
 		 "trap 'term=1' TERM\nterm=0\n"
@@ -161,8 +164,9 @@ static void array_script(char *s, size_t size, const struct fleet_options *o, co
 }
 
 /* DIR/merge.sbatch's text into s: every result file and every note of a
- * task whose file is missing, merged; --expect names tasks that left
- * neither. */
+ * task whose file is missing, merged with --fleet, which names each task
+ * that left neither by its node (its task-I.started marker, else Slurm's
+ * record of it saved here as task-I.slurm). */
 static void merge_script(char *s, size_t size, const struct fleet_options *o, const char *dir, const char *exe)
 {
 	char out[PATH_MAX + 32];
@@ -182,17 +186,42 @@ static void merge_script(char *s, size_t size, const struct fleet_options *o, co
 	quoted(s, size, exe);
 	len = strlen(s);
 	snprintf(s + len, size - len,
-		 "\nset --\n"
+		 "\n# Slurm's record of each task (its state, its node), while slurmctld\n"
+		 "# keeps it (MinJobAge), for the tasks that leave no file.\n"
+		 "if [ -n \"$PMB_FLEET_ARRAY\" ]; then\n"
+		 "  i=0\n"
+		 "  while [ $i -lt %d ]; do\n"
+		 "    scontrol -o show job \"${PMB_FLEET_ARRAY}_$i\" > \"$dir/task-$i.slurm\" 2>/dev/null ||\n"
+		 "      rm -f \"$dir/task-$i.slurm\"\n"
+		 "    i=$((i + 1))\n"
+		 "  done\n"
+		 "fi\n"
+		 "set --\n"
 		 "for f in \"$dir\"/*.json \"$dir\"/*.json.exit; do\n"
 		 "  case \"$f\" in \"$dir/merged.json\") continue ;; *.exit) f=${f%%.exit} ;; esac\n"
 		 "  [ -e \"$f.exit\" ] || [ -e \"$f\" ] || continue\n"
 		 "  seen=0\n  for g in \"$@\"; do [ \"$g\" = \"$f\" ] && seen=1; done\n"
 		 "  [ $seen = 1 ] || set -- \"$@\" \"$f\"\n"
 		 "done\n"
-		 "\"$pmubench\" merge --expect=%d --format=json --out=\"$dir/merged.json\" \"$@\"\n"
+		 "\"$pmubench\" merge --fleet=\"$dir\" --format=json --out=\"$dir/merged.json\" \"$@\"\n"
 		 "rc=$?\n"
-		 "\"$pmubench\" merge --expect=%d --out=\"$dir/merged.txt\" \"$@\"\n"
-		 "exit $rc\n", o->nodes, o->nodes);
+		 "\"$pmubench\" merge --fleet=\"$dir\" --out=\"$dir/merged.txt\" \"$@\"\n"
+		 "exit $rc\n", o->nodes);
+}
+
+static bool list_node(const char *list, int i, char *node, size_t size);
+
+/* DIR/fleet.tasks's text into s: "TASK NODE" per task, NODE the one
+ * --nodelist gives it, else "-" (Slurm's choice). */
+static void tasks_file(char *s, size_t size, const struct fleet_options *o)
+{
+	char node[PMB_NODE_MAX];
+	size_t len = (size_t)snprintf(s, size, "# Written by `pmubench fleet`: the array's tasks, read by "
+				      "pmubench merge --fleet.\n# TASK NODE (-: the node Slurm picks)\n");
+
+	for (int i = 0; i < o->nodes && len < size; i++)
+		len += (size_t)snprintf(s + len, size - len, "%d %s\n", i,
+					o->nodelist && list_node(o->nodelist, i, node, sizeof(node)) ? node : "-");
 }
 
 /* Make dir, a new or empty folder; its absolute path into abs. */
@@ -329,7 +358,7 @@ static int submit(const struct fleet_options *o, const char *dir)
 		return 1;
 	if (o->nodelist && place_tasks(o, array))
 		return 1;
-	snprintf(args, sizeof(args), "--dependency=afterany:%s ", array);
+	snprintf(args, sizeof(args), "--dependency=afterany:%s --export=ALL,PMB_FLEET_ARRAY=%s ", array, array);
 	quoted(args, sizeof(args), dir);
 	strncat(args, "/merge.sbatch", sizeof(args) - strlen(args) - 1);
 	if (sbatch(args, merge, sizeof(merge)))
@@ -375,7 +404,7 @@ static void print_commands(const struct fleet_options *o, const char *dir)
 		printf("  scontrol update JobId=${id}_%d ReqNodeList=%s\n", i, node);
 	if (o->nodelist)
 		printf("  scontrol release $id\n");
-	printf("  sbatch --dependency=afterany:$id %s/merge.sbatch\n"
+	printf("  sbatch --dependency=afterany:$id --export=ALL,PMB_FLEET_ARRAY=$id %s/merge.sbatch\n"
 	       "or run pmubench fleet --submit\n", dir);
 }
 
@@ -430,6 +459,14 @@ int pmb__fleet_main(int argc, char **argv)
 	if (!rc) {
 		merge_script(text, SCRIPT_MAX, &o, dir, exe);
 		rc = write_file(dir, "merge.sbatch", text);
+	}
+	if (!rc) {
+		free(text);
+		text = malloc((size_t)o.nodes * (PMB_NODE_MAX + 16) + 256);
+		if (!text)
+			return pmb__out_error("fleet: %s", strerror(ENOMEM));
+		tasks_file(text, (size_t)o.nodes * (PMB_NODE_MAX + 16) + 256, &o);
+		rc = write_file(dir, "fleet.tasks", text);
 	}
 	free(text);
 	if (rc)

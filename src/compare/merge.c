@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "compare.h"
 #include "merge.h"
@@ -18,7 +19,7 @@
 #define EXIT_NOTE ".exit"
 
 struct merge_options {
-	const char *baseline, *out, *plot;
+	const char *baseline, *out, *plot, *fleet;
 	int format, expect;
 	bool help;
 };
@@ -36,11 +37,14 @@ static const struct pmb_optdef merge_options[] = {
 	{ .name = "--out", .kind = PMB_OPT_FILE, .value = PMB_OPT_AT(struct merge_options, out),
 	  .meta = "=FILE", .help = "write the report to FILE (atomically)" },
 	{ .name = "--plot", .kind = PMB_OPT_FILE, .value = PMB_OPT_AT(struct merge_options, plot),
-	  .meta = "=FILE.svg", .help = "also draw each group's sweeps and branch\nstudies as SVG, one "
-	  "below the other" },
+	  .meta = "=FILE.svg", .help = "also draw each sweep as SVG, one series per\ngroup (median, spread, "
+	  "interval) with its\ncache sizes" },
 	{ .name = "--expect", .kind = PMB_OPT_INT, .value = PMB_OPT_AT(struct merge_options, expect), .lo = 1,
 	  .hi = 1000000, .meta = "=N", .help = "N files were to be given (the fleet's tasks):\nthose short are "
 	  "named missing" },
+	{ .name = "--fleet", .kind = PMB_OPT_FILE, .value = PMB_OPT_AT(struct merge_options, fleet),
+	  .meta = "=DIR", .help = "the files are pmubench fleet's in DIR: each\ntask it expected is matched to "
+	  "its file, one\nthat left none named missing by its node" },
 	{ .name = "--help", .short_name = 'h', .kind = PMB_OPT_STOP, .given = PMB_OPT_AT(struct merge_options, help),
 	  .help = "print this help and exit" },
 };
@@ -72,7 +76,7 @@ static int parse(int argc, char **argv, struct merge_options *o, int *first)
 		pmb__options_help(merge_options, NOPT, stdout);
 		return 1;
 	}
-	if (*first >= argc)
+	if (*first >= argc && !o->fleet)
 		return pmb__out_error("merge: expected result files (usage: pmubench merge [OPTION]... RUN.json...)");
 	len = o->plot ? strlen(o->plot) : 0;
 	if (o->plot && (len < 5 || strcmp(o->plot + len - 4, ".svg")))
@@ -118,39 +122,109 @@ static void exit_note(const char *path, char *reason, size_t size)
 		snprintf(reason + len, size - len, " (the node's job: %s)", line);
 }
 
-/* Every file read into m: its host, or a missing entry with the reason.
- * Returns 0 or -ENOMEM. */
+/* Whether host h, just read from path, is a run read already (the same
+ * file under another name, or a copy: the same host, start date and
+ * pmubench version); if so its note is added to m.  Returns 1, 0 or
+ * -ENOMEM. */
+static int duplicate(struct pmb_merged *m, const struct pmb_host_run *h, const struct stat *st, const struct stat *sts)
+{
+	char(*grown)[4 * PMB_MERGE_TEXT];
+
+	for (size_t i = 0; i < m->nhosts; i++) {
+		const struct pmb_host_run *o = &m->hosts[i];
+		bool same_file = sts[i].st_ino && st->st_ino && sts[i].st_dev == st->st_dev && sts[i].st_ino == st->st_ino;
+
+		if (!same_file && (strcmp(o->host, h->host) || strcmp(o->date, h->date) || !h->date[0] ||
+				   strcmp(o->version, h->version)))
+			continue;
+		grown = realloc(m->note, (m->nnote + 1) * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		m->note = grown;
+		if (same_file)
+			snprintf(m->note[m->nnote++], sizeof(*grown), "%s and %s are one file: counted once", o->file,
+				 h->file);
+		else
+			snprintf(m->note[m->nnote++], sizeof(*grown), "%s and %s are one run (host %s, begun %s, "
+				 "pmubench %s): counted once", o->file, h->file, h->host, h->date, h->version);
+		return 1;
+	}
+	return 0;
+}
+
+/* Every file read into m: its host, or a missing entry with the reason;
+ * a run given twice counted once.  Returns 0 or -ENOMEM. */
 static int read_all(struct pmb_merged *m, int n, char **paths, int expect)
 {
 	char err[sizeof(m->missing->reason)];
+	struct stat *st = calloc((size_t)n + 1, sizeof(*st));
+	int given = n;
 
-	m->hosts = calloc((size_t)n, sizeof(*m->hosts));
+	m->hosts = calloc((size_t)n + 1, sizeof(*m->hosts));
 	m->missing = calloc((size_t)n + 1, sizeof(*m->missing));
-	if (!m->hosts || !m->missing)
+	if (!m->hosts || !m->missing || !st) {
+		free(st);
 		return -ENOMEM;
+	}
 	for (int i = 0; i < n; i++) {
-		int rc = pmb__results_host_read(paths[i], &m->hosts[m->nhosts], err, sizeof(err));
+		struct pmb_host_run *h = &m->hosts[m->nhosts];
+		int rc = pmb__results_host_read(paths[i], h, err, sizeof(err));
 		struct pmb_merge_missing *x = &m->missing[m->nmissing];
 
-		if (rc == -ENOMEM)
+		if (!rc && stat(paths[i], &st[m->nhosts]))
+			memset(&st[m->nhosts], 0, sizeof(*st));
+		if (!rc && (rc = duplicate(m, h, &st[m->nhosts], st)) != 0) {
+			pmb__host_run_free(h);
+			memset(h, 0, sizeof(*h));
+			given--;
+			if (rc > 0)
+				continue;
+		}
+		if (rc == -ENOMEM) {
+			free(st);
 			return rc;
+		}
 		if (!rc) {
 			m->nhosts++;
 			continue;
 		}
+		x->task = -1;
 		snprintf(x->file, sizeof(x->file), "%s", paths[i]);
 		snprintf(x->reason, sizeof(x->reason), "%s", err);
 		exit_note(paths[i], x->reason, sizeof(x->reason));
 		m->nmissing++;
 	}
-	if (expect > n) {
+	free(st);
+	if (expect > given) {
 		struct pmb_merge_missing *x = &m->missing[m->nmissing++];
 
-		snprintf(x->file, sizeof(x->file), "(%d of %d)", expect - n, expect);
+		x->task = -1;
+		snprintf(x->file, sizeof(x->file), "(%d of %d)", expect - given, expect);
 		snprintf(x->reason, sizeof(x->reason), "%d of the %d tasks expected (--expect) left no result "
-			 "file: never started, cancelled, or their node failed", expect - n, expect);
+			 "file: never started, cancelled, or their node failed", expect - given, expect);
 	}
 	return 0;
+}
+
+/* Not one file read: the error in one line, the count and the first
+ * file's (or fleet task's) reason (the report would be empty).  Returns
+ * -EINVAL. */
+static int none_read(const struct pmb_merged *m, int n, char *err, size_t size)
+{
+	const struct pmb_merge_missing *x = &m->missing[0];
+	char task[sizeof(x->node) + 40] = "";
+
+	if (x->task >= 0)
+		snprintf(task, sizeof(task), "node %s (task %d)%s", x->node[0] ? x->node : "unknown", x->task,
+			 x->file[0] ? ", " : "");
+	if (n)
+		snprintf(err, size, "none of the %d result file%s could be read (the first, %s%s: %s): nothing to "
+			 "merge, nothing written", n, n == 1 ? "" : "s", task, x->file, x->reason);
+	else
+		snprintf(err, size, "no result file: none of the fleet's %zu task%s left one (the first, %s%s: %s): "
+			 "nothing to merge, nothing written", m->nmissing, m->nmissing == 1 ? "" : "s", task,
+			 x->file, x->reason);
+	return -EINVAL;
 }
 
 static void free_all(struct pmb_merged *m)
@@ -160,6 +234,7 @@ static void free_all(struct pmb_merged *m)
 		pmb__host_run_free(&m->hosts[i]);
 	free(m->hosts);
 	free(m->missing);
+	free(m->note);
 }
 
 /* The report into out (NULL: stdout).  Returns 0 or 1 (said). */
@@ -198,13 +273,15 @@ int pmb__merge_main(int argc, char **argv)
 	if (check_outputs(&o, argc, argv, first))
 		return 2;
 	rc = read_all(&m, argc - first, argv + first, o.expect);
+	if (rc)
+		snprintf(err, sizeof(err), "%s", strerror(ENOMEM));
+	if (!rc && o.fleet)
+		rc = pmb__merge_fleet(&m, o.fleet, err, sizeof(err));
+	if (!rc && !m.nhosts)
+		rc = none_read(&m, argc - first, err, sizeof(err));
 	if (!rc)
 		rc = pmb__merge_analyse(&m, o.baseline, err, sizeof(err));
-	else
-		snprintf(err, sizeof(err), "%s", strerror(ENOMEM));
 	if (rc) {
-		for (size_t i = 0; i < m.nmissing && !m.nhosts; i++)
-			fprintf(stderr, "pmubench: merge: %s: %s\n", m.missing[i].file, m.missing[i].reason);
 		pmb__out_error("merge: %s", err);
 		free_all(&m);
 		return 2;

@@ -50,6 +50,24 @@ static void read_counting(const json_t *cx, struct pmb_host_run *h)
 	}
 }
 
+/* The cache sizes the host's topology gives (hwloc's, with their level),
+ * for the tier boundaries of merge --plot. */
+static void read_caches(const json_t *cx, struct pmb_host_run *h)
+{
+	const json_t *caches = json_object_get(json_object_get(cx, "topology"), "caches"), *c;
+	size_t i;
+
+	json_array_foreach(caches, i, c) {
+		double size = number(c, "size"), level = number(c, "level");
+
+		if (h->ncache == PMB_MERGE_CACHES)
+			break;
+		if (!(size > 0 && size < 0x1p63) || !(level >= 1 && level <= 9))
+			continue;
+		h->cache[h->ncache++] = (struct pmb_host_cache){ (int)level, (uint64_t)size };
+	}
+}
+
 static int read_context(const json_t *root, struct pmb_host_run *h, char *err, size_t errlen)
 {
 	const json_t *cx = json_object_get(root, "context");
@@ -66,6 +84,7 @@ static int read_context(const json_t *root, struct pmb_host_run *h, char *err, s
 					 json_string_value(json_object_get(cx, "incomplete_reason")));
 	text(cx, "host_name", h->host, sizeof(h->host));
 	text(cx, "pmubench_version", h->version, sizeof(h->version));
+	text(cx, "date", h->date, sizeof(h->date));
 	text(cx, "backend", h->backend, sizeof(h->backend));
 	text(pmu, "name", h->pmu, sizeof(h->pmu));
 	if (model && *model)
@@ -73,6 +92,7 @@ static int read_context(const json_t *root, struct pmb_host_run *h, char *err, s
 	else
 		text(pmu, "description", h->cpu, sizeof(h->cpu));
 	read_counting(cx, h);
+	read_caches(cx, h);
 	return 0;
 }
 

@@ -8,6 +8,8 @@
 
 /* The longest text a merge keeps of one name or reason. */
 #define PMB_MERGE_TEXT 256
+/* The most cache levels a merge keeps of one host's topology. */
+#define PMB_MERGE_CACHES 8
 
 /* How a host's cycles and events were had: counted by its PMU, estimated
  * from time (no PMU, or one it may not use: est_cycles_per_item), or
@@ -38,19 +40,28 @@ struct pmb_host_run {
 	char file[PMB_MERGE_TEXT];
 	char host[PMB_MERGE_TEXT];    /* context.host_name */
 	char version[64];             /* context.pmubench_version ("" absent) */
+	char date[64];                /* context.date: when the run began */
 	char backend[32];             /* "perf", "sim" */
 	char cpu[PMB_MERGE_TEXT];     /* the CPU model, else the PMU's description */
 	char pmu[128];                /* context.pmu.name */
 	enum pmb_host_counting counting;
 	char pmu_why[PMB_MERGE_TEXT]; /* estimated: "no PMU", "PMU forbidden: perf_event_paranoid=3" */
+	struct pmb_host_cache {
+		int level;
+		uint64_t size;
+	} cache[PMB_MERGE_CACHES];    /* context.topology.caches (hwloc's) */
+	size_t ncache;
 	struct pmb_host_bench *bench; /* in file order, one per name */
 	size_t nbench;
 };
 
-/* A file given that could not be merged, with its reason. */
+/* A file given that could not be merged, or a fleet task that left none
+ * (merge --fleet), with its reason. */
 struct pmb_merge_missing {
-	char file[PMB_MERGE_TEXT];
+	char file[PMB_MERGE_TEXT];    /* "" where the task left no file name */
 	char reason[2 * PMB_MERGE_TEXT];
+	char node[128];               /* the task's node ("" not a fleet task's) */
+	int task;                     /* the array task, -1 not a fleet task's */
 };
 
 /* Hosts of one CPU model, PMU, backend and counting. */
@@ -82,7 +93,8 @@ struct pmb_merge_cell {
 	size_t nhost;              /* hosts with a value */
 	double ratio, ratio_lo, ratio_hi; /* value / baseline's, and the ratio
 	                              of the bounds (lo / base hi, hi / base lo);
-	                              NAN where either has no value */
+	                              NAN where either has no value; the
+	                              baseline's own: 1, its bounds NAN */
 };
 
 /* One row: a benchmark's figure over every group. */
@@ -107,6 +119,8 @@ struct pmb_merged {
 	size_t nrow;
 	char (*gap)[2 * PMB_MERGE_TEXT]; /* the gaps in words, one each */
 	size_t ngap;
+	char (*note)[4 * PMB_MERGE_TEXT]; /* files given twice (one run), one line each */
+	size_t nnote;
 };
 
 #endif

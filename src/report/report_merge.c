@@ -57,7 +57,9 @@ static void console_cell(char *b, size_t n, const struct pmb_merge_cell *c, bool
 	if (len < n && c->nhost > 1)
 		len += (size_t)snprintf(b + len, n - len, " %zu hosts %.4g..%.4g", c->nhost, c->spread_lo,
 					c->spread_hi);
-	if (len < n && !base && isfinite(c->ratio))
+	if (len < n && base && c->ratio == 1)
+		len += (size_t)snprintf(b + len, n - len, " x1 (baseline)");
+	else if (len < n && !base && isfinite(c->ratio))
 		len += (size_t)snprintf(b + len, n - len, " x%.3g", c->ratio);
 	if (len < n && !base && isfinite(c->ratio_lo))
 		snprintf(b + len, n - len, " [%.3g, %.3g]", c->ratio_lo, c->ratio_hi);
@@ -86,13 +88,26 @@ static void console_head(FILE *f, const struct pmb_merged *m)
 		fputc('\n', f);
 	}
 	for (size_t i = 0; i < m->nmissing; i++) {
-		visible(a, sizeof(a), m->missing[i].file);
-		visible(b, sizeof(b), m->missing[i].reason);
-		fprintf(f, "  missing: %s: %s\n", a, b);
+		const struct pmb_merge_missing *x = &m->missing[i];
+
+		fputs("  missing: ", f);
+		if (x->task >= 0) {
+			visible(a, sizeof(a), x->node[0] ? x->node : "node unknown");
+			fprintf(f, "%s%s (task %d): ", x->node[0] ? "node " : "", a, x->task);
+		}
+		visible(a, sizeof(a), x->file);
+		visible(b, sizeof(b), x->reason);
+		fprintf(f, "%s%s%s\n", a, a[0] ? ": " : "", b);
 	}
 	for (size_t i = 0; i < m->ngap; i++) {
 		visible(a, sizeof(a), m->gap[i]);
 		fprintf(f, "  gap: %s\n", a);
+	}
+	for (size_t i = 0; i < m->nnote; i++) {
+		char n[sizeof(*m->note)];
+
+		visible(n, sizeof(n), m->note[i]);
+		fprintf(f, "  note: %s\n", n);
 	}
 }
 
@@ -169,12 +184,19 @@ static void csv(FILE *f, const struct pmb_merged *m)
 			pmb__csv_field(f, c->why ? c->why : g->pmu_why, true);
 		}
 	for (size_t i = 0; i < m->nmissing; i++) {
-		char note[sizeof(m->missing[i].file) + sizeof(m->missing[i].reason) + 2];
+		const struct pmb_merge_missing *x = &m->missing[i];
+		char note[sizeof(x->node) + sizeof(x->file) + sizeof(x->reason) + 40], task[sizeof(x->node) + 32] = "";
 
 		/* 6 names empty, hosts 0, 8 numbers empty */
 		fputs(",,,,,,0,,,,,,,,,missing,", f);
-		snprintf(note, sizeof(note), "%s: %s", m->missing[i].file, m->missing[i].reason);
+		if (x->task >= 0)
+			snprintf(task, sizeof(task), "node %s (task %d): ", x->node[0] ? x->node : "unknown", x->task);
+		snprintf(note, sizeof(note), "%s%s%s%s", task, x->file, x->file[0] ? ": " : "", x->reason);
 		pmb__csv_field(f, note, true);
+	}
+	for (size_t i = 0; i < m->nnote; i++) {
+		fputs(",,,,,,0,,,,,,,,,duplicate,", f);
+		pmb__csv_field(f, m->note[i], true);
 	}
 }
 
@@ -210,7 +232,8 @@ static void json_groups(struct pmb__jw *w, const struct pmb_merged *m)
 	pmb__jw_close(w, ']');
 }
 
-static void json_cell(struct pmb__jw *w, const struct pmb_merge_group *g, const struct pmb_merge_cell *c)
+static void json_cell(struct pmb__jw *w, const struct pmb_merge_group *g, const struct pmb_merge_cell *c,
+		      bool base)
 {
 	pmb__jw_open(w, g->label, '{', true);
 	if (c->state != PMB_CELL_VALUE) {
@@ -230,6 +253,8 @@ static void json_cell(struct pmb__jw *w, const struct pmb_merge_group *g, const 
 	pmb__jw_num(w, "ratio", c->ratio);
 	pmb__jw_num(w, "ratio_ci_lo", c->ratio_lo);
 	pmb__jw_num(w, "ratio_ci_hi", c->ratio_hi);
+	if (base)
+		pmb__jw_bool(w, "baseline", true);
 	pmb__jw_str(w, "counting", pmb__counting_name(g->counting));
 	pmb__jw_close(w, '}');
 }
@@ -251,7 +276,7 @@ static void json_benchmarks(struct pmb__jw *w, const struct pmb_merged *m)
 		}
 		pmb__jw_open(w, row->key, '{', false);
 		for (size_t k = 0; k < m->ngroup; k++)
-			json_cell(w, &m->group[k], &row->cell[k]);
+			json_cell(w, &m->group[k], &row->cell[k], k == m->baseline);
 		pmb__jw_close(w, '}');
 	}
 	if (m->nrow)
@@ -270,14 +295,22 @@ static void json(FILE *f, const struct pmb_merged *m)
 	pmb__jw_open(&w, "missing", '[', false);
 	for (size_t i = 0; i < m->nmissing; i++) {
 		pmb__jw_open(&w, NULL, '{', true);
-		pmb__jw_str(&w, "file", m->missing[i].file);
+		pmb__jw_str_or_null(&w, "file", m->missing[i].file);
 		pmb__jw_str(&w, "reason", m->missing[i].reason);
+		if (m->missing[i].task >= 0) {
+			pmb__jw_str_or_null(&w, "node", m->missing[i].node);
+			pmb__jw_int(&w, "task", m->missing[i].task);
+		}
 		pmb__jw_close(&w, '}');
 	}
 	pmb__jw_close(&w, ']');
 	pmb__jw_open(&w, "gaps", '[', false);
 	for (size_t i = 0; i < m->ngap; i++)
 		pmb__jw_str(&w, NULL, m->gap[i]);
+	pmb__jw_close(&w, ']');
+	pmb__jw_open(&w, "notes", '[', false);
+	for (size_t i = 0; i < m->nnote; i++)
+		pmb__jw_str(&w, NULL, m->note[i]);
 	pmb__jw_close(&w, ']');
 	json_benchmarks(&w, m);
 	pmb__jw_close(&w, '}');

@@ -14,7 +14,8 @@
 #include "base.h"
 #include "pmubench.h"
 #include "report.h"
-#include "run.h"
+#include "report_cmd.h"
+#include "run_cli.h"
 
 /* The message made visible: it quotes the command line, which may hold
  * control characters. */

@@ -594,6 +594,9 @@ struct pmb_run_options {
 	enum pmb_run_format format;  /* .out's; needs .out */
 	const char *save;            /* the results JSON to this file too (for
 	                                `pmubench report`); NULL none */
+	const char *columns;         /* .out's console table: these columns
+	                                (as --columns); NULL chosen */
+	bool wide;                   /* .out's console table: every column */
 };
 
 /** Run the registered benchmarks as options says (NULL: every default),

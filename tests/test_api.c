@@ -191,6 +191,30 @@ static void typed_fields(void)
 	unlink(out);
 }
 
+/* .out as a console table with .columns: the table has those columns. */
+static void typed_console(void)
+{
+	char out[] = "/tmp/pmb-api-console-XXXXXX", buf[4096] = "";
+	int fd = mkstemp(out);
+	struct pmb_run_options o = { .size = sizeof(o), .filter = "^apitest/user/variant/n3$", .samples = 3,
+				     .min_sample_time_s = 2e-4, .out = out, .columns = "ns,samples" };
+	struct pmb_run *run = NULL;
+	int rc = pmb_run_with(&o, &run);
+	FILE *f = fopen(out, "r"); /* written atomically: a new file, renamed */
+	size_t got = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+
+	buf[got] = '\0';
+	if (f)
+		fclose(f);
+	close(fd);
+	tap_ok(rc == 0 && strstr(buf, "\nbenchmark ") && strstr(buf, "ns/item") && strstr(buf, " samples") &&
+		       strstr(buf, "\napitest/user/variant/n3 "),
+	       ".out with .columns = \"ns,samples\": the console table in the file has them (rc %d: %s)", rc,
+	       pmb_run_error(run));
+	pmb_run_free(run);
+	unlink(out);
+}
+
 /* One bad field: refused before anything runs, its one line, -EINVAL. */
 static void typed_refused(const struct pmb_run_options *o, const char *want, const char *what)
 {
@@ -218,6 +242,9 @@ static void typed_errors(void)
 						 .format = PMB_RUN_FORMAT_JSON },
 		      "pmb_run_options.format=1: the format of .out, which is NULL; expected .out set too",
 		      ".format without .out");
+	typed_refused(&(struct pmb_run_options){ .size = sizeof(struct pmb_run_options), .wide = true },
+		      "pmb_run_options.wide: the view of .out's console table, and .out is NULL; expected .out set "
+		      "with PMB_RUN_FORMAT_CONSOLE", ".wide without .out");
 	snprintf(want, sizeof(want), "pmb_run_options.size=0: expected sizeof(struct pmb_run_options), %zu here "
 		 "(set .size where the struct is made)", sizeof(struct pmb_run_options));
 	typed_refused(&(struct pmb_run_options){ .samples = 3 }, want, ".size left 0");
@@ -344,6 +371,7 @@ int main(void)
 	       "pmb_strerror names pmubench codes and errnos");
 	typed_defaults();
 	typed_fields();
+	typed_console();
 	typed_errors();
 	return tap_done();
 }

@@ -118,6 +118,10 @@ static int check_choices(const struct pmb_run_options *opt, char *err, size_t si
 	if (opt->format && !opt->out)
 		return BAD("pmb_run_options.format=%d: the format of .out, which is NULL; expected .out set too",
 			   (int)opt->format);
+	if ((opt->columns || opt->wide) && (!opt->out || opt->format != PMB_RUN_FORMAT_CONSOLE))
+		return BAD("pmb_run_options.%s: the view of .out's console table, and %s; expected .out set with "
+			   "PMB_RUN_FORMAT_CONSOLE", opt->columns ? "columns" : "wide",
+			   opt->out ? "the format is another" : ".out is NULL");
 	if (opt->out && opt->save && !strcmp(opt->out, opt->save))
 		return BAD("pmb_run_options.save=%s: the same file as .out; expected another file name", opt->save);
 	for (n = 0; opt->load && opt->load[n]; n++)
@@ -164,6 +168,8 @@ static void options_of(const struct pmb_run_options *opt, struct pmb_options *o)
 	o->out = opt->out;
 	o->format = format[opt->format];
 	o->save = opt->save;
+	o->columns = opt->columns;
+	o->wide = opt->wide;
 }
 
 PMB_API int pmb_run_with(const struct pmb_run_options *options, struct pmb_run **out)

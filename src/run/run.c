@@ -624,7 +624,7 @@ static int report_write(const struct pmb_options *o, const struct pmb_context *c
 		rc = pmb__out_report(PMB_FORMAT_JSON, o->save, NULL, ctx, r, n);
 	if (o->out || o->plot || o->save)
 		sigprocmask(SIG_SETMASK, &old, NULL);
-	if (rc && !o->out && ferror(stdout)) {
+	if (rc && !o->out && !o->quiet && ferror(stdout)) {
 		pmb__out_error("cannot write the report to standard output: %s",
 			       errno ? strerror(errno) : "a write failed");
 		clearerr(stdout);

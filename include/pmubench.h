@@ -535,6 +535,78 @@ struct pmb_value {
  * -ENOMEM, or PMB_EVERIFY (the run is complete, a benchmark failed its
  * check), or another negative code with the message in pmb_run_error(). */
 PMB_API int pmb_run(int argc, char **argv, struct pmb_run **run);
+
+/** pmb_run_options.backend: what counts (pmubench(1)'s --backend). */
+enum pmb_run_backend {
+	PMB_RUN_BACKEND_AUTO,  /* perf_event (the default) */
+	PMB_RUN_BACKEND_PERF,  /* perf_event */
+	PMB_RUN_BACKEND_SIM,   /* valgrind: only in a program run under it */
+};
+
+/** pmb_run_options.read: how counters are read per sample (--read). */
+enum pmb_run_read {
+	PMB_RUN_READ_AUTO,     /* from user space where allowed, else read() */
+	PMB_RUN_READ_SELF,     /* from user space, or nothing is measured */
+	PMB_RUN_READ_SYSCALL,  /* read() */
+};
+
+/** pmb_run_options.format: what pmb_run_options.out holds (--format). */
+enum pmb_run_format {
+	PMB_RUN_FORMAT_CONSOLE, /* the console table, $COLUMNS wide, else 100 */
+	PMB_RUN_FORMAT_JSON,
+	PMB_RUN_FORMAT_CSV,
+};
+
+/** The options of pmb_run_with(), as fields.  Every field left 0 (NULL,
+ * false) takes its default; .size is sizeof(struct pmb_run_options) where
+ * the caller was built.  Fields are only ever added at the end: a library
+ * older than the caller's header runs it where the fields it does not know
+ * are all 0, and refuses it otherwise. */
+struct pmb_run_options {
+	size_t size;                 /* sizeof(struct pmb_run_options) */
+	const char *filter;          /* benchmarks whose name matches this
+	                                POSIX ERE; NULL all */
+	const char *const *load;     /* shared objects (-shared -fPIC) whose
+	                                benchmarks run instead of the program's,
+	                                NULL-terminated, at most 16; NULL none */
+	int samples;                 /* per benchmark, 1 to 1000000; 0: until
+	                                .precision or the budget, at most 30 */
+	double precision;            /* stop once the median's interval is
+	                                within +-precision (a fraction, below
+	                                1); 0: 0.01; negative: no such stop */
+	double min_sample_time_s;    /* shortest sample, at most 10; 0: 1 ms */
+	int repetitions;             /* calls of each benchmark, 1 to 1000;
+	                                0: 1 */
+	bool pin_cpu;                /* pin to .cpu; false: the core it
+	                                started on */
+	int cpu;
+	const char *counters;        /* events, as --counters; NULL the default */
+	bool kernel;                 /* count kernel mode too */
+	enum pmb_run_backend backend;
+	enum pmb_run_read read;
+	bool no_hugepages;           /* sweep buffers without huge pages */
+	bool full_sweep;             /* every working set of a sweep, not two
+	                                per cache tier */
+	uint64_t seed;               /* every input generator's; 0 each
+	                                benchmark's own */
+	const char *out;             /* the report, written to this file
+	                                (atomically); NULL none */
+	enum pmb_run_format format;  /* .out's; needs .out */
+	const char *save;            /* the results JSON to this file too (for
+	                                `pmubench report`); NULL none */
+	const char *columns;         /* .out's console table: these columns
+	                                (as --columns); NULL chosen */
+	bool wide;                   /* .out's console table: every column */
+};
+
+/** Run the registered benchmarks as options says (NULL: every default),
+ * printing nothing: as pmb_run(), without a command line.  *run is set
+ * whenever memory allows, failed or not.  Returns 0, -EINVAL (a field out
+ * of range, or options the run refused: one line in pmb_run_error()),
+ * -ENOMEM, -EIO (measured, but .out or .save could not be written),
+ * PMB_EVERIFY, or another negative code with the message in
+ * pmb_run_error(). */
+PMB_API int pmb_run_with(const struct pmb_run_options *options, struct pmb_run **run);
 /** Free a run and everything read from it; NULL does nothing. */
 PMB_API void pmb_run_free(struct pmb_run *run);
 /** Why the run failed, one line; "" when it did not. */

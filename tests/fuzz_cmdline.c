@@ -5,7 +5,7 @@
 
 #include "ab.h"
 #include "compare.h"
-#include "run.h"
+#include "run_cli.h"
 
 #define MAX_ARGS 64
 

@@ -1,4 +1,4 @@
-/* test_api.c - the public API from a user's translation unit: registration, one call per instance, arguments, skip, pmb_main. */
+/* test_api.c - the public API from a user's translation unit: registration, one call per instance, arguments, skip, pmb_main, and pmb_run_with (the options as a struct). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +7,7 @@
 
 #include "pmubench.h"
 #include "registry.h"
+#include "run.h"
 #include "runner.h"
 #include "tap.h"
 
@@ -106,6 +107,172 @@ static void opaque_keeps_values(void)
 	       "pmb_opaque returns x for const, array, pointer, double, bool, char, enum and int8_t operands");
 }
 
+
+/* The first line of file path, into buf; "" when it cannot be read. */
+static void first_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (f && fgets(buf, (int)size, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	if (f)
+		fclose(f);
+}
+
+/* Whether a warning of run says what. */
+static bool warned(const struct pmb_run *run, const char *what)
+{
+	for (size_t i = 0; pmb_run_warning(run, i); i++)
+		if (strstr(pmb_run_warning(run, i), what))
+			return true;
+	return false;
+}
+
+/* pmb_run_with: fields left 0 take the defaults the command line has. */
+static void typed_defaults(void)
+{
+	struct pmb_run_options o = { .size = sizeof(o), .filter = "^apitest/user/variant/n3$" };
+	struct pmb_run *run = NULL;
+	int calls = setups, rc = pmb_run_with(&o, &run);
+	const struct pmb_value *v = NULL;
+	size_t nv = pmb_run_values(run, 0, &v);
+
+	tap_ok(rc == 0 && pmb_run_count(run) == 1 && !strcmp(pmb_run_name(run, 0), "apitest/user/variant/n3") &&
+		       setups == calls + 1,
+	       "pmb_run_with, only .size and .filter set, runs the one instance once (rc %d, %zu results: %s)", rc,
+	       pmb_run_count(run), pmb_run_error(run));
+	tap_ok(nv >= 1 && !strcmp(v[0].name, "time") && v[0].lo <= v[0].median && v[0].median <= v[0].hi,
+	       "its figures: time first, lo <= median <= hi (%zu)", nv);
+	tap_ok(run->ctx && run->ctx->samples == PMB_DEFAULT_SAMPLES && run->ctx->repetitions == 1 &&
+		       run->ctx->hugepages == 1 && run->ctx->seed == 0 && run->ctx->min_sample_ns >= 1e6 &&
+		       seen_seed == 99,
+	       "defaults: %d samples at most, 1 repetition, huge pages on, the definition's seed (%llu), "
+	       "samples of 1 ms or more (%.0f ns)", run->ctx ? run->ctx->samples : -1,
+	       (unsigned long long)seen_seed, run->ctx ? run->ctx->min_sample_ns : 0.0);
+	pmb_run_free(run);
+}
+
+/* Fields set: each reaches the run, and the files asked for are written. */
+static void typed_fields(void)
+{
+	char save[] = "/tmp/pmb-api-save-XXXXXX", out[] = "/tmp/pmb-api-csv-XXXXXX", line[256];
+	int fs = mkstemp(save), fo = mkstemp(out);
+	struct pmb_run_options o = {
+		.size = sizeof(o), .filter = "^apitest/user/variant/n7$", .samples = 4, .repetitions = 2,
+		.min_sample_time_s = 2e-4, .seed = 5, .counters = "task-clock", .no_hugepages = true,
+		.out = out, .format = PMB_RUN_FORMAT_CSV, .save = save,
+	};
+	struct pmb_run *run = NULL;
+	int rc, nsamples = 0;
+
+	close(fs);
+	close(fo);
+	rc = pmb_run_with(&o, &run);
+	for (size_t i = 0; run && i < run->n; i++)
+		nsamples += run->res[i].nsamples == 4;
+	tap_ok(rc == 0 && pmb_run_count(run) == 2 && nsamples == 2,
+	       ".samples = 4, .repetitions = 2: two results of 4 samples each (rc %d, %zu results, %d of 4 samples: %s)",
+	       rc, pmb_run_count(run), nsamples, pmb_run_error(run));
+	/* 200 us, unless this machine's clock or counter reads need longer
+	 * samples (then raised, and said). */
+	tap_ok(run->ctx && run->ctx->seed == 5 && seen_seed == 5 && run->ctx->hugepages == 0 &&
+		       (run->ctx->min_sample_ns == 2e5 || (run->ctx->min_sample_ns > 2e5 && warned(run, "raised"))) &&
+		       run->ctx->plan.nev == 1 &&
+		       !strcmp(run->ctx->plan.ev[0].name, "task-clock"),
+	       ".seed, .no_hugepages, .min_sample_time_s and .counters reach the run (seed %llu, %d events)",
+	       (unsigned long long)seen_seed, run->ctx ? run->ctx->plan.nev : -1);
+	first_line(out, line, sizeof(line));
+	tap_ok(!strncmp(line, "name,", 5), ".out with PMB_RUN_FORMAT_CSV: the CSV report (%s)", line);
+	first_line(save, line, sizeof(line));
+	tap_ok(line[0] == '{', ".save: the results JSON (%s)", line);
+	pmb_run_free(run);
+	unlink(save);
+	unlink(out);
+}
+
+/* .out as a console table with .columns: the table has those columns. */
+static void typed_console(void)
+{
+	char out[] = "/tmp/pmb-api-console-XXXXXX", buf[4096] = "";
+	int fd = mkstemp(out);
+	struct pmb_run_options o = { .size = sizeof(o), .filter = "^apitest/user/variant/n3$", .samples = 3,
+				     .min_sample_time_s = 2e-4, .out = out, .columns = "ns,samples" };
+	struct pmb_run *run = NULL;
+	int rc = pmb_run_with(&o, &run);
+	FILE *f = fopen(out, "r"); /* written atomically: a new file, renamed */
+	size_t got = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+
+	buf[got] = '\0';
+	if (f)
+		fclose(f);
+	close(fd);
+	tap_ok(rc == 0 && strstr(buf, "\nbenchmark ") && strstr(buf, "ns/item") && strstr(buf, " samples") &&
+		       strstr(buf, "\napitest/user/variant/n3 "),
+	       ".out with .columns = \"ns,samples\": the console table in the file has them (rc %d: %s)", rc,
+	       pmb_run_error(run));
+	pmb_run_free(run);
+	unlink(out);
+}
+
+/* One bad field: refused before anything runs, its one line, -EINVAL. */
+static void typed_refused(const struct pmb_run_options *o, const char *want, const char *what)
+{
+	struct pmb_run *run = NULL;
+	int calls = setups, rc = pmb_run_with(o, &run);
+
+	tap_ok(rc == -EINVAL && !strcmp(pmb_run_error(run), want) && pmb_run_count(run) == 0 && setups == calls,
+	       "%s: refused, -EINVAL, nothing run (rc %d: %s)", what, rc, pmb_run_error(run));
+	pmb_run_free(run);
+}
+
+static void typed_errors(void)
+{
+	union {
+		struct pmb_run_options o;
+		unsigned char bytes[sizeof(struct pmb_run_options) + 16];
+	} newer;
+	char want[512];
+	struct pmb_run *run = NULL;
+	int rc;
+
+	typed_refused(&(struct pmb_run_options){ .size = sizeof(struct pmb_run_options), .samples = -1 },
+		      "pmb_run_options.samples=-1: expected 1 to 1000000, or 0 for the default", ".samples = -1");
+	typed_refused(&(struct pmb_run_options){ .size = sizeof(struct pmb_run_options),
+						 .format = PMB_RUN_FORMAT_JSON },
+		      "pmb_run_options.format=1: the format of .out, which is NULL; expected .out set too",
+		      ".format without .out");
+	typed_refused(&(struct pmb_run_options){ .size = sizeof(struct pmb_run_options), .wide = true },
+		      "pmb_run_options.wide: the view of .out's console table, and .out is NULL; expected .out set "
+		      "with PMB_RUN_FORMAT_CONSOLE", ".wide without .out");
+	snprintf(want, sizeof(want), "pmb_run_options.size=0: expected sizeof(struct pmb_run_options), %zu here "
+		 "(set .size where the struct is made)", sizeof(struct pmb_run_options));
+	typed_refused(&(struct pmb_run_options){ .samples = 3 }, want, ".size left 0");
+	/* A newer caller's larger struct: its tail must be 0. */
+	memset(&newer, 0, sizeof(newer));
+	newer.o.size = sizeof(newer);
+	newer.o.filter = "^apitest/user/variant/n3$";
+	newer.o.samples = 3;
+	newer.bytes[sizeof(struct pmb_run_options) + 5] = 1;
+	snprintf(want, sizeof(want), "pmb_run_options.size=%zu: byte %zu is set, past the %zu this library "
+		 "(pmubench %s) knows; expected the fields of a newer header left 0, or that newer library",
+		 sizeof(newer), sizeof(struct pmb_run_options) + 5, sizeof(struct pmb_run_options), PMB_VERSION_STRING);
+	typed_refused(&newer.o, want, ".size past this library's struct, a byte of the tail set");
+	newer.bytes[sizeof(struct pmb_run_options) + 5] = 0;
+	rc = pmb_run_with(&newer.o, &run);
+	tap_ok(rc == 0 && pmb_run_count(run) == 1, ".size past this library's struct, the tail 0: run (rc %d: %s)", rc,
+	       pmb_run_error(run));
+	pmb_run_free(run);
+	/* A value only the run can check: said as the command line says it. */
+	run = NULL;
+	rc = pmb_run_with(&(struct pmb_run_options){ .size = sizeof(struct pmb_run_options), .filter = "^nothing/" },
+			  &run);
+	tap_ok(rc == -EINVAL && !strcmp(pmb_run_error(run), "--filter=^nothing/ matches no benchmark; see --list") &&
+		       pmb_run_count(run) == 0,
+	       "a filter that matches nothing: -EINVAL, one line (rc %d: %s)", rc, pmb_run_error(run));
+	pmb_run_free(run);
+}
+
 int main(void)
 {
 	struct pmb_instance *in;
@@ -202,5 +369,9 @@ int main(void)
 	tap_ok(strcmp(pmb_strerror(PMB_ENOPMU), "no hardware performance monitoring unit") == 0 &&
 		       strcmp(pmb_strerror(-ENOENT), "No such file or directory") == 0,
 	       "pmb_strerror names pmubench codes and errnos");
+	typed_defaults();
+	typed_fields();
+	typed_console();
+	typed_errors();
 	return tap_done();
 }

@@ -75,7 +75,7 @@ r = run("--version")
 ok(r.returncode == 0 and r.stdout.startswith("pmubench "), "--version")
 
 
-# Each option is declared once, in a table (src/run/run_options.c; compare's in
+# Each option is declared once, in a table (src/cli/run_options.c; compare's in
 # src/compare/compare.c, ab's in src/compare/ab.c): --help lists exactly the table's options, hidden ones
 # aside, in its order, and man/pmubench.1 documents every one of them.
 ROOT = os.environ.get("PMB_SOURCE_ROOT", os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -99,7 +99,7 @@ def in_man(man, opt):
 
 
 man = open(os.path.join(ROOT, "man", "pmubench.1")).read()
-for path, name, args in [("run/run_options.c", "options", ["--help"]),
+for path, name, args in [("cli/run_options.c", "options", ["--help"]),
                          ("compare/compare.c", "compare_options", ["compare", "--help"]),
                          ("compare/ab.c", "ab_options", ["ab", "--help"]),
                          ("compare/merge.c", "merge_options", ["merge", "--help"]),
@@ -112,7 +112,7 @@ for path, name, args in [("run/run_options.c", "options", ["--help"]),
        % (" ".join(args), path, help_options(r.stdout), table))
     missing = [o for o, _ in table if not in_man(man, o)]
     ok(not missing, "man/pmubench.1 documents every option of %s's table (missing: %r)" % (path, missing))
-ok(any(hidden for _, hidden in option_table("run/run_options.c", "options")),
+ok(any(hidden for _, hidden in option_table("cli/run_options.c", "options")),
    "the table marks the options for tests only (--topology-source) hidden")
 r = run("--list", "--filter=^calib/")
 ok(r.returncode == 0 and r.stdout.split() == ["calib/add_chain", "calib/add_chain4", "calib/empty"], "--list with --filter: %r" % r.stdout)

@@ -42,7 +42,7 @@ def refused(r, want, what):
 
 def visible_options():
     """The run's options as its table declares them, hidden ones aside."""
-    src = open(os.path.join(ROOT, "src", "run", "run_options.c")).read()
+    src = open(os.path.join(ROOT, "src", "cli", "run_options.c")).read()
     body = src[src.index("struct pmb_optdef options[] = {"):]
     body = body[:body.index("\n};")]
     return [n for n, rest in re.findall(r'\{\s*\.name = "(--[a-z0-9-]+)"([^{}]*)\}', body)

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "fleet.h"
-#include "run.h"
+#include "run_cli.h"
 #include "report.h"
 #include "base.h"
 

@@ -20,6 +20,13 @@ bool pmb__sim_active(void);
  * (LIBPFM_FORCE_PMU), since its CPUID is valgrind's; NULL or "" none. */
 int pmb__sim_exec(int argc, char **argv, const struct pmb_topology_info *info, const char *pmu, bool instr);
 
+/* --backend=sim's parent: pmb__sim_exec, and what came of it said.  Returns
+ * the child's exit status (valgrind's own last words on stderr where it
+ * failed otherwise than by the child's one-line error or a signal), or a
+ * negative code with the one-line error in err, for the caller to say. */
+int pmb__sim_rerun(int argc, char **argv, const struct pmb_topology_info *info, const char *pmu, bool instr,
+		   char *err, size_t size);
+
 /* The simulated cache geometry, for the output ("L1d 32 KiB 8-way 64 B
  * lines, LL 16 MiB ..."), from info the same way pmb__sim_exec passes it. */
 void pmb__sim_geometry(const struct pmb_topology_info *info, char *buf, size_t n);

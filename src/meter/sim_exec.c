@@ -281,3 +281,24 @@ fail_dir:
 	pmb__interrupt_release();
 	return rc;
 }
+
+int pmb__sim_rerun(int argc, char **argv, const struct pmb_topology_info *info, const char *pmu, bool instr,
+		   char *err, size_t size)
+{
+	int rc = pmb__sim_exec(argc, argv, info, pmu, instr);
+
+	if (rc == PMB_ENOVALGRIND) {
+		snprintf(err, size, "--backend=sim needs valgrind, which is not installed: apt-get install valgrind");
+		return rc;
+	}
+	if (rc < 0) {
+		snprintf(err, size, "--backend=sim: %s", *pmb__sim_error() ? pmb__sim_error() : pmb_strerror(rc));
+		return rc;
+	}
+	/* Stopped by a signal, passed on, or by its own error (exit 2, said
+	 * on one line): the child said so itself, and valgrind's words after
+	 * it would bury the fix. */
+	if (rc != 0 && rc != 2 && *pmb__sim_error() && !pmb__stop_signal)
+		fprintf(stderr, "pmubench: valgrind said: %s\n", pmb__sim_error());
+	return rc;
+}

@@ -21,8 +21,8 @@
 #include "selfcheck.h"
 #include "meter.h"
 
-/* pmb__run_command(), at the bottom, is the path; the stages come above it in its
- * order.  Each takes what the stages before it returned and returns its
+/* pmb__run_path(), at the bottom, is the path; the stages come above it in
+ * its order.  Each takes what the stages before it returned and returns its
  * own struct; the analysis and the report see them together, as the
  * context that context_of() assembles from them.  Stages return 0 to go on
  * or an exit status (2, the error said).  Warnings go into the run's list,
@@ -246,64 +246,7 @@ static int plan_disasm(const struct pmb_options *o, struct pmb_plan *p)
 	return 0;
 }
 
-/* ---- early exits: listings, and --backend=sim's parent ------------------ */
-
-static int list_benchmarks(const struct pmb_options *o, struct pmb_plan *p)
-{
-	int err = plan_expand(p);
-
-	if (err)
-		return pmb__out_error("cannot list benchmarks: %s",
-				     *pmb__registry_error() ? pmb__registry_error() : pmb_strerror(err));
-	/* As a run with this filter: nothing to list is an error, not an
-	 * empty success. */
-	if (!p->ninst && o->filter)
-		return pmb__out_error("--filter=%s matches no benchmark; --list without it lists them all",
-				     o->filter);
-	if (!p->ninst)
-		return pmb__out_error("no benchmark is registered in this program");
-	for (size_t i = 0; i < p->ninst; i++)
-		printf("%s\n", p->inst[i].name);
-	return 0;
-}
-
-/* The names --counters takes: the simulator's under --backend=sim (listed
- * here, without valgrind), else this machine's. */
-static int list_events(const char *pattern, bool sim)
-{
-	if ((sim ? pmb__sim_list(pattern, pmb__out_event, NULL) : pmb__events_list(pattern, pmb__out_event, NULL)) > 0)
-		return 0;
-	/* As grep: nothing found is status 1, not an error. */
-	fprintf(stderr, "pmubench: no event %s matches '%s'\n", sim ? "the simulator counts" : "of this machine",
-		pattern ? pattern : "");
-	return 1;
-}
-
-/* --backend=sim: the same command again under valgrind, whose exit status
- * is this one's. */
-static int run_under_valgrind(const struct pmb_options *o, const struct pmb_plan *p)
-{
-	const struct pmb_topology_info *info = p->info_ok ? &p->info : NULL;
-	char pmu[64];
-	int err;
-
-	/* The child's CPUID is valgrind's: libpfm4 would take another core
-	 * there, so the parent names the core PMU it is run for. */
-	if (pmb__events_core_pmu(info ? info->cpu : -1, pmu, sizeof(pmu)))
-		pmu[0] = '\0';
-	err = pmb__sim_exec(o->argc, o->argv, info, pmu, o->disasm);
-
-	if (err == PMB_ENOVALGRIND)
-		return pmb__out_error("--backend=sim needs valgrind, which is not installed: apt-get install valgrind");
-	if (err < 0)
-		return pmb__out_error("--backend=sim: %s", *pmb__sim_error() ? pmb__sim_error() : pmb_strerror(err));
-	/* Stopped by a signal, passed on, or by its own error (exit 2, said
-	 * on one line): the child said so itself, and valgrind's words after
-	 * it would bury the fix. */
-	if (err != 0 && err != 2 && *pmb__sim_error() && !pmb__stop_signal)
-		fprintf(stderr, "pmubench: valgrind said: %s\n", pmb__sim_error());
-	return err;
-}
+/* ---- events and outputs ------------------------------------------------ */
 
 static int load_events(void)
 {
@@ -674,13 +617,14 @@ static int report_write(const struct pmb_options *o, const struct pmb_context *c
 	if (o->out || o->plot || o->save)
 		sigprocmask(SIG_BLOCK, &hold, &old);
 	errno = 0;
-	rc = pmb__out_report(o->format, o->out, o->plot, ctx, r, n);
+	/* Quiet (pmb_run_with): the files asked for, never standard output. */
+	rc = o->out || !o->quiet ? pmb__out_report(o->format, o->out, o->plot, ctx, r, n) : 0;
 	/* --save: the samples as a file too, for `pmubench report`. */
 	if (!rc && o->save)
 		rc = pmb__out_report(PMB_FORMAT_JSON, o->save, NULL, ctx, r, n);
 	if (o->out || o->plot || o->save)
 		sigprocmask(SIG_SETMASK, &old, NULL);
-	if (rc && !o->out && ferror(stdout)) {
+	if (rc && !o->out && !o->quiet && ferror(stdout)) {
 		pmb__out_error("cannot write the report to standard output: %s",
 			       errno ? strerror(errno) : "a write failed");
 		clearerr(stdout);
@@ -745,18 +689,6 @@ static int report(const struct pmb_options *o, const struct pmb_run *run, const 
 
 /* ---- the path ------------------------------------------------------------- */
 
-/* --topology: the plan and the opened counters, reported; nothing measured. */
-static int show_topology(const struct pmb_options *o, const struct pmb_plan *p, const struct pmb_opened *m,
-			 const struct pmb_warnings *w)
-{
-	struct pmb_context *ctx = context_of(o, p, m, NULL, w);
-	int rc = ctx ? pmb__out_topology(ctx) : pmb__out_error("out of memory");
-
-	pmb__context_free(ctx);
-	free(ctx);
-	return rc;
-}
-
 /* --columns names columns of the events the run counts (a fallback's
  * too): checked once they are known, before the long part. */
 static int check_columns(const struct pmb_options *o, const struct pmb_opened *m)
@@ -788,8 +720,11 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 		goto out;
 	}
 	pmb__out_warnings(warn->text, warn->n, &printed);
+	/* --topology: what is planned, on the counters opened; nothing is
+	 * measured, and the command line prints it. */
 	if (o->topology) {
-		rc = show_topology(o, plan, &opened, warn);
+		run->ctx = context_of(o, plan, &opened, NULL, warn);
+		rc = run->ctx ? 0 : pmb__out_error("out of memory");
 		goto out;
 	}
 	rc = o->quiet ? 0 : pmb__interrupt_catch(isatty(2)); /* pmb_run(): the caller's signals */
@@ -822,6 +757,8 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 	rc = pmb__run_values(run) ? pmb__out_error("out of memory") : 0;
 	if (!rc && !o->quiet)
 		rc = report(o, run, &samples);
+	else if (!rc && (o->out || o->save))
+		rc = report_write(o, run->ctx, run->res, run->n);
 out:
 	pmb__interrupt_release();
 	for (size_t i = 0; samples.res && i < samples.n; i++)
@@ -835,35 +772,95 @@ out:
 	return rc;
 }
 
+/* The plan's first stage: the shared objects, the filter, the machine. */
+static int plan_start(const struct pmb_options *o, struct pmb_plan *p)
+{
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	rc = plan_load(o);
+	if (!rc)
+		rc = plan_filter(o, p);
+	if (!rc)
+		rc = plan_machine(o, p);
+	return rc;
+}
+
+/* What the plan holds freed; the instances handed to run where it has
+ * results, which point into them. */
+static void plan_end(struct pmb_plan *p, struct pmb_run *run)
+{
+	for (size_t i = 0; run && run->res && p->disasm && i < run->n; i++)
+		run->res[i].disasm = NULL; /* freed below; the run keeps no listing */
+	for (size_t i = 0; p->disasm && i < p->ninst; i++)
+		pmb__disasm_free(p->disasm[i]);
+	free(p->disasm);
+	if (run && run->ctx) {
+		run->inst = p->inst;
+		p->inst = NULL;
+	}
+	free(p->inst);
+	if (p->have_filter)
+		regfree(&p->filter);
+	pmb__topology_free(p->topo);
+}
+
+int pmb__run_instances(const struct pmb_options *o, struct pmb_instance **inst, size_t *n)
+{
+	struct pmb_plan plan;
+	int rc = plan_start(o, &plan);
+
+	if (!rc)
+		rc = plan_expand(&plan);
+	*inst = rc ? NULL : plan.inst;
+	*n = rc ? 0 : plan.ninst;
+	if (!rc)
+		plan.inst = NULL;
+	plan_end(&plan, NULL);
+	return rc;
+}
+
+int pmb__run_machine(const struct pmb_options *o)
+{
+	struct pmb_plan plan;
+	int rc = plan_start(o, &plan);
+
+	plan_end(&plan, NULL);
+	return rc;
+}
+
+/* --backend=sim outside valgrind: the same command again under it (the
+ * meter's), for the core PMU of the planned core, whose exit status is
+ * this one's. */
+static int rerun_under_valgrind(const struct pmb_options *o, const struct pmb_plan *p)
+{
+	const struct pmb_topology_info *info = p->info_ok ? &p->info : NULL;
+	char pmu[64], err[1024];
+	int rc;
+
+	/* The child's CPUID is valgrind's: libpfm4 would take another core
+	 * there, so the parent names the core PMU it is run for. */
+	if (pmb__events_core_pmu(info ? info->cpu : -1, pmu, sizeof(pmu)))
+		pmu[0] = '\0';
+	rc = pmb__sim_rerun(o->argc, o->argv, info, pmu, o->disasm, err, sizeof(err));
+	return rc < 0 ? pmb__out_error("%s", err) : rc;
+}
+
 int pmb__run_path(const struct pmb_options *o, struct pmb_run *run)
 {
 	struct pmb_plan plan;
 	struct pmb_warnings warn = { 0 };
 	int rc;
 
-	memset(&plan, 0, sizeof(plan));
-	rc = plan_load(o);
+	rc = plan_start(o, &plan);
 	if (!rc)
-		rc = plan_filter(o, &plan);
-	if (!rc)
-		rc = plan_machine(o, &plan);
-	if (rc)
-		goto out;
-	if (o->list) {
-		rc = list_benchmarks(o, &plan);
-		goto out;
-	}
-	rc = load_events();
+		rc = load_events();
 	if (!rc)
 		rc = check_outputs(o);
 	if (rc)
 		goto out;
-	if (o->list_events) {
-		rc = list_events(o->list_pattern, o->backend == PMB_WANT_SIM);
-		goto out;
-	}
 	if (o->backend == PMB_WANT_SIM && !plan.sim) {
-		rc = run_under_valgrind(o, &plan);
+		rc = rerun_under_valgrind(o, &plan);
 		goto out;
 	}
 	rc = plan_benchmarks(o, &plan, &warn);
@@ -874,29 +871,8 @@ int pmb__run_path(const struct pmb_options *o, struct pmb_run *run)
 	if (!rc)
 		rc = run_plan(o, &plan, &warn, run);
 out:
-	for (size_t i = 0; run->res && plan.disasm && i < run->n; i++)
-		run->res[i].disasm = NULL; /* freed below; the run keeps no listing */
-	for (size_t i = 0; plan.disasm && i < plan.ninst; i++)
-		pmb__disasm_free(plan.disasm[i]);
-	free(plan.disasm);
-	if (run->ctx) { /* the results point into the instances */
-		run->inst = plan.inst;
-		plan.inst = NULL;
-	}
-	free(plan.inst);
-	if (plan.have_filter)
-		regfree(&plan.filter);
-	pmb__topology_free(plan.topo);
+	plan_end(&plan, run);
 	pmb__events_fini();
 	pmb__warnings_free(&warn);
-	return rc;
-}
-
-int pmb__run_command(const struct pmb_options *o)
-{
-	struct pmb_run *run = calloc(1, sizeof(*run));
-	int rc = run ? pmb__run_path(o, run) : pmb__out_error("out of memory");
-
-	pmb_run_free(run);
 	return rc;
 }

@@ -8,7 +8,6 @@
 #include "meter.h"
 #include "base.h"
 #include "report.h"
-#include "report_cmd.h"
 
 /* --backend: auto and perf both count with perf_event; sim runs the
  * command again under valgrind. */
@@ -19,7 +18,8 @@ enum pmb_want_backend { PMB_WANT_AUTO, PMB_WANT_PERF, PMB_WANT_SIM };
 /* --sweep: PMB_TIERS' working sets, two per tier (short) or all of them. */
 enum pmb_sweep { PMB_SWEEP_SHORT, PMB_SWEEP_FULL };
 
-/* The command line of a run, as run_options.c's option table fills it. */
+/* The options of a run: the command line's table (cli/run_options.c) fills
+ * them from argv, pmb_run_with() (api.c) from struct pmb_run_options. */
 struct pmb_options {
 	const char *filter;      /* --filter: POSIX ERE; NULL all */
 	struct pmb_optfiles load; /* --load: shared objects to run */
@@ -62,33 +62,38 @@ struct pmb_run {
 	size_t *first, *nvalues;
 };
 
+/* The defaults of every option of a run (what the command line and
+ * pmb_run_with() start from before their own). */
+void pmb__run_defaults(struct pmb_options *o);
+
 /* The path up to the figures, into run (which owns them after), then the
- * report unless o->quiet.  Returns the exit status, as pmb__run_command(). */
+ * report unless o->quiet.  With o->topology it stops once the counters are
+ * open, run->ctx the context of what is planned (nothing measured, run->n
+ * 0): the command line prints it.  --backend=sim outside valgrind runs the
+ * command again under it.  Returns the exit status: 0, 1 (a benchmark
+ * failed its check, a report could not be written), 2 (nothing measured:
+ * said with pmb__out_error), 128 + the signal that stopped it. */
 int pmb__run_path(const struct pmb_options *o, struct pmb_run *run);
+
+/* The plan's first stage alone, for --list: the shared objects of --load
+ * loaded, the filter and the machine read, the instances expanded into
+ * *inst (malloc'ed, *n of them; free() them).  Returns 0, 2 with the error
+ * said, or a negative code of the registry (pmb__registry_error()), not
+ * said. */
+int pmb__run_instances(const struct pmb_options *o, struct pmb_instance **inst, size_t *n);
+
+/* The checks a run makes before it reads any event (--load, --filter,
+ * the topology and --cpu), for --list-events.  Returns 0 or 2, said. */
+int pmb__run_machine(const struct pmb_options *o);
+
+/* pmb_run()'s and pmb_run_with()'s core: the path for o, quiet (o->quiet
+ * set here), in the "C" locale, its errors kept in run->error.  Returns 0,
+ * -EINVAL (nothing measured), -EIO (a file of o->out or o->save not
+ * written), or PMB_EVERIFY. */
+int pmb__run_quiet(struct pmb_options *o, struct pmb_run *run);
 
 /* The public figures of every result of run (api.c), which the report and
  * pmb_run_values() read.  Returns 0 or -ENOMEM. */
 int pmb__run_values(struct pmb_run *run);
-
-/* The options of argv, as the command line and pmb_run() read them,
- * printing nothing (run_options.c: the one option table).  Returns 0 to
- * run, 1 when --help or --version was given, 2 with the one-line error in
- * err. */
-int pmb__run_options(int argc, char **argv, struct pmb_options *o, char *err, size_t size);
-/* The option table's --help lines, to f. */
-void pmb__run_options_help(FILE *f);
-
-struct pmb_optdef;
-/* The entry of main's option table called name ("--format"), or NULL: the
- * options `pmubench report` shares with a run are these very entries. */
-const struct pmb_optdef *pmb__main_option(const char *name);
-
-/* Run what the options ask for: the benchmarks (plan, counters, samples,
- * figures, report), or --list, --list-events, --topology, --self-check.
- * Prints the report, its errors ("pmubench: ..." on stderr) and warnings.
- * Returns the exit status: 0, 1 (a benchmark failed its check, a
- * self-check was WRONG, --list-events found nothing, a report could not
- * be written), 2 (nothing measured: see the message). */
-int pmb__run_command(const struct pmb_options *o);
 
 #endif

@@ -1,4 +1,4 @@
-/* run_options.c - the options of a run: the option table, its defaults and the checks across options, for the command line and pmb_run() alike. */
+/* run_options.c - the command line of a run: the option table and the checks across options, for pmubench and pmb_run(argc, argv) alike (the defaults are run/api.c's). */
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 
 #include "base.h"
 #include "plan.h" /* PMB_DEFAULT_COUNTERS */
-#include "run.h"
+#include "run_cli.h"
 
 static const struct pmb_optchoice formats[] = {
 	{ "console", PMB_FORMAT_CONSOLE }, { "json", PMB_FORMAT_JSON }, { "csv", PMB_FORMAT_CSV }, { 0 },
@@ -161,16 +161,7 @@ int pmb__run_options(int argc, char **argv, struct pmb_options *o, char *err, si
 {
 	int first, rc;
 
-	memset(o, 0, sizeof(*o));
-	o->samples = PMB_DEFAULT_SAMPLES;
-	o->min_sample_ns = 1e6;
-	o->precision = 0.01;
-	o->cpu = -1;
-	o->format = PMB_FORMAT_CONSOLE;
-	o->backend = PMB_WANT_AUTO;
-	o->read = PMB_READ_AUTO;
-	o->hugepages = 1;
-	o->repetitions = 1;
+	pmb__run_defaults(o);
 	o->argc = argc;
 	o->argv = argv;
 	rc = pmb__options_parse(options, NOPTIONS, argc, argv, o, &first, err, size);

@@ -10,7 +10,7 @@
 #include "io.h"
 #include "report.h"
 #include "report_cmd.h"
-#include "run.h"
+#include "run_cli.h"
 
 /* The live run's report options, main's own entries (into struct
  * pmb_options), and nothing that measures. */

@@ -6,8 +6,9 @@ The sides are tests/ab_target (its kernel made k % slower by
 PMB_TEST_SLOWDOWN=k) behind small shell scripts that set k and log each
 turn.  Timing verdicts are asserted only for a 30 % slowdown, where the
 ratio must read 1.30 (260 steps an item for 200) within the run's own
-interval, and only where the machine was idle enough to judge (else they
-skip, saying the load measured); false-positive and detection rates are
+interval, and "regressed" only where the machine was idle enough and the
+run's own interval and test resolved the change (else it skips, saying the
+load and the interval measured); false-positive and detection rates are
 measured by tests/bench_ab.py, not here."""
 import json
 import os
@@ -251,14 +252,32 @@ if wants("timing"):
     verdicts = {k: v[7] for k, v in r.items()}
     chain = {f: r.get(("abt/chain", f)) for f in ("ns_per_item", "task_clock_per_item")}
     diag("30 %% slower: %s; %s" % ({f: c and c[4:8] for f, c in chain.items()}, load.said))
+    # What the run itself could not resolve is not a wrong figure: a time
+    # figure whose interval holds 1 (within noise) or whose rounds disagree
+    # with it (inconclusive: the signed-rank test's p) was measured through
+    # noise that the load meter did not see (a hypervisor's other guests:
+    # here once 1.314 [0.946, 1.558] with 0 % other work).  Its interval must
+    # still hold 1.30, and no figure may read improved; "regressed" is
+    # asserted of every figure the run resolved, and skipped, saying why,
+    # where it resolved none.
+    unresolved = {f: c[4:8] for f, c in chain.items()
+                  if c and (c[7] == "within noise" or c[7].startswith(("inconclusive", "not told")))}
     if load.busy:
         skip("30 % slower: regressed, exit 1, the ratio's interval holds 1.30", load.why)
         skip("the unchanged benchmark is not called regressed", load.why)
     else:
         ns, tc = chain["ns_per_item"], chain["task_clock_per_item"]
-        ok(rc == 1 and ns and ns[7] == "regressed" and holds(ns, TRUE_RATIO) and tc and tc[7] == "regressed",
-           "30 %% slower: regressed in both time figures, exit 1, and ns_per_item's 95 %% interval holds %.2f "
-           "(%d, %r)" % (TRUE_RATIO, rc, chain))
+        ok(ns and tc and holds(ns, TRUE_RATIO) and "improved" not in (ns[7], tc[7]),
+           "30 %% slower: ns_per_item's 95 %% interval holds %.2f, neither time figure improved (%r)"
+           % (TRUE_RATIO, chain))
+        if len(unresolved) == len(chain):
+            skip("30 % slower: regressed in both time figures, exit 1",
+                 "the run resolved neither time figure, its own noise too wide to judge 30 %% (%r; %s)"
+                 % (unresolved, load.said))
+        else:
+            ok(rc == 1 and all(c[7] == "regressed" for f, c in chain.items() if f not in unresolved),
+               "30 %% slower: regressed in every time figure the run resolved, exit 1 (%d, %r; "
+               "not resolved: %r)" % (rc, chain, unresolved))
         ok(verdicts.get(("abt/fixed", "ns_per_item")) != "regressed" or
            verdicts.get(("abt/fixed", "task_clock_per_item")) != "regressed",
            "the unchanged benchmark is not called regressed in both time figures (%r)" %

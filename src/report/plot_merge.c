@@ -161,21 +161,11 @@ static void axes(FILE *f, const struct panel *p, const struct axis *ax, const st
 {
 	double t[32];
 	char b[32];
-	int e0 = (int)ceil(log2(ax->lo)), e1 = (int)fmin(floor(log2(ax->hi)), 62), step = 1, nt;
+	int nt;
 
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#444\"/>\n",
 		PL, p->y0 + PT, PR - PL, PB - PT);
-	while ((e1 - e0 + 1) / step > 10)
-		step *= 2;
-	for (int e = e0; e <= e1; e++) {
-		double x = pmb__svg_ax_map(ax, ldexp(1, e));
-
-		pmb__svg_line(f, x, p->y0 + PB, x, p->y0 + PB + (e % step ? 3 : 6), "stroke=\"#444\"");
-		if (e % step)
-			continue;
-		pmb__format_bytes(b, sizeof(b), (uint64_t)1 << e);
-		pmb__svg_text(f, x, p->y0 + PB + 18, "text-anchor=\"middle\"", "%s", b);
-	}
+	pmb__svg_bytes_ticks(f, ax, p->y0 + PB);
 	pmb__svg_text(f, (PL + PR) / 2, p->y0 + PB + 36, "text-anchor=\"middle\"", "working set (log2 scale)");
 	nt = pmb__svg_ticks(ay, 1, false, t, 32);
 	for (int i = 0; i < nt; i++) {

@@ -332,20 +332,7 @@ static size_t sweep_collect(const struct panel *p, const struct pmb_result *r, s
  * 4... octaves. */
 static void bytes_axis(FILE *f, const struct panel *p, const struct axis *ax)
 {
-	int e0 = (int)ceil(log2(ax->lo)), e1 = (int)fmin(floor(log2(ax->hi)), 62), step = 1;
-	char b[24];
-
-	while ((e1 - e0 + 1) / step > 10)
-		step *= 2;
-	for (int e = e0; e <= e1; e++) {
-		double x = pmb__svg_ax_map(ax, ldexp(1, e));
-
-		pmb__svg_line(f, x, p->y0 + PB, x, p->y0 + PB + (e % step ? 3 : 6), "stroke=\"#444\"");
-		if (e % step)
-			continue;
-		pmb__format_bytes(b, sizeof(b), (uint64_t)1 << e);
-		pmb__svg_text(f, x, p->y0 + PB + 18, "text-anchor=\"middle\"", "%s", b);
-	}
+	pmb__svg_bytes_ticks(f, ax, p->y0 + PB);
 	pmb__svg_text(f, (PL + PR) / 2, p->y0 + PB + 42, "text-anchor=\"middle\"", "working set (log2 scale)");
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "plot_svg_internal.h"
+#include "base.h"
 
 double pmb__svg_ax_map(const struct axis *a, double v)
 {
@@ -159,3 +160,21 @@ void pmb__svg_fmt_tick(char *b, size_t n, double v)
 		snprintf(b, n, "%g", v);
 }
 
+
+void pmb__svg_bytes_ticks(FILE *f, const struct axis *ax, double y)
+{
+	int e0 = (int)ceil(log2(ax->lo)), e1 = (int)fmin(floor(log2(ax->hi)), 62), step = 1;
+	char b[24];
+
+	while ((e1 - e0 + 1) / step > 10)
+		step *= 2;
+	for (int e = e0; e <= e1; e++) {
+		double x = pmb__svg_ax_map(ax, ldexp(1, e));
+
+		pmb__svg_line(f, x, y, x, y + (e % step ? 3 : 6), "stroke=\"#444\"");
+		if (e % step)
+			continue;
+		pmb__format_bytes(b, sizeof(b), (uint64_t)1 << e);
+		pmb__svg_text(f, x, y + 18, "text-anchor=\"middle\"", "%s", b);
+	}
+}

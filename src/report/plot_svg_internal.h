@@ -43,6 +43,10 @@ double pmb__svg_nice_number(double v, int dir);
 /* Tick values of axis a in units of (its unit x scale) into t[0..max):
  * returns the count (plot_svg_draw.c says how they are chosen). */
 int pmb__svg_ticks(const struct axis *a, double scale, bool dense, double *t, int max);
+/* The working-set axis ax along y (the plot area's bottom edge): a tick
+ * per power of two, labelled (16KiB, 1MiB) every 1, 2, 4... octaves so
+ * that at most about ten labels show. */
+void pmb__svg_bytes_ticks(FILE *f, const struct axis *ax, double y);
 /* A tick's label: 1M, 20k, 0.5. */
 void pmb__svg_fmt_tick(char *b, size_t n, double v);
 

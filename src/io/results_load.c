@@ -333,6 +333,8 @@ static void read_settings(const json_t *cx, struct pmb_context *c)
 
 	c->hugepages = truth(cx, "hugepages");
 	c->samples = integer(cx, "samples", 0);
+	c->precision = num(cx, "precision", NAN);
+	c->budget_ns = num(cx, "sample_budget_ns", NAN);
 	c->repetitions = integer(cx, "repetitions", 1);
 	c->min_sample_ns = num(cx, "min_sample_time_ns", NAN);
 	text(cx, "sim_geometry", c->sim_geometry, sizeof(c->sim_geometry));

@@ -129,7 +129,7 @@ static void calibrated(struct pmb__running *r, uint64_t passes, uint64_t ns)
 		uint64_t items = r->r->items_per_pass ? r->r->items_per_pass : 1;
 
 		r->base = items >= 4096 ? 1 : (4096 + items - 1) / items;
-		r->target = o->samples_given ? o->samples : 2;
+		r->target = o->samples_given ? o->samples : PMB_DETERMINISTIC_SAMPLES;
 		return;
 	}
 	double per_pass = ns ? (double)ns / (double)passes : 1;

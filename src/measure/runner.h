@@ -8,6 +8,11 @@
 #include "meter.h"
 #include "model.h"
 
+/* Samples a benchmark takes from a deterministic meter (the simulator)
+ * where --samples is not given: its counts do not vary, two tell the
+ * fixed cost per sample from the cost per pass. */
+#define PMB_DETERMINISTIC_SAMPLES 2
+
 struct pmb_runner_opts {
 	int cpu;               /* pinned core (already pinned by the caller) */
 	double min_sample_ns;  /* a sample lasts at least this */

@@ -268,7 +268,13 @@ struct pmb_context {
 	bool topo_ok;
 	bool hugepages;
 	uint64_t seed;             /* --seed or 0 */
-	int samples, repetitions;
+	int samples;               /* a fixed count (--samples, the simulator's);
+	                              0: adaptive */
+	int repetitions;
+	double precision;          /* the adaptive stop: --precision, a fraction
+	                              (0 none), and each benchmark's time budget;
+	                              NAN where --samples fixed the count */
+	double budget_ns;
 	double min_sample_ns;
 	char sim_geometry[160];    /* sim backend: the simulated caches */
 	char incomplete[160];      /* why the run stopped early (a signal), and

@@ -226,7 +226,15 @@ static void write_settings(struct pmb__jw *w, const struct pmb_context *c)
 	int i;
 
 	pmb__jw_bool(w, "hugepages", c->hugepages);
-	pmb__jw_int(w, "samples", c->samples);
+	/* How the samples were stopped: a fixed count (--samples), or null and
+	 * the adaptive rule's precision and budget (base/stop.c); each
+	 * benchmark's stopped_by says what ended its own. */
+	if (c->samples > 0)
+		pmb__jw_int(w, "samples", c->samples);
+	else
+		pmb__jw_null(w, "samples");
+	pmb__jw_num(w, "precision", c->precision);
+	pmb__jw_num(w, "sample_budget_ns", c->budget_ns);
 	pmb__jw_int(w, "repetitions", c->repetitions);
 	pmb__jw_num(w, "min_sample_time_ns", c->min_sample_ns);
 	pmb__jw_uint(w, "seed", c->seed);

@@ -541,6 +541,7 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 {
 	struct pmb_context *c = calloc(1, sizeof(*c));
 	const struct pmb_env *env = &m->env;
+	bool fixed;
 
 	_Static_assert(sizeof(c->event_why) == sizeof(m->got.why), "event_why");
 	if (!c)
@@ -579,7 +580,12 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 	snprintf(c->sim_geometry, sizeof(c->sim_geometry), "%s", m->sim_geometry);
 	c->hugepages = o->hugepages;
 	c->seed = o->seed;
-	c->samples = o->samples;
+	/* The stop rule the samples had: a fixed count (--samples, or the
+	 * simulator's), else 0 and the adaptive rule's precision and budget. */
+	fixed = o->samples_given || m->meter.deterministic;
+	c->samples = o->samples_given ? o->samples : fixed ? PMB_DETERMINISTIC_SAMPLES : 0;
+	c->precision = fixed ? NAN : o->precision;
+	c->budget_ns = fixed ? NAN : bench_budget_ns(p);
 	c->repetitions = o->repetitions;
 	c->view.width = pmb__out_width(o->out);
 	snprintf(c->view.columns, sizeof(c->view.columns), "%s", o->columns ? o->columns : "");

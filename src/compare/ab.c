@@ -392,12 +392,8 @@ static double judge_all(struct ab *ab)
 
 	for (size_t i = 0; i < ab->ns; i++) {
 		const struct pmb__ab_series *s = &ab->s[i];
-		uint64_t seed = 0xcbf29ce484222325ull;
+		uint64_t seed = pmb__fnv1a(pmb__fnv1a(PMB_FNV1A_INIT, s->bench), s->key);
 
-		for (const char *c = s->bench; *c; c++)
-			seed = (seed ^ (unsigned char)*c) * 0x100000001b3ull;
-		for (const char *c = s->key; *c; c++)
-			seed = (seed ^ (unsigned char)*c) * 0x100000001b3ull;
 		pmb__ab_judge(s, ab->o.threshold, exact, seed, &ab->v[i]);
 		if (isfinite(ab->v[i].halfwidth) && ab->v[i].halfwidth > widest)
 			widest = ab->v[i].halfwidth;

@@ -204,12 +204,15 @@ static int parse(int fd, json_t **root, char *err, size_t errlen)
 #define COST_STRING 48
 #define COST_LITERAL 8
 /* The tree may take PMB__RESULTS_RATIO times the file (results_io_internal.h),
- * or PRESCAN_FLOOR bytes for a small file: pmubench's own files of the
+ * or PRESCAN_FLOOR bytes for a smaller file: pmubench's own files of the
  * usual 30 samples a benchmark come to 6 to 7 times their size by these
  * costs, and the loader's model of their samples (results_load.c) adds
- * 2; one of thousands of samples a benchmark (--samples=20000) comes to
- * 11 and is refused, its [0, 0, 0] triples 232 bytes each. */
-#define PRESCAN_FLOOR (4ull << 20)
+ * 2; one of thousands of samples a benchmark comes to 11 to 14, its
+ * [0, 0, 0] triples 232 bytes each and a sample 408 in the loader.  With
+ * a floor of 4 MiB a run of one benchmark with --samples=3000 (437 KB)
+ * was refused; 64 MiB reads such files to about 5 MB, and holds a small
+ * hostile file to a constant. */
+#define PRESCAN_FLOOR (64ull << 20)
 /* jansson refuses deeper nesting (JSON_PARSER_MAX_DEPTH): the counts of
  * deeper arrays are not kept (the parse fails anyway). */
 #define PRESCAN_DEPTH 2048

@@ -37,7 +37,7 @@ int pmb__results_load_cost(const char *path, json_t **root, uint64_t *bytes, uin
 			   size_t errlen);
 
 /* Whether cost bytes are over PMB__RESULTS_RATIO times a file of bytes
- * (past a floor of 4 MiB, which a small file may always take). */
+ * (past a floor of 64 MiB, which a small file may always take). */
 bool pmb__results_over(uint64_t cost, uint64_t bytes);
 
 #endif

@@ -5,6 +5,9 @@ quadratic, to show the slope (run by hand, not by meson):
   compare, one benchmark with N per-item keys      (figure look-up)
   compare, N benchmarks named to collide under the unseeded FNV-1a
            with linear probing                     (name look-up)
+  merge, N benchmarks (crafted names, as for compare) and one benchmark
+         with N per-item keys, the file given twice (a host's look-ups
+         and the rows' keys)
   --disasm, a function with N conditional branches (the listing; from
            12.5 k its loop is longer than the 32768 instructions listed:
            refused, rc=2, in as little time)
@@ -18,7 +21,7 @@ the ratio to the previous size: about 2 for linear, 4 for quadratic, for a
 size that doubles.  Usage:
 
   PMUBENCH=build/src/pmubench PMUBENCH_EVENTS_DIR=events \\
-      python3 tests/bench_scaling.py [compare|names|disasm|late|memory]...
+      python3 tests/bench_scaling.py [compare|names|merge|disasm|late|memory]...
 
 OLD_PMUBENCH=another/pmubench times that one too, for a before/after."""
 import json
@@ -195,6 +198,11 @@ def main(which):
     if "names" in which:
         series("compare crafted names", [6250, 12500, 25000, 50000], names_file,
                lambda exe, p: [exe, "compare", p, p])
+    if "merge" in which:
+        series("merge crafted names", [6250, 12500, 25000, 50000], names_file,
+               lambda exe, p: [exe, "merge", p, p])
+        series("merge keys", [2000, 4000, 8000, 16000, 32000], keys_file,
+               lambda exe, p: [exe, "merge", p, p])
     if "disasm" in which:
         series("disasm branches", [3125, 6250, 12500, 25000], branches_plugin,
                lambda exe, so: [exe, "--load=" + so, "--disasm", "--samples=3", "--min-sample-time=100us"])
@@ -208,6 +216,6 @@ def main(which):
 
 
 try:
-    main(sys.argv[1:] or ["compare", "names", "disasm", "late", "memory"])
+    main(sys.argv[1:] or ["compare", "names", "merge", "disasm", "late", "memory"])
 finally:
     shutil.rmtree(TMP, ignore_errors=True)

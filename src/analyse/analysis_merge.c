@@ -43,7 +43,7 @@ static int index_init(struct name_index *x, size_t n)
 
 static size_t index_slot(const struct name_index *x, const char *name)
 {
-	size_t i = (size_t)pmb__fnv1a(PMB_FNV1A_INIT, name) & x->mask;
+	size_t i = (size_t)pmb__hash_index(pmb__fnv1a(PMB_FNV1A_INIT, name)) & x->mask;
 
 	while (x->name[i] && strcmp(x->name[i], name))
 		i = (i + 1) & x->mask;
@@ -101,13 +101,6 @@ static const struct pmb_host_bench *host_bench(const struct lookup *lk, const st
 	return lk->host[h].name[i] ? &m->hosts[h].bench[lk->host[h].at[i]] : NULL;
 }
 
-static const struct pmb_host_figure *bench_figure(const struct pmb_host_bench *b, const char *key)
-{
-	for (size_t i = 0; b && i < b->nfig; i++)
-		if (!strcmp(b->fig[i].key, key))
-			return &b->fig[i];
-	return NULL;
-}
 
 static bool same_group(const struct pmb_merge_group *g, const struct pmb_host_run *h)
 {
@@ -196,7 +189,7 @@ static void fill_cell(const struct lookup *lk, const struct pmb_merged *m, const
 				      .ratio = NAN, .ratio_lo = NAN, .ratio_hi = NAN };
 	for (size_t i = 0; i < g->nhost; i++) {
 		const struct pmb_host_bench *b = host_bench(lk, m, g->host[i], name);
-		const struct pmb_host_figure *f = bench_figure(b, key);
+		const struct pmb_host_figure *f = pmb__host_figure(b, key);
 
 		ran |= b != NULL;
 		measured |= b && !b->why[0];
@@ -251,10 +244,13 @@ static void fill_ratios(struct pmb_merge_row *r, size_t ngroup, size_t base)
 }
 
 /* Whether (name, key) has a row yet: rows of one benchmark are adjacent. */
-static bool have_row(const struct pmb_merged *m, const char *name, const char *key)
+/* Whether a host in [h0, h) has figure key of benchmark name: its row
+ * was made then (one host's keys are distinct). */
+static bool have_row(const struct lookup *lk, const struct pmb_merged *m, size_t h0, size_t h, const char *name,
+		     const char *key)
 {
-	for (size_t i = m->nrow; i-- > 0 && !strcmp(m->row[i].bench, name);)
-		if (!strcmp(m->row[i].key, key))
+	for (size_t i = h0; i < h; i++)
+		if (pmb__host_figure(host_bench(lk, m, i, name), key))
 			return true;
 	return false;
 }
@@ -293,7 +289,7 @@ static int bench_rows(const struct lookup *lk, struct pmb_merged *m, size_t h0, 
 		const struct pmb_host_bench *b = host_bench(lk, m, h, first->name);
 
 		for (size_t f = 0; b && f < b->nfig && !ret; f++)
-			if (!have_row(m, first->name, b->fig[f].key))
+			if (!have_row(lk, m, h0, h, first->name, b->fig[f].key))
 				ret = add_row(m, first, b->fig[f].key, cap);
 	}
 	if (!ret && m->nrow == start)

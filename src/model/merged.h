@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The longest text a merge keeps of one name or reason. */
 #define PMB_MERGE_TEXT 256
@@ -31,9 +32,31 @@ struct pmb_host_bench {
 	char family[PMB_MERGE_TEXT]; /* instance.family ("" absent) */
 	uint64_t working_set;        /* instance.working_set in bytes, 0: none */
 	char why[PMB_MERGE_TEXT];    /* "": measured; else why not (its status) */
-	struct pmb_host_figure *fig;
-	size_t nfig;
+	struct pmb_host_figure *fig;  /* in the file's order */
+	size_t nfig, figcap;
+	size_t *by_key;              /* fig's first nsorted indices by key */
+	size_t nsorted;
 };
+
+/* Figure key of b (NULL none) among its first nsorted, by bisection:
+ * lookups stay n log n in the figures of a file however many it has. */
+static inline const struct pmb_host_figure *pmb__host_figure(const struct pmb_host_bench *b, const char *key)
+{
+	size_t lo = 0, hi = b ? b->nsorted : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(b->fig[b->by_key[mid]].key, key);
+
+		if (!c)
+			return &b->fig[b->by_key[mid]];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
 
 /* What one result file says of its host (io/results_host.c). */
 struct pmb_host_run {

@@ -144,12 +144,14 @@ static void typed_defaults(void)
 	       pmb_run_count(run), pmb_run_error(run));
 	tap_ok(nv >= 1 && !strcmp(v[0].name, "time") && v[0].lo <= v[0].median && v[0].median <= v[0].hi,
 	       "its figures: time first, lo <= median <= hi (%zu)", nv);
-	tap_ok(run->ctx && run->ctx->samples == PMB_DEFAULT_SAMPLES && run->ctx->repetitions == 1 &&
-		       run->ctx->hugepages == 1 && run->ctx->seed == 0 && run->ctx->min_sample_ns >= 1e6 &&
-		       seen_seed == 99,
-	       "defaults: %d samples at most, 1 repetition, huge pages on, the definition's seed (%llu), "
-	       "samples of 1 ms or more (%.0f ns)", run->ctx ? run->ctx->samples : -1,
-	       (unsigned long long)seen_seed, run->ctx ? run->ctx->min_sample_ns : 0.0);
+	tap_ok(run->ctx && run->ctx->samples == 0 && run->ctx->precision == 0.01 && run->ctx->budget_ns > 0 &&
+		       run->ctx->repetitions == 1 && run->ctx->hugepages == 1 && run->ctx->seed == 0 &&
+		       run->ctx->min_sample_ns >= 1e6 && seen_seed == 99,
+	       "defaults: adaptive samples (fixed count %d) to +-%g %% or a budget of %.0f ms, 1 repetition, huge "
+	       "pages on, the definition's seed (%llu), samples of 1 ms or more (%.0f ns)",
+	       run->ctx ? run->ctx->samples : -1, run->ctx ? run->ctx->precision * 100 : -1.0,
+	       run->ctx ? run->ctx->budget_ns / 1e6 : -1.0, (unsigned long long)seen_seed,
+	       run->ctx ? run->ctx->min_sample_ns : 0.0);
 	pmb_run_free(run);
 }
 

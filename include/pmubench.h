@@ -570,7 +570,7 @@ struct pmb_run_options {
 	                                benchmarks run instead of the program's,
 	                                NULL-terminated, at most 16; NULL none */
 	int samples;                 /* per benchmark, 1 to 1000000; 0: until
-	                                .precision or the budget, at most 30 */
+	                                .precision or the budget */
 	double precision;            /* stop once the median's interval is
 	                                within +-precision (a fraction, below
 	                                1); 0: 0.01; negative: no such stop */

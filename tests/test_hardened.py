@@ -376,5 +376,23 @@ else:
            "the window's loop carries its simulated counts: %s of %s instructions per item, %d listed "
            "at 1 per item" % (acc and acc.group(1), acc and acc.group(2), len(ones)))
 
+# A measured loop longer than the window (40 k nops in the loop): that
+# benchmark is measured without a listing, said in one warning, and the
+# run goes on: its neighbour is listed (it ended the run with exit 2).
+long_loop = CC and plugin("longloop", "static void bm_long(struct pmb_state *s)\n{\n"
+                                      '\twhile (pmb_loop(s))\n\t\t__asm__ volatile(".rept 40000\\n\\tnop\\n\\t.endr");\n}\n'
+                                      'PMB_BENCHMARK(bm_long, .group = "huge", .name = "loop");\n'
+                                      'PMB_BENCHMARK(bm_a, .group = "huge", .name = "short");\n')
+if not long_loop:
+    skip("--disasm of a loop longer than its window", "no C compiler to build a plugin")
+else:
+    r = pmb("--load=" + long_loop, "--filter=^huge/", "--disasm", "--samples=3", "--min-sample-time=100us")
+    w = [x for x in r.stderr.splitlines() if "measured without its listing" in x]
+    ok(r.returncode == 0 and len(w) == 1 and w[0].startswith("pmubench: warning: --disasm: huge/loop: ") and
+       "longer than the 32768 instructions" in w[0] and re.search(r"^huge/loop\s+[0-9.]", r.stdout, re.M) and
+       "--disasm huge/short: bm_a" in r.stdout and "--disasm huge/loop" not in r.stdout,
+       "--disasm of a loop longer than its window: measured, one warning, the other benchmark listed "
+       "(%d, %r)" % (r.returncode, w or r.stderr[-300:]))
+
 shutil.rmtree(TMP, ignore_errors=True)
 done()

@@ -568,7 +568,7 @@ static int loops_from(struct da *a, uint64_t addr)
 	if (n < 0)
 		return fail(n, "out of memory");
 	if (n == 0 && anchor)
-		return fail(-ENOENT, "%s: the measured loop of %s (its call to pmb__loop_next at 0x%llx) is longer "
+		return fail(-E2BIG, "%s: the measured loop of %s (its call to pmb__loop_next at 0x%llx) is longer "
 			    "than the %d instructions read around that call: no loop closes within them, and a "
 			    "loop that long is not listed", d->file, d->func, (unsigned long long)anchor, PMB__CFG_MAX_INSNS);
 	if (n == 0 && cut)

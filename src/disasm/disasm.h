@@ -146,7 +146,8 @@ struct pmb_disasm {
  * one level deep.  role: the benchmark's, for the branchy check.
  * Returns 0 and *out (free with pmb__disasm_free), or a negative errno
  * with pmb__disasm_error() saying what and where (no symbol table: the
- * binary is stripped; no such symbol; no loop). */
+ * binary is stripped; no such symbol; no loop; -E2BIG: a loop longer
+ * than the window of instructions read around its call). */
 int pmb__disasm_benchmark(void (*fn)(struct pmb_state *), const char *fname,
 			  enum pmb_role role, struct pmb_disasm **out);
 

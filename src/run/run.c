@@ -227,7 +227,12 @@ static int plan_events(const struct pmb_options *o, struct pmb_plan *p)
 
 /* --disasm: each instance's measured loop, found before anything is
  * measured (a stripped binary fails now, not after the run). */
-static int plan_disasm(const struct pmb_options *o, struct pmb_plan *p)
+/* --disasm's listing of each benchmark's code, made before it runs.  One
+ * whose loop is longer than the window listed (-E2BIG) is said in a
+ * warning and left out, the benchmark measured all the same; code that
+ * cannot be read (a stripped binary, no loop) ends the run, as it would
+ * for every benchmark. */
+static int plan_disasm(const struct pmb_options *o, struct pmb_plan *p, struct pmb_warnings *w)
 {
 	if (!o->disasm || o->self_check || o->topology)
 		return 0;
@@ -237,8 +242,16 @@ static int plan_disasm(const struct pmb_options *o, struct pmb_plan *p)
 	for (size_t i = 0; i < p->ninst; i++) {
 		const struct pmb_benchmark_def *d = p->inst[i].def;
 
-		if (pmb__disasm_benchmark(d->func, d->fname, d->role, &p->disasm[i]))
+		int err = pmb__disasm_benchmark(d->func, d->fname, d->role, &p->disasm[i]);
+
+		if (err && err != -E2BIG)
 			return pmb__out_error("--disasm: %s", pmb__disasm_error());
+		if (err) {
+			pmb__warn(w, "--disasm: %s: %s; measured without its listing", p->inst[i].name,
+				  pmb__disasm_error());
+			p->disasm[i] = NULL;
+			continue;
+		}
 		p->disasm[i]->meant_empty = d->empty;
 		pmb__disasm_counted(p->disasm[i]);
 		pmb__disasm_rank(p->disasm[i], p->events.nev ? p->events.ev[0].name : NULL);
@@ -464,6 +477,8 @@ static void annotate(const struct pmb_plan *p, const struct pmb_opened *m, struc
 		pmb__warn(w, "--disasm: no hardware event counts here, so none is sampled per instruction; "
 			 "--backend=sim gives simulated counts per instruction");
 	for (size_t i = 0; p->disasm && i < p->ninst; i++) {
+		if (!p->disasm[i])
+			continue;
 		pmb__disasm_site(p->disasm[i], s->res[i * p->reps].loop_site);
 		if (s->res[i * p->reps].status)
 			goto link;
@@ -873,7 +888,7 @@ int pmb__run_path(const struct pmb_options *o, struct pmb_run *run)
 	if (!rc)
 		rc = plan_events(o, &plan);
 	if (!rc)
-		rc = plan_disasm(o, &plan);
+		rc = plan_disasm(o, &plan, &warn);
 	if (!rc)
 		rc = run_plan(o, &plan, &warn, run);
 out:

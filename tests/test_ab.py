@@ -146,6 +146,18 @@ if wants("cli"):
     m = re.match(r"\[([0-9.]+), ([0-9.]+)\]$", c[5]) if c else None
     ok(c and m and float(m.group(1)) <= float(c[4]) <= float(m.group(2)) and re.match(r"^(<)?[0-9.]+$", c[6]),
        "A/A: ratio inside its interval, a p-value (%r)" % (c,))
+    # The last line counts the table's rows by verdict, and apart from them
+    # the figures below resolution on both sides that the line above names.
+    last = out.strip().splitlines()[-1] if out.strip() else ""
+    nb = sum(v if isinstance(v, int) else len(v) for v in below(out).values())
+    said = {w: int(n) for n, w in re.findall(r"(\d+) (regressed|improved|within noise|inconclusive|"
+                                              r"below the threshold|not told from the threshold|"
+                                              r"below resolution on both sides)", last)}
+    noise = sum(1 for v in r.values() if v[7] == "within noise")
+    ok(said.get("within noise") == noise and said.get("below resolution on both sides", 0) == nb and
+       sum(said.values()) == len(r) + nb,
+       "the last line counts %d rows and, apart, the %d figures below resolution on both sides (%r)"
+       % (len(r), nb, last))
 
     # 5. Time limit: the run stops before it is spent, and says the interval
     # it reached and what would reach the goal (issue 27): from 2 rounds

@@ -641,7 +641,7 @@ int pmb__compare_main(int argc, char **argv)
 	list_missing(rn.res, ro.res, "added");
 	/* Every row counted: those with verdict "-" (not run on one side, no
 	 * point value to compare) too. */
-	pmb__compare_counts(counts, ro.exact);
+	pmb__compare_counts(counts, ro.exact, 0);
 	ret = counts[PMB_VERDICT_REGRESSED] ? 1 : 0;
 out:
 	pmb__table_free(&t);

@@ -71,8 +71,9 @@ double pmb__compare_notes(const struct pmb_results *o, const struct pmb_results 
 
 /* The last line of compare and ab on stdout: how many rows got each
  * verdict (count[], by enum pmb_verdict), "unchanged" for "within noise"
- * where the counts are exact. */
-void pmb__compare_counts(const size_t count[PMB_VERDICT_COUNT], bool exact);
+ * where the counts are exact; below_both: figures below resolution on both
+ * sides left out of the table (ab), counted apart. */
+void pmb__compare_counts(const size_t count[PMB_VERDICT_COUNT], bool exact, size_t below_both);
 
 /* A figure's value as compare and ab print it: "-" where it has none,
  * whole above 1e4, else 4 significant digits. */

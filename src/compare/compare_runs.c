@@ -141,7 +141,7 @@ double pmb__compare_notes(const struct pmb_results *o, const struct pmb_results 
 	return drift;
 }
 
-void pmb__compare_counts(const size_t count[PMB_VERDICT_COUNT], bool exact)
+void pmb__compare_counts(const size_t count[PMB_VERDICT_COUNT], bool exact, size_t below_both)
 {
 	printf("%zu regressed, %zu improved, %zu %s", count[PMB_VERDICT_REGRESSED],
 	       count[PMB_VERDICT_IMPROVED], count[PMB_VERDICT_NOISE], exact ? "unchanged" : "within noise");
@@ -153,5 +153,7 @@ void pmb__compare_counts(const size_t count[PMB_VERDICT_COUNT], bool exact)
 		printf(", %zu not told from the threshold", count[PMB_VERDICT_ACROSS]);
 	if (count[PMB_VERDICT_NONE])
 		printf(", %zu without a verdict", count[PMB_VERDICT_NONE]);
+	if (below_both)
+		printf(", %zu below resolution on both sides", below_both);
 	printf("\n");
 }

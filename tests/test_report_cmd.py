@@ -194,7 +194,24 @@ def errors():
     ok(r.returncode == 2 and "--save" in r.stderr, "--save and --out one file: exit 2 (%r)" % r.stderr)
 
 
+
+def disasm_kept():
+    """A --disasm run's listing is kept in its JSON for tools, not drawn
+    again by report: report says so, once, on stderr."""
+    save = path("disasm.json")
+    r = run("--filter=^calib/(empty|add_chain)$", "--disasm", "--samples=3", "--min-sample-time=100us",
+            "--save=" + save)
+    again = run("report", save)
+    notes = [x for x in again.stderr.splitlines() if x.startswith("pmubench: note: ")]
+    ok(r.returncode == 0 and again.returncode == 0 and "--disasm calib/" in r.stdout and
+       "--disasm calib/" not in again.stdout and len(notes) == 1 and
+       "holds the --disasm listing of 2 benchmarks (benchmarks[].disasm); report does not show it" in notes[0],
+       "report of a --disasm run: the listing not drawn, one note saying where it is (%d, %d, %r)"
+       % (r.returncode, again.returncode, notes or again.stderr[-200:]))
+
+
 sim_cases()
 perf_case()
 errors()
+disasm_kept()
 done()

@@ -123,6 +123,11 @@ int pmb__report_main(int argc, char **argv)
 	if (!rc) {
 		pmb__analyze(run.ctx, run.res, run.n, run.reps);
 		pmb__out_warnings(run.ctx->warnings, run.ctx->nwarnings, &printed);
+		/* The listing is kept in the JSON for tools, not drawn again. */
+		if (run.disasm_kept)
+			fprintf(stderr, "pmubench: note: %s holds the --disasm listing of %zu benchmark%s "
+				"(benchmarks[].disasm); report does not show it: run them again with --disasm\n",
+				file, run.disasm_kept, run.disasm_kept == 1 ? "" : "s");
 		rc = pmb__out_report((enum pmb_format)o.format, o.out, o.plot, run.ctx, run.res, run.n);
 		if (!rc)
 			rc = failed_checks(&run);

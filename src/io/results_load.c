@@ -551,8 +551,10 @@ static int read_results(struct loader *l, const json_t *root, struct pmb_loaded_
 			return FAIL(l, "benchmark %zu has %d repetitions where the run made %d: several runs "
 				    "merged into one file (pmubench ab --out) are not one run", k,
 				    integer(b, "repetitions", 1), run->ctx->repetitions);
-		if (k % run->reps == 0)
+		if (k % run->reps == 0) {
 			read_instance(b, get(b, "instance"), &run->inst[i], &run->defs[i]);
+			run->disasm_kept += json_is_object(get(b, "disasm"));
+		}
 		run->res[k].inst = &run->inst[i];
 		err = read_result(l, b, get(get(root, "context"), "events"), &run->res[k]);
 		if (err)

@@ -72,6 +72,25 @@ else:
            "--backend=sim --format=%s with dumps cut at 100 bytes: exit 2, one line naming the cause, "
            "nothing reported (%d, %r, %d bytes out)" % (fmt, r.returncode, e[-2:], len(r.stdout)))
     ok(os.listdir(tmp) == [], "no pmubench-sim folder left in TMPDIR (%r)" % os.listdir(tmp))
+
+    # Few open files (ulimit -n): valgrind keeps some of its own, and the
+    # program under it could not open its libraries (exit 127).  A soft
+    # limit is raised within the hard one; a hard one too low is refused.
+    def files(soft, hard):
+        return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if hard != resource.RLIM_INFINITY and hard < 64:
+        skip("--backend=sim under a soft ulimit -n of 16", "the hard limit here is %d" % hard)
+    else:
+        r = pmb(*SIM, "--format=json", preexec_fn=files(16, 64))
+        ok(r.returncode == 0 and '"benchmarks"' in r.stdout,
+           "--backend=sim under a soft ulimit -n of 16 (hard 64): runs (%d, %r)" % (r.returncode, errors(r)[-1:]))
+    r = pmb(*SIM, "--format=json", preexec_fn=files(16, 16))
+    e = errors(r)
+    ok(r.returncode == 2 and len(e) == 1 and "ulimit -n allows 16 (the hard limit): raise it to 64" in e[0]
+       and r.stdout == "",
+       "--backend=sim under a hard ulimit -n of 16: exit 2, one line naming the limit (%d, %r)"
+       % (r.returncode, e))
     # A full filesystem as TMPDIR: a tmpfs of 64 KiB, filled.  Root only.
     mnt = path("full-tmp")
     os.mkdir(mnt)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -208,6 +209,27 @@ exec_child(const struct sim_cmd *c, const struct sigaction *old_quit)
 	_exit(127);
 }
 
+/* valgrind keeps file descriptors of its own at the top of the open-file
+ * limit: at ulimit -n 16 the program under it could not open its shared
+ * libraries and died with 127 (24 was enough here).  The soft limit is
+ * raised to SIM_MIN_FILES where the hard one allows; else the run is
+ * refused, saying so.  Returns 0 or -EMFILE. */
+#define SIM_MIN_FILES 64
+static int enough_files(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= SIM_MIN_FILES)
+		return 0;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < SIM_MIN_FILES) {
+		pmb__sim_set_err("valgrind keeps open files of its own, and ulimit -n allows %llu (the hard "
+				 "limit): raise it to %d or more", (unsigned long long)rl.rlim_max, SIM_MIN_FILES);
+		return -EMFILE;
+	}
+	rl.rlim_cur = SIM_MIN_FILES;
+	return setrlimit(RLIMIT_NOFILE, &rl) ? -errno : 0;
+}
+
 /* The child's exit status (128 + the signal that killed it), or -errno. */
 static int wait_child(pid_t pid)
 {
@@ -259,6 +281,9 @@ int pmb__sim_exec(int argc, char **argv, const struct pmb_topology_info *info, c
 		return rc;
 	/* From before the folder exists to after it is gone: a second
 	 * signal in between removes it (interrupt.c). */
+	rc = enough_files();
+	if (rc)
+		return rc;
 	rc = pmb__interrupt_catch(false);
 	if (!rc)
 		rc = make_dir(c.dir, sizeof(c.dir));

@@ -89,9 +89,45 @@ static void sweep_figs(struct pmb_sweep_figures *s, const struct pmb_context *c)
 		s->ev[0] = sweep_event(c);
 }
 
+static int tier_of_level(int level);
+
+/* The tier a point counts in: hwloc's (its instance's); once the levels
+ * are known (c given), where a level's measured capacity differs from
+ * hwloc's size, the tier its cost was measured in: past the step of a
+ * level that holds less, the tier that step reached (cap_tier), else the
+ * next tier with points (past the level, whatever its name); up to the
+ * step of one that holds more, the level's own.  -1: no tier. */
+static int point_tier(const struct pmb_sweep_figures *s, const struct pmb_context *c, const struct pmb_result *p)
+{
+	uint64_t ws = p->inst->working_set;
+	int t = -1;
+
+	for (int q = 0; q < PMB_SWEEP_TIERS && t < 0; q++)
+		if (!strcmp(p->inst->tier, pmb_sweep_tier_name[q]))
+			t = q;
+	for (int k = 0; c && t >= 0 && k < s->nlevels; k++) {
+		const struct pmb_sweep_level *v = &s->level[k];
+		int own = tier_of_level(c->topo.cache[k].level);
+
+		if (v->capacity == PMB_CAPACITY_LESS && t == own && own >= 0 && ws >= v->cap_to) {
+			int to = v->cap_tier;
+
+			for (int q = own + 1; to < 0 && q < PMB_SWEEP_TIERS; q++)
+				if (s->tier[q].points)
+					to = q;
+			return to >= 0 ? to : t;
+		}
+		if (v->capacity == PMB_CAPACITY_MORE && own >= 0 && t > own && ws > c->topo.cache[k].size &&
+		    ws <= v->cap_from)
+			return own;
+	}
+	return t;
+}
+
 /* Median per figure over the points of each tier, and of their interval
- * ends; points: of the last figure. */
-static void tiers(struct pmb_sweep_figures *s, const struct pmb_result *r, size_t n)
+ * ends; points: of the last figure.  c: the tiers by measurement
+ * (point_tier), NULL hwloc's. */
+static void tiers(struct pmb_sweep_figures *s, const struct pmb_context *c, const struct pmb_result *r, size_t n)
 {
 	for (int t = 0; t < PMB_SWEEP_TIERS; t++) {
 		struct pmb_sweep_tier *st = &s->tier[t];
@@ -104,7 +140,7 @@ static void tiers(struct pmb_sweep_figures *s, const struct pmb_result *r, size_
 			for (size_t j = s->first; j < n; j++) {
 				const struct pmb_figure *fg = fig(&r[j], s->ev[q]);
 
-				if (!sweep_point(&r[j], s->family) || strcmp(r[j].inst->tier, pmb_sweep_tier_name[t]) ||
+				if (!sweep_point(&r[j], s->family) || point_tier(s, c, &r[j]) != t ||
 				    m >= PMB_MAX_TIER_POINTS || !fg->valid)
 					continue;
 				/* below resolution counts as zero, not negative */
@@ -318,7 +354,8 @@ static void tlb_share(struct pmb_sweep_figures *s, const struct pmb_context *c, 
 		for (size_t i = s->first; i < n; i++) {
 			const struct pmb_result *h = &r[i];
 
-			if (!sweep_point(h, s->family) || strcmp(h->inst->tier, pmb_sweep_tier_name[t]) || !h->time.valid)
+			if (!sweep_point(h, s->family) || point_tier(s, s->by_measure ? c : NULL, h) != t ||
+			    !h->time.valid)
 				continue;
 			for (size_t j = k4; j < n && m < PMB_MAX_TIER_POINTS; j++) {
 				const struct pmb_result *x = &r[j];
@@ -393,9 +430,19 @@ static void one_sweep(struct pmb_sweep_figures *s, const struct pmb_context *c, 
 	snprintf(s->family, sizeof(s->family), "%s", r[first].inst->family);
 	s->sim = pmb_context_sim(c);
 	sweep_figs(s, c);
-	tiers(s, r, n);
+	tiers(s, NULL, r, n);
 	steps(s, r, n);
 	levels(s, c, r, n);
+	/* A level that holds less or more than hwloc says: its points are
+	 * counted in the tier their cost was measured in (issue 32: an "L3"
+	 * median of 65.7 ns over 13 to 16 ns points and two at 115 to 126 ns,
+	 * past the step at 4 MiB, was neither). */
+	for (int k = 0; k < s->nlevels; k++)
+		if (s->level[k].capacity != PMB_CAPACITY_NOT_TOLD) {
+			s->by_measure = true;
+			tiers(s, c, r, n);
+			break;
+		}
 	huge_pages(s, r, n);
 	if (c->topo_ok)
 		reach(s, c);

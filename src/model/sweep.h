@@ -88,6 +88,9 @@ struct pmb_sweep_figures {
 	bool sim;
 	int nfig, ev[2];          /* the figures: -2 time, else events */
 	struct pmb_sweep_tier tier[PMB_SWEEP_TIERS];
+	bool by_measure;          /* the tiers' points by the measured capacity
+	                             of a level (pmb_sweep_level.capacity), not
+	                             hwloc's size: the instances' tier names differ */
 	int nsteps;               /* over all figures, in figure order */
 	struct pmb_sweep_step step[PMB_MAX_SWEEP_STEPS];
 	int nlevels;

@@ -150,10 +150,21 @@ static void tier_summary(FILE *f, const struct pmb_context *c, const struct pmb_
 	bool less = false, more = false;
 
 	for (int t = 0; t < PMB_SWEEP_TIERS; t++) {
-		if (!s->tier[t].points)
+		bool named = false;
+
+		for (int k = 0; k < s->nlevels; k++)
+			named |= s->level[k].capacity != PMB_CAPACITY_NOT_TOLD && c->topo.cache[k].level == t + 1;
+		if (!s->tier[t].points && !named)
 			continue;
-		tier_line(f, c, s, t, prev_tier);
-		prev_tier = s->tier[t].med[0];
+		/* A tier whose points all cost as another's (the analysis
+		 * counted them there) still says what was measured of it. */
+		if (s->tier[t].points) {
+			tier_line(f, c, s, t, prev_tier);
+			prev_tier = s->tier[t].med[0];
+		} else {
+			fprintf(f, "  %-5s no point at a cost of its own: those hwloc puts in it cost as "
+				"another tier's\n", pmb_sweep_tier_name[t]);
+		}
 		for (int k = 0; k < s->nlevels; k++)
 			if (s->level[k].capacity != PMB_CAPACITY_NOT_TOLD && c->topo.cache[k].level == t + 1) {
 				tier_by_measure(f, c, s, k);

@@ -210,7 +210,11 @@ static void test_bootstrap(void)
 	double one[] = { 3.5 }, eq[] = { 2, 2, 2, 2, 2 }, lo, hi, lo2, hi2;
 	double x[50], y[50];
 	struct pmb_rng r;
-	int cover = 0, cover_d = 0, cover_r = 0, trials = 400, err;
+	/* PMB_TEST_SHORT (set under memcheck and in the emulated guest, where
+	 * the 400 trials took 12 and 8 s): 40 trials run the same code, and
+	 * the coverage, a property of the arithmetic, is asserted natively. */
+	bool short_run = getenv("PMB_TEST_SHORT") != NULL;
+	int cover = 0, cover_d = 0, cover_r = 0, trials = short_run ? 40 : 400, err;
 
 	tap_ok(pmb__bootstrap_median_ci(one, 0, 0.95, 1000, 1, &lo, &hi) == -EINVAL,
 	       "bootstrap: n == 0 is -EINVAL");
@@ -258,15 +262,20 @@ static void test_bootstrap(void)
 				       &hi);
 		cover_r += lo <= 2 && 2 <= hi;
 	}
-	tap_ok(cover >= 0.90 * trials && cover <= 0.99 * trials,
-	       "bootstrap: 95 %% CI of an exponential median covers ln 2 in %d/%d",
-	       cover, trials);
-	tap_ok(cover_d >= 0.90 * trials && cover_d <= 0.99 * trials,
-	       "bootstrap: 95 %% CI of a difference of medians covers 2 in %d/%d",
-	       cover_d, trials);
-	tap_ok(cover_r >= 0.90 * trials && cover_r <= 0.99 * trials,
-	       "bootstrap: 95 %% CI of a ratio of medians covers 2 in %d/%d",
-	       cover_r, trials);
+	if (short_run) {
+		tap_skip("bootstrap: the 95 %% CIs' coverage (%d, %d, %d of %d trials): PMB_TEST_SHORT, "
+			 "asserted over 400 trials by the native run", cover, cover_d, cover_r, trials);
+	} else {
+		tap_ok(cover >= 0.90 * trials && cover <= 0.99 * trials,
+		       "bootstrap: 95 %% CI of an exponential median covers ln 2 in %d/%d",
+		       cover, trials);
+		tap_ok(cover_d >= 0.90 * trials && cover_d <= 0.99 * trials,
+		       "bootstrap: 95 %% CI of a difference of medians covers 2 in %d/%d",
+		       cover_d, trials);
+		tap_ok(cover_r >= 0.90 * trials && cover_r <= 0.99 * trials,
+		       "bootstrap: 95 %% CI of a ratio of medians covers 2 in %d/%d",
+		       cover_r, trials);
+	}
 
 	for (int i = 0; i < 50; i++)
 		y[i] = i < 30 ? 0 : 1;

@@ -138,9 +138,11 @@ if wants("cli"):
        "the report says the rounds, the seed and why it stopped (%r)" % out[:300])
     ok(re.search(r"round 10, [0-9.]+ s of 60 s; widest interval \+-[0-9.]+ %", err),
        "progress shows the round, the time against the limit and the widest interval (%r)" % err[-300:])
+    # The order is drawn round by round from the seed: a shorter run with
+    # it repeats the first rounds' order (10 rounds, not 16 again: CI time).
     open(LOG, "w").close()
-    ab("--max-rounds=16", "--precision=0", "--seed=7", "--min-sample-time=200us", "--filter=chain", A0, B0)
-    ok(turns() == t1, "--seed=7 again: the same order of turns")
+    ab("--max-rounds=10", "--precision=0", "--seed=7", "--min-sample-time=200us", "--filter=chain", A0, B0)
+    ok(len(t1) == 32 and turns() == t1[:20], "--seed=7 again: the same order of turns (the first 10 rounds)")
     r = rows(out)
     c = r.get(("abt/chain", "ns_per_item"))
     m = re.match(r"\[([0-9.]+), ([0-9.]+)\]$", c[5]) if c else None

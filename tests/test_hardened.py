@@ -169,10 +169,13 @@ else:
 if pmbtap.emulator():
     skip("SIGINT during a 10 s sample", "signals would go to the emulator's wrapper")
 else:
-    for sig, code in [(signal.SIGINT, 130), (signal.SIGTERM, 143)]:
+    # At 1 to 2 s the harness overhead's own samples run: an empty loop,
+    # where the cut's zero was overwritten by the loop's store for up to
+    # 1.9 s (interrupt.c); within a second is the bound (issue 33).
+    for sig, code, at in [(signal.SIGINT, 130, 1.0), (signal.SIGTERM, 143, 1.5), (signal.SIGINT, 130, 2.0)]:
         p = subprocess.Popen([PMB, "--filter=^calib/add_chain$", "--min-sample-time=10s", "--format=json"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(1.0)
+        time.sleep(at)
         t0 = time.monotonic()
         p.send_signal(sig)
         try:
@@ -181,9 +184,10 @@ else:
             p.kill()
             out, err = p.communicate()
         took = time.monotonic() - t0
-        ok(p.returncode == code and took < 1.5 and '"incomplete": true' in out and '"status": "ok"' not in out,
-           "%s 1 s into a run of 10 s samples: exit %d within 1.5 s, report marked incomplete, nothing "
-           "measured (%s, %.2f s, %r)" % (signal.Signals(sig).name, code, p.returncode, took, err.strip()[-120:]))
+        ok(p.returncode == code and took < 1.0 and '"incomplete": true' in out and '"status": "ok"' not in out,
+           "%s %.1f s into a run of 10 s samples: exit %d within 1 s, report marked incomplete, nothing "
+           "measured (%s, %.2f s, %r)" % (signal.Signals(sig).name, at, code, p.returncode, took,
+                                          err.strip()[-120:]))
 
 # ---- result files that would blow up in memory: refused before parsing ----
 

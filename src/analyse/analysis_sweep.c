@@ -94,9 +94,8 @@ static int tier_of_level(int level);
 /* The tier a point counts in: hwloc's (its instance's); once the levels
  * are known (c given), where a level's measured capacity differs from
  * hwloc's size, the tier its cost was measured in: past the step of a
- * level that holds less, the tier that step reached (cap_tier), else the
- * next tier with points (past the level, whatever its name); up to the
- * step of one that holds more, the level's own.  -1: no tier. */
+ * level that holds less, its to_tier; up to the step of one that holds
+ * more, the level's own.  -1: no tier. */
 static int point_tier(const struct pmb_sweep_figures *s, const struct pmb_context *c, const struct pmb_result *p)
 {
 	uint64_t ws = p->inst->working_set;
@@ -109,14 +108,8 @@ static int point_tier(const struct pmb_sweep_figures *s, const struct pmb_contex
 		const struct pmb_sweep_level *v = &s->level[k];
 		int own = tier_of_level(c->topo.cache[k].level);
 
-		if (v->capacity == PMB_CAPACITY_LESS && t == own && own >= 0 && ws >= v->cap_to) {
-			int to = v->cap_tier;
-
-			for (int q = own + 1; to < 0 && q < PMB_SWEEP_TIERS; q++)
-				if (s->tier[q].points)
-					to = q;
-			return to >= 0 ? to : t;
-		}
+		if (v->capacity == PMB_CAPACITY_LESS && t == own && v->to_tier >= 0 && ws >= v->cap_to)
+			return v->to_tier;
 		if (v->capacity == PMB_CAPACITY_MORE && own >= 0 && t > own && ws > c->topo.cache[k].size &&
 		    ws <= v->cap_from)
 			return own;
@@ -276,6 +269,13 @@ static void capacity(struct pmb_sweep_level *v, const struct pmb_sweep_figures *
 	v->cap_to = b->inst->working_set;
 	v->cap_ratio = step(fig(a, v->e), fig(b, v->e));
 	v->cap_tier = v->e == -2 ? matching_tier(s, fig(b, v->e), tier_of_level(c->topo.cache[k].level)) : -1;
+	/* Where the points past a step that came early are counted: fixed
+	 * here, from hwloc's tiers, before the tiers are counted again. */
+	v->to_tier = v->cap_tier;
+	for (int q = tier_of_level(c->topo.cache[k].level) + 1;
+	     v->capacity == PMB_CAPACITY_LESS && v->to_tier < 0 && q > 0 && q < PMB_SWEEP_TIERS; q++)
+		if (s->tier[q].points)
+			v->to_tier = q;
 }
 
 /* Per cache level: where the data step against hwloc's size. */
@@ -288,7 +288,7 @@ static void levels(struct pmb_sweep_figures *s, const struct pmb_context *c, con
 		struct pmb_sweep_level *v = &s->level[k];
 		const struct pmb_result *sa, *sb;
 
-		*v = (struct pmb_sweep_level){ .e = level_event(c, k), .cap_tier = -1 };
+		*v = (struct pmb_sweep_level){ .e = level_event(c, k), .cap_tier = -1, .to_tier = -1 };
 		if (v->e != -1) {
 			crossing(v, s, r, n, c->topo.cache[k].size, below, &sa, &sb);
 			capacity(v, s, c, k, r, n, sa, sb);

@@ -56,6 +56,8 @@ struct pmb_sweep_level {
 	double cap_ratio;
 	int cap_tier;     /* the tier whose median cost cap_to's matches (within
 	                     PMB_STEP_RATIO), -1 none */
+	int to_tier;      /* less: the tier its points from cap_to on count in
+	                     (cap_tier, else the next with points), -1 none */
 };
 
 /* The TLB share of one tier: the 4 KiB family's cost over the huge-page

@@ -14,59 +14,15 @@
 /* Benchmark names listed in one gap before "and N more". */
 #define GAP_NAMES 4
 
-/* Names by FNV-1a, open addressing: each host's benchmarks found in O(1),
- * so that H hosts of B benchmarks merge in O(H * B * figures), not in
- * O(H^2 * B^2) of linear look-ups (50 hosts of 300: 225 M compares). */
-struct name_index {
-	const char **name;
-	size_t *at;
-	size_t mask;
-};
-
-/* Each host's benchmarks by name, and every name seen in any host. */
+/* Each host's benchmarks by name (base/hash.h: found in O(1), so that H
+ * hosts of B benchmarks merge in O(H * B * figures), not in O(H^2 * B^2) of
+ * linear look-ups: 50 hosts of 300 were 225 M compares), and every name
+ * seen in any host. */
 struct lookup {
-	struct name_index *host;
-	struct name_index seen;
+	struct pmb_name_index *host;
+	struct pmb_name_index seen;
 };
 
-static int index_init(struct name_index *x, size_t n)
-{
-	size_t cap = 16;
-
-	while (cap < 2 * n)
-		cap *= 2;
-	x->name = calloc(cap, sizeof(*x->name));
-	x->at = calloc(cap, sizeof(*x->at));
-	x->mask = cap - 1;
-	return x->name && x->at ? 0 : -ENOMEM;
-}
-
-static size_t index_slot(const struct name_index *x, const char *name)
-{
-	size_t i = (size_t)pmb__hash_index(pmb__fnv1a(PMB_FNV1A_INIT, name)) & x->mask;
-
-	while (x->name[i] && strcmp(x->name[i], name))
-		i = (i + 1) & x->mask;
-	return i;
-}
-
-/* Add name at `at`; false where it was there already. */
-static bool index_add(struct name_index *x, const char *name, size_t at)
-{
-	size_t i = index_slot(x, name);
-
-	if (x->name[i])
-		return false;
-	x->name[i] = name;
-	x->at[i] = at;
-	return true;
-}
-
-static void index_free(struct name_index *x)
-{
-	free(x->name);
-	free(x->at);
-}
 
 static int lookup_init(struct lookup *lk, const struct pmb_merged *m)
 {
@@ -78,25 +34,25 @@ static int lookup_init(struct lookup *lk, const struct pmb_merged *m)
 		return -ENOMEM;
 	for (size_t h = 0; h < m->nhosts && !ret; h++) {
 		total += m->hosts[h].nbench;
-		ret = index_init(&lk->host[h], m->hosts[h].nbench);
+		ret = pmb__name_index_init(&lk->host[h], m->hosts[h].nbench);
 		for (size_t i = 0; !ret && i < m->hosts[h].nbench; i++)
-			index_add(&lk->host[h], m->hosts[h].bench[i].name, i);
+			pmb__name_index_add(&lk->host[h], m->hosts[h].bench[i].name, i);
 	}
-	return ret ? ret : index_init(&lk->seen, total);
+	return ret ? ret : pmb__name_index_init(&lk->seen, total);
 }
 
 static void lookup_free(struct lookup *lk, size_t nhosts)
 {
 	for (size_t h = 0; lk->host && h < nhosts; h++)
-		index_free(&lk->host[h]);
+		pmb__name_index_free(&lk->host[h]);
 	free(lk->host);
-	index_free(&lk->seen);
+	pmb__name_index_free(&lk->seen);
 }
 
 static const struct pmb_host_bench *host_bench(const struct lookup *lk, const struct pmb_merged *m, size_t h,
 					       const char *name)
 {
-	size_t i = index_slot(&lk->host[h], name);
+	size_t i = pmb__name_index_slot(&lk->host[h], name);
 
 	return lk->host[h].name[i] ? &m->hosts[h].bench[lk->host[h].at[i]] : NULL;
 }
@@ -306,7 +262,7 @@ static int make_rows(struct pmb_merged *m)
 
 	for (size_t h = 0; h < m->nhosts && !ret; h++)
 		for (size_t i = 0; i < m->hosts[h].nbench && !ret; i++)
-			if (index_add(&lk.seen, m->hosts[h].bench[i].name, 0))
+			if (pmb__name_index_add(&lk.seen, m->hosts[h].bench[i].name, 0))
 				ret = bench_rows(&lk, m, h, &m->hosts[h].bench[i], &cap);
 	for (size_t k = 0; k < m->ngroup; k++)
 		most = m->group[k].nhost > most ? m->group[k].nhost : most;

@@ -2,6 +2,8 @@
 #ifndef PMB_HASH_H
 #define PMB_HASH_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define PMB_FNV1A_INIT 0xcbf29ce484222325ull
@@ -39,5 +41,23 @@ static inline uint64_t pmb__hash_index(uint64_t h)
 	h ^= h >> 33;
 	return h;
 }
+
+/* Names to positions, by seeded FNV-1a and open addressing (the names
+ * are the caller's and must outlive the index): a file's names found in
+ * O(1) each, however many and however they were chosen. */
+struct pmb_name_index {
+	const char **name;
+	size_t *at;
+	size_t mask;
+};
+
+/* Room for n names; 0 or -ENOMEM (pmb__name_index_free() it either way). */
+int pmb__name_index_init(struct pmb_name_index *x, size_t n);
+/* The slot of name: its own (name[i] set, at[i] its position) or the
+ * empty one it would take. */
+size_t pmb__name_index_slot(const struct pmb_name_index *x, const char *name);
+/* Add name at position at; false where it was there already. */
+bool pmb__name_index_add(struct pmb_name_index *x, const char *name, size_t at);
+void pmb__name_index_free(struct pmb_name_index *x);
 
 #endif

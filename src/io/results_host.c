@@ -98,34 +98,6 @@ static int read_context(const json_t *root, struct pmb_host_run *h, char *err, s
 
 /* The benchmark called name in h, or NULL: O(benchmarks), a merge reads
  * a few hundred per host. */
-/* The benchmarks read so far by name: open addressing over seeded
- * FNV-1a (base/hash.h), slots hold index + 1.  A search of the list per
- * entry took 5.4 s for a file of 20 k benchmarks (review). */
-struct name_index {
-	size_t *slot, mask;
-};
-
-static int index_init(struct name_index *x, size_t n)
-{
-	size_t cap = 16;
-
-	while (cap < 2 * n)
-		cap *= 2;
-	x->mask = cap - 1;
-	x->slot = calloc(cap, sizeof(*x->slot));
-	return x->slot ? 0 : -ENOMEM;
-}
-
-/* The slot of name: its benchmark's, or the empty one it would take. */
-static size_t *index_slot(const struct name_index *x, const struct pmb_host_run *h, const char *name)
-{
-	size_t i = (size_t)pmb__hash_index(pmb__fnv1a(PMB_FNV1A_INIT, name)) & x->mask;
-
-	while (x->slot[i] && strcmp(h->bench[x->slot[i] - 1].name, name))
-		i = (i + 1) & x->mask;
-	return &x->slot[i];
-}
-
 static int by_key(const void *a, const void *b, void *fig)
 {
 	const struct pmb_host_figure *f = fig;
@@ -201,20 +173,23 @@ static int read_figures(struct pmb_host_bench *b, const json_t *o, size_t reps)
 	return sort_keys(b);
 }
 
-static int read_bench(struct pmb_host_run *h, struct name_index *x, size_t *cap, const json_t *o, size_t *reps)
+/* x: the benchmarks read so far by name (the file's own strings, which
+ * live as long as its tree: base/hash.h); a search of the list per entry
+ * took 5.4 s for a file of 20 k benchmarks. */
+static int read_bench(struct pmb_host_run *h, struct pmb_name_index *x, size_t *cap, const json_t *o, size_t *reps)
 {
 	const char *name = json_string_value(json_object_get(o, "name"));
 	const char *status = json_string_value(json_object_get(o, "status"));
 	const json_t *inst = json_object_get(o, "instance");
 	const char *run_type = json_string_value(json_object_get(o, "run_type"));
 	struct pmb_host_bench *b, *grown;
-	size_t *slot;
+	size_t slot;
 	double ws;
 
 	if (!name || (run_type && strcmp(run_type, "iteration")))
 		return 0; /* Google Benchmark's aggregates are not runs */
-	slot = index_slot(x, h, name);
-	b = *slot ? &h->bench[*slot - 1] : NULL;
+	slot = pmb__name_index_slot(x, name);
+	b = x->name[slot] ? &h->bench[x->at[slot]] : NULL;
 	if (!b) {
 		if (h->nbench == *cap) {
 			*cap = *cap ? 2 * *cap : 16;
@@ -224,8 +199,9 @@ static int read_bench(struct pmb_host_run *h, struct name_index *x, size_t *cap,
 			h->bench = grown;
 		}
 		b = memset(&h->bench[h->nbench], 0, sizeof(*b));
+		x->name[slot] = name;
+		x->at[slot] = h->nbench;
 		reps[h->nbench++] = 0;
-		*slot = h->nbench;
 		snprintf(b->name, sizeof(b->name), "%s", name);
 		text(inst, "family", b->family, sizeof(b->family));
 		ws = number(inst, "working_set");
@@ -250,7 +226,7 @@ int pmb__results_host_read(const char *path, struct pmb_host_run *out, char *err
 	const json_t *arr, *o;
 	json_t *root;
 	size_t i, *reps = NULL, cap = 0;
-	struct name_index x = { 0 };
+	struct pmb_name_index x = { 0 };
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -263,12 +239,12 @@ int pmb__results_host_read(const char *path, struct pmb_host_run *out, char *err
 		goto fail_context;
 	arr = json_object_get(root, "benchmarks");
 	reps = calloc(json_array_size(arr) + 1, sizeof(*reps));
-	if (!reps || index_init(&x, json_array_size(arr)))
+	if (!reps || pmb__name_index_init(&x, json_array_size(arr)))
 		ret = -ENOMEM;
 	json_array_foreach(arr, i, o)
 		if (!ret && json_is_object(o))
 			ret = read_bench(out, &x, &cap, o, reps);
-	free(x.slot);
+	pmb__name_index_free(&x);
 	free(reps);
 	if (ret) {
 		pmb__results_fail(err, errlen, ret, "%s", strerror(ENOMEM));

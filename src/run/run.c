@@ -202,6 +202,10 @@ static int plan_benchmarks(const struct pmb_options *o, struct pmb_plan *p, stru
 	return 0;
 }
 
+/* The simulator reads a PMU's event names (BR_MISP_RETIRED) as the events
+ * module does: handed in, since the meter does not reach into the plan. */
+static const struct pmb_sim_names sim_names = { pmb__events_resolve, pmb__events_pmus_knowing };
+
 /* The events, by name: the simulator's, or libpfm4's and the tables'. */
 static int plan_events(const struct pmb_options *o, struct pmb_plan *p)
 {
@@ -209,7 +213,7 @@ static int plan_events(const struct pmb_options *o, struct pmb_plan *p)
 	int err = -1;
 
 	if (p->sim)
-		return pmb__sim_resolve(o->counters, &p->events) ? pmb__out_error("%s", pmb__sim_error()) : 0;
+		return pmb__sim_resolve(o->counters, &sim_names, &p->events) ? pmb__out_error("%s", pmb__sim_error()) : 0;
 	for (size_t i = 0; i < p->ninst; i++)
 		sweep |= p->inst[i].tier[0] != 0;
 	/* A working-set sweep is about which level served the loads: by

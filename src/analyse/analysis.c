@@ -278,5 +278,5 @@ int pmb__analyze_figures(struct pmb_context *ctx, struct pmb_result *r, size_t n
 		}
 	}
 	pmb__analysis_learn(ctx, r, n, reps);
-	return pmb__analyze_sweeps(ctx, r, n);
+	return pmb__analyze_sweeps(ctx, r, n) ? -ENOMEM : pmb__analyze_branches(ctx, r, n);
 }

@@ -65,6 +65,9 @@ void pmb__context_free(struct pmb_context *c)
 	free(c->sweeps);
 	c->sweeps = NULL;
 	c->nsweeps = 0;
+	free(c->branches);
+	c->branches = NULL;
+	c->nbranches = 0;
 }
 
 /* The meaning a generic name stands for: "cycles" is also the PMU's own

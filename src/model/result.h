@@ -13,6 +13,7 @@
 #include "event_plan.h"
 #include "machine.h"
 #include "sweep.h"
+#include "branch_figures.h"
 
 /* One expanded benchmark: a definition with its argument values. */
 struct pmb_instance {
@@ -286,6 +287,8 @@ struct pmb_context {
 	struct pmb_console_view view;
 	struct pmb_sweep_figures *sweeps;  /* the sweeps' figures (analysis_sweep.c); owned */
 	int nsweeps;
+	struct pmb_branch_figures *branches; /* the branch studies' figures (analysis_branch.c); owned */
+	int nbranches;
 };
 
 /* Whether the counts are simulated (--backend=sim): the one test of the

@@ -6,10 +6,6 @@
 
 #include "model.h"
 
-/* Whether r[i] is the first of r[0..i] in its family: a study is reported
- * once, at its first result. */
-bool pmb__first_of_family(const struct pmb_result *r, size_t i);
-
 /* Per family of PMB_TIERS points: median per tier, where the data step,
  * and whether that matches the cache boundaries hwloc reports (assumed
  * ones where it reports none). */
@@ -27,15 +23,5 @@ void pmb__branch_findings(FILE *f, const struct pmb_context *c, const struct pmb
  * table lost rows. */
 int pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const struct pmb_result *r,
 			       size_t n);
-
-/* The misprediction penalty a branch study implies: the slope of cost per
- * item against mispredictions per item over n inputs (Theil-Sen).  NAN with
- * under three inputs, a non-finite point, or rates spread by under 0.1. */
-double pmb__branch_penalty(const double *rate, const double *cost, size_t n);
-/* Who wins at one input, branchy fy against branchless fl: +1 branchless,
- * -1 branchy, 0 a tie.  fl's ratio interval decides where it is linked (its
- * .reference is the branchy form) and excludes 1; figures whose intervals
- * do not overlap are never a tie. */
-int pmb__branch_winner(const struct pmb_figure *fy, const struct pmb_figure *fl, bool linked);
 
 #endif

@@ -132,14 +132,13 @@ static void study_input(struct pmb_branch_figures *b, const struct study_events 
 		return;
 	}
 	x->row = PMB_BRANCH_COMPARED;
-	penalty_point(b, ev, y, x);
-	misp_range(b, ev, y, l);
-	if (ev->sim)
-		return;
-	winner(x, y, l);
 	/* p-inputs and tier sizes are ordered; a mix is not. */
 	if (!strcmp(y->inst->args, "mix"))
 		b->ordered = false;
+	penalty_point(b, ev, y, x);
+	misp_range(b, ev, y, l);
+	if (!ev->sim)
+		winner(x, y, l);
 }
 
 /* The seed every member of the study generated its input from (asked

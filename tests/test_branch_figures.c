@@ -128,13 +128,13 @@ static void study_k(const struct pmb_branch_figures *b)
 	};
 	bool rows = b->ninputs == 6, winners = true, points = true;
 
-	tap_ok(!strcmp(b->study, "t/k") && b->first == 0, "study t/k opens at its first branchy result (%s, %zu)",
-	       b->study, b->first);
+	tap_ok(!strcmp(b->study, "t/k") && b->in[0].y == &inst[0], "study t/k opens at its first branchy result (%s)",
+	       b->study);
 	for (int k = 0; rows && k < 6; k++)
-		rows = b->in[k].row == want_row[k] && b->in[k].y == (size_t)k;
+		rows = b->in[k].row == want_row[k] && b->in[k].y == &inst[k];
 	tap_ok(rows, "six inputs in the branchy results' order: four compared, p75 without a branchless "
 	       "form, p90 skipped");
-	tap_ok(b->in[0].l == 6 && b->in[0].s == 10 && b->in[1].s == PMB_BRANCH_NONE && b->in[4].l == PMB_BRANCH_NONE,
+	tap_ok(b->in[0].l == &inst[6] && b->in[0].s == &inst[10] && !b->in[1].s && !b->in[4].l,
 	       "each input names its branchless and sol results, or none");
 	for (int k = 0; k < 4; k++)
 		winners &= b->in[k].ranked && b->in[k].winner == want_winner[k] &&
@@ -162,7 +162,7 @@ static void study_k(const struct pmb_branch_figures *b)
 
 static void study_m(const struct pmb_branch_figures *b)
 {
-	tap_ok(!strcmp(b->study, "t/m") && b->first == 11 && b->ninputs == 2, "study t/m: two inputs (%s)",
+	tap_ok(!strcmp(b->study, "t/m") && b->in[0].y == &inst[11] && b->ninputs == 2, "study t/m: two inputs (%s)",
 	       b->study);
 	tap_ok(b->in[0].ratio_kind == PMB_BRANCH_RATIO_MEDIANS && b->in[0].ratio == 1.5 && isnan(b->in[0].ratio_lo),
 	       "without a link the ratio is the medians' (w1: %g), with no interval", b->in[0].ratio);
@@ -177,7 +177,7 @@ static void study_m(const struct pmb_branch_figures *b)
 }
 
 /* The console's findings, rendered from the figures. */
-static void findings(const struct pmb_context *c, const struct pmb_result *r, size_t n)
+static void findings(const struct pmb_context *c)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -186,7 +186,7 @@ static void findings(const struct pmb_context *c, const struct pmb_result *r, si
 			   "misprediction penalty 8.00 ns, 24.0 cycles (rates MEASURED)\n"
 			   "t/m: branchless wins at 1 of 2 inputs; branchy wins at w1\n";
 
-	pmb__branch_findings(f, c, r, n);
+	pmb__branch_findings(f, c);
 	fclose(f);
 	tap_ok(buf && !strcmp(buf, want), "the findings render the figures:\n%s", buf ? buf : "");
 	free(buf);
@@ -204,7 +204,7 @@ int main(void)
 	if (c.nbranches == 2) {
 		study_k(&c.branches[0]);
 		study_m(&c.branches[1]);
-		findings(&c, res, n);
+		findings(&c);
 	}
 	pmb__context_free(&c);
 

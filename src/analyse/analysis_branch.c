@@ -115,16 +115,25 @@ static void misp_range(struct pmb_branch_figures *b, const struct study_events *
 	}
 }
 
+/* The result in role of the study at args, as the reports see them (one a
+ * signal left unmeasured is none), or NULL. */
+static const struct pmb_result *in_study(const struct pmb_result *r, size_t n, const char *study,
+					 enum pmb_role role, const char *args)
+{
+	const struct pmb_result *x = pmb__result_in_study(r, n, study, role, args);
+
+	return x && !x->not_run ? x : NULL;
+}
+
 /* One input: branchy y against its branchless and sol forms. */
 static void study_input(struct pmb_branch_figures *b, const struct study_events *ev, const struct pmb_result *r,
 			size_t n, const struct pmb_result *y)
 {
-	const struct pmb_result *l = pmb__result_in_study(r, n, b->study, PMB_ROLE_BRANCHLESS, y->inst->args);
-	const struct pmb_result *s = pmb__result_in_study(r, n, b->study, PMB_ROLE_SOL, y->inst->args);
+	const struct pmb_result *l = in_study(r, n, b->study, PMB_ROLE_BRANCHLESS, y->inst->args);
+	const struct pmb_result *s = in_study(r, n, b->study, PMB_ROLE_SOL, y->inst->args);
 	struct pmb_branch_input *x = &b->in[b->ninputs++];
 
-	*x = (struct pmb_branch_input){ .y = (size_t)(y - r), .l = l ? (size_t)(l - r) : PMB_BRANCH_NONE,
-					.s = s ? (size_t)(s - r) : PMB_BRANCH_NONE,
+	*x = (struct pmb_branch_input){ .y = y->inst, .l = l ? l->inst : NULL, .s = s ? s->inst : NULL,
 					.ratio = NAN, .ratio_lo = NAN, .ratio_hi = NAN,
 					.rate = NAN, .ns = NAN, .cycles = NAN };
 	if (y->status || !l || l->status) {
@@ -182,24 +191,24 @@ static void one_study(struct pmb_branch_figures *b, const struct study_events *e
 {
 	const char *fam = r[first].inst->family;
 
-	b->first = first;
 	b->sim = ev->sim;
 	b->ordered = true;
 	b->cycles_counted = ev->cyc >= 0;
 	b->misp[0][0] = b->misp[1][0] = INFINITY;
 	b->misp[0][1] = b->misp[1][1] = -INFINITY;
 	for (size_t j = 0; j < n && b->ninputs < PMB_MAX_BRANCH_INPUTS; j++)
-		if (!strcmp(r[j].inst->family, fam) && !r[j].repetition)
+		if (!strcmp(r[j].inst->family, fam) && !r[j].repetition && !r[j].not_run)
 			study_input(b, ev, r, n, &r[j]);
 	penalty(b);
 	study_seed(b, r, n);
 }
 
-/* Whether r[i] is the first of r[0..i] in its family. */
+/* Whether r[i] is the first of r[0..i] in its family that the reports
+ * show (not left unmeasured by a signal). */
 static bool first_of_family(const struct pmb_result *r, size_t i)
 {
 	for (size_t j = 0; j < i; j++)
-		if (!strcmp(r[j].inst->family, r[i].inst->family))
+		if (!r[j].not_run && !strcmp(r[j].inst->family, r[i].inst->family))
 			return false;
 	return true;
 }
@@ -207,8 +216,8 @@ static bool first_of_family(const struct pmb_result *r, size_t i)
 /* Whether r[i] opens a branch study (its study's name into study). */
 static bool opens_study(const struct pmb_result *r, size_t i, char *study, size_t size)
 {
-	return r[i].inst->def->role == PMB_ROLE_BRANCHY && !r[i].repetition && pmb__result_study(&r[i], study, size) &&
-	       first_of_family(r, i);
+	return r[i].inst->def->role == PMB_ROLE_BRANCHY && !r[i].repetition && !r[i].not_run &&
+	       pmb__result_study(&r[i], study, size) && first_of_family(r, i);
 }
 
 int pmb__analyze_branches(struct pmb_context *c, const struct pmb_result *r, size_t n)

@@ -6,11 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct pmb_instance;
+
 /* Inputs of one study the figures hold (a pair's arguments). */
 #define PMB_MAX_BRANCH_INPUTS 64
-
-/* No such result (a form that did not run at an input). */
-#define PMB_BRANCH_NONE ((size_t)-1)
 
 /* What one input's row compares. */
 enum pmb_branch_row {
@@ -29,10 +28,11 @@ enum pmb_branch_ratio {
 };
 
 /* One input: the branchy result and its branchless and speed-of-light
- * forms at the same arguments (indices into the run's results). */
+ * forms at the same arguments, by their instances (the results' first
+ * repetition; the reports may walk a copy of the results, without those a
+ * signal left unmeasured, so no index into them is kept). */
 struct pmb_branch_input {
-	size_t y, l, s;            /* l, s: PMB_BRANCH_NONE none (s also where it
-	                              did not run) */
+	const struct pmb_instance *y, *l, *s; /* l, s: NULL none */
 	enum pmb_branch_row row;
 	/* The winner (perf backend, a compared row): +1 branchless, -1
 	 * branchy, 0 a tie; ranked false where none is named. */
@@ -47,7 +47,6 @@ struct pmb_branch_input {
 };
 
 struct pmb_branch_figures {
-	size_t first;              /* index of the study's first branchy result */
 	char study[200];           /* "branch/sum_if" */
 	bool sim;                  /* counts simulated: no time, no winner, no penalty */
 	bool ordered;              /* the inputs are ordered (p-inputs, sizes; not a "mix") */

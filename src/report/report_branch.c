@@ -193,24 +193,33 @@ static void winner_cells(struct pmb__table *t, const struct pmb_branch_input *x,
 	pmb__table_set(t, k, "%s", x->winner > 0 ? "branchless" : x->winner < 0 ? "branchy" : "tie");
 }
 
+/* The result of instance in (its first repetition) among r[0..n), or NULL. */
+static const struct pmb_result *result_of(const struct pmb_result *r, size_t n, const struct pmb_instance *in)
+{
+	for (size_t i = 0; in && i < n; i++)
+		if (r[i].inst == in && !r[i].repetition)
+			return &r[i];
+	return NULL;
+}
+
 /* One input's row: branchy against its branchless and sol forms. */
-static void study_row(struct pmb__table *t, const struct study_events *ev, const struct pmb_result *r,
+static void study_row(struct pmb__table *t, const struct study_events *ev, const struct pmb_result *r, size_t n,
 		      const struct pmb_branch_input *x, struct study_na *a)
 {
 	static const char *const why[] = {
 		[PMB_BRANCH_SKIPPED] = "skipped", [PMB_BRANCH_LESS_SKIPPED] = "branchless skipped",
 		[PMB_BRANCH_NO_LESS] = "no branchless form",
 	};
-	const struct pmb_result *y = &r[x->y];
+	const struct pmb_result *y = result_of(r, n, x->y), *l = result_of(r, n, x->l);
 	int k;
 
 	pmb__table_add_row(t);
-	pmb__table_set(t, 0, "%s", y->inst->args[0] ? y->inst->args : "-");
-	if (x->row != PMB_BRANCH_COMPARED) {
+	pmb__table_set(t, 0, "%s", x->y->args[0] ? x->y->args : "-");
+	if (x->row != PMB_BRANCH_COMPARED || !y || !l) {
 		pmb__table_set(t, 1, "%s", why[x->row]);
 		return;
 	}
-	k = cost_cells(t, ev, y, &r[x->l], x->s == PMB_BRANCH_NONE ? NULL : &r[x->s], 1, a);
+	k = cost_cells(t, ev, y, l, result_of(r, n, x->s), 1, a);
 	if (x->ranked)
 		winner_cells(t, x, k, a);
 }
@@ -251,7 +260,7 @@ static void sim_predictor_note(FILE *f)
 
 /* The study's finding in one sentence, without its newline: the verdict
  * over the inputs, or under simulation how mispredictions go. */
-static void finding(FILE *f, const struct pmb_result *r, const struct pmb_branch_figures *b)
+static void finding(FILE *f, const struct pmb_branch_figures *b)
 {
 	const char *arg[PMB_MAX_BRANCH_INPUTS];
 	int w[PMB_MAX_BRANCH_INPUTS], nw = 0;
@@ -265,7 +274,7 @@ static void finding(FILE *f, const struct pmb_result *r, const struct pmb_branch
 	}
 	for (int k = 0; k < b->ninputs; k++)
 		if (b->in[k].ranked) {
-			arg[nw] = r[b->in[k].y].inst->args;
+			arg[nw] = b->in[k].y->args;
 			w[nw++] = b->in[k].winner;
 		}
 	verdict(f, w, arg, nw, b->ordered);
@@ -278,26 +287,26 @@ static const int drop_perf[] = { 3, 5, 4, 6 }, drop_perf_nobm[] = { 5, 3, 4, 6 }
 /* One branch study's table t, from its figures b (a: what its cells say
  * n/a to). */
 static void study_build(const struct pmb_context *c, const struct study_events *ev, const struct pmb_result *r,
-			const struct pmb_branch_figures *b, struct pmb__table *t, struct study_na *a)
+			size_t n, const struct pmb_branch_figures *b, struct pmb__table *t, struct study_na *a)
 {
 	*a = (struct study_na){ 0 };
 	study_columns(t, c, ev->sim);
 	for (int k = 0; k < b->ninputs; k++)
-		study_row(t, ev, r, &b->in[k], a);
+		study_row(t, ev, r, n, &b->in[k], a);
 }
 
 /* One branch study, from its figures b: its finding first, then its
  * table. */
 static int branch_study(FILE *f, const struct pmb_context *c, const struct study_events *ev,
-			const struct pmb_result *r, const struct pmb_branch_figures *b)
+			const struct pmb_result *r, size_t n, const struct pmb_branch_figures *b)
 {
 	struct pmb__table t = { 0 };
 	struct study_na a;
 	int err;
 
-	study_build(c, ev, r, b, &t, &a);
+	study_build(c, ev, r, n, b, &t, &a);
 	fprintf(f, "\nbranch study %s: ", b->study);
-	finding(f, r, b);
+	finding(f, b);
 	fprintf(f, "\n  branchless / branchy per input");
 	if (b->seeded)
 		fprintf(f, ", inputs seeded with %llu", (unsigned long long)b->seed);
@@ -330,10 +339,11 @@ static void penalty_words(FILE *f, const struct pmb_branch_figures *b)
 	fprintf(f, " (rates %s)", b->rates_counted ? "MEASURED" : "DECLARED");
 }
 
-/* The studies of the run in order (their figures, c->branches): fn(each). */
-static int each_study(FILE *f, const struct pmb_context *c, const struct pmb_result *r,
+/* The studies of the run in order (their figures, c->branches): fn(each), with
+ * the results r[0..n) its rows show. */
+static int each_study(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n,
 		      int (*fn)(FILE *, const struct pmb_context *, const struct study_events *,
-				const struct pmb_result *, const struct pmb_branch_figures *))
+				const struct pmb_result *, size_t, const struct pmb_branch_figures *))
 {
 	const struct study_events ev = {
 		.sim = pmb_context_sim(c),
@@ -344,7 +354,7 @@ static int each_study(FILE *f, const struct pmb_context *c, const struct pmb_res
 	int err = 0;
 
 	for (int i = 0; i < c->nbranches; i++) {
-		int terr = fn(f, c, &ev, r, &c->branches[i]);
+		int terr = fn(f, c, &ev, r, n, &c->branches[i]);
 
 		if (!err)
 			err = terr;
@@ -352,24 +362,15 @@ static int each_study(FILE *f, const struct pmb_context *c, const struct pmb_res
 	return err;
 }
 
-/* One study's finding on one line: its verdict and its penalty. */
-static int study_finding(FILE *f, const struct pmb_context *c, const struct study_events *ev,
-			 const struct pmb_result *r, const struct pmb_branch_figures *b)
+void pmb__branch_findings(FILE *f, const struct pmb_context *c)
 {
-	(void)c;
-	(void)ev;
-	/* Not "branch study K:", which opens the study's own section. */
-	fprintf(f, "%s: ", b->study);
-	finding(f, r, b);
-	penalty_words(f, b);
-	fputc('\n', f);
-	return 0;
-}
-
-void pmb__branch_findings(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
-{
-	(void)n;
-	each_study(f, c, r, study_finding);
+	for (int i = 0; i < c->nbranches; i++) {
+		/* Not "branch study K:", which opens the study's own section. */
+		fprintf(f, "%s: ", c->branches[i].study);
+		finding(f, &c->branches[i]);
+		penalty_words(f, &c->branches[i]);
+		fputc('\n', f);
+	}
 }
 
 /* Branch study: per pair K (branch/K/branchy, branch/K/branchless, branch/K/sol).
@@ -377,6 +378,5 @@ void pmb__branch_findings(FILE *f, const struct pmb_context *c, const struct pmb
  * mispredictions, and no winner is named. */
 int pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
 {
-	(void)n;
-	return each_study(f, c, r, branch_study);
+	return each_study(f, c, r, n, branch_study);
 }

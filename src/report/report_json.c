@@ -537,7 +537,7 @@ int pmb__report_json(FILE *f, const struct pmb_context *c,
 	for (i = 0; i < n; i++)
 		write_result(&w, c, r, i);
 	pmb__jw_close(&w, ']');
-	pmb__json_branch_studies(&w, c, r);
+	pmb__json_branch_studies(&w, c);
 	pmb__jw_close(&w, '}');
 	fputc('\n', f);
 	if (fflush(f) || ferror(f))

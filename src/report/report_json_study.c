@@ -5,16 +5,16 @@
 #include "report_json_internal.h"
 #include "model.h"
 
-/* A result's name, or null where there is none. */
-static void name_or_null(struct pmb__jw *w, const char *key, const struct pmb_result *r, size_t i)
+/* An instance's name, or null where there is none. */
+static void name_or_null(struct pmb__jw *w, const char *key, const struct pmb_instance *in)
 {
-	pmb__jw_str_or_null(w, key, i == PMB_BRANCH_NONE ? NULL : r[i].inst->name);
+	pmb__jw_str_or_null(w, key, in ? in->name : NULL);
 }
 
 /* One input: the three forms, what the row compares, the winner and the
  * ratio it rests on (null where none is named: simulated, or not
  * compared). */
-static void write_input(struct pmb__jw *w, const struct pmb_result *r, const struct pmb_branch_input *x)
+static void write_input(struct pmb__jw *w, const struct pmb_branch_input *x)
 {
 	static const char *const row[] = {
 		[PMB_BRANCH_COMPARED] = "compared", [PMB_BRANCH_SKIPPED] = "branchy skipped",
@@ -26,10 +26,10 @@ static void write_input(struct pmb__jw *w, const struct pmb_result *r, const str
 	};
 
 	pmb__jw_open(w, NULL, '{', false);
-	pmb__jw_str(w, "input", r[x->y].inst->args);
-	name_or_null(w, "branchy", r, x->y);
-	name_or_null(w, "branchless", r, x->l);
-	name_or_null(w, "sol", r, x->s);
+	pmb__jw_str(w, "input", x->y->args);
+	name_or_null(w, "branchy", x->y);
+	name_or_null(w, "branchless", x->l);
+	name_or_null(w, "sol", x->s);
 	pmb__jw_str(w, "row", row[x->row]);
 	pmb__jw_str_or_null(w, "winner", !x->ranked ? NULL : x->winner > 0 ? "branchless" : x->winner < 0 ?
 			    "branchy" : "tie");
@@ -58,7 +58,7 @@ static const char *no_penalty(const struct pmb_branch_figures *b)
 
 /* The penalty: the slopes in ns and cycles, how they were established,
  * and the points they were fitted on. */
-static void write_penalty(struct pmb__jw *w, const struct pmb_result *r, const struct pmb_branch_figures *b)
+static void write_penalty(struct pmb__jw *w, const struct pmb_branch_figures *b)
 {
 	pmb__jw_open(w, "misprediction_penalty", '{', false);
 	pmb__jw_num(w, "ns", b->penalty_ns);
@@ -74,7 +74,7 @@ static void write_penalty(struct pmb__jw *w, const struct pmb_result *r, const s
 		if (!x->point)
 			continue;
 		pmb__jw_open(w, NULL, '{', true);
-		pmb__jw_str(w, "input", r[x->y].inst->args);
+		pmb__jw_str(w, "input", x->y->args);
 		pmb__jw_num(w, "mispredictions_per_item", x->rate);
 		pmb__jw_num(w, "ns_per_item", x->ns);
 		pmb__jw_num(w, "cycles_per_item", x->cycles);
@@ -97,7 +97,7 @@ static void misp_range(struct pmb__jw *w, const char *key, const double *lohi)
 	pmb__jw_close(w, ']');
 }
 
-static void write_study(struct pmb__jw *w, const struct pmb_result *r, const struct pmb_branch_figures *b)
+static void write_study(struct pmb__jw *w, const struct pmb_branch_figures *b)
 {
 	pmb__jw_open(w, NULL, '{', false);
 	pmb__jw_str(w, "study", b->study);
@@ -109,22 +109,22 @@ static void write_study(struct pmb__jw *w, const struct pmb_result *r, const str
 		pmb__jw_null(w, "seed");
 	pmb__jw_open(w, "inputs", '[', false);
 	for (int k = 0; k < b->ninputs; k++)
-		write_input(w, r, &b->in[k]);
+		write_input(w, &b->in[k]);
 	pmb__jw_close(w, ']');
 	pmb__jw_open(w, "mispredictions_per_item", '{', false);
 	misp_range(w, "branchy", b->misp[0]);
 	misp_range(w, "branchless", b->misp[1]);
 	pmb__jw_close(w, '}');
-	write_penalty(w, r, b);
+	write_penalty(w, b);
 	pmb__jw_close(w, '}');
 }
 
-void pmb__json_branch_studies(struct pmb__jw *w, const struct pmb_context *c, const struct pmb_result *r)
+void pmb__json_branch_studies(struct pmb__jw *w, const struct pmb_context *c)
 {
 	if (!c->nbranches)
 		return;
 	pmb__jw_open(w, "branch_studies", '[', false);
 	for (int i = 0; i < c->nbranches; i++)
-		write_study(w, r, &c->branches[i]);
+		write_study(w, &c->branches[i]);
 	pmb__jw_close(w, ']');
 }

@@ -260,6 +260,15 @@ def check_bench(b):
         ok(isinstance(col, list) and len(col) == 10 and
            all(x is None or is_num(x) for x in col),
            "%s: raw_samples.%s has one entry per sample" % (n, key))
+        # each the kernel's count [value, enabled, running] scaled to its
+        # enabled time, null where not read or never running
+        cnt = b.get("raw_counts", {}).get(key, [])
+        want = [None if c is None or c[2] == 0 else c[0] if c[2] >= c[1] else c[0] * (c[1] / c[2])
+                for c in cnt]
+        ok(isinstance(col, list) and len(cnt) == len(col) and
+           all(x == y if x is None or y is None else abs(x - y) <= 1e-12 * max(1.0, abs(y))
+               for x, y in zip(col, want)),
+           "%s: raw_samples.%s are raw_counts scaled to time enabled (%s vs %s)" % (n, key, col[:3], want[:3]))
 
 
 for b in benches:

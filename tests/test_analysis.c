@@ -6,7 +6,6 @@
 
 #include "analysis.h"
 #include "runner.h" /* pmb__overhead_fit: the measure stage's */
-#include "report_study.h"
 #include "tap.h"
 
 #define NS 12

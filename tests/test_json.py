@@ -260,6 +260,15 @@ def check_bench(b):
         ok(isinstance(col, list) and len(col) == 10 and
            all(x is None or is_num(x) for x in col),
            "%s: raw_samples.%s has one entry per sample" % (n, key))
+        # each the kernel's count [value, enabled, running] scaled to its
+        # enabled time, null where not read or never running
+        cnt = b.get("raw_counts", {}).get(key, [])
+        want = [None if c is None or c[2] == 0 else c[0] if c[2] >= c[1] else c[0] * (c[1] / c[2])
+                for c in cnt]
+        ok(isinstance(col, list) and len(cnt) == len(col) and
+           all(x == y if x is None or y is None else abs(x - y) <= 1e-12 * max(1.0, abs(y))
+               for x, y in zip(col, want)),
+           "%s: raw_samples.%s are raw_counts scaled to time enabled (%s vs %s)" % (n, key, col[:3], want[:3]))
 
 
 for b in benches:
@@ -601,6 +610,125 @@ try:
        % (why, nsamp, spent / 1e6, raw["ns"][-1] / 1e6))
 except (ValueError, KeyError, IndexError) as e:
     ok(False, "--precision=0: a run's JSON (%s; %s)" % (e, p.stderr[-300:]))
+
+# ---- branch studies (issue 25): the study's figures, as the console's --
+# "branch_studies" holds what the console's study says: per input the
+# winner and the ratio it rests on, the misprediction penalty with the
+# points it is fitted on.  Each is checked against the benchmarks' own
+# figures in the same file, the rule that makes a winner, the Theil-Sen
+# slope of the points, the console of the same run, and `pmubench report`.
+STUDY = "--filter=^branch/sum_if/branch(y|less)/p(0|10|25|50)$"
+INPUTS = ["p0", "p10", "p25", "p50"]
+
+
+def study_of(d, name):
+    return next((x for x in (d or {}).get("branch_studies", []) if x.get("study") == name), None)
+
+
+def theil_sen(pts, key):
+    """The median of the pairwise slopes of key against the rate."""
+    sl = [(b[key] - a[key]) / (b["mispredictions_per_item"] - a["mispredictions_per_item"])
+          for i, a in enumerate(pts) for b in pts[i + 1:]
+          if b["mispredictions_per_item"] != a["mispredictions_per_item"]]
+    return statistics.median(sl) if len(pts) >= 3 and sl else None
+
+
+def want_winner(y, l, x):
+    """pmb__branch_winner's rule: the linked ratio's interval where it
+    excludes 1, else intervals apart, else a tie."""
+    if x["ratio_basis"] == "reference" and is_num(x["ratio_ci_hi"]) and x["ratio_ci_hi"] < 1:
+        return "branchless"
+    if x["ratio_basis"] == "reference" and is_num(x["ratio_ci_lo"]) and x["ratio_ci_lo"] > 1:
+        return "branchy"
+    if l["ns_per_item_ci_hi"] < y["ns_per_item_ci_lo"]:
+        return "branchless"
+    if y["ns_per_item_ci_hi"] < l["ns_per_item_ci_lo"]:
+        return "branchy"
+    return "tie"
+
+
+def close(a, b):
+    return is_num(a) and is_num(b) and abs(a - b) <= 1e-12 * max(abs(a), abs(b), 1e-300)
+
+
+saved = os.path.join(TMP, "study.json")
+p = subprocess.run([EXE, STUDY, "--samples=10", "--seed=3", "--save=" + saved], stdout=subprocess.PIPE,
+                   stderr=subprocess.PIPE, universal_newlines=True, timeout=300)
+try:
+    sd = load_json(open(saved).read())
+except (OSError, ValueError) as e:
+    sd = None
+    diag("branch study: %s; %s" % (e, p.stderr[-400:]))
+st = study_of(sd, "branch/sum_if")
+bynm = {b["name"]: b for b in (sd or {}).get("benchmarks", [])}
+ins = (st or {}).get("inputs", [])
+ok(p.returncode == 0 and st and st["simulated"] is False and st["ordered"] is True and st["seed"] == 3 and
+   [x["input"] for x in ins] == INPUTS and
+   all(x["row"] == "compared" and x["branchy"] == "branch/sum_if/branchy/" + x["input"] and
+       x["branchless"] == "branch/sum_if/branchless/" + x["input"] and
+       (x["sol"] is None or x["sol"] in bynm) for x in ins),
+   "branch study: one study, its four inputs in order, each naming its forms, seeded with 3 (%s)"
+   % [(x.get("input"), x.get("row")) for x in ins])
+ok(ins and all(x["ratio_basis"] == "reference" and x["ratio"] == bynm[x["branchless"]]["ns_per_item_ratio"] and
+               x["ratio_ci_lo"] == bynm[x["branchless"]]["ns_per_item_ratio_ci_lo"] and
+               x["ratio_ci_hi"] == bynm[x["branchless"]]["ns_per_item_ratio_ci_hi"] for x in ins),
+   "branch study: each input's ratio is branchless's ns_per_item_ratio to branchy, interval and all")
+got = [(x["input"], x["winner"], want_winner(bynm[x["branchy"]], bynm[x["branchless"]], x)) for x in ins]
+ok(got and all(w == want for _, w, want in got), "branch study: each winner follows from the ratio's "
+   "interval, else the intervals (%s)" % got)
+sec = p.stdout[p.stdout.find("\nbranch study branch/sum_if:"):]
+rows = {ln.split()[0]: ln.split()[-1] for ln in sec.splitlines()[1:] if ln.split() and ln.split()[0] in INPUTS}
+ok(rows == {x["input"]: x["winner"] for x in ins}, "branch study: the console's winner column is the JSON's "
+   "(%s)" % rows)
+pen = (st or {}).get("misprediction_penalty", {})
+pts = pen.get("points", [])
+ctx_ev = [e["name"] for e in (sd or {}).get("context", {}).get("events", []) if isinstance(e.get("group"), int) and e["group"] >= 0]
+counted = "branch-misses" in ctx_ev
+rate_key = "branch_misses_per_item" if counted else "declared_mispredict_rate"
+cyc_key = "cycles_per_item" if "cycles" in ctx_ev else "est_cycles_per_item"
+ok(pen.get("rates") == ("counted" if counted else "declared") and [q["input"] for q in pts] == INPUTS and
+   all(q["mispredictions_per_item"] == max(bynm["branch/sum_if/branchy/" + q["input"]][rate_key], 0) and
+       q["ns_per_item"] == bynm["branch/sum_if/branchy/" + q["input"]]["ns_per_item"] and
+       q["cycles_per_item"] == bynm["branch/sum_if/branchy/" + q["input"]][cyc_key] for q in pts),
+   "branch study: the penalty's points are branchy's %s rates, ns and %s per item (%s)"
+   % (pen.get("rates"), cyc_key, pts))
+want_ns, want_cyc = theil_sen(pts, "ns_per_item"), theil_sen(pts, "cycles_per_item")
+ok(close(pen.get("ns"), want_ns) and close(pen.get("cycles"), want_cyc) and pen.get("why_none") is None and
+   pen.get("cycles_estimated") is ("cycles" not in ctx_ev),
+   "branch study: the penalty is the Theil-Sen slope of the points: %r ns (want %r), %r cycles (want %r)"
+   % (pen.get("ns"), want_ns, pen.get("cycles"), want_cyc))
+ok(is_num(pen.get("ns")) and ("misprediction penalty: %.2f ns" % pen["ns"]) in p.stdout,
+   "branch study: the console's penalty is the JSON's (%r)" % pen.get("ns"))
+p = subprocess.run([EXE, "report", "--format=json", saved], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                   universal_newlines=True, timeout=300)
+try:
+    again = study_of(load_json(p.stdout), "branch/sum_if")
+except ValueError as e:
+    again = "%s: %s" % (e, p.stderr[-300:])
+ok(st and again == st, "branch study: pmubench report of the saved run gives the same figures")
+
+if SIM_WHY:
+    skip("branch study, sim: simulated, no winner, no penalty; the mispredictions' range", SIM_WHY)
+else:
+    p = subprocess.run([EXE, STUDY, "--backend=sim", "--samples=5", "--seed=1", "--format=json"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=300)
+    try:
+        sd = load_json(p.stdout)
+    except ValueError as e:
+        sd = None
+        diag("branch study, sim: %s; %s" % (e, p.stderr[-400:]))
+    st = study_of(sd, "branch/sum_if") or {}
+    bynm = {b["name"]: b for b in (sd or {}).get("benchmarks", [])}
+    key = next((k for k in ("branch_misses_per_item", "cond_branch_misses_per_item")
+                if k in bynm.get("branch/sum_if/branchy/p0", {})), None)
+    misp = {f: [max(bynm["branch/sum_if/%s/%s" % (f, i)][key], 0) for i in INPUTS] if key else []
+            for f in ("branchy", "branchless")}
+    pen = st.get("misprediction_penalty", {})
+    ok(st.get("simulated") is True and all(x["winner"] is None and x["ratio"] is None for x in st["inputs"]) and
+       pen.get("ns") is None and pen.get("points") == [] and pen.get("why_none") == "simulated: no time" and
+       st.get("mispredictions_per_item") == {f: [min(v), max(v)] for f, v in misp.items()},
+       "branch study, sim: simulated, no winner, no penalty; the mispredictions per item from %s to %s (%s)"
+       % (misp.get("branchy"), misp.get("branchless"), st.get("mispredictions_per_item")))
 
 for f in os.listdir(TMP):
     os.unlink(os.path.join(TMP, f))

@@ -89,10 +89,28 @@ static void figure(struct pmb_figure *f, const struct totals *t, double ov_pass,
 	free(cost);
 }
 
+/* Event e's count in each of n samples s, scaled to its enabled time (NAN
+ * where a sample did not read it or its group never ran), into a new
+ * array; NULL where no sample read e (or out of memory). */
+static double *scaled_counts(const struct pmb_sample *s, size_t n, int e)
+{
+	double *v = NULL;
+	int scaled;
+
+	for (size_t i = 0; i < n && !v; i++)
+		if (s[i].mask & (1u << e))
+			v = malloc(n * sizeof(*v));
+	for (size_t i = 0; v && i < n; i++)
+		if (!pmb__sample_event(&s[i], e, &v[i], &scaled))
+			v[i] = NAN;
+	return v;
+}
+
 /* Event e's figure from the samples and probes that read it (t: scratch
- * of r->nsamples + r->nprobes). */
+ * of r->nsamples + r->nprobes), and its scaled counts per sample (ps). */
 static void event_figure(const struct pmb_context *ctx, struct pmb_result *r, int e,
-			 const struct pmb_overhead *o, double items, struct totals *t, double *pi)
+			 const struct pmb_overhead *o, double items, struct totals *t, double *pi,
+			 struct pmb_per_sample *ps)
 {
 	size_t m = 0, read = 0;
 	int scaled = 0, probe_scaled = 0;
@@ -115,6 +133,8 @@ static void event_figure(const struct pmb_context *ctx, struct pmb_result *r, in
 			t->v[m++] = x;
 		}
 	}
+	ps->ev[e] = scaled_counts(r->samples, r->nsamples, e);
+	ps->probe_ev[e] = scaled_counts(r->probes, r->nprobes, e);
 	t->nprobe = m - t->n;
 	m = t->n;
 	/* Cycle and clock counts vary with the loop's speed as time does;
@@ -204,7 +224,7 @@ static void derive(const struct pmb_context *ctx, struct pmb_result *r, double i
 	}
 }
 
-static void analyze_one(struct pmb_context *ctx, struct pmb_result *r)
+static void analyze_one(struct pmb_context *ctx, struct pmb_result *r, struct pmb_per_sample *ps)
 {
 	size_t n = r->nsamples, all = n + r->nprobes;
 	double items = (double)(r->items_per_pass ? r->items_per_pass : 1);
@@ -227,10 +247,16 @@ static void analyze_one(struct pmb_context *ctx, struct pmb_result *r)
 	}
 	figure(&r->time, &t, o->ns_per_pass, o->ns_per_sample, o->ns_noise_per_pass,
 	       ctx->clock.resolution_ns, items, true, false, pi);
+	/* time per item of each sample, as the time figure was made from */
+	ps->n = n;
+	ps->nprobes = r->nprobes;
+	ps->ns_per_item = malloc(n * sizeof(double));
+	if (ps->ns_per_item)
+		pmb__per_item_values(t.v, t.p, n, o->ns_per_sample, o->ns_per_pass, items, ps->ns_per_item);
 	if (pmb_context_sim(ctx))
 		r->time.valid = false; /* valgrind's clock says nothing */
 	for (int e = 0; e < ctx->plan.nev; e++)
-		event_figure(ctx, r, e, o, items, &t, pi);
+		event_figure(ctx, r, e, o, items, &t, pi, ps);
 	estimate_cycles(ctx, r);
 	derive(ctx, r, items);
 out:
@@ -252,9 +278,17 @@ int pmb__analyze_figures(struct pmb_context *ctx, struct pmb_result *r, size_t n
 {
 	if (reps == 0)
 		reps = 1;
-	for (size_t i = 0; i < n; i++)
+	pmb__per_sample_free(ctx);
+	ctx->per_sample = calloc(n + 1, sizeof(*ctx->per_sample));
+	if (!ctx->per_sample)
+		return -ENOMEM;
+	ctx->nper_sample = n;
+	for (size_t i = 0; i < n; i++) {
+		ctx->per_sample[i].inst = r[i].inst;
+		ctx->per_sample[i].repetition = r[i].repetition;
 		if (r[i].status == 0)
-			analyze_one(ctx, &r[i]);
+			analyze_one(ctx, &r[i], &ctx->per_sample[i]);
+	}
 	pmb__analysis_links(ctx, r, n, reps);
 	/* Spread between repetitions: each is a whole call, fresh setup. */
 	if (reps > 1) {
@@ -278,5 +312,5 @@ int pmb__analyze_figures(struct pmb_context *ctx, struct pmb_result *r, size_t n
 		}
 	}
 	pmb__analysis_learn(ctx, r, n, reps);
-	return pmb__analyze_sweeps(ctx, r, n);
+	return pmb__analyze_sweeps(ctx, r, n) ? -ENOMEM : pmb__analyze_branches(ctx, r, n);
 }

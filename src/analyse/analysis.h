@@ -59,4 +59,20 @@ void pmb__analysis_learn(const struct pmb_context *ctx, struct pmb_result *r, si
  * Returns 0 or -ENOMEM. */
 int pmb__analyze_sweeps(struct pmb_context *ctx, const struct pmb_result *r, size_t n);
 
+/* The figures of every branch study in r[0..n) (a branchy result's .study,
+ * with its branchless and sol forms), into ctx->branches in the order of
+ * their first branchy results (analysis_branch.c; replaced if there).
+ * Returns 0 or -ENOMEM. */
+int pmb__analyze_branches(struct pmb_context *ctx, const struct pmb_result *r, size_t n);
+
+/* The misprediction penalty a branch study implies: the slope of cost per
+ * item against mispredictions per item over n inputs (Theil-Sen).  NAN with
+ * under three inputs, a non-finite point, or rates spread by under 0.1. */
+double pmb__branch_penalty(const double *rate, const double *cost, size_t n);
+/* Who wins at one input, branchy fy against branchless fl: +1 branchless,
+ * -1 branchy, 0 a tie.  fl's ratio interval decides where it is linked (its
+ * .reference is the branchy form) and excludes 1; figures whose intervals
+ * do not overlap are never a tie. */
+int pmb__branch_winner(const struct pmb_figure *fy, const struct pmb_figure *fl, bool linked);
+
 #endif

@@ -35,12 +35,14 @@ static bool sample_cost(const struct pmb_context *ctx, const struct pmb_result *
 	const struct pmb_overhead *o = pmb_result_overhead(ctx, r);
 	const struct pmb_sample *s = &r->samples[i];
 	double P = (double)s->passes, v;
+	int scaled;
 
 	if (e < 0) {
 		*c = (double)s->ns - o->ns_per_sample - o->ns_per_pass * P;
 		return true;
 	}
-	if (!(s->mask & (1u << e)) || pmb__count_scale(&s->count[e], &v) < 0)
+	/* read as every figure reads a count: scaled to its enabled time */
+	if (!pmb__sample_event(s, e, &v, &scaled))
 		return false;
 	*c = v - (o->ev_valid[e] ? o->ev_per_sample[e] + o->ev_per_pass[e] * P : 0);
 	return true;

@@ -76,7 +76,7 @@ static int main_in_c_locale(int argc, char **argv)
 		usage();
 	else if (rc == 1 && o.version && pmb_version(&v))
 		printf("pmubench %s\n", v);
-	return stdout_checked(rc == 1 ? 0 : pmb__run_command(&o));
+	return stdout_checked(rc == 1 ? 0 : pmb__run_command(&o, argc, argv));
 }
 
 /* Standard input, output and error that were closed are opened on

@@ -1,4 +1,4 @@
-/* run_cli.c - what only the command line does with the options of a run: --list, --list-events and --topology printed, the benchmarks run and reported by run/run.c's path. */
+/* run_cli.c - what only the command line does with the options of a run: --list, --list-events and --topology printed, --backend=sim's command line run again under valgrind, the benchmarks run and reported by run/run.c's path. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -56,7 +56,23 @@ static int list_events(const struct pmb_options *o)
 	return 1;
 }
 
-int pmb__run_command(const struct pmb_options *o)
+/* --backend=sim outside valgrind: the same command line again under it,
+ * for the planned core and its core PMU, once the run's own checks hold;
+ * its exit status is this one's. */
+static int rerun_under_valgrind(const struct pmb_options *o, int argc, char **argv)
+{
+	struct pmb_topology_info info;
+	char pmu[64], err[1024];
+	bool info_ok;
+	int rc = pmb__run_sim_target(o, &info, &info_ok, pmu, sizeof(pmu));
+
+	if (rc)
+		return rc;
+	rc = pmb__sim_rerun(argc, argv, info_ok ? &info : NULL, pmu, o->disasm, err, sizeof(err));
+	return rc < 0 ? pmb__out_error("%s", err) : rc;
+}
+
+int pmb__run_command(const struct pmb_options *o, int argc, char **argv)
 {
 	struct pmb_run *run;
 	int rc;
@@ -65,6 +81,8 @@ int pmb__run_command(const struct pmb_options *o)
 		return list_benchmarks(o);
 	if (o->list_events)
 		return list_events(o);
+	if (o->backend == PMB_WANT_SIM && !pmb__sim_active())
+		return rerun_under_valgrind(o, argc, argv);
 	run = calloc(1, sizeof(*run));
 	rc = run ? pmb__run_path(o, run) : pmb__out_error("out of memory");
 	/* --topology: the path stopped with the counters open (under

@@ -19,12 +19,14 @@ struct pmb_optdef;
  * options `pmubench report` shares with a run are these very entries. */
 const struct pmb_optdef *pmb__main_option(const char *name);
 
-/* Run what the options ask for: the benchmarks (run/run.c's path), or
- * --list, --list-events, --topology, --self-check.  Prints the report, its
+/* Run what the options (read from argc, argv) ask for: the benchmarks
+ * (run/run.c's path), or --list, --list-events, --topology, --self-check;
+ * under --backend=sim outside valgrind, the command line again under it
+ * (meter's pmb__sim_rerun), whose exit status is this one's.  Prints the report, its
  * errors ("pmubench: ..." on stderr) and warnings.  Returns the exit
  * status: 0, 1 (a benchmark failed its check, a self-check was WRONG,
  * --list-events found nothing, a report could not be written), 2 (nothing
  * measured: see the message). */
-int pmb__run_command(const struct pmb_options *o);
+int pmb__run_command(const struct pmb_options *o, int argc, char **argv);
 
 #endif

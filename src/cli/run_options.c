@@ -162,8 +162,6 @@ int pmb__run_options(int argc, char **argv, struct pmb_options *o, char *err, si
 	int first, rc;
 
 	pmb__run_defaults(o);
-	o->argc = argc;
-	o->argv = argv;
 	rc = pmb__options_parse(options, NOPTIONS, argc, argv, o, &first, err, size);
 	if (rc < 0)
 		return 2;

@@ -10,7 +10,6 @@
 
 #include "base.h"
 #include "pmubench.h"
-#include "plan.h"
 #include "sim_internal.h"
 
 char pmb__sim_err[PMB__SIM_ERR_LEN];
@@ -213,6 +212,10 @@ static int with_level(const char *name, enum pmb_event_meaning *means)
 	return q;
 }
 
+/* The plan's reading of PMU event names, as pmb__sim_resolve was handed it
+ * (run.c gives the events module's): used only while it resolves. */
+static const struct pmb_sim_names *names;
+
 /* The quantity of one name as the events module resolves it for the
  * perf backend: libpfm4's events, the tables' aliases, perf's generic
  * names, raw codes.  It is the simulated quantity of what its encoding
@@ -235,7 +238,7 @@ static int resolve_one(const char *name, struct pmb_event_plan *pl, enum pmb_eve
 	int q;
 
 	*means = PMB_MEANS_OTHER;
-	if (strpbrk(name, "@,") || pmb__events_resolve(name, 0, false, pl) != 0 || pl->nev != 1)
+	if (strpbrk(name, "@,") || names->resolve(name, 0, false, pl) != 0 || pl->nev != 1)
 		return -1;
 	a = &pl->ev[0].attr;
 	*means = pl->ev[0].means;
@@ -301,7 +304,7 @@ static int lookup_by_meaning(const char *name, enum pmb_event_meaning *means)
 	/* One plan (10 KB) for every PMU's look-up. */
 	if (!(pl = malloc(sizeof(*pl))))
 		return -1;
-	np = pmb__events_pmus_knowing(name, pmus, MAX_PMUS);
+	np = names->pmus_knowing(name, pmus, MAX_PMUS);
 	if (np == 0) {
 		q = resolve_one(name, pl, means);
 		free(pl);
@@ -555,11 +558,12 @@ static int add_list(const char *list, struct pmb_event_plan *plan, int *quant,
 	return rc;
 }
 
-int pmb__sim_resolve(const char *list, struct pmb_event_plan *plan)
+int pmb__sim_resolve(const char *list, const struct pmb_sim_names *with, struct pmb_event_plan *plan)
 {
 	int quant[PMB_MAX_EVENTS];
 	int rc;
 
+	names = with;
 	pmb__sim_err[0] = '\0';
 	memset(plan, 0, sizeof(*plan));
 	snprintf(plan->pmu_name, sizeof(plan->pmu_name), "callgrind");

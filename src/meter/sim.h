@@ -31,11 +31,21 @@ int pmb__sim_rerun(int argc, char **argv, const struct pmb_topology_info *info, 
  * lines, LL 16 MiB ..."), from info the same way pmb__sim_exec passes it. */
 void pmb__sim_geometry(const struct pmb_topology_info *info, char *buf, size_t n);
 
+/* What a PMU's event name counts, as the perf backend reads it: the plan's
+ * events module (plan/events.h), handed in by whoever resolves the
+ * simulator's events (run.c), since the meter does not reach into the plan.
+ * resolve: pmb__events_resolve; pmus_knowing: pmb__events_pmus_knowing. */
+struct pmb_sim_names {
+	int (*resolve)(const char *list, int cpu, bool kernel, struct pmb_event_plan *plan);
+	int (*pmus_knowing)(const char *name, char (*pmus)[32], int max);
+};
+
 /* Resolve a counter list for the simulator (the same portable names as the
- * perf backend: instructions, branches, branch-misses, l1d-misses, ...).
- * list NULL: the default simulated set.  Returns 0, or PMB_ENOSIM with
- * detail (pmb__sim_error()) naming the event and listing what it can give. */
-int pmb__sim_resolve(const char *list, struct pmb_event_plan *plan);
+ * perf backend: instructions, branches, branch-misses, l1d-misses, ...),
+ * a PMU's names read through names.  list NULL: the default simulated set.
+ * Returns 0, or PMB_ENOSIM with detail (pmb__sim_error()) naming the event
+ * and listing what it can give. */
+int pmb__sim_resolve(const char *list, const struct pmb_sim_names *names, struct pmb_event_plan *plan);
 const char *pmb__sim_error(void);
 
 /* --list-events under --backend=sim: fn for each name the simulator

@@ -65,6 +65,38 @@ void pmb__context_free(struct pmb_context *c)
 	free(c->sweeps);
 	c->sweeps = NULL;
 	c->nsweeps = 0;
+	free(c->branches);
+	c->branches = NULL;
+	c->nbranches = 0;
+	pmb__per_sample_free(c);
+}
+
+void pmb__per_sample_free(struct pmb_context *c)
+{
+	for (size_t i = 0; i < c->nper_sample; i++) {
+		struct pmb_per_sample *p = &c->per_sample[i];
+
+		free(p->ns_per_item);
+		for (int e = 0; e < PMB_MAX_EVENTS; e++) {
+			free(p->ev[e]);
+			free(p->probe_ev[e]);
+		}
+	}
+	free(c->per_sample);
+	c->per_sample = NULL;
+	c->nper_sample = 0;
+}
+
+const struct pmb_per_sample *pmb__per_sample_of(const struct pmb_context *c, const struct pmb_result *r,
+					       size_t hint)
+{
+	if (hint < c->nper_sample && c->per_sample[hint].inst == r->inst &&
+	    c->per_sample[hint].repetition == r->repetition)
+		return &c->per_sample[hint];
+	for (size_t i = 0; i < c->nper_sample; i++)
+		if (c->per_sample[i].inst == r->inst && c->per_sample[i].repetition == r->repetition)
+			return &c->per_sample[i];
+	return NULL;
 }
 
 /* The meaning a generic name stands for: "cycles" is also the PMU's own

@@ -13,6 +13,8 @@
 #include "event_plan.h"
 #include "machine.h"
 #include "sweep.h"
+#include "branch_figures.h"
+#include "per_sample.h"
 
 /* One expanded benchmark: a definition with its argument values. */
 struct pmb_instance {
@@ -286,6 +288,10 @@ struct pmb_context {
 	struct pmb_console_view view;
 	struct pmb_sweep_figures *sweeps;  /* the sweeps' figures (analysis_sweep.c); owned */
 	int nsweeps;
+	struct pmb_branch_figures *branches; /* the branch studies' figures (analysis_branch.c); owned */
+	int nbranches;
+	struct pmb_per_sample *per_sample; /* each result's figures per sample (analysis.c); owned */
+	size_t nper_sample;
 };
 
 /* Whether the counts are simulated (--backend=sim): the one test of the
@@ -358,6 +364,14 @@ void pmb__warnings_free(struct pmb_warnings *w);
 void pmb__context_warn(struct pmb_context *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void pmb__context_free(struct pmb_context *c);
+
+/* The figures per sample of result r (by its instance and repetition;
+ * looked for at index hint first, where the results are the analysed
+ * ones), or NULL where the analysis made none. */
+const struct pmb_per_sample *pmb__per_sample_of(const struct pmb_context *c, const struct pmb_result *r,
+					       size_t hint);
+/* Free what pmb__context_free frees of the figures per sample. */
+void pmb__per_sample_free(struct pmb_context *c);
 
 /* Value of event e in sample s, scaled (*scaled set where it was); false
  * where it was not read or never ran in that sample. */

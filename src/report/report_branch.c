@@ -1,4 +1,4 @@
-/* report_branch.c - the console report's branch studies: branchy against branchless per input, the ratio, the verdict. */
+/* report_branch.c - the console report's branch studies, rendered from the figures the analysis made (analyse/analysis_branch.c, struct pmb_branch_figures): branchy against branchless per input, the ratio, the verdict, the penalty. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,7 +8,7 @@
 #include "report_study.h"
 
 /* Where branchy wins, in a verdict's tail: "; branchy wins at p0, p1". */
-static void branchy_wins(FILE *f, const int *w, char (*arg)[64], int n)
+static void branchy_wins(FILE *f, const int *w, const char *const *arg, int n)
 {
 	const char *sep = "; branchy wins at ";
 
@@ -20,7 +20,7 @@ static void branchy_wins(FILE *f, const int *w, char (*arg)[64], int n)
 }
 
 /* Where the winner changes from one input to the next (ordered inputs). */
-static void crossings(FILE *f, const int *w, char (*arg)[64], int n)
+static void crossings(FILE *f, const int *w, const char *const *arg, int n)
 {
 	int prev = 0;
 
@@ -34,7 +34,7 @@ static void crossings(FILE *f, const int *w, char (*arg)[64], int n)
 
 /* The verdict over a pair's inputs, in their order: w[k] is +1 where
  * branchless wins (ratio interval below 1), -1 where branchy wins, 0 tie. */
-static void verdict(FILE *f, const int *w, char (*arg)[64], int n, bool ordered)
+static void verdict(FILE *f, const int *w, const char *const *arg, int n, bool ordered)
 {
 	int from = n, wins = 0, losses = 0;
 
@@ -70,22 +70,11 @@ struct study_events {
 	int bm, cyc, ins; /* branch misses, cycles, instructions; -1 none */
 };
 
-/* One study's rows so far: per input the winner and its name (for the
- * verdict), and branchy's misprediction rate, ns and cycles per item (for
- * the penalty). */
-struct study_acc {
-	int w[64], nw;
-	char args[64][64];
-	bool ordered;
-	double rate[64], ns[64], cyc[64];
-	int np;
-	bool measured;   /* rates counted by a PMU, not declared by the benchmark */
-	int unrated;     /* inputs with neither a counted nor a declared rate */
-	bool cyc_counted; /* cycles counted, not estimated */
-	bool ratio_na;    /* a ratio cell reads n/a */
-	bool sol_na;      /* a sol cell reads n/a: no sol run at that input */
-	bool cost_na;     /* another cost or cycles cell reads n/a */
-	double misp[2][2]; /* branchy, branchless: least and most mispredictions per item */
+/* What a study's table says n/a to, for its footnotes. */
+struct study_na {
+	bool ratio;       /* a ratio cell reads n/a */
+	bool sol;         /* a sol cell reads n/a: no sol run at that input */
+	bool cost;        /* another cost or cycles cell reads n/a */
 };
 
 /* A result's cost figure: time, or under simulation instructions (NULL
@@ -120,7 +109,7 @@ static void study_columns(struct pmb__table *t, const struct pmb_context *c, boo
 
 /* What the study's table leaves out for the width, and its legend. */
 static void study_notes(FILE *f, const struct pmb_context *c, struct pmb__table *t, const struct study_events *ev,
-			const struct study_acc *a)
+			const struct study_na *a)
 {
 	bool est = !ev->sim && !c->has_cycles;
 
@@ -137,13 +126,13 @@ static void study_notes(FILE *f, const struct pmb_context *c, struct pmb__table 
 		"ratio×: branchless ns/item over branchy's, 95 % interval in brackets; a winner where it "
 		"excludes 1", est ? "; est.cyc: ESTIMATED from time" : "", ev->bm < 0 ? "; n/a: no "
 		"branch-misses counter here" : "");
-	if (a->ratio_na)
+	if (a->ratio)
 		fprintf(f, "  ratio× n/a: branchy's ns/item below resolution, or the interval reaches zero: "
 			"no ratio\n");
-	if (a->sol_na)
+	if (a->sol)
 		fprintf(f, "  sol n/a: no speed-of-light form ran at that input (none defined, filtered out or "
 			"skipped)\n");
-	if (a->cost_na)
+	if (a->cost)
 		fprintf(f, "  n/a in a cost column: %s\n", ev->sim && ev->ins < 0 ?
 			"no instructions counted, and simulation has no time" : "the figure was not measured");
 }
@@ -151,7 +140,7 @@ static void study_notes(FILE *f, const struct pmb_context *c, struct pmb__table 
 /* Cost of branchy y, branchless l and speed of light s (NULL: none),
  * cycles and mispredictions, from column k on; returns the column after. */
 static int cost_cells(struct pmb__table *t, const struct study_events *ev, const struct pmb_result *y,
-		      const struct pmb_result *l, const struct pmb_result *s, int k, struct study_acc *a)
+		      const struct pmb_result *l, const struct pmb_result *s, int k, struct study_na *a)
 {
 	const struct pmb_figure *col[3] = { cost_figure(ev, y), cost_figure(ev, l),
 					    s && !s->status ? cost_figure(ev, s) : NULL };
@@ -163,7 +152,7 @@ static int cost_cells(struct pmb__table *t, const struct study_events *ev, const
 	for (int q = 0; q < 3; q++, k++) {
 		if (!col[q] || !col[q]->valid) {
 			pmb__table_set(t, k, "n/a");
-			*(q == 2 && !(s && !s->status) ? &a->sol_na : &a->cost_na) = true;
+			*(q == 2 && !(s && !s->status) ? &a->sol : &a->cost) = true;
 			continue;
 		}
 		pmb__fmt_figure(b, sizeof(b), col[q], false);
@@ -173,7 +162,7 @@ static int cost_cells(struct pmb__table *t, const struct study_events *ev, const
 		if (cy->valid && cl->valid)
 			pmb__table_set(t, k, "%.2f / %.2f", cy->s.median, cl->s.median);
 		else
-			pmb__table_set(t, k, "n/a"), a->cost_na = true;
+			pmb__table_set(t, k, "n/a"), a->cost = true;
 		k++;
 	}
 	if (bm >= 0 && y->ev[bm].valid && l->ev[bm].valid)
@@ -183,158 +172,66 @@ static int cost_cells(struct pmb__table *t, const struct study_events *ev, const
 	return k + 1;
 }
 
-/* Branchy's misprediction rate, ns and cycles per item at this input, for
- * the penalty: the rate a PMU counted where one did, else the rate the
- * benchmark declared (pmb_set_mispredict_rate), else none: a rate is never
- * read from the input's name.  Never under simulation: it has no time. */
-static void penalty_points(const struct study_events *ev, const struct pmb_result *y, struct study_acc *a)
+/* The ratio branchless / branchy and the winner at input x, from column
+ * k on: the ratio with its interval where branchless refers to branchy,
+ * else the ratio of the medians alone. */
+static void winner_cells(struct pmb__table *t, const struct pmb_branch_input *x, int k, struct study_na *a)
 {
-	const struct pmb_figure *cy = cycles_figure(ev, y);
-	bool counted = ev->bm >= 0 && y->ev[ev->bm].valid;
-	double rate = counted ? fmax(y->ev[ev->bm].s.median, 0) : y->misp_declared ? y->misp_rate : NAN;
-
-	if (!counted && !y->misp_declared)
-		a->unrated++;
-	if (ev->sim || !y->time.valid || !isfinite(rate) || a->np == 64)
-		return;
-	a->measured = counted;
-	a->cyc_counted = ev->cyc >= 0;
-	a->rate[a->np] = rate;
-	a->ns[a->np] = y->time.s.median;
-	a->cyc[a->np++] = cy->valid ? cy->s.median : NAN;
-}
-
-double pmb__branch_penalty(const double *rate, const double *cost, size_t n)
-{
-	double lo = INFINITY, hi = -INFINITY;
-	struct pmb_fit fit;
-
-	for (size_t k = 0; k < n; k++) {
-		if (!isfinite(rate[k]) || !isfinite(cost[k]))
-			return NAN;
-		lo = fmin(lo, rate[k]);
-		hi = fmax(hi, rate[k]);
-	}
-	/* Under a tenth of a misprediction per item between the inputs,
-	 * the slope is mostly noise. */
-	if (n < 3 || hi - lo < 0.1 || pmb__fit_line(rate, cost, n, &fit) != 0)
-		return NAN;
-	/* Theil-Sen: one input run in another mode moves it little. */
-	return fit.ts_b;
-}
-
-/* Whether l's .reference names y's benchmark: then l's ratio is the
- * branchless / branchy ratio, with its interval. */
-static bool refers_to(const struct pmb_result *l, const struct pmb_result *y)
-{
-	const char *ref = l->inst->def->reference, *fam = y->inst->family;
-	size_t lr = ref ? strlen(ref) : 0, lf = strlen(fam);
-
-	return lr && lr <= lf && !strcmp(fam + lf - lr, ref) && (lr == lf || fam[lf - lr - 1] == '/');
-}
-
-/* Who wins at one input: +1 branchless, -1 branchy, 0 a tie.  The ratio's
- * interval decides where there is one; figures whose intervals do not
- * overlap are never a tie, ratio or not. */
-int pmb__branch_winner(const struct pmb_figure *fy, const struct pmb_figure *fl, bool linked)
-{
-	if (linked && isfinite(fl->ratio_hi) && fl->ratio_hi < 1)
-		return 1;
-	if (linked && isfinite(fl->ratio_lo) && fl->ratio_lo > 1)
-		return -1;
-	if (fl->s.ci_hi < fy->s.ci_lo)
-		return 1;
-	if (fy->s.ci_hi < fl->s.ci_lo)
-		return -1;
-	return 0;
-}
-
-/* The ratio branchless / branchy and the winner, from column k on: the
- * ratio with its interval where branchless refers to branchy, else the
- * ratio of the medians alone. */
-static void winner_cells(struct pmb__table *t, const struct pmb_result *y, const struct pmb_result *l, int k,
-			 struct study_acc *a)
-{
-	const struct pmb_figure *fl = &l->time;
-	bool linked = refers_to(l, y) && isfinite(fl->ratio);
-	int win = pmb__branch_winner(&y->time, fl, linked);
 	char b[32];
 
-	if (linked) {
-		pmb__fmt_ratio(b, sizeof(b), fl->ratio, fl->ratio_lo, fl->ratio_hi);
+	if (x->ratio_kind == PMB_BRANCH_RATIO_LINKED) {
+		pmb__fmt_ratio(b, sizeof(b), x->ratio, x->ratio_lo, x->ratio_hi);
 		pmb__table_set(t, k, "%s", b);
-	} else if (fl->valid && y->time.valid && y->time.s.median > 0) {
-		pmb__table_set(t, k, "%.2f (medians)", fl->s.median / y->time.s.median);
+	} else if (x->ratio_kind == PMB_BRANCH_RATIO_MEDIANS) {
+		pmb__table_set(t, k, "%.2f (medians)", x->ratio);
 	} else {
 		/* No ratio over what is not resolved: said in the legend. */
 		pmb__table_set(t, k, "n/a");
-		a->ratio_na = true;
+		a->ratio = true;
 	}
 	k++;
-	pmb__table_set(t, k, "%s", win > 0 ? "branchless" : win < 0 ? "branchy" : "tie");
-	snprintf(a->args[a->nw], sizeof(a->args[a->nw]), "%s", y->inst->args);
-	/* p-inputs and tier sizes are ordered; a mix is not. */
-	if (!strcmp(y->inst->args, "mix"))
-		a->ordered = false;
-	a->w[a->nw++] = win;
+	pmb__table_set(t, k, "%s", x->winner > 0 ? "branchless" : x->winner < 0 ? "branchy" : "tie");
 }
 
-/* One input's row: branchy y against its branchless and sol forms. */
-static void study_row(struct pmb__table *t, const struct study_events *ev, const struct pmb_result *r, size_t n,
-		      const char *prefix, const struct pmb_result *y, struct study_acc *a)
+/* The result of instance in (its first repetition) among r[0..n), or NULL. */
+static const struct pmb_result *result_of(const struct pmb_result *r, size_t n, const struct pmb_instance *in)
 {
-	const struct pmb_result *l = pmb__result_in_study(r, n, prefix, PMB_ROLE_BRANCHLESS, y->inst->args);
-	const struct pmb_result *s = pmb__result_in_study(r, n, prefix, PMB_ROLE_SOL, y->inst->args);
+	for (size_t i = 0; in && i < n; i++)
+		if (r[i].inst == in && !r[i].repetition)
+			return &r[i];
+	return NULL;
+}
+
+/* One input's row: branchy against its branchless and sol forms. */
+static void study_row(struct pmb__table *t, const struct study_events *ev, const struct pmb_result *r, size_t n,
+		      const struct pmb_branch_input *x, struct study_na *a)
+{
+	static const char *const why[] = {
+		[PMB_BRANCH_SKIPPED] = "skipped", [PMB_BRANCH_LESS_SKIPPED] = "branchless skipped",
+		[PMB_BRANCH_NO_LESS] = "no branchless form",
+	};
+	const struct pmb_result *y = result_of(r, n, x->y), *l = result_of(r, n, x->l);
 	int k;
 
 	pmb__table_add_row(t);
-	pmb__table_set(t, 0, "%s", y->inst->args[0] ? y->inst->args : "-");
-	if (y->status || !l || l->status) {
-		pmb__table_set(t, 1, "%s", y->status ? "skipped" : l ? "branchless skipped" : "no branchless form");
+	pmb__table_set(t, 0, "%s", x->y->args[0] ? x->y->args : "-");
+	if (x->row != PMB_BRANCH_COMPARED || !y || !l) {
+		pmb__table_set(t, 1, "%s", why[x->row]);
 		return;
 	}
-	k = cost_cells(t, ev, y, l, s, 1, a);
-	penalty_points(ev, y, a);
-	for (int q = 0; q < 2 && ev->bm >= 0; q++) {
-		const struct pmb_figure *fm = &(q ? l : y)->ev[ev->bm];
-
-		if (!fm->valid)
-			continue;
-		a->misp[q][0] = fmin(a->misp[q][0], fmax(fm->s.median, 0));
-		a->misp[q][1] = fmax(a->misp[q][1], fmax(fm->s.median, 0));
-	}
-	if (ev->sim || a->nw == 64)
-		return;
-	winner_cells(t, y, l, k, a);
-}
-
-/* The seed named in a study's title, where every member's input was
- * generated from it (asked pmb_seed()); 0 otherwise, and no seed is named. */
-static bool study_seed(const struct pmb_result *r, size_t n, const char *prefix, uint64_t *seed)
-{
-	char s[200];
-	bool any = false;
-
-	for (size_t j = 0; j < n; j++) {
-		if (r[j].status || !pmb__result_study(&r[j], s, sizeof(s)) || strcmp(s, prefix))
-			continue;
-		if (!r[j].seed_used || (any && r[j].seed != *seed))
-			return false;
-		*seed = r[j].seed;
-		any = true;
-	}
-	return any;
+	k = cost_cells(t, ev, y, l, result_of(r, n, x->s), 1, a);
+	if (x->ranked)
+		winner_cells(t, x, k, a);
 }
 
 /* The misprediction penalty the pair implies: the slope of branchy's cost
  * against its misprediction rate over the inputs, and where those rates
  * came from; where no input has a rate, why there is no penalty. */
-static void penalty_line(FILE *f, const struct study_events *ev, const struct study_acc *a)
+static void penalty_line(FILE *f, const struct pmb_branch_figures *b)
 {
-	double ns = pmb__branch_penalty(a->rate, a->ns, (size_t)a->np);
-	double cyc = pmb__branch_penalty(a->rate, a->cyc, (size_t)a->np);
+	double ns = b->penalty_ns, cyc = b->penalty_cycles;
 
-	if (!ev->sim && !a->np && a->unrated) {
+	if (!b->sim && !b->npoints && b->unrated) {
 		fprintf(f, "  no misprediction penalty: no branch-misses counted here, and branchy declares\n"
 			   "    no misprediction rate (pmb_set_mispredict_rate); none is read from input names\n");
 		return;
@@ -343,11 +240,11 @@ static void penalty_line(FILE *f, const struct study_events *ev, const struct st
 		return;
 	fprintf(f, "  misprediction penalty: %.2f ns", ns);
 	if (isfinite(cyc))
-		fprintf(f, ", %.1f %scycles", cyc, a->cyc_counted ? "" : "est. ");
+		fprintf(f, ", %.1f %scycles", cyc, b->cycles_counted ? "" : "est. ");
 	fprintf(f, " per misprediction\n"
 		   "    (slope of branchy's cost against its misprediction rate, %d inputs;\n"
-		   "    rates %s)\n", a->np,
-		a->measured ? "MEASURED: counted by the PMU"
+		   "    rates %s)\n", b->npoints,
+		b->rates_counted ? "MEASURED: counted by the PMU"
 			    : "DECLARED by the benchmark (pmb_set_mispredict_rate), not counted");
 }
 
@@ -363,71 +260,74 @@ static void sim_predictor_note(FILE *f)
 
 /* The study's finding in one sentence, without its newline: the verdict
  * over the inputs, or under simulation how mispredictions go. */
-static void finding(FILE *f, const struct study_events *ev, struct study_acc *a)
+static void finding(FILE *f, const struct pmb_branch_figures *b)
 {
-	if (ev->sim) {
+	const char *arg[PMB_MAX_BRANCH_INPUTS];
+	int w[PMB_MAX_BRANCH_INPUTS], nw = 0;
+
+	if (b->sim) {
 		fprintf(f, "counts SIMULATED, no time: no winner");
-		if (a->misp[0][0] <= a->misp[0][1] && a->misp[1][0] <= a->misp[1][1])
+		if (b->misp[0][0] <= b->misp[0][1] && b->misp[1][0] <= b->misp[1][1])
 			fprintf(f, "; mispredictions per item: branchy %.3f to %.3f, branchless %.3f to %.3f",
-				a->misp[0][0], a->misp[0][1], a->misp[1][0], a->misp[1][1]);
+				b->misp[0][0], b->misp[0][1], b->misp[1][0], b->misp[1][1]);
 		return;
 	}
-	verdict(f, a->w, a->args, a->nw, a->ordered);
+	for (int k = 0; k < b->ninputs; k++)
+		if (b->in[k].ranked) {
+			arg[nw] = b->in[k].y->args;
+			w[nw++] = b->in[k].winner;
+		}
+	verdict(f, w, arg, nw, b->ordered);
 }
 
 /* Columns dropped for the width, least telling first: sol, or the
  * mispredictions where no counter gives them (all n/a). */
 static const int drop_perf[] = { 3, 5, 4, 6 }, drop_perf_nobm[] = { 5, 3, 4, 6 }, drop_sim[] = { 3, 4 };
 
-/* One branch study's table t and what its rows found (a), from its first
- * branchy result r[first]. */
+/* One branch study's table t, from its figures b (a: what its cells say
+ * n/a to). */
 static void study_build(const struct pmb_context *c, const struct study_events *ev, const struct pmb_result *r,
-			size_t n, size_t first, const char *prefix, struct pmb__table *t, struct study_acc *a)
+			size_t n, const struct pmb_branch_figures *b, struct pmb__table *t, struct study_na *a)
 {
-	const char *fam = r[first].inst->family;
-
-	*a = (struct study_acc){ .ordered = true, .misp = { { INFINITY, -INFINITY }, { INFINITY, -INFINITY } } };
+	*a = (struct study_na){ 0 };
 	study_columns(t, c, ev->sim);
-	for (size_t j = 0; j < n; j++)
-		if (!strcmp(r[j].inst->family, fam) && !r[j].repetition)
-			study_row(t, ev, r, n, prefix, &r[j], a);
+	for (int k = 0; k < b->ninputs; k++)
+		study_row(t, ev, r, n, &b->in[k], a);
 }
 
-/* One branch study, from its first branchy result r[first]: its finding
- * first, then its table. */
+/* One branch study, from its figures b: its finding first, then its
+ * table. */
 static int branch_study(FILE *f, const struct pmb_context *c, const struct study_events *ev,
-			const struct pmb_result *r, size_t n, size_t first, const char *prefix)
+			const struct pmb_result *r, size_t n, const struct pmb_branch_figures *b)
 {
 	struct pmb__table t = { 0 };
-	struct study_acc a;
-	uint64_t seed = 0;
+	struct study_na a;
 	int err;
 
-	study_build(c, ev, r, n, first, prefix, &t, &a);
-	fprintf(f, "\nbranch study %s: ", prefix);
-	finding(f, ev, &a);
+	study_build(c, ev, r, n, b, &t, &a);
+	fprintf(f, "\nbranch study %s: ", b->study);
+	finding(f, b);
 	fprintf(f, "\n  branchless / branchy per input");
-	if (study_seed(r, n, prefix, &seed))
-		fprintf(f, ", inputs seeded with %llu", (unsigned long long)seed);
+	if (b->seeded)
+		fprintf(f, ", inputs seeded with %llu", (unsigned long long)b->seed);
 	fputc('\n', f);
 	if (!c->view.wide && !c->view.columns[0])
 		pmb__table_fit(&t, (size_t)c->view.width, ev->sim ? drop_sim : ev->bm < 0 ? drop_perf_nobm : drop_perf,
 			       ev->sim ? 2 : 4);
 	err = pmb__table_print(f, &t);
 	study_notes(f, c, &t, ev, &a);
-	penalty_line(f, ev, &a);
+	penalty_line(f, b);
 	if (ev->sim)
 		sim_predictor_note(f);
 	return err;
 }
 
 /* The penalty in a few words, after the finding: what penalty_line says. */
-static void penalty_words(FILE *f, const struct study_events *ev, const struct study_acc *a)
+static void penalty_words(FILE *f, const struct pmb_branch_figures *b)
 {
-	double ns = pmb__branch_penalty(a->rate, a->ns, (size_t)a->np);
-	double cyc = pmb__branch_penalty(a->rate, a->cyc, (size_t)a->np);
+	double ns = b->penalty_ns, cyc = b->penalty_cycles;
 
-	if (!ev->sim && !a->np && a->unrated) {
+	if (!b->sim && !b->npoints && b->unrated) {
 		fprintf(f, "; no misprediction penalty (no branch-misses counted, no rate declared)");
 		return;
 	}
@@ -435,14 +335,15 @@ static void penalty_words(FILE *f, const struct study_events *ev, const struct s
 		return;
 	fprintf(f, "; misprediction penalty %.2f ns", ns);
 	if (isfinite(cyc))
-		fprintf(f, ", %.1f %scycles", cyc, a->cyc_counted ? "" : "est. ");
-	fprintf(f, " (rates %s)", a->measured ? "MEASURED" : "DECLARED");
+		fprintf(f, ", %.1f %scycles", cyc, b->cycles_counted ? "" : "est. ");
+	fprintf(f, " (rates %s)", b->rates_counted ? "MEASURED" : "DECLARED");
 }
 
-/* The studies of r[0..n) in order: fn(first branchy result, its study). */
+/* The studies of the run in order (their figures, c->branches): fn(each), with
+ * the results r[0..n) its rows show. */
 static int each_study(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n,
 		      int (*fn)(FILE *, const struct pmb_context *, const struct study_events *,
-				const struct pmb_result *, size_t, size_t, const char *))
+				const struct pmb_result *, size_t, const struct pmb_branch_figures *))
 {
 	const struct study_events ev = {
 		.sim = pmb_context_sim(c),
@@ -452,40 +353,24 @@ static int each_study(FILE *f, const struct pmb_context *c, const struct pmb_res
 	};
 	int err = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		char prefix[200];
-		int terr;
+	for (int i = 0; i < c->nbranches; i++) {
+		int terr = fn(f, c, &ev, r, n, &c->branches[i]);
 
-		if (r[i].inst->def->role != PMB_ROLE_BRANCHY || r[i].repetition ||
-		    !pmb__result_study(&r[i], prefix, sizeof(prefix)) || !pmb__first_of_family(r, i))
-			continue;
-		terr = fn(f, c, &ev, r, n, i, prefix);
 		if (!err)
 			err = terr;
 	}
 	return err;
 }
 
-/* One study's finding on one line: its verdict and its penalty. */
-static int study_finding(FILE *f, const struct pmb_context *c, const struct study_events *ev,
-			 const struct pmb_result *r, size_t n, size_t first, const char *prefix)
+void pmb__branch_findings(FILE *f, const struct pmb_context *c)
 {
-	struct pmb__table t = { 0 };
-	struct study_acc a;
-
-	study_build(c, ev, r, n, first, prefix, &t, &a);
-	pmb__table_free(&t);
-	/* Not "branch study K:", which opens the study's own section. */
-	fprintf(f, "%s: ", prefix);
-	finding(f, ev, &a);
-	penalty_words(f, ev, &a);
-	fputc('\n', f);
-	return 0;
-}
-
-void pmb__branch_findings(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
-{
-	each_study(f, c, r, n, study_finding);
+	for (int i = 0; i < c->nbranches; i++) {
+		/* Not "branch study K:", which opens the study's own section. */
+		fprintf(f, "%s: ", c->branches[i].study);
+		finding(f, &c->branches[i]);
+		penalty_words(f, &c->branches[i]);
+		fputc('\n', f);
+	}
 }
 
 /* Branch study: per pair K (branch/K/branchy, branch/K/branchless, branch/K/sol).

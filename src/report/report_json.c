@@ -175,10 +175,12 @@ static void write_events(struct pmb__jw *w, const struct pmb_context *c,
 
 /* The samples as taken, so that compare can test two runs against each
  * other (Mann-Whitney) and recompute anything. */
-/* Samples' raw totals under key: passes, ns, group and one array per
- * event read. */
+/* Samples' totals under key: passes, ns, group as measured, and per event
+ * that a sample read its counts scaled to their enabled time, as the
+ * analysis made them (ev[e]: NULL where no sample read e; NAN, written
+ * null, where a sample did not read it or its group never ran). */
 static void write_samples(struct pmb__jw *w, const char *key, const struct pmb_event_plan *pl,
-			  const struct pmb_sample *smp, size_t n)
+			  const struct pmb_sample *smp, size_t n, double *const *ev)
 {
 	char name[80];
 	size_t i;
@@ -197,54 +199,41 @@ static void write_samples(struct pmb__jw *w, const char *key, const struct pmb_e
 	for (i = 0; i < n; i++)
 		pmb__jw_int(w, NULL, smp[i].group);
 	pmb__jw_close(w, ']');
-	for (e = 0; e < pl->nev; e++) {
+	for (e = 0; ev && e < pl->nev; e++) {
 		/* An event no sample read (it did not open) has no column. */
-		for (i = 0; i < n; i++)
-			if (smp[i].mask & (1u << e))
-				break;
-		if (i == n)
+		if (!ev[e])
 			continue;
 		pmb__json_key(name, sizeof(name), pl->ev[e].name);
 		pmb__jw_open(w, name, '[', true);
-		for (i = 0; i < n; i++) {
-			const struct pmb_sample *s = &smp[i];
-			double v;
-
-			/* null: the event was not read in this sample (its
-			 * group's turn had not come) or never ran. */
-			if (!(s->mask & (1u << e)) ||
-			    pmb__count_scale(&s->count[e], &v) < 0)
-				pmb__jw_null(w, NULL);
-			else
-				pmb__jw_num(w, NULL, v);
-		}
+		/* null: the event was not read in this sample (its group's
+		 * turn had not come) or never ran. */
+		for (i = 0; i < n; i++)
+			pmb__jw_num(w, NULL, ev[e][i]);
 		pmb__jw_close(w, ']');
 	}
 	pmb__jw_close(w, '}');
 }
 
-static void write_raw(struct pmb__jw *w, const struct pmb_context *c,
-		      const struct pmb_result *r, bool time_ok)
+/* The samples and their figures per sample (ps, the analysis's; NULL
+ * none): time per item less the harness overhead, the raw samples, the
+ * fixed-cost probes. */
+static void write_raw(struct pmb__jw *w, const struct pmb_context *c, const struct pmb_result *r,
+		      const struct pmb_per_sample *ps, bool time_ok)
 {
 	const struct pmb_event_plan *pl = &c->plan;
-	const struct pmb_overhead *ov = pmb_result_overhead(c, r);
-	size_t i;
+	bool made = ps && ps->n == r->nsamples && ps->nprobes == r->nprobes;
 
-	if (time_ok) {
+	if (time_ok && made && ps->ns_per_item) {
 		pmb__jw_open(w, "ns_per_item_samples", '[', true);
-		for (i = 0; i < r->nsamples; i++) {
-			const struct pmb_sample *s = &r->samples[i];
-
-			pmb__jw_num(w, NULL, pmb_per_item((double)s->ns, ov->ns_per_sample, ov->ns_per_pass,
-						     (double)s->passes, (double)r->items_per_pass));
-		}
+		for (size_t i = 0; i < r->nsamples; i++)
+			pmb__jw_num(w, NULL, ps->ns_per_item[i]);
 		pmb__jw_close(w, ']');
 	}
-	write_samples(w, "raw_samples", pl, r->samples, r->nsamples);
+	write_samples(w, "raw_samples", pl, r->samples, r->nsamples, made ? ps->ev : NULL);
 	/* The short samples the fixed cost per sample is also estimated
 	 * from (see pmubench(3), FIXED COST PER SAMPLE). */
 	if (r->nprobes)
-		write_samples(w, "fixed_cost_probes", pl, r->probes, r->nprobes);
+		write_samples(w, "fixed_cost_probes", pl, r->probes, r->nprobes, made ? ps->probe_ev : NULL);
 }
 
 /* Whether r[i] is the first result of its family (or of its name). */
@@ -389,9 +378,9 @@ static void write_run_facts(struct pmb__jw *w, const struct pmb_context *c,
 		pmb__json_overhead(w, &c->plan, &x->overhead);
 }
 
-/* A run that ran: its figures, then the samples they came from. */
+/* A run that ran (r[k]): its figures, then the samples they came from. */
 static void write_run(struct pmb__jw *w, const struct pmb_context *c,
-		      const struct pmb_result *x)
+		      const struct pmb_result *x, size_t k)
 {
 	bool time_ok = x->time.valid && !pmb_context_sim(c);
 	uint64_t passes = 0;
@@ -404,7 +393,7 @@ static void write_run(struct pmb__jw *w, const struct pmb_context *c,
 		write_time(w, x);
 	write_run_facts(w, c, x, passes);
 	write_events(w, c, x);
-	write_raw(w, c, x, time_ok);
+	write_raw(w, c, x, pmb__per_sample_of(c, x, k), time_ok);
 }
 
 /* --disasm: the annotated loop, every instruction of every part (the
@@ -518,7 +507,7 @@ static void write_result(struct pmb__jw *w, const struct pmb_context *c,
 	if (r[k].status)
 		write_not_run(w, &r[k]);
 	else
-		write_run(w, c, &r[k]);
+		write_run(w, c, &r[k], k);
 	pmb__json_rerun_result(w, c, &r[k]);
 	if (r[k].disasm)
 		write_disasm(w, r[k].disasm);
@@ -537,6 +526,7 @@ int pmb__report_json(FILE *f, const struct pmb_context *c,
 	for (i = 0; i < n; i++)
 		write_result(&w, c, r, i);
 	pmb__jw_close(&w, ']');
+	pmb__json_branch_studies(&w, c);
 	pmb__jw_close(&w, '}');
 	fputc('\n', f);
 	if (fflush(f) || ferror(f))

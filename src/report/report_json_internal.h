@@ -56,6 +56,10 @@ void pmb__json_overhead(struct pmb__jw *w, const struct pmb_event_plan *plan,
 /* The "context" member (report_json_context.c). */
 void pmb__json_context(struct pmb__jw *w, const struct pmb_context *c);
 
+/* The "branch_studies" member (report_json_study.c): each study's figures
+ * (c->branches); nothing where the run has none. */
+void pmb__json_branch_studies(struct pmb__jw *w, const struct pmb_context *c);
+
 /* What `pmubench report` needs to analyse the run again
  * (report_json_rerun.c): the context's "reanalysis" member, and a
  * benchmark's "instance", "raw_counts" and "fixed_cost_probe_counts". */

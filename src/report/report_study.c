@@ -16,14 +16,6 @@ static void fmt_step(char *buf, size_t n, double ratio)
 		snprintf(buf, n, "x%.1f", ratio);
 }
 
-bool pmb__first_of_family(const struct pmb_result *r, size_t i)
-{
-	for (size_t j = 0; j < i; j++)
-		if (!strcmp(r[j].inst->family, r[i].inst->family))
-			return false;
-	return true;
-}
-
 /* "x1.4, 32KiB to 64KiB" */
 static void fmt_span(char *buf, size_t n, double ratio, uint64_t a, uint64_t b)
 {

@@ -6,10 +6,6 @@
 
 #include "model.h"
 
-/* Whether r[i] is the first of r[0..i] in its family: a study is reported
- * once, at its first result. */
-bool pmb__first_of_family(const struct pmb_result *r, size_t i);
-
 /* Per family of PMB_TIERS points: median per tier, where the data step,
  * and whether that matches the cache boundaries hwloc reports (assumed
  * ones where it reports none). */
@@ -18,24 +14,14 @@ void pmb__report_sweeps(FILE *f, const struct pmb_context *c, const struct pmb_r
  * report_text.c): the median per tier of what pmb__report_sweeps prints,
  * and per cache boundary whether the data step there. */
 void pmb__sweep_findings(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n);
-/* The findings of the branch studies, one line each: the verdict
- * pmb__report_branch_studies opens each study with, and the misprediction
- * penalty it ends with. */
-void pmb__branch_findings(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n);
+/* The findings of the branch studies (their figures, c->branches), one
+ * line each: the verdict pmb__report_branch_studies opens each study with,
+ * and the misprediction penalty it ends with. */
+void pmb__branch_findings(FILE *f, const struct pmb_context *c);
 /* Per branch study: branchy, branchless and speed of light per input, the
  * ratio with its interval and the verdict.  Returns 0, or -ENOMEM where a
  * table lost rows. */
 int pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const struct pmb_result *r,
 			       size_t n);
-
-/* The misprediction penalty a branch study implies: the slope of cost per
- * item against mispredictions per item over n inputs (Theil-Sen).  NAN with
- * under three inputs, a non-finite point, or rates spread by under 0.1. */
-double pmb__branch_penalty(const double *rate, const double *cost, size_t n);
-/* Who wins at one input, branchy fy against branchless fl: +1 branchless,
- * -1 branchy, 0 a tie.  fl's ratio interval decides where it is linked (its
- * .reference is the branchy form) and excludes 1; figures whose intervals
- * do not overlap are never a tie. */
-int pmb__branch_winner(const struct pmb_figure *fy, const struct pmb_figure *fl, bool linked);
 
 #endif

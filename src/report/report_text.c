@@ -129,7 +129,7 @@ static void header(FILE *f, const struct pmb_context *c)
 static void findings(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
 {
 	pmb__sweep_findings(f, c, r, n);
-	pmb__branch_findings(f, c, r, n);
+	pmb__branch_findings(f, c);
 	if (c->nwarnings)
 		fprintf(f, "%d warning%s, on standard error\n\n", c->nwarnings, c->nwarnings == 1 ? "" : "s");
 	else

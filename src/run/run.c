@@ -202,6 +202,10 @@ static int plan_benchmarks(const struct pmb_options *o, struct pmb_plan *p, stru
 	return 0;
 }
 
+/* The simulator reads a PMU's event names (BR_MISP_RETIRED) as the events
+ * module does: handed in, since the meter does not reach into the plan. */
+static const struct pmb_sim_names sim_names = { pmb__events_resolve, pmb__events_pmus_knowing };
+
 /* The events, by name: the simulator's, or libpfm4's and the tables'. */
 static int plan_events(const struct pmb_options *o, struct pmb_plan *p)
 {
@@ -209,7 +213,7 @@ static int plan_events(const struct pmb_options *o, struct pmb_plan *p)
 	int err = -1;
 
 	if (p->sim)
-		return pmb__sim_resolve(o->counters, &p->events) ? pmb__out_error("%s", pmb__sim_error()) : 0;
+		return pmb__sim_resolve(o->counters, &sim_names, &p->events) ? pmb__out_error("%s", pmb__sim_error()) : 0;
 	for (size_t i = 0; i < p->ninst; i++)
 		sweep |= p->inst[i].tier[0] != 0;
 	/* A working-set sweep is about which level served the loads: by
@@ -850,21 +854,26 @@ int pmb__run_machine(const struct pmb_options *o)
 	return rc;
 }
 
-/* --backend=sim outside valgrind: the same command again under it (the
- * meter's), for the core PMU of the planned core, whose exit status is
- * this one's. */
-static int rerun_under_valgrind(const struct pmb_options *o, const struct pmb_plan *p)
+int pmb__run_sim_target(const struct pmb_options *o, struct pmb_topology_info *info, bool *info_ok, char *pmu,
+			size_t size)
 {
-	const struct pmb_topology_info *info = p->info_ok ? &p->info : NULL;
-	char pmu[64], err[1024];
-	int rc;
+	struct pmb_plan plan;
+	int rc = plan_start(o, &plan);
 
+	if (!rc)
+		rc = load_events();
+	if (!rc)
+		rc = check_outputs(o);
+	*info_ok = !rc && plan.info_ok;
+	if (*info_ok)
+		*info = plan.info;
 	/* The child's CPUID is valgrind's: libpfm4 would take another core
 	 * there, so the parent names the core PMU it is run for. */
-	if (pmb__events_core_pmu(info ? info->cpu : -1, pmu, sizeof(pmu)))
+	if (rc || pmb__events_core_pmu(*info_ok ? info->cpu : -1, pmu, size))
 		pmu[0] = '\0';
-	rc = pmb__sim_rerun(o->argc, o->argv, info, pmu, o->disasm, err, sizeof(err));
-	return rc < 0 ? pmb__out_error("%s", err) : rc;
+	plan_end(&plan, NULL);
+	pmb__events_fini();
+	return rc;
 }
 
 int pmb__run_path(const struct pmb_options *o, struct pmb_run *run)
@@ -880,8 +889,10 @@ int pmb__run_path(const struct pmb_options *o, struct pmb_run *run)
 		rc = check_outputs(o);
 	if (rc)
 		goto out;
+	/* The command line runs itself again under valgrind first
+	 * (cli/run_cli.c), and pmb_run_with() refuses: never here. */
 	if (o->backend == PMB_WANT_SIM && !plan.sim) {
-		rc = rerun_under_valgrind(o, &plan);
+		rc = pmb__out_error("--backend=sim: the simulator's events count only under valgrind");
 		goto out;
 	}
 	rc = plan_benchmarks(o, &plan, &warn);

@@ -46,8 +46,6 @@ struct pmb_options {
 	const char *topology_src; /* hidden, for tests: a made-up topology */
 	bool quiet;              /* pmb_run(): no report, no warnings, no
 	                            progress, errors kept (pmb__out_capture) */
-	int argc;                /* the command line, for --backend=sim to */
-	char **argv;             /* run again under valgrind */
 };
 
 /* A run measured and analysed: the public API's struct pmb_run, which
@@ -69,8 +67,9 @@ void pmb__run_defaults(struct pmb_options *o);
 /* The path up to the figures, into run (which owns them after), then the
  * report unless o->quiet.  With o->topology it stops once the counters are
  * open, run->ctx the context of what is planned (nothing measured, run->n
- * 0): the command line prints it.  --backend=sim outside valgrind runs the
- * command again under it.  Returns the exit status: 0, 1 (a benchmark
+ * 0): the command line prints it.  --backend=sim runs only under valgrind
+ * (the command line runs itself again under it first: pmb__run_sim_target).
+ * Returns the exit status: 0, 1 (a benchmark
  * failed its check, a report could not be written), 2 (nothing measured:
  * said with pmb__out_error), 128 + the signal that stopped it. */
 int pmb__run_path(const struct pmb_options *o, struct pmb_run *run);
@@ -85,6 +84,14 @@ int pmb__run_instances(const struct pmb_options *o, struct pmb_instance **inst, 
 /* The checks a run makes before it reads any event (--load, --filter,
  * the topology and --cpu), for --list-events.  Returns 0 or 2, said. */
 int pmb__run_machine(const struct pmb_options *o);
+
+/* What --backend=sim's re-run under valgrind is for, once the checks a run
+ * makes before it measures hold (--load, --filter, the topology and --cpu,
+ * the event tables, --out, --plot and --save writable): the planned core's
+ * topology into *info (*info_ok false where there is none) and libpfm4's
+ * name of its core PMU into pmu ("" none).  Returns 0 or 2, said. */
+int pmb__run_sim_target(const struct pmb_options *o, struct pmb_topology_info *info, bool *info_ok, char *pmu,
+			size_t size);
 
 /* pmb_run()'s and pmb_run_with()'s core: the path for o, quiet (o->quiet
  * set here), in the "C" locale, its errors kept in run->error.  Returns 0,

@@ -7,21 +7,22 @@
 
 #include "result.h"
 
-/* Append text to list[0..*n) unless it is there: a user must see a
- * warning, not read it fifty times. */
-static void add_once(char **list, int *n, const char *fmt, va_list ap)
+/* Append text to list[0..*n) unless it or seen[0..nseen) holds it (a user
+ * must see a warning, not read it fifty times), and while both together
+ * hold fewer than PMB_MAX_WARNINGS. */
+static void add_once(char **list, int *n, char *const *seen, int nseen, const char *fmt, va_list ap)
 {
 	char *buf = NULL;
 
 	/* As long as it is: a warning may list every benchmark it concerns. */
 	if (vasprintf(&buf, fmt, ap) < 0)
 		return;
-	for (int i = 0; i < *n; i++)
-		if (strcmp(list[i], buf) == 0) {
+	for (int i = 0; i < *n + nseen; i++)
+		if (strcmp(i < *n ? list[i] : seen[i - *n], buf) == 0) {
 			free(buf);
 			return;
 		}
-	if (*n == PMB_MAX_WARNINGS) {
+	if (*n + nseen >= PMB_MAX_WARNINGS) {
 		free(buf);
 		return;
 	}
@@ -33,7 +34,7 @@ void pmb__warn(struct pmb_warnings *w, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	add_once(w->text, &w->n, fmt, ap);
+	add_once(w->text, &w->n, NULL, 0, fmt, ap);
 	va_end(ap);
 }
 
@@ -51,7 +52,7 @@ void pmb__context_warn(struct pmb_context *c, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	add_once(c->warnings, &c->nwarnings, fmt, ap);
+	add_once(c->f.warnings.text, &c->f.warnings.n, c->m.warnings.text, c->m.warnings.n, fmt, ap);
 	va_end(ap);
 }
 
@@ -59,22 +60,21 @@ void pmb__context_free(struct pmb_context *c)
 {
 	if (!c)
 		return;
-	for (int i = 0; i < c->nwarnings; i++)
-		free(c->warnings[i]);
-	c->nwarnings = 0;
-	free(c->sweeps);
-	c->sweeps = NULL;
-	c->nsweeps = 0;
-	free(c->branches);
-	c->branches = NULL;
-	c->nbranches = 0;
+	pmb__warnings_free(&c->m.warnings);
+	pmb__warnings_free(&c->f.warnings);
+	free(c->f.sweeps);
+	c->f.sweeps = NULL;
+	c->f.nsweeps = 0;
+	free(c->f.branches);
+	c->f.branches = NULL;
+	c->f.nbranches = 0;
 	pmb__per_sample_free(c);
 }
 
 void pmb__per_sample_free(struct pmb_context *c)
 {
-	for (size_t i = 0; i < c->nper_sample; i++) {
-		struct pmb_per_sample *p = &c->per_sample[i];
+	for (size_t i = 0; i < c->f.nper_sample; i++) {
+		struct pmb_per_sample *p = &c->f.per_sample[i];
 
 		free(p->ns_per_item);
 		for (int e = 0; e < PMB_MAX_EVENTS; e++) {
@@ -82,20 +82,20 @@ void pmb__per_sample_free(struct pmb_context *c)
 			free(p->probe_ev[e]);
 		}
 	}
-	free(c->per_sample);
-	c->per_sample = NULL;
-	c->nper_sample = 0;
+	free(c->f.per_sample);
+	c->f.per_sample = NULL;
+	c->f.nper_sample = 0;
 }
 
 const struct pmb_per_sample *pmb__per_sample_of(const struct pmb_context *c, const struct pmb_result *r,
 					       size_t hint)
 {
-	if (hint < c->nper_sample && c->per_sample[hint].inst == r->inst &&
-	    c->per_sample[hint].repetition == r->repetition)
-		return &c->per_sample[hint];
-	for (size_t i = 0; i < c->nper_sample; i++)
-		if (c->per_sample[i].inst == r->inst && c->per_sample[i].repetition == r->repetition)
-			return &c->per_sample[i];
+	if (hint < c->f.nper_sample && c->f.per_sample[hint].inst == r->inst &&
+	    c->f.per_sample[hint].repetition == r->repetition)
+		return &c->f.per_sample[hint];
+	for (size_t i = 0; i < c->f.nper_sample; i++)
+		if (c->f.per_sample[i].inst == r->inst && c->f.per_sample[i].repetition == r->repetition)
+			return &c->f.per_sample[i];
 	return NULL;
 }
 
@@ -124,12 +124,12 @@ int pmb__context_event(const struct pmb_context *c, const char *names)
 		size_t len = strcspn(p, "|");
 		enum pmb_event_meaning m = generic_meaning(p, len);
 
-		for (int e = 0; e < c->plan.nev; e++)
-			if (c->event_group[e] >= 0 && strlen(c->plan.ev[e].name) == len &&
-			    !strncmp(c->plan.ev[e].name, p, len))
+		for (int e = 0; e < c->m.plan.nev; e++)
+			if (c->m.event_group[e] >= 0 && strlen(c->m.plan.ev[e].name) == len &&
+			    !strncmp(c->m.plan.ev[e].name, p, len))
 				return e;
-		for (int e = 0; m != PMB_MEANS_OTHER && e < c->plan.nev; e++)
-			if (c->event_group[e] >= 0 && c->plan.ev[e].means == m)
+		for (int e = 0; m != PMB_MEANS_OTHER && e < c->m.plan.nev; e++)
+			if (c->m.event_group[e] >= 0 && c->m.plan.ev[e].means == m)
 				return e;
 		p += len + (p[len] == '|');
 	}
@@ -138,8 +138,8 @@ int pmb__context_event(const struct pmb_context *c, const char *names)
 
 bool pmb__result_study(const struct pmb_result *r, char *buf, size_t size)
 {
-	const struct pmb_benchmark_def *d = r->inst->def;
-	const char *fam = r->inst->family, *slash = strrchr(fam, '/');
+	const struct pmb_benchmark_def *d = r->m.inst->def;
+	const char *fam = r->m.inst->family, *slash = strrchr(fam, '/');
 
 	buf[0] = 0;
 	if (d->role == PMB_ROLE_NONE)
@@ -157,7 +157,7 @@ const struct pmb_result *pmb__result_in_study(const struct pmb_result *r, size_t
 	char s[200];
 
 	for (size_t i = 0; i < n; i++)
-		if (!r[i].repetition && r[i].inst->def->role == role && !strcmp(r[i].inst->args, args) &&
+		if (!r[i].m.repetition && r[i].m.inst->def->role == role && !strcmp(r[i].m.inst->args, args) &&
 		    pmb__result_study(&r[i], s, sizeof(s)) && !strcmp(s, study))
 			return &r[i];
 	return NULL;
@@ -180,20 +180,20 @@ static int append(struct pmb_sample **a, size_t *n, size_t *cap, const struct pm
 
 int pmb__result_add_sample(struct pmb_result *r, const struct pmb_sample *s)
 {
-	return append(&r->samples, &r->nsamples, &r->cap, s);
+	return append(&r->m.samples, &r->m.nsamples, &r->m.cap, s);
 }
 
 int pmb__result_add_probe(struct pmb_result *r, const struct pmb_sample *s)
 {
-	return append(&r->probes, &r->nprobes, &r->probes_cap, s);
+	return append(&r->m.probes, &r->m.nprobes, &r->m.probes_cap, s);
 }
 
 void pmb__result_free_samples(struct pmb_result *r)
 {
-	free(r->samples);
-	free(r->probes);
-	r->samples = r->probes = NULL;
-	r->nsamples = r->cap = r->nprobes = r->probes_cap = 0;
+	free(r->m.samples);
+	free(r->m.probes);
+	r->m.samples = r->m.probes = NULL;
+	r->m.nsamples = r->m.cap = r->m.nprobes = r->m.probes_cap = 0;
 }
 
 int pmb__count_scale(const struct pmb_count *c, double *out)

@@ -148,7 +148,10 @@ enum pmb_work_went {
 	PMB_WORK_REMOVED,     /* body empty and nothing computed outside it */
 };
 
-struct pmb_result {
+/* What the measure stage produced for one benchmark (runner.c, state.c;
+ * results_load.c reads it back from a file): measure writes it, the
+ * analysis and the reports read it. */
+struct pmb_measured {
 	struct pmb_instance *inst;
 	int status;                /* 0, PMB_ESKIPPED, PMB_EVERIFY */
 	char reason[200];          /* why skipped or failed */
@@ -182,7 +185,22 @@ struct pmb_result {
 	 * benchmark runs. */
 	struct pmb_overhead overhead;
 	bool local_overhead;
-	/* analysis */
+	/* The samples phase, from its first sample to its last (the
+	 * runner's; outside every sample): wall and this thread's CPU time,
+	 * for the CPU time per item where task-clock is not counted.  0:
+	 * not taken. */
+	uint64_t span_wall_ns, span_cpu_ns;
+	/* What ended the samples (enum pmb_stop, base/stop.h): the interval
+	 * reached --precision, the memory bound on samples (runner.c's
+	 * STOP_MAX_SAMPLES, not a stop rule), the time budget, a fixed
+	 * count (--samples, the simulator), a signal; NONE not measured. */
+	int stopped_by;
+};
+
+/* What the analysis computed for one benchmark from its struct
+ * pmb_measured (and the run's struct pmb_run_measured): analyse writes it,
+ * the reports read it. */
+struct pmb_figures {
 	struct pmb_figure time;                 /* ns per item */
 	struct pmb_figure ev[PMB_MAX_EVENTS];   /* per item, by plan index */
 	struct pmb_figure est_cycles;           /* time x frequency estimate */
@@ -196,31 +214,25 @@ struct pmb_result {
 	bool rung_modes;     /* per-item costs of rungs in separate modes */
 	bool rep_modes;      /* repetitions apart beyond their intervals */
 	double items_per_second, bytes_per_second;
-	/* The samples phase, from its first sample to its last (the
-	 * runner's; outside every sample): wall and this thread's CPU time,
-	 * for the CPU time per item where task-clock is not counted.  0:
-	 * not taken. */
-	uint64_t span_wall_ns, span_cpu_ns;
-	/* What ended the samples (enum pmb_stop, base/stop.h): the interval
-	 * reached --precision, the memory bound on samples (runner.c's
-	 * STOP_MAX_SAMPLES, not a stop rule), the time budget, a fixed
-	 * count (--samples, the simulator), a signal; NONE not measured. */
-	int stopped_by;
 	/* CPU time per item (analysis.c): task-clock's where counted, else
 	 * ns/item scaled by the span's CPU share; NAN none. */
 	double cpu_per_item;
 	const char *cpu_source;  /* "task-clock", "thread CPU time", NULL */
+};
+
+/* One benchmark's stage outputs side by side, each written by one stage:
+ * the samples (m, measure's), the figures (f, the analysis's), and what
+ * run.c's --disasm step adds from the code. */
+struct pmb_result {
+	struct pmb_measured m;
+	struct pmb_figures f;
 	enum pmb_work_went work_went;           /* where the work went, where the
 	                                           loop holds none and the code
-	                                           was looked at */
+	                                           was looked at (run.c) */
 	struct pmb_disasm *disasm;              /* --disasm: the annotated loop
 	                                           (run.c owns it); NULL none */
 };
 
-/* Facts about the whole run: the JSON context.  run.c assembles it from
- * what the stages returned (plan, opened counters, environment probe,
- * measured overhead, warnings) right before the analysis; the analysis adds
- * its warnings, and the reports only read it. */
 /* How the console report is drawn: --columns, --wide, --verbose and the
  * terminal's width.  The console's alone: JSON and CSV write everything. */
 struct pmb_console_view {
@@ -234,7 +246,10 @@ struct pmb_console_view {
 /* Where the counts come from: perf_event counters, or valgrind's simulation. */
 enum pmb_backend { PMB_BACKEND_PERF, PMB_BACKEND_SIM };
 
-struct pmb_context {
+/* Facts about the whole run, before the analysis: run.c assembles them from
+ * what the stages returned (plan, opened counters, environment probe,
+ * measured overhead, warnings); results_load.c reads them back. */
+struct pmb_run_measured {
 	char date[40];
 	char host[64];
 	char executable[256];
@@ -281,11 +296,14 @@ struct pmb_context {
 	char sim_geometry[160];    /* sim backend: the simulated caches */
 	char incomplete[160];      /* why the run stopped early (a signal), and
 	                              how far it got; "" complete */
-	char *warnings[PMB_MAX_WARNINGS]; /* each once; owned */
-	int nwarnings;
-	int nwarnings_measured;    /* the first so many were raised before the
-	                              analysis (plan, counters, measuring) */
-	struct pmb_console_view view;
+	struct pmb_warnings warnings; /* raised before the analysis (plan,
+	                                 counters, measuring), each once */
+};
+
+/* What the analysis adds to the run's facts. */
+struct pmb_run_figures {
+	struct pmb_warnings warnings; /* the analysis's own, each once and
+	                                 none of the measured ones again */
 	struct pmb_sweep_figures *sweeps;  /* the sweeps' figures (analysis_sweep.c); owned */
 	int nsweeps;
 	struct pmb_branch_figures *branches; /* the branch studies' figures (analysis_branch.c); owned */
@@ -294,11 +312,20 @@ struct pmb_context {
 	size_t nper_sample;
 };
 
+/* The reports' one input about the run: what run.c assembled from the
+ * plan, the opened counters and the measure stage (m), what the analysis
+ * added (f), and how the console is drawn (view: the command line's). */
+struct pmb_context {
+	struct pmb_run_measured m;
+	struct pmb_run_figures f;
+	struct pmb_console_view view;
+};
+
 /* Whether the counts are simulated (--backend=sim): the one test of the
  * backend that the analysis and the reports make. */
 static inline bool pmb_context_sim(const struct pmb_context *c)
 {
-	return c->backend == PMB_BACKEND_SIM;
+	return c->m.backend == PMB_BACKEND_SIM;
 }
 
 /* The figure that stands for a result's cost: its time, or where time is
@@ -307,9 +334,9 @@ static inline bool pmb_context_sim(const struct pmb_context *c)
 static inline const struct pmb_figure *pmb__cost_figure(const struct pmb_context *c, const struct pmb_result *r,
 							int ins)
 {
-	if (r->time.valid || c->plan.nev == 0)
-		return &r->time;
-	return &r->ev[ins >= 0 ? ins : 0];
+	if (r->f.time.valid || c->m.plan.nev == 0)
+		return &r->f.time;
+	return &r->f.ev[ins >= 0 ? ins : 0];
 }
 
 /* Whether an event that does not count is shown (as n/a, with its reason)
@@ -319,7 +346,7 @@ static inline const struct pmb_figure *pmb__cost_figure(const struct pmb_context
  * events without any PMU, which the warning names once. */
 static inline bool pmb_context_absent_shown(const struct pmb_context *c, int e)
 {
-	return c->event_why[e][0] && (c->view.counters_given || c->pmu_ok || c->plan.ev[e].kind != PMB_EV_HW);
+	return c->m.event_why[e][0] && (c->view.counters_given || c->m.pmu_ok || c->m.plan.ev[e].kind != PMB_EV_HW);
 }
 
 /* The backend's name, as the reports print it: "perf" or "sim". */
@@ -332,7 +359,7 @@ static inline const char *pmb_backend_name(enum pmb_backend b)
 static inline const struct pmb_overhead *pmb_result_overhead(const struct pmb_context *c,
 							       const struct pmb_result *r)
 {
-	return r->local_overhead ? &r->overhead : &c->overhead;
+	return r->m.local_overhead ? &r->m.overhead : &c->m.overhead;
 }
 
 /* The plan index of the first counted event among names ("a|b|c"), or -1:
@@ -360,9 +387,21 @@ void pmb__warn(struct pmb_warnings *w, const char *fmt, ...) __attribute__((form
 /* Free the texts; the list is then empty.  NULL does nothing. */
 void pmb__warnings_free(struct pmb_warnings *w);
 
-/* pmb__warn() for the context's own list (the analysis's warnings). */
+/* pmb__warn() for the analysis's list (c->f.warnings): a text the measured
+ * list holds is not added again, and both lists together hold at most
+ * PMB_MAX_WARNINGS. */
 void pmb__context_warn(struct pmb_context *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The run's warnings in the order they were raised: the measured ones,
+ * then the analysis's. */
+static inline int pmb__context_nwarnings(const struct pmb_context *c)
+{
+	return c->m.warnings.n + c->f.warnings.n;
+}
+static inline const char *pmb__context_warning(const struct pmb_context *c, int i)
+{
+	return i < c->m.warnings.n ? c->m.warnings.text[i] : c->f.warnings.text[i - c->m.warnings.n];
+}
 void pmb__context_free(struct pmb_context *c);
 
 /* The figures per sample of result r (by its instance and repetition;

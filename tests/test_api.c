@@ -144,14 +144,14 @@ static void typed_defaults(void)
 	       pmb_run_count(run), pmb_run_error(run));
 	tap_ok(nv >= 1 && !strcmp(v[0].name, "time") && v[0].lo <= v[0].median && v[0].median <= v[0].hi,
 	       "its figures: time first, lo <= median <= hi (%zu)", nv);
-	tap_ok(run->ctx && run->ctx->samples == 0 && run->ctx->precision == 0.01 && run->ctx->budget_ns > 0 &&
-		       run->ctx->repetitions == 1 && run->ctx->hugepages == 1 && run->ctx->seed == 0 &&
-		       run->ctx->min_sample_ns >= 1e6 && seen_seed == 99,
+	tap_ok(run->ctx && run->ctx->m.samples == 0 && run->ctx->m.precision == 0.01 && run->ctx->m.budget_ns > 0 &&
+		       run->ctx->m.repetitions == 1 && run->ctx->m.hugepages == 1 && run->ctx->m.seed == 0 &&
+		       run->ctx->m.min_sample_ns >= 1e6 && seen_seed == 99,
 	       "defaults: adaptive samples (fixed count %d) to +-%g %% or a budget of %.0f ms, 1 repetition, huge "
 	       "pages on, the definition's seed (%llu), samples of 1 ms or more (%.0f ns)",
-	       run->ctx ? run->ctx->samples : -1, run->ctx ? run->ctx->precision * 100 : -1.0,
-	       run->ctx ? run->ctx->budget_ns / 1e6 : -1.0, (unsigned long long)seen_seed,
-	       run->ctx ? run->ctx->min_sample_ns : 0.0);
+	       run->ctx ? run->ctx->m.samples : -1, run->ctx ? run->ctx->m.precision * 100 : -1.0,
+	       run->ctx ? run->ctx->m.budget_ns / 1e6 : -1.0, (unsigned long long)seen_seed,
+	       run->ctx ? run->ctx->m.min_sample_ns : 0.0);
 	pmb_run_free(run);
 }
 
@@ -172,18 +172,18 @@ static void typed_fields(void)
 	close(fo);
 	rc = pmb_run_with(&o, &run);
 	for (size_t i = 0; run && i < run->n; i++)
-		nsamples += run->res[i].nsamples == 4;
+		nsamples += run->res[i].m.nsamples == 4;
 	tap_ok(rc == 0 && pmb_run_count(run) == 2 && nsamples == 2,
 	       ".samples = 4, .repetitions = 2: two results of 4 samples each (rc %d, %zu results, %d of 4 samples: %s)",
 	       rc, pmb_run_count(run), nsamples, pmb_run_error(run));
 	/* 200 us, unless this machine's clock or counter reads need longer
 	 * samples (then raised, and said). */
-	tap_ok(run->ctx && run->ctx->seed == 5 && seen_seed == 5 && run->ctx->hugepages == 0 &&
-		       (run->ctx->min_sample_ns == 2e5 || (run->ctx->min_sample_ns > 2e5 && warned(run, "raised"))) &&
-		       run->ctx->plan.nev == 1 &&
-		       !strcmp(run->ctx->plan.ev[0].name, "task-clock"),
+	tap_ok(run->ctx && run->ctx->m.seed == 5 && seen_seed == 5 && run->ctx->m.hugepages == 0 &&
+		       (run->ctx->m.min_sample_ns == 2e5 || (run->ctx->m.min_sample_ns > 2e5 && warned(run, "raised"))) &&
+		       run->ctx->m.plan.nev == 1 &&
+		       !strcmp(run->ctx->m.plan.ev[0].name, "task-clock"),
 	       ".seed, .no_hugepages, .min_sample_time_s and .counters reach the run (seed %llu, %d events)",
-	       (unsigned long long)seen_seed, run->ctx ? run->ctx->plan.nev : -1);
+	       (unsigned long long)seen_seed, run->ctx ? run->ctx->m.plan.nev : -1);
 	first_line(out, line, sizeof(line));
 	tap_ok(!strncmp(line, "name,", 5), ".out with PMB_RUN_FORMAT_CSV: the CSV report (%s)", line);
 	first_line(save, line, sizeof(line));

@@ -41,11 +41,11 @@ static void result(struct pmb_result *r, struct pmb_instance *in, const struct p
 	snprintf(in->family, sizeof(in->family), "t/%s", d->name);
 	snprintf(in->name, sizeof(in->name), "t/%s/%s", d->name, args);
 	snprintf(in->args, sizeof(in->args), "%s", args);
-	r->inst = in;
-	r->seed = 7;
-	r->seed_used = true;
-	r->est_cycles = fig(NAN, NAN, NAN);
-	r->est_cycles.valid = false;
+	r->m.inst = in;
+	r->m.seed = 7;
+	r->m.seed_used = true;
+	r->f.est_cycles = fig(NAN, NAN, NAN);
+	r->f.est_cycles.valid = false;
 }
 
 #define NR 17
@@ -70,53 +70,53 @@ static size_t build(void)
 		double ns = 0.5 + 8 * rate[k];
 
 		result(&res[n], &inst[n], &y_def, in_k[k]);
-		res[n].time = fig(ns, ns * 0.9, ns * 1.1);
-		res[n].ev[BM] = fig(rate[k], rate[k], rate[k]);
-		res[n].ev[CYC] = fig(1.5 + 24 * rate[k], 0, 100);
+		res[n].f.time = fig(ns, ns * 0.9, ns * 1.1);
+		res[n].f.ev[BM] = fig(rate[k], rate[k], rate[k]);
+		res[n].f.ev[CYC] = fig(1.5 + 24 * rate[k], 0, 100);
 	}
 	result(&res[n], &inst[n], &y_def, "p75");
-	res[n++].time = fig(7, 6, 8);
+	res[n++].f.time = fig(7, 6, 8);
 	result(&res[n], &inst[n], &y_def, "p90");
-	res[n++].status = PMB_ESKIPPED;
+	res[n++].m.status = PMB_ESKIPPED;
 	for (int k = 0; k < 4; k++, n++) {
-		double ns = res[k].time.s.median * ratio[k][0];
+		double ns = res[k].f.time.s.median * ratio[k][0];
 
 		result(&res[n], &inst[n], &l_def, in_k[k]);
 		/* intervals that overlap branchy's: the ratio alone decides */
-		res[n].time = fig(ns, ns * 0.5, ns * 2);
-		res[n].time.ratio = ratio[k][0];
-		res[n].time.ratio_lo = ratio[k][1];
-		res[n].time.ratio_hi = ratio[k][2];
-		res[n].ev[BM] = fig(0.01 * k, 0, 1);
+		res[n].f.time = fig(ns, ns * 0.5, ns * 2);
+		res[n].f.time.ratio = ratio[k][0];
+		res[n].f.time.ratio_lo = ratio[k][1];
+		res[n].f.time.ratio_hi = ratio[k][2];
+		res[n].f.ev[BM] = fig(0.01 * k, 0, 1);
 	}
 	result(&res[n], &inst[n], &s_def, "p0");
-	res[n++].time = fig(0.4, 0.39, 0.41);
+	res[n++].f.time = fig(0.4, 0.39, 0.41);
 	/* t/m: w1 and mix, declared rates 0.05 and 0.3; mix's seed differs */
 	result(&res[n], &inst[n], &my_def, "w1");
-	res[n].time = fig(2, 1.9, 2.1);
-	res[n].ev[BM].valid = false;
-	res[n].misp_declared = true;
-	res[n++].misp_rate = 0.05;
+	res[n].f.time = fig(2, 1.9, 2.1);
+	res[n].f.ev[BM].valid = false;
+	res[n].m.misp_declared = true;
+	res[n++].m.misp_rate = 0.05;
 	result(&res[n], &inst[n], &my_def, "mix");
-	res[n].time = fig(4, 3.9, 4.1);
-	res[n].seed = 8;
-	res[n++].ev[BM].valid = false;
+	res[n].f.time = fig(4, 3.9, 4.1);
+	res[n].m.seed = 8;
+	res[n++].f.ev[BM].valid = false;
 	result(&res[n], &inst[n], &ml_def, "w1");
-	res[n++].time = fig(3, 2.9, 3.1);
+	res[n++].f.time = fig(3, 2.9, 3.1);
 	result(&res[n], &inst[n], &ml_def, "mix");
-	res[n++].time = fig(1, 0.9, 1.1);
+	res[n++].f.time = fig(1, 0.9, 1.1);
 	return n;
 }
 
 static void context(struct pmb_context *c, enum pmb_backend backend)
 {
 	memset(c, 0, sizeof(*c));
-	c->backend = backend;
-	c->plan.nev = 2;
-	snprintf(c->plan.ev[BM].name, sizeof(c->plan.ev[BM].name), "branch-misses");
-	snprintf(c->plan.ev[CYC].name, sizeof(c->plan.ev[CYC].name), "cycles");
-	c->event_group[BM] = c->event_group[CYC] = 0;
-	c->has_cycles = true;
+	c->m.backend = backend;
+	c->m.plan.nev = 2;
+	snprintf(c->m.plan.ev[BM].name, sizeof(c->m.plan.ev[BM].name), "branch-misses");
+	snprintf(c->m.plan.ev[CYC].name, sizeof(c->m.plan.ev[CYC].name), "cycles");
+	c->m.event_group[BM] = c->m.event_group[CYC] = 0;
+	c->m.has_cycles = true;
 }
 
 static void study_k(const struct pmb_branch_figures *b)
@@ -145,8 +145,8 @@ static void study_k(const struct pmb_branch_figures *b)
 	       "p25's ratio is the linked one with its interval (%g [%g, %g])", b->in[2].ratio, b->in[2].ratio_lo,
 	       b->in[2].ratio_hi);
 	for (int k = 0; k < 4; k++)
-		points &= b->in[k].point && b->in[k].rate == res[k].ev[BM].s.median &&
-			  b->in[k].ns == res[k].time.s.median && b->in[k].cycles == res[k].ev[CYC].s.median;
+		points &= b->in[k].point && b->in[k].rate == res[k].f.ev[BM].s.median &&
+			  b->in[k].ns == res[k].f.time.s.median && b->in[k].cycles == res[k].f.ev[CYC].s.median;
 	tap_ok(points && b->npoints == 4 && !b->in[4].point, "the four compared inputs are the penalty's points: "
 	       "counted rate, ns and cycles per item");
 	tap_ok(fabs(b->penalty_ns - 8) < 1e-12 && fabs(b->penalty_cycles - 24) < 1e-12,
@@ -200,18 +200,18 @@ int main(void)
 
 	context(&c, PMB_BACKEND_PERF);
 	rc = pmb__analyze_branches(&c, res, n);
-	tap_ok(rc == 0 && c.nbranches == 2, "two studies (%d)", c.nbranches);
-	if (c.nbranches == 2) {
-		study_k(&c.branches[0]);
-		study_m(&c.branches[1]);
+	tap_ok(rc == 0 && c.f.nbranches == 2, "two studies (%d)", c.f.nbranches);
+	if (c.f.nbranches == 2) {
+		study_k(&c.f.branches[0]);
+		study_m(&c.f.branches[1]);
 		findings(&c);
 	}
 	pmb__context_free(&c);
 
 	context(&c, PMB_BACKEND_SIM);
 	pmb__analyze_branches(&c, res, n);
-	tap_ok(c.nbranches == 2 && !c.branches[0].in[0].ranked && c.branches[0].npoints == 0 &&
-	       isnan(c.branches[0].penalty_ns) && c.branches[0].misp[0][1] == 0.5,
+	tap_ok(c.f.nbranches == 2 && !c.f.branches[0].in[0].ranked && c.f.branches[0].npoints == 0 &&
+	       isnan(c.f.branches[0].penalty_ns) && c.f.branches[0].misp[0][1] == 0.5,
 	       "simulated: no winner, no point, no penalty; the mispredictions still");
 	pmb__context_free(&c);
 	return tap_done();

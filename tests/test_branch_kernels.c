@@ -579,14 +579,14 @@ static void test_sum_if_fresh(void)
 	in.baseline = in.reference = -1;
 	int err = pmb__runner_run(&o, &meter, &in, 1, &res);
 
-	tap_ok(err == 0 && res.status == 0 && res.nsamples == 8,
-	       "sum_if p50 ran 8 samples (%zu, %s)", res.nsamples, res.reason);
+	tap_ok(err == 0 && res.m.status == 0 && res.m.nsamples == 8,
+	       "sum_if p50 ran 8 samples (%zu, %s)", res.m.nsamples, res.m.reason);
 	/* The recorded samples are the last ones prepared, in order. */
-	bool same = hook_calls >= res.nsamples;
-	for (size_t i = 0; same && i < res.nsamples; i++)
-		same = hook_passes[hook_calls - res.nsamples + i] == res.samples[i].passes;
+	bool same = hook_calls >= res.m.nsamples;
+	for (size_t i = 0; same && i < res.m.nsamples; i++)
+		same = hook_passes[hook_calls - res.m.nsamples + i] == res.m.samples[i].passes;
 	tap_ok(same, "the hook ran before each sample, told its passes (%zu calls)", hook_calls);
-	tap_ok(run_nh > res.nsamples && all_distinct(run_hash, run_nh),
+	tap_ok(run_nh > res.m.nsamples && all_distinct(run_hash, run_nh),
 	       "no sample read bytes another sample read, nor two slots of one (%zu slots)", run_nh);
 	pmb__result_free_samples(&res);
 }

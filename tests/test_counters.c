@@ -203,18 +203,18 @@ int main(void)
 	struct pmb_counters cs;
 	struct pmb_meter m;
 	memset(&ctx, 0, sizeof(ctx));
-	ctx.backend = PMB_BACKEND_PERF;
-	ctx.plan.nev = 3;
-	strcpy(ctx.plan.ev[0].name, "task-clock");
-	strcpy(ctx.plan.ev[1].name, "page-faults");
-	strcpy(ctx.plan.ev[2].name, "context-switches");
+	ctx.m.backend = PMB_BACKEND_PERF;
+	ctx.m.plan.nev = 3;
+	strcpy(ctx.m.plan.ev[0].name, "task-clock");
+	strcpy(ctx.m.plan.ev[1].name, "page-faults");
+	strcpy(ctx.m.plan.ev[2].name, "context-switches");
 	err = pmb__counters_open(&cs, attrs, anchor, 3);
 	tap_ok(err == 0 && cs.ngroups == 1, "counters: software events fit one group (%d)", cs.ngroups);
 	pmb__runner_perf_meter(&m, &cs);
-	pmb__clock_probe(&ctx.clock);
+	pmb__clock_probe(&ctx.m.clock);
 	struct pmb_runner_opts o = { .min_sample_ns = 1e6, .samples = 20, .samples_given = true,
 				     .warmup_ns = 10e6, .repetitions = 1 };
-	tap_ok(pmb__runner_overhead(&o, &m, &ctx.overhead) == 0, "overhead with counters");
+	tap_ok(pmb__runner_overhead(&o, &m, &ctx.m.overhead) == 0, "overhead with counters");
 	struct pmb_benchmark_def d1 = { .func = bm_faults, .name = "faults" };
 	struct pmb_benchmark_def d2 = { .func = bm_spin, .name = "spin" };
 	struct pmb_instance in[2] = { { .def = &d1, .baseline = -1, .reference = -1, .cohort = 0 },
@@ -223,29 +223,29 @@ int main(void)
 	tap_ok(pmb__runner_run(&o, &m, in, 2, res) == 0, "runner with a software group");
 	pmb__analyze(&ctx, res, 2, 1);
 	/* Per pass = per item here: PAGES fresh pages each. */
-	const struct pmb_figure *pf = &res[0].ev[1];
+	const struct pmb_figure *pf = &res[0].f.ev[1];
 	tap_diag("page-faults per pass: median %.3f (expected %d); first sample: %llu passes, %llu faults",
-		 pf->s.median, PAGES, (unsigned long long)res[0].samples[0].passes,
-		 (unsigned long long)res[0].samples[0].count[1].value); tap_diag("tc %llu cs %llu mask %x ns %llu", (unsigned long long)res[0].samples[0].count[0].value, (unsigned long long)res[0].samples[0].count[2].value, res[0].samples[0].mask, (unsigned long long)res[0].samples[0].ns);
+		 pf->s.median, PAGES, (unsigned long long)res[0].m.samples[0].passes,
+		 (unsigned long long)res[0].m.samples[0].count[1].value); tap_diag("tc %llu cs %llu mask %x ns %llu", (unsigned long long)res[0].m.samples[0].count[0].value, (unsigned long long)res[0].m.samples[0].count[2].value, res[0].m.samples[0].mask, (unsigned long long)res[0].m.samples[0].ns);
 	tap_ok(pf->valid && fabs(pf->s.median - PAGES) <= 2, "touching %d fresh pages per pass gives %d page-faults "
 	       "per pass, +/- a few (%.2f)", PAGES, PAGES, pf->s.median);
 	bool all_read = true;
-	for (size_t k = 0; k < res[0].nsamples; k++)
-		all_read &= (res[0].samples[k].mask & 7u) == 7u && res[0].samples[k].group == 0;
+	for (size_t k = 0; k < res[0].m.nsamples; k++)
+		all_read &= (res[0].m.samples[k].mask & 7u) == 7u && res[0].m.samples[k].group == 0;
 	tap_ok(all_read, "every sample read the whole group");
-	const struct pmb_figure *tc = &res[1].ev[0];
-	double ratio = tc->s.median / res[1].time.s.median;
-	tap_diag("spin: task-clock %.4f ns/item vs time %.4f ns/item", tc->s.median, res[1].time.s.median);
+	const struct pmb_figure *tc = &res[1].f.ev[0];
+	double ratio = tc->s.median / res[1].f.time.s.median;
+	tap_diag("spin: task-clock %.4f ns/item vs time %.4f ns/item", tc->s.median, res[1].f.time.s.median);
 	/* On a loaded machine the task waits for the CPU inside samples:
 	 * time runs on, task-clock does not.  A sample it ran through whole
 	 * (the highest ratio) shows whether task-clock tracks time. */
 	double best = 0;
-	for (size_t k = 0; k < res[1].nsamples; k++)
-		if (res[1].samples[k].ns)
-			best = fmax(best, (double)res[1].samples[k].count[0].value / (double)res[1].samples[k].ns);
+	for (size_t k = 0; k < res[1].m.nsamples; k++)
+		if (res[1].m.samples[k].ns)
+			best = fmax(best, (double)res[1].m.samples[k].count[0].value / (double)res[1].m.samples[k].ns);
 	tap_ok(fabs(best - 1) < 0.15, "task-clock tracks time in a sample the task ran through (ratio %.3f; "
 	       "medians per item %.3f)", best, ratio);
-	tap_ok(res[1].ev[1].valid && fabs(res[1].ev[1].s.median) < 0.01, "no page faults per item in a spin loop");
+	tap_ok(res[1].f.ev[1].valid && fabs(res[1].f.ev[1].s.median) < 0.01, "no page faults per item in a spin loop");
 	pmb__counters_close(&cs);
 	for (int i = 0; i < 2; i++)
 		pmb__result_free_samples(&res[i]);

@@ -40,16 +40,16 @@ static void bench(struct world *w, int i, const char *name, int reference, doubl
 	in->baseline = -1;
 	in->reference = reference;
 	memset(r, 0, sizeof(*r));
-	r->inst = in;
-	fig(&r->time, ns);
-	fig(&r->est_cycles, 3 * ns);
-	r->est_cycles.estimated = true;
-	fig(&r->ev[0], ns);     /* task-clock: the time again */
-	fig(&r->ev[1], 0);      /* page-faults: none */
-	r->ev[1].below_resolution = true;
-	r->derived[0] = 1.5;
-	r->items_per_second = 1e9 / ns;
-	r->rep_spread = NAN;
+	r->m.inst = in;
+	fig(&r->f.time, ns);
+	fig(&r->f.est_cycles, 3 * ns);
+	r->f.est_cycles.estimated = true;
+	fig(&r->f.ev[0], ns);     /* task-clock: the time again */
+	fig(&r->f.ev[1], 0);      /* page-faults: none */
+	r->f.ev[1].below_resolution = true;
+	r->f.derived[0] = 1.5;
+	r->f.items_per_second = 1e9 / ns;
+	r->f.rep_spread = NAN;
 }
 
 /* Eight benchmarks, one per reason a cell is blank, on a machine without
@@ -59,48 +59,48 @@ static void build(struct world *w)
 	struct pmb_context *c = &w->ctx;
 
 	memset(w, 0, sizeof(*w));
-	c->backend = PMB_BACKEND_PERF;
-	c->ghz = 3;
-	c->repetitions = 1;
-	c->clock.resolution_ns = 10;
-	c->clock.source = "CLOCK_MONOTONIC";
-	c->plan.nev = 3;
-	snprintf(c->plan.ev[0].name, 64, "task-clock");
-	snprintf(c->plan.ev[0].encoding, 192, "perf::PERF_COUNT_SW_TASK_CLOCK");
-	snprintf(c->plan.ev[1].name, 64, "page-faults");
-	snprintf(c->plan.ev[1].encoding, 192, "perf::PERF_COUNT_SW_PAGE_FAULTS");
-	snprintf(c->plan.ev[2].name, 64, "alignment-faults");
+	c->m.backend = PMB_BACKEND_PERF;
+	c->m.ghz = 3;
+	c->m.repetitions = 1;
+	c->m.clock.resolution_ns = 10;
+	c->m.clock.source = "CLOCK_MONOTONIC";
+	c->m.plan.nev = 3;
+	snprintf(c->m.plan.ev[0].name, 64, "task-clock");
+	snprintf(c->m.plan.ev[0].encoding, 192, "perf::PERF_COUNT_SW_TASK_CLOCK");
+	snprintf(c->m.plan.ev[1].name, 64, "page-faults");
+	snprintf(c->m.plan.ev[1].encoding, 192, "perf::PERF_COUNT_SW_PAGE_FAULTS");
+	snprintf(c->m.plan.ev[2].name, 64, "alignment-faults");
 	for (int e = 0; e < 3; e++)
-		c->plan.ev[e].kind = PMB_EV_SW;
-	c->event_group[2] = -1;
-	snprintf(c->event_why[2], sizeof(c->event_why[2]), "the kernel refused it (EINVAL)");
-	c->plan.nder = 1;
-	snprintf(c->plan.der[0].name, 32, "faults_ratio");
-	c->plan.der[0].num = 1, c->plan.der[0].den = 0, c->plan.der[0].scale = 1;
+		c->m.plan.ev[e].kind = PMB_EV_SW;
+	c->m.event_group[2] = -1;
+	snprintf(c->m.event_why[2], sizeof(c->m.event_why[2]), "the kernel refused it (EINVAL)");
+	c->m.plan.nder = 1;
+	snprintf(c->m.plan.der[0].name, 32, "faults_ratio");
+	c->m.plan.der[0].num = 1, c->m.plan.der[0].den = 0, c->m.plan.der[0].scale = 1;
 
 	bench(w, 0, "t/zero", -1, 0.05);
-	w->r[0].time.below_resolution = true;
-	w->r[0].time.resolution = 0.2;
+	w->r[0].f.time.below_resolution = true;
+	w->r[0].f.time.resolution = 0.2;
 	bench(w, 1, "t/over_zero", 0, 5);
 	bench(w, 2, "t/base", -1, 10);
 	bench(w, 3, "t/half", 2, 5);
-	w->r[3].time.ratio = 0.5, w->r[3].time.ratio_lo = 0.45, w->r[3].time.ratio_hi = 0.55;
+	w->r[3].f.time.ratio = 0.5, w->r[3].f.time.ratio_lo = 0.45, w->r[3].f.time.ratio_hi = 0.55;
 	w->in[3].baseline = 0;         /* an additive baseline too */
-	w->r[3].time.normalized = 2.5;
+	w->r[3].f.time.normalized = 2.5;
 	bench(w, 4, "t/plain", -1, 7);
-	w->r[4].derived[0] = NAN;
+	w->r[4].f.derived[0] = NAN;
 	bench(w, 5, "t/skipped", -1, 1);
-	w->r[5].status = PMB_ESKIPPED;
-	snprintf(w->r[5].reason, sizeof(w->r[5].reason), "needs two cores");
+	w->r[5].m.status = PMB_ESKIPPED;
+	snprintf(w->r[5].m.reason, sizeof(w->r[5].m.reason), "needs two cores");
 	bench(w, 6, "t/few", 2, 3);
-	w->r[6].time.s.ci_lo = w->r[6].time.s.ci_hi = NAN;
+	w->r[6].f.time.s.ci_lo = w->r[6].f.time.s.ci_hi = NAN;
 	bench(w, 7, "t/unresolved", 6, 4);
 	/* Fixed costs per sample: one flagged (30 % of a sample), one
 	 * resolved under the flag's 5 %, the others none resolved. */
-	w->r[4].time.fixed = 2000, w->r[4].time.fixed_lo = 1900, w->r[4].time.fixed_hi = 2100;
-	w->r[4].time.fixed_share = 0.3, w->r[4].time.fixed_flagged = true;
-	w->r[1].time.fixed = 50, w->r[1].time.fixed_lo = 48, w->r[1].time.fixed_hi = 52;
-	w->r[1].time.fixed_share = 0.01;
+	w->r[4].f.time.fixed = 2000, w->r[4].f.time.fixed_lo = 1900, w->r[4].f.time.fixed_hi = 2100;
+	w->r[4].f.time.fixed_share = 0.3, w->r[4].f.time.fixed_flagged = true;
+	w->r[1].f.time.fixed = 50, w->r[1].f.time.fixed_lo = 48, w->r[1].f.time.fixed_hi = 52;
+	w->r[1].f.time.fixed_share = 0.01;
 	w->ctx.view.width = 200;
 }
 

@@ -35,13 +35,13 @@ static void point(struct world *w, int i, const char *fam, int k, double ns, dou
 	snprintf(in->tier, sizeof(in->tier), "%s", tiers[k]);
 	in->working_set = sizes[k];
 	in->baseline = in->reference = -1;
-	r->inst = in;
-	r->time.valid = true;
-	r->time.s.median = ns;
-	r->time.s.ci_lo = ns - half;
-	r->time.s.ci_hi = ns + half;
-	r->huge_fraction = strstr(fam, "_4k") ? 0 : 1;
-	r->rep_spread = NAN;
+	r->m.inst = in;
+	r->f.time.valid = true;
+	r->f.time.s.median = ns;
+	r->f.time.s.ci_lo = ns - half;
+	r->f.time.s.ci_hi = ns + half;
+	r->m.huge_fraction = strstr(fam, "_4k") ? 0 : 1;
+	r->f.rep_spread = NAN;
 }
 
 /* hwloc: L1 32 KiB, L2 512 KiB, L3 32 MiB shared by 4; the data steps to
@@ -55,15 +55,15 @@ static void build(struct world *w, bool tlbs)
 
 	pmb__context_free(&w->ctx);
 	memset(w, 0, sizeof(*w));
-	c->backend = PMB_BACKEND_PERF;
-	c->hugepages = true;
-	c->topo_ok = true;
-	c->topo.ncaches = 3;
-	c->topo.cache[0] = (struct pmb_cache){ .level = 1, .size = 32 << 10, .sharing_cores = 1 };
-	c->topo.cache[1] = (struct pmb_cache){ .level = 2, .size = 512 << 10, .sharing_cores = 1 };
-	c->topo.cache[2] = (struct pmb_cache){ .level = 3, .size = 32 << 20, .sharing_cores = 4 };
+	c->m.backend = PMB_BACKEND_PERF;
+	c->m.hugepages = true;
+	c->m.topo_ok = true;
+	c->m.topo.ncaches = 3;
+	c->m.topo.cache[0] = (struct pmb_cache){ .level = 1, .size = 32 << 10, .sharing_cores = 1 };
+	c->m.topo.cache[1] = (struct pmb_cache){ .level = 2, .size = 512 << 10, .sharing_cores = 1 };
+	c->m.topo.cache[2] = (struct pmb_cache){ .level = 3, .size = 32 << 20, .sharing_cores = 4 };
 	if (tlbs) {
-		struct pmb_tlb_info *t = &c->topo.tlb;
+		struct pmb_tlb_info *t = &c->m.topo.tlb;
 
 		t->n = 3;
 		t->tlb[0] = (struct pmb_tlb){ .level = 1, .kind = 'd', .pages = PMB_TLB_4K, .entries = 64, .assoc = -1 };
@@ -72,7 +72,7 @@ static void build(struct world *w, bool tlbs)
 		t->tlb[2] = (struct pmb_tlb){ .level = 1, .kind = 'i', .pages = PMB_TLB_4K, .entries = 64, .assoc = -1 };
 		snprintf(t->source, sizeof(t->source), "CPUID leaf 0x18");
 	} else {
-		snprintf(c->topo.tlb.why, sizeof(c->topo.tlb.why), "a given topology (--topology-source)");
+		snprintf(c->m.topo.tlb.why, sizeof(c->m.topo.tlb.why), "a given topology (--topology-source)");
 	}
 	for (int k = 0; k < NP; k++) {
 		point(w, k, "mem/chase", k, huge[k], 0.2);
@@ -105,8 +105,8 @@ int main(void)
 	build(&w, true);
 	t = sweeps(&w);
 	/* The figures themselves, before any wording. */
-	const struct pmb_sweep_figures *sf = w.ctx.sweeps;
-	tap_ok(w.ctx.nsweeps == 2 && !strcmp(sf[0].family, "mem/chase") && !strcmp(sf[1].family, "mem/chase_4k") &&
+	const struct pmb_sweep_figures *sf = w.ctx.f.sweeps;
+	tap_ok(w.ctx.f.nsweeps == 2 && !strcmp(sf[0].family, "mem/chase") && !strcmp(sf[1].family, "mem/chase_4k") &&
 	       sf[0].by_measure && sf[0].tier[2].points == 1 && sf[0].tier[2].med[0] == 12 &&
 	       sf[0].tier[2].lo[0] == 11.8 && sf[0].tier[2].hi[0] == 12.2 && sf[0].tier[4].points == 3 &&
 	       sf[0].tier[4].med[0] == 100 && !sf[1].by_measure && sf[1].tier[2].points == 2,
@@ -149,7 +149,7 @@ int main(void)
 
 	/* mem/chase's step from 1 to 4 MiB with intervals that overlap: no
 	 * capacity claimed in its section (mem/chase_4k's still has one). */
-	w.r[2].time.s.ci_hi = 95;
+	w.r[2].f.time.s.ci_hi = 95;
 	t = sweeps(&w);
 	char *own = strstr(t, "mem/chase across"), *next = strstr(t, "mem/chase_4k across");
 	if (own && next)
@@ -160,8 +160,8 @@ int main(void)
 	/* 4 KiB pages measured 30 ns faster in DRAM, intervals apart: no TLB
 	 * share is claimed (a TLB miss only adds). */
 	build(&w, true);
-	w.r[NP + 4].time.s.median = 70, w.r[NP + 4].time.s.ci_lo = 69.8, w.r[NP + 4].time.s.ci_hi = 70.2;
-	w.r[NP + 5].time.s.median = 72, w.r[NP + 5].time.s.ci_lo = 71.8, w.r[NP + 5].time.s.ci_hi = 72.2;
+	w.r[NP + 4].f.time.s.median = 70, w.r[NP + 4].f.time.s.ci_lo = 69.8, w.r[NP + 4].f.time.s.ci_hi = 70.2;
+	w.r[NP + 5].f.time.s.median = 72, w.r[NP + 5].f.time.s.ci_lo = 71.8, w.r[NP + 5].f.time.s.ci_hi = 72.2;
 	t = sweeps(&w);
 	tap_ok(strstr(t, "; DRAM no TLB share: 4 KiB pages measured faster (-30.00 ns [-30.40 ns, -29.60 ns]), which "
 			 "TLB misses cannot make; something else differed between the two: rerun\n") != NULL,
@@ -173,8 +173,8 @@ int main(void)
 	 * from 1 to 4 MiB: L2's cost to twice its size, so more than hwloc
 	 * says; the same step is under half of L3's 32 MiB: less. */
 	build(&w, true);
-	w.r[2].time.s.median = 4.2, w.r[2].time.s.ci_lo = 4.0, w.r[2].time.s.ci_hi = 4.4;
-	w.ctx.hugepages = false;
+	w.r[2].f.time.s.median = 4.2, w.r[2].f.time.s.ci_lo = 4.0, w.r[2].f.time.s.ci_hi = 4.4;
+	w.ctx.m.hugepages = false;
 	t = sweeps(&w);
 	own = strstr(t, "mem/chase across");
 	next = strstr(t, "mem/chase_4k across");
@@ -196,7 +196,7 @@ int main(void)
 
 	/* The step at twice L2's size has intervals that overlap: nothing
 	 * named by measurement for L2. */
-	w.r[2].time.s.ci_hi = 90;
+	w.r[2].f.time.s.ci_hi = 90;
 	t = sweeps(&w);
 	own = strstr(t, "mem/chase across");
 	tap_ok(own && !strstr(own, "L2's cost up to") && !strstr(own, "over twice"),

@@ -16,9 +16,9 @@ static void results(struct pmb_result *r, struct pmb_instance *in, size_t n, dou
 
 	memset(r, 0, n * sizeof(*r));
 	for (size_t i = 0; i < n; i++) {
-		r[i].inst = &in[i];
+		r[i].m.inst = &in[i];
 		if (i < 3) {
-			struct pmb_figure *f = &r[i].est_cycles;
+			struct pmb_figure *f = &r[i].f.est_cycles;
 
 			f->valid = f->estimated = true;
 			f->s.median = cyc[i];
@@ -48,11 +48,11 @@ int main(void)
 
 	if (!tap_ok(planned == 0 && n == NC, "the self-check plans %d checks (%zu)", NC, n))
 		return tap_done();
-	ctx.backend = PMB_BACKEND_PERF;
-	ctx.cpu = 1;
-	ctx.busy = 0.62;
-	ctx.loadavg[0] = 1.93;
-	ctx.idlest_cpu = 0;
+	ctx.m.backend = PMB_BACKEND_PERF;
+	ctx.m.cpu = 1;
+	ctx.m.busy = 0.62;
+	ctx.m.loadavg[0] = 1.93;
+	ctx.m.idlest_cpu = 0;
 
 	results(r, in, n, 1.6);
 	int rc = report(&ctx, r, n, out, sizeof(out));
@@ -65,13 +65,13 @@ int main(void)
 	       "a busy core: the load named, and the idlest core to rerun on");
 	tap_ok(!strstr(out, "this machine's figures cannot be trusted"), "a busy core: the machine is not blamed");
 
-	ctx.idlest_cpu = -1;
+	ctx.m.idlest_cpu = -1;
 	report(&ctx, r, n, out, sizeof(out));
 	tap_ok(strstr(out, "rerun on an idle core (--self-check --cpu=N)\n") != NULL,
 	       "a busy core and no idler one known: the load named, --cpu=N suggested (%zu bytes of report)", strlen(out));
 
-	ctx.busy = 0.05;
-	ctx.idlest_cpu = 0;
+	ctx.m.busy = 0.05;
+	ctx.m.idlest_cpu = 0;
 	report(&ctx, r, n, out, sizeof(out));
 	tap_ok(strstr(out, "1 check WRONG: this machine's figures cannot be trusted as they are\n") &&
 	       !strstr(out, "busy"), "an idle core: the machine is what the check blames (%zu bytes of report)", strlen(out));

@@ -115,61 +115,61 @@ static void event_figure(const struct pmb_context *ctx, struct pmb_result *r, in
 	size_t m = 0, read = 0;
 	int scaled = 0, probe_scaled = 0;
 
-	for (size_t i = 0; i < r->nsamples; i++) {
+	for (size_t i = 0; i < r->m.nsamples; i++) {
 		double x;
 
-		read += (r->samples[i].mask >> e) & 1u;
-		if (pmb__sample_event(&r->samples[i], e, &x, &scaled)) {
-			t->p[m] = (double)r->samples[i].passes;
+		read += (r->m.samples[i].mask >> e) & 1u;
+		if (pmb__sample_event(&r->m.samples[i], e, &x, &scaled)) {
+			t->p[m] = (double)r->m.samples[i].passes;
 			t->v[m++] = x;
 		}
 	}
 	t->n = m;
-	for (size_t i = 0; i < r->nprobes; i++) {
+	for (size_t i = 0; i < r->m.nprobes; i++) {
 		double x;
 
-		if (pmb__sample_event(&r->probes[i], e, &x, &probe_scaled)) {
-			t->p[m] = (double)r->probes[i].passes;
+		if (pmb__sample_event(&r->m.probes[i], e, &x, &probe_scaled)) {
+			t->p[m] = (double)r->m.probes[i].passes;
 			t->v[m++] = x;
 		}
 	}
-	ps->ev[e] = scaled_counts(r->samples, r->nsamples, e);
-	ps->probe_ev[e] = scaled_counts(r->probes, r->nprobes, e);
+	ps->ev[e] = scaled_counts(r->m.samples, r->m.nsamples, e);
+	ps->probe_ev[e] = scaled_counts(r->m.probes, r->m.nprobes, e);
 	t->nprobe = m - t->n;
 	m = t->n;
 	/* Cycle and clock counts vary with the loop's speed as time does;
 	 * instruction, branch and cache counts do not. */
-	const char *nm = ctx->plan.ev[e].name;
-	bool timing = ctx->plan.ev[e].means == PMB_MEANS_CYCLES || strstr(nm, "cycles") ||
+	const char *nm = ctx->m.plan.ev[e].name;
+	bool timing = ctx->m.plan.ev[e].means == PMB_MEANS_CYCLES || strstr(nm, "cycles") ||
 		      strstr(nm, "clock") || strstr(nm, "CYCLES");
 
-	figure(&r->ev[e], t, o->ev_valid[e] ? o->ev_per_pass[e] : 0,
+	figure(&r->f.ev[e], t, o->ev_valid[e] ? o->ev_per_pass[e] : 0,
 	       o->ev_valid[e] ? o->ev_per_sample[e] : 0, o->ev_noise_per_pass[e],
 	       1.0, items, timing, pmb_context_sim(ctx), pi);
 	/* Samples read in which the PMU never ran the group: the kernel
 	 * multiplexed it with others, as much as scaling. */
 	if (m > 0 && m < read)
 		scaled = 1;
-	r->ev[e].multiplexed = m == 0 && read ? -1 : scaled;
-	r->ev[e].simulated = ctx->plan.ev[e].kind == PMB_EV_SIM;
+	r->f.ev[e].multiplexed = m == 0 && read ? -1 : scaled;
+	r->f.ev[e].simulated = ctx->m.plan.ev[e].kind == PMB_EV_SIM;
 }
 
 /* Cycles from time where no cycles event counts: as good as the frequency
  * estimate, and labelled estimated wherever it is shown. */
 static void estimate_cycles(const struct pmb_context *ctx, struct pmb_result *r)
 {
-	memset(&r->est_cycles, 0, sizeof(r->est_cycles));
-	r->est_cycles.normalized = r->est_cycles.ratio = NAN;
-	if (ctx->has_cycles || !(ctx->ghz > 0) || !r->time.valid)
+	memset(&r->f.est_cycles, 0, sizeof(r->f.est_cycles));
+	r->f.est_cycles.normalized = r->f.est_cycles.ratio = NAN;
+	if (ctx->m.has_cycles || !(ctx->m.ghz > 0) || !r->f.time.valid)
 		return;
-	r->est_cycles = r->time;
-	r->est_cycles.estimated = true;
-	struct pmb_summary *s = &r->est_cycles.s;
-	double g = ctx->ghz;
+	r->f.est_cycles = r->f.time;
+	r->f.est_cycles.estimated = true;
+	struct pmb_summary *s = &r->f.est_cycles.s;
+	double g = ctx->m.ghz;
 	s->median *= g, s->mean *= g, s->min *= g, s->max *= g;
 	s->stddev *= g, s->ci_lo *= g, s->ci_hi *= g;
-	r->est_cycles.resolution *= g;
-	r->est_cycles.fixed *= g;
+	r->f.est_cycles.resolution *= g;
+	r->f.est_cycles.fixed *= g;
 }
 
 /* CPU time per item, for JSON's cpu_time (Google Benchmark's CPU time):
@@ -181,28 +181,28 @@ static void cpu_time(const struct pmb_context *ctx, struct pmb_result *r)
 {
 	int tc = pmb__context_event(ctx, "task-clock");
 
-	r->cpu_per_item = NAN;
-	r->cpu_source = NULL;
-	if (!r->time.valid || pmb_context_sim(ctx))
+	r->f.cpu_per_item = NAN;
+	r->f.cpu_source = NULL;
+	if (!r->f.time.valid || pmb_context_sim(ctx))
 		return;
-	if (tc >= 0 && r->ev[tc].valid) {
-		r->cpu_per_item = r->ev[tc].below_resolution ? fmax(r->ev[tc].s.median, 0) : r->ev[tc].s.median;
-		r->cpu_source = "task-clock";
-	} else if (r->span_wall_ns && r->span_cpu_ns) {
-		double share = fmin((double)r->span_cpu_ns / (double)r->span_wall_ns, 1);
+	if (tc >= 0 && r->f.ev[tc].valid) {
+		r->f.cpu_per_item = r->f.ev[tc].below_resolution ? fmax(r->f.ev[tc].s.median, 0) : r->f.ev[tc].s.median;
+		r->f.cpu_source = "task-clock";
+	} else if (r->m.span_wall_ns && r->m.span_cpu_ns) {
+		double share = fmin((double)r->m.span_cpu_ns / (double)r->m.span_wall_ns, 1);
 
-		r->cpu_per_item = fmax(r->time.s.median, 0) * share;
-		r->cpu_source = "thread CPU time";
+		r->f.cpu_per_item = fmax(r->f.time.s.median, 0) * share;
+		r->f.cpu_source = "thread CPU time";
 	}
 }
 
 /* The plan's derived figures (MPKI, miss ratios) and the rates. */
 static void derive(const struct pmb_context *ctx, struct pmb_result *r, double items)
 {
-	for (int k = 0; k < ctx->plan.nder; k++) {
-		const struct pmb_derived *d = &ctx->plan.der[k];
-		const struct pmb_figure *a = d->num >= 0 ? &r->ev[d->num] : NULL;
-		const struct pmb_figure *b = d->den >= 0 ? &r->ev[d->den] : NULL;
+	for (int k = 0; k < ctx->m.plan.nder; k++) {
+		const struct pmb_derived *d = &ctx->m.plan.der[k];
+		const struct pmb_figure *a = d->num >= 0 ? &r->f.ev[d->num] : NULL;
+		const struct pmb_figure *b = d->den >= 0 ? &r->f.ev[d->den] : NULL;
 
 		/* A figure below its resolution counts as zero, never as the
 		 * negative number the subtraction may leave; a ratio over a
@@ -211,51 +211,51 @@ static void derive(const struct pmb_context *ctx, struct pmb_result *r, double i
 			continue;
 		double num = a->below_resolution ? fmax(a->s.median, 0) : a->s.median;
 		if (d->den < 0)
-			r->derived[k] = num * d->scale;
+			r->f.derived[k] = num * d->scale;
 		else if (b && b->valid && !b->below_resolution && b->s.median > 0)
-			r->derived[k] = num / b->s.median * d->scale;
+			r->f.derived[k] = num / b->s.median * d->scale;
 	}
 	cpu_time(ctx, r);
-	r->items_per_second = r->bytes_per_second = NAN;
+	r->f.items_per_second = r->f.bytes_per_second = NAN;
 	/* A rate from a time below resolution would be a made-up number. */
-	if (r->time.valid && !r->time.below_resolution && r->time.s.median > 0) {
-		r->items_per_second = 1e9 / r->time.s.median;
-		r->bytes_per_second = (double)r->bytes_per_pass / items * r->items_per_second;
+	if (r->f.time.valid && !r->f.time.below_resolution && r->f.time.s.median > 0) {
+		r->f.items_per_second = 1e9 / r->f.time.s.median;
+		r->f.bytes_per_second = (double)r->m.bytes_per_pass / items * r->f.items_per_second;
 	}
 }
 
 static void analyze_one(struct pmb_context *ctx, struct pmb_result *r, struct pmb_per_sample *ps)
 {
-	size_t n = r->nsamples, all = n + r->nprobes;
-	double items = (double)(r->items_per_pass ? r->items_per_pass : 1);
+	size_t n = r->m.nsamples, all = n + r->m.nprobes;
+	double items = (double)(r->m.items_per_pass ? r->m.items_per_pass : 1);
 	struct totals t = { malloc((all + 1) * sizeof(double)), malloc((all + 1) * sizeof(double)), n,
-			    r->nprobes };
+			    r->m.nprobes };
 	double *pi = malloc((n + 1) * sizeof(double));
 	const struct pmb_overhead *o = pmb_result_overhead(ctx, r);
 
-	memset(&r->time, 0, sizeof(r->time));
+	memset(&r->f.time, 0, sizeof(r->f.time));
 	for (int k = 0; k < PMB_MAX_DERIVED; k++)
-		r->derived[k] = NAN;
-	r->rep_spread = NAN;
+		r->f.derived[k] = NAN;
+	r->f.rep_spread = NAN;
 	if (!t.p || !t.v || !pi || n == 0)
 		goto out;
 	for (size_t i = 0; i < all; i++) {
-		const struct pmb_sample *s = i < n ? &r->samples[i] : &r->probes[i - n];
+		const struct pmb_sample *s = i < n ? &r->m.samples[i] : &r->m.probes[i - n];
 
 		t.p[i] = (double)s->passes;
 		t.v[i] = (double)s->ns;
 	}
-	figure(&r->time, &t, o->ns_per_pass, o->ns_per_sample, o->ns_noise_per_pass,
-	       ctx->clock.resolution_ns, items, true, false, pi);
+	figure(&r->f.time, &t, o->ns_per_pass, o->ns_per_sample, o->ns_noise_per_pass,
+	       ctx->m.clock.resolution_ns, items, true, false, pi);
 	/* time per item of each sample, as the time figure was made from */
 	ps->n = n;
-	ps->nprobes = r->nprobes;
+	ps->nprobes = r->m.nprobes;
 	ps->ns_per_item = malloc(n * sizeof(double));
 	if (ps->ns_per_item)
 		pmb__per_item_values(t.v, t.p, n, o->ns_per_sample, o->ns_per_pass, items, ps->ns_per_item);
 	if (pmb_context_sim(ctx))
-		r->time.valid = false; /* valgrind's clock says nothing */
-	for (int e = 0; e < ctx->plan.nev; e++)
+		r->f.time.valid = false; /* valgrind's clock says nothing */
+	for (int e = 0; e < ctx->m.plan.nev; e++)
 		event_figure(ctx, r, e, o, items, &t, pi, ps);
 	estimate_cycles(ctx, r);
 	derive(ctx, r, items);
@@ -279,15 +279,15 @@ int pmb__analyze_figures(struct pmb_context *ctx, struct pmb_result *r, size_t n
 	if (reps == 0)
 		reps = 1;
 	pmb__per_sample_free(ctx);
-	ctx->per_sample = calloc(n + 1, sizeof(*ctx->per_sample));
-	if (!ctx->per_sample)
+	ctx->f.per_sample = calloc(n + 1, sizeof(*ctx->f.per_sample));
+	if (!ctx->f.per_sample)
 		return -ENOMEM;
-	ctx->nper_sample = n;
+	ctx->f.nper_sample = n;
 	for (size_t i = 0; i < n; i++) {
-		ctx->per_sample[i].inst = r[i].inst;
-		ctx->per_sample[i].repetition = r[i].repetition;
-		if (r[i].status == 0)
-			analyze_one(ctx, &r[i], &ctx->per_sample[i]);
+		ctx->f.per_sample[i].inst = r[i].m.inst;
+		ctx->f.per_sample[i].repetition = r[i].m.repetition;
+		if (r[i].m.status == 0)
+			analyze_one(ctx, &r[i], &ctx->f.per_sample[i]);
 	}
 	pmb__analysis_links(ctx, r, n, reps);
 	/* Spread between repetitions: each is a whole call, fresh setup. */
@@ -298,8 +298,8 @@ int pmb__analyze_figures(struct pmb_context *ctx, struct pmb_result *r, size_t n
 			size_t m = 0;
 
 			for (size_t k = 0; k < reps && m < 64; k++)
-				if (r[i + k].status == 0 && r[i + k].time.valid)
-					med[m++] = r[i + k].time.s.median;
+				if (r[i + k].m.status == 0 && r[i + k].f.time.valid)
+					med[m++] = r[i + k].f.time.s.median;
 			if (m < 2)
 				continue;
 			double lo = med[0], hi = med[0], c = pmb__median(med, m);
@@ -308,7 +308,7 @@ int pmb__analyze_figures(struct pmb_context *ctx, struct pmb_result *r, size_t n
 				hi = med[k] > hi ? med[k] : hi;
 			}
 			for (size_t k = 0; k < reps; k++)
-				r[i + k].rep_spread = c != 0 ? (hi - lo) / fabs(c) : NAN;
+				r[i + k].f.rep_spread = c != 0 ? (hi - lo) / fabs(c) : NAN;
 		}
 	}
 	pmb__analysis_learn(ctx, r, n, reps);

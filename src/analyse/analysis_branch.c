@@ -51,7 +51,7 @@ int pmb__branch_winner(const struct pmb_figure *fy, const struct pmb_figure *fl,
  * branchless / branchy ratio, with its interval. */
 static bool refers_to(const struct pmb_result *l, const struct pmb_result *y)
 {
-	const char *ref = l->inst->def->reference, *fam = y->inst->family;
+	const char *ref = l->m.inst->def->reference, *fam = y->m.inst->family;
 	size_t lr = ref ? strlen(ref) : 0, lf = strlen(fam);
 
 	return lr && lr <= lf && !strcmp(fam + lf - lr, ref) && (lr == lf || fam[lf - lr - 1] == '/');
@@ -61,19 +61,19 @@ static bool refers_to(const struct pmb_result *l, const struct pmb_result *y)
  * on: linked where l refers to y, else the medians' where both resolve. */
 static void winner(struct pmb_branch_input *x, const struct pmb_result *y, const struct pmb_result *l)
 {
-	const struct pmb_figure *fl = &l->time;
+	const struct pmb_figure *fl = &l->f.time;
 	bool linked = refers_to(l, y) && isfinite(fl->ratio);
 
 	x->ranked = true;
-	x->winner = pmb__branch_winner(&y->time, fl, linked);
+	x->winner = pmb__branch_winner(&y->f.time, fl, linked);
 	if (linked) {
 		x->ratio_kind = PMB_BRANCH_RATIO_LINKED;
 		x->ratio = fl->ratio;
 		x->ratio_lo = fl->ratio_lo;
 		x->ratio_hi = fl->ratio_hi;
-	} else if (fl->valid && y->time.valid && y->time.s.median > 0) {
+	} else if (fl->valid && y->f.time.valid && y->f.time.s.median > 0) {
 		x->ratio_kind = PMB_BRANCH_RATIO_MEDIANS;
-		x->ratio = fl->s.median / y->time.s.median;
+		x->ratio = fl->s.median / y->f.time.s.median;
 	}
 }
 
@@ -84,18 +84,18 @@ static void winner(struct pmb_branch_input *x, const struct pmb_result *y, const
 static void penalty_point(struct pmb_branch_figures *b, const struct study_events *ev, const struct pmb_result *y,
 			  struct pmb_branch_input *x)
 {
-	const struct pmb_figure *cy = ev->cyc >= 0 ? &y->ev[ev->cyc] : &y->est_cycles;
-	bool counted = ev->bm >= 0 && y->ev[ev->bm].valid;
-	double rate = counted ? fmax(y->ev[ev->bm].s.median, 0) : y->misp_declared ? y->misp_rate : NAN;
+	const struct pmb_figure *cy = ev->cyc >= 0 ? &y->f.ev[ev->cyc] : &y->f.est_cycles;
+	bool counted = ev->bm >= 0 && y->f.ev[ev->bm].valid;
+	double rate = counted ? fmax(y->f.ev[ev->bm].s.median, 0) : y->m.misp_declared ? y->m.misp_rate : NAN;
 
-	if (!counted && !y->misp_declared)
+	if (!counted && !y->m.misp_declared)
 		b->unrated++;
-	if (ev->sim || !y->time.valid || !isfinite(rate))
+	if (ev->sim || !y->f.time.valid || !isfinite(rate))
 		return;
 	b->rates_counted = counted;
 	x->point = true;
 	x->rate = rate;
-	x->ns = y->time.s.median;
+	x->ns = y->f.time.s.median;
 	x->cycles = cy->valid ? cy->s.median : NAN;
 	b->npoints++;
 }
@@ -106,7 +106,7 @@ static void misp_range(struct pmb_branch_figures *b, const struct study_events *
 		       const struct pmb_result *l)
 {
 	for (int q = 0; q < 2 && ev->bm >= 0; q++) {
-		const struct pmb_figure *fm = &(q ? l : y)->ev[ev->bm];
+		const struct pmb_figure *fm = &(q ? l : y)->f.ev[ev->bm];
 
 		if (!fm->valid)
 			continue;
@@ -122,27 +122,27 @@ static const struct pmb_result *in_study(const struct pmb_result *r, size_t n, c
 {
 	const struct pmb_result *x = pmb__result_in_study(r, n, study, role, args);
 
-	return x && !x->not_run ? x : NULL;
+	return x && !x->m.not_run ? x : NULL;
 }
 
 /* One input: branchy y against its branchless and sol forms. */
 static void study_input(struct pmb_branch_figures *b, const struct study_events *ev, const struct pmb_result *r,
 			size_t n, const struct pmb_result *y)
 {
-	const struct pmb_result *l = in_study(r, n, b->study, PMB_ROLE_BRANCHLESS, y->inst->args);
-	const struct pmb_result *s = in_study(r, n, b->study, PMB_ROLE_SOL, y->inst->args);
+	const struct pmb_result *l = in_study(r, n, b->study, PMB_ROLE_BRANCHLESS, y->m.inst->args);
+	const struct pmb_result *s = in_study(r, n, b->study, PMB_ROLE_SOL, y->m.inst->args);
 	struct pmb_branch_input *x = &b->in[b->ninputs++];
 
-	*x = (struct pmb_branch_input){ .y = y->inst, .l = l ? l->inst : NULL, .s = s ? s->inst : NULL,
+	*x = (struct pmb_branch_input){ .y = y->m.inst, .l = l ? l->m.inst : NULL, .s = s ? s->m.inst : NULL,
 					.ratio = NAN, .ratio_lo = NAN, .ratio_hi = NAN,
 					.rate = NAN, .ns = NAN, .cycles = NAN };
-	if (y->status || !l || l->status) {
-		x->row = y->status ? PMB_BRANCH_SKIPPED : l ? PMB_BRANCH_LESS_SKIPPED : PMB_BRANCH_NO_LESS;
+	if (y->m.status || !l || l->m.status) {
+		x->row = y->m.status ? PMB_BRANCH_SKIPPED : l ? PMB_BRANCH_LESS_SKIPPED : PMB_BRANCH_NO_LESS;
 		return;
 	}
 	x->row = PMB_BRANCH_COMPARED;
 	/* p-inputs and tier sizes are ordered; a mix is not. */
-	if (!strcmp(y->inst->args, "mix"))
+	if (!strcmp(y->m.inst->args, "mix"))
 		b->ordered = false;
 	penalty_point(b, ev, y, x);
 	misp_range(b, ev, y, l);
@@ -158,13 +158,13 @@ static void study_seed(struct pmb_branch_figures *b, const struct pmb_result *r,
 
 	b->seeded = false;
 	for (size_t j = 0; j < n; j++) {
-		if (r[j].status || !pmb__result_study(&r[j], s, sizeof(s)) || strcmp(s, b->study))
+		if (r[j].m.status || !pmb__result_study(&r[j], s, sizeof(s)) || strcmp(s, b->study))
 			continue;
-		if (!r[j].seed_used || (b->seeded && r[j].seed != b->seed)) {
+		if (!r[j].m.seed_used || (b->seeded && r[j].m.seed != b->seed)) {
 			b->seeded = false;
 			return;
 		}
-		b->seed = r[j].seed;
+		b->seed = r[j].m.seed;
 		b->seeded = true;
 	}
 }
@@ -189,7 +189,7 @@ static void penalty(struct pmb_branch_figures *b)
 static void one_study(struct pmb_branch_figures *b, const struct study_events *ev, const struct pmb_result *r,
 		      size_t n, size_t first)
 {
-	const char *fam = r[first].inst->family;
+	const char *fam = r[first].m.inst->family;
 
 	b->sim = ev->sim;
 	b->ordered = true;
@@ -197,7 +197,7 @@ static void one_study(struct pmb_branch_figures *b, const struct study_events *e
 	b->misp[0][0] = b->misp[1][0] = INFINITY;
 	b->misp[0][1] = b->misp[1][1] = -INFINITY;
 	for (size_t j = 0; j < n && b->ninputs < PMB_MAX_BRANCH_INPUTS; j++)
-		if (!strcmp(r[j].inst->family, fam) && !r[j].repetition && !r[j].not_run)
+		if (!strcmp(r[j].m.inst->family, fam) && !r[j].m.repetition && !r[j].m.not_run)
 			study_input(b, ev, r, n, &r[j]);
 	penalty(b);
 	study_seed(b, r, n);
@@ -208,7 +208,7 @@ static void one_study(struct pmb_branch_figures *b, const struct study_events *e
 static bool first_of_family(const struct pmb_result *r, size_t i)
 {
 	for (size_t j = 0; j < i; j++)
-		if (!r[j].not_run && !strcmp(r[j].inst->family, r[i].inst->family))
+		if (!r[j].m.not_run && !strcmp(r[j].m.inst->family, r[i].m.inst->family))
 			return false;
 	return true;
 }
@@ -216,7 +216,7 @@ static bool first_of_family(const struct pmb_result *r, size_t i)
 /* Whether r[i] opens a branch study (its study's name into study). */
 static bool opens_study(const struct pmb_result *r, size_t i, char *study, size_t size)
 {
-	return r[i].inst->def->role == PMB_ROLE_BRANCHY && !r[i].repetition && !r[i].not_run &&
+	return r[i].m.inst->def->role == PMB_ROLE_BRANCHY && !r[i].m.repetition && !r[i].m.not_run &&
 	       pmb__result_study(&r[i], study, size) && first_of_family(r, i);
 }
 
@@ -230,22 +230,22 @@ int pmb__analyze_branches(struct pmb_context *c, const struct pmb_result *r, siz
 	char study[200];
 	int m = 0;
 
-	free(c->branches);
-	c->branches = NULL;
-	c->nbranches = 0;
+	free(c->f.branches);
+	c->f.branches = NULL;
+	c->f.nbranches = 0;
 	for (size_t i = 0; i < n; i++)
 		m += opens_study(r, i, study, sizeof(study));
 	if (!m)
 		return 0;
-	c->branches = calloc((size_t)m, sizeof(*c->branches));
-	if (!c->branches)
+	c->f.branches = calloc((size_t)m, sizeof(*c->f.branches));
+	if (!c->f.branches)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		struct pmb_branch_figures *b;
 
 		if (!opens_study(r, i, study, sizeof(study)))
 			continue;
-		b = &c->branches[c->nbranches++];
+		b = &c->f.branches[c->f.nbranches++];
 		snprintf(b->study, sizeof(b->study), "%s", study);
 		one_study(b, &ev, r, n, i);
 	}

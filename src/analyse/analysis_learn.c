@@ -33,7 +33,7 @@ static bool sample_cost(const struct pmb_context *ctx, const struct pmb_result *
 			double *c)
 {
 	const struct pmb_overhead *o = pmb_result_overhead(ctx, r);
-	const struct pmb_sample *s = &r->samples[i];
+	const struct pmb_sample *s = &r->m.samples[i];
 	double P = (double)s->passes, v;
 	int scaled;
 
@@ -72,16 +72,16 @@ static void rung_of(const double *p, double *c, size_t q, struct rung *g)
 /* Per rung of the ladder with samples, in rung order: how many. */
 static int rung_medians(const struct pmb_context *ctx, const struct pmb_result *r, int e, struct rung g[RUNGS])
 {
-	size_t n = r->nsamples;
+	size_t n = r->m.nsamples;
 	double *p = malloc((n + 1) * sizeof(double)), *c = malloc((n + 1) * sizeof(double));
-	double base = (double)(r->calib_passes ? r->calib_passes : 1);
+	double base = (double)(r->m.calib_passes ? r->m.calib_passes : 1);
 	int m = 0;
 
 	for (int k = 1; p && c && k <= RUNGS; k++) {
 		size_t q = 0;
 
 		for (size_t i = 0; i < n; i++) {
-			double P_i = (double)r->samples[i].passes;
+			double P_i = (double)r->m.samples[i].passes;
 
 			/* The runner stretches a rung by up to 10 %. */
 			if ((int)floor(P_i / base + 1e-9) == k && sample_cost(ctx, r, e, i, &c[q]))
@@ -158,7 +158,7 @@ static bool rung_modes(const struct rung *g, int m, double items)
 
 static struct pmb_figure *cost_figure(struct pmb_result *r, int e)
 {
-	return e == -1 ? &r->time : &r->ev[e];
+	return e == -1 ? &r->f.time : &r->f.ev[e];
 }
 
 /* One result's ladder: learning and modes between rungs. */
@@ -169,11 +169,11 @@ static void learn_one(const struct pmb_context *ctx, struct pmb_result *r, int e
 	bool exact = pmb_context_sim(ctx), clear;
 	double fall = ladder_fall(g, m, &clear);
 
-	r->ladder_fall = fall;
-	r->learning = isfinite(fall) && fall > (exact ? LEARN_FALL_EXACT : LEARN_FALL_TIMED) &&
+	r->f.ladder_fall = fall;
+	r->f.learning = isfinite(fall) && fall > (exact ? LEARN_FALL_EXACT : LEARN_FALL_TIMED) &&
 		      (exact || clear);
-	r->rung_modes = !exact && rung_modes(g, m, (double)(r->items_per_pass ? r->items_per_pass : 1));
-	if (r->rung_modes)
+	r->f.rung_modes = !exact && rung_modes(g, m, (double)(r->m.items_per_pass ? r->m.items_per_pass : 1));
+	if (r->f.rung_modes)
 		cost_figure(r, e)->s.multimodal = true;
 }
 
@@ -197,11 +197,11 @@ static void reps_one(struct pmb_result *res, size_t reps, int e)
 
 	for (size_t a = 0; a < reps; a++)
 		for (size_t b = a + 1; b < reps; b++)
-			if (!res[a].status && !res[b].status && cost_figure(&res[a], e)->valid &&
+			if (!res[a].m.status && !res[b].m.status && cost_figure(&res[a], e)->valid &&
 			    cost_figure(&res[b], e)->valid && apart(cost_figure(&res[a], e), cost_figure(&res[b], e)))
 				split = true;
 	for (size_t a = 0; split && a < reps; a++) {
-		res[a].rep_modes = true;
+		res[a].f.rep_modes = true;
 		cost_figure(&res[a], e)->s.multimodal = true;
 	}
 }
@@ -211,13 +211,13 @@ void pmb__analysis_learn(const struct pmb_context *ctx, struct pmb_result *r, si
 	int e = cost_event(ctx);
 
 	for (size_t i = 0; i < n; i++) {
-		r[i].ladder_fall = NAN;
-		r[i].learning = r[i].rung_modes = r[i].rep_modes = false;
+		r[i].f.ladder_fall = NAN;
+		r[i].f.learning = r[i].f.rung_modes = r[i].f.rep_modes = false;
 	}
 	if (e == -2)
 		return;
 	for (size_t i = 0; i < n; i++)
-		if (!r[i].status && r[i].nsamples && !r[i].inst->def->empty && cost_figure(&r[i], e)->valid)
+		if (!r[i].m.status && r[i].m.nsamples && !r[i].m.inst->def->empty && cost_figure(&r[i], e)->valid)
 			learn_one(ctx, &r[i], e);
 	for (size_t i = 0; reps > 1 && i + reps <= n; i += reps)
 		reps_one(&r[i], reps, e);

@@ -21,12 +21,12 @@ struct side {
 
 static struct pmb_figure *fig_of(struct pmb_result *r, int e)
 {
-	return e < 0 ? &r->time : &r->ev[e];
+	return e < 0 ? &r->f.time : &r->f.ev[e];
 }
 
 static bool measured(const struct pmb_result *r, int e)
 {
-	return r && r->status == 0 && fig_of((struct pmb_result *)r, e)->valid;
+	return r && r->m.status == 0 && fig_of((struct pmb_result *)r, e)->valid;
 }
 
 /* Per-item samples of figure e of r into out (r->nsamples long), by
@@ -34,14 +34,14 @@ static bool measured(const struct pmb_result *r, int e)
 static size_t per_item_samples(const struct pmb_context *ctx, const struct pmb_result *r, int e, double *out)
 {
 	const struct pmb_overhead *o = pmb_result_overhead(ctx, r);
-	double items = (double)(r->items_per_pass ? r->items_per_pass : 1);
-	double *p = malloc((r->nsamples + 1) * sizeof(*p));
+	double items = (double)(r->m.items_per_pass ? r->m.items_per_pass : 1);
+	double *p = malloc((r->m.nsamples + 1) * sizeof(*p));
 	size_t m = 0;
 
 	if (!p)
 		return 0;
-	for (size_t i = 0; i < r->nsamples; i++) {
-		const struct pmb_sample *s = &r->samples[i];
+	for (size_t i = 0; i < r->m.nsamples; i++) {
+		const struct pmb_sample *s = &r->m.samples[i];
 		int sc = 0;
 
 		p[m] = (double)s->passes;
@@ -64,7 +64,7 @@ static void side_load(const struct pmb_context *ctx, struct side *s, struct pmb_
 	s->r = measured(r, e) ? r : NULL;
 	s->f = s->r ? fig_of(r, e) : NULL;
 	s->n = 0;
-	s->x = s->r ? malloc((r->nsamples + 1) * sizeof(double)) : NULL;
+	s->x = s->r ? malloc((r->m.nsamples + 1) * sizeof(double)) : NULL;
 	if (s->x)
 		s->n = per_item_samples(ctx, r, e, s->x);
 	else
@@ -196,13 +196,13 @@ static struct pmb_result *linked(struct pmb_result *res, int inst, size_t reps, 
 static void apply_links(const struct pmb_context *ctx, struct pmb_result *res, size_t reps, size_t i)
 {
 	struct pmb_result *r = &res[i];
-	struct pmb_result *base = linked(res, r->inst->baseline, reps, r->repetition);
-	struct pmb_result *ref = linked(res, r->inst->reference, reps, r->repetition);
-	struct pmb_result *rbase = ref ? linked(res, ref->inst->baseline, reps, r->repetition) : NULL;
+	struct pmb_result *base = linked(res, r->m.inst->baseline, reps, r->m.repetition);
+	struct pmb_result *ref = linked(res, r->m.inst->reference, reps, r->m.repetition);
+	struct pmb_result *rbase = ref ? linked(res, ref->m.inst->baseline, reps, r->m.repetition) : NULL;
 
-	if ((!base && !ref) || r->status)
+	if ((!base && !ref) || r->m.status)
 		return;
-	for (int e = -1; e < ctx->plan.nev; e++)
+	for (int e = -1; e < ctx->m.plan.nev; e++)
 		link_figure(ctx, r, base, ref, rbase, e);
 }
 
@@ -212,14 +212,14 @@ static void apply_links(const struct pmb_context *ctx, struct pmb_result *res, s
 static void mark_targets(const struct pmb_context *ctx, struct pmb_result *res, size_t n, size_t reps)
 {
 	for (size_t i = 0; i < n; i++) {
-		const struct pmb_instance *in = res[i].inst;
+		const struct pmb_instance *in = res[i].m.inst;
 
 		for (int k = 0; k < 2; k++) {
-			struct pmb_result *t = linked(res, k ? in->reference : in->baseline, reps, res[i].repetition);
+			struct pmb_result *t = linked(res, k ? in->reference : in->baseline, reps, res[i].m.repetition);
 
-			if (!t || t->status || (k ? t->inst->reference : t->inst->baseline) >= 0)
+			if (!t || t->m.status || (k ? t->m.inst->reference : t->m.inst->baseline) >= 0)
 				continue;
-			for (int e = -1; e < ctx->plan.nev; e++) {
+			for (int e = -1; e < ctx->m.plan.nev; e++) {
 				struct pmb_figure *f = fig_of(t, e);
 
 				if (!f->valid)
@@ -230,7 +230,7 @@ static void mark_targets(const struct pmb_context *ctx, struct pmb_result *res, 
 				}
 				f->ratio = f->ratio_lo = f->ratio_hi = 1;
 				f->raw_ratio = f->raw_ratio_lo = f->raw_ratio_hi = 1;
-				f->ratio_normalized = t->inst->baseline >= 0;
+				f->ratio_normalized = t->m.inst->baseline >= 0;
 			}
 		}
 	}
@@ -239,7 +239,7 @@ static void mark_targets(const struct pmb_context *ctx, struct pmb_result *res, 
 void pmb__analysis_links(const struct pmb_context *ctx, struct pmb_result *res, size_t n, size_t reps)
 {
 	for (size_t i = 0; i < n; i++)
-		for (int e = -1; e < ctx->plan.nev; e++) {
+		for (int e = -1; e < ctx->m.plan.nev; e++) {
 			struct pmb_figure *f = fig_of(&res[i], e);
 
 			f->normalized = f->normalized_lo = f->normalized_hi = NAN;

@@ -26,7 +26,7 @@ static int level_event(const struct pmb_context *c, int k)
 
 	if (!pmb_context_sim(c))
 		return -2;
-	if (k != 0 && k != c->topo.ncaches - 1)
+	if (k != 0 && k != c->m.topo.ncaches - 1)
 		return -1;
 	e = pmb__context_event(c, k == 0 ? PMB_L1_MISS_EVENTS : PMB_LL_MISS_EVENTS);
 	return e < 0 ? sweep_event(c) : e;
@@ -57,19 +57,19 @@ static bool established(const struct pmb_figure *a, const struct pmb_figure *b, 
 /* The figure a sweep point is compared by: time (e < 0) or event e. */
 static const struct pmb_figure *fig(const struct pmb_result *x, int e)
 {
-	return e < 0 ? &x->time : &x->ev[e];
+	return e < 0 ? &x->f.time : &x->f.ev[e];
 }
 
 /* A point of family fam that was measured: not failed, not a repetition. */
 static bool sweep_point(const struct pmb_result *x, const char *fam)
 {
-	return !strcmp(x->inst->family, fam) && !x->status && !x->repetition;
+	return !strcmp(x->m.inst->family, fam) && !x->m.status && !x->m.repetition;
 }
 
 static bool first_of_family(const struct pmb_result *r, size_t i)
 {
 	for (size_t j = 0; j < i; j++)
-		if (!strcmp(r[j].inst->family, r[i].inst->family))
+		if (!strcmp(r[j].m.inst->family, r[i].m.inst->family))
 			return false;
 	return true;
 }
@@ -83,7 +83,7 @@ static void sweep_figs(struct pmb_sweep_figures *s, const struct pmb_context *c)
 	if (!s->sim)
 		return;
 	s->ev[0] = level_event(c, 0);
-	s->ev[1] = level_event(c, c->topo.ncaches - 1);
+	s->ev[1] = level_event(c, c->m.topo.ncaches - 1);
 	s->nfig = s->ev[1] >= 0 && s->ev[1] != s->ev[0] ? 2 : 1;
 	if (s->ev[0] < 0)
 		s->ev[0] = sweep_event(c);
@@ -98,19 +98,19 @@ static int tier_of_level(int level);
  * more, the level's own.  -1: no tier. */
 static int point_tier(const struct pmb_sweep_figures *s, const struct pmb_context *c, const struct pmb_result *p)
 {
-	uint64_t ws = p->inst->working_set;
+	uint64_t ws = p->m.inst->working_set;
 	int t = -1;
 
 	for (int q = 0; q < PMB_SWEEP_TIERS && t < 0; q++)
-		if (!strcmp(p->inst->tier, pmb_sweep_tier_name[q]))
+		if (!strcmp(p->m.inst->tier, pmb_sweep_tier_name[q]))
 			t = q;
 	for (int k = 0; c && t >= 0 && k < s->nlevels; k++) {
 		const struct pmb_sweep_level *v = &s->level[k];
-		int own = tier_of_level(c->topo.cache[k].level);
+		int own = tier_of_level(c->m.topo.cache[k].level);
 
 		if (v->capacity == PMB_CAPACITY_LESS && t == own && v->to_tier >= 0 && ws >= v->cap_to)
 			return v->to_tier;
-		if (v->capacity == PMB_CAPACITY_MORE && own >= 0 && t > own && ws > c->topo.cache[k].size &&
+		if (v->capacity == PMB_CAPACITY_MORE && own >= 0 && t > own && ws > c->m.topo.cache[k].size &&
 		    ws <= v->cap_from)
 			return own;
 	}
@@ -167,8 +167,8 @@ static void steps(struct pmb_sweep_figures *s, const struct pmb_result *r, size_
 				continue;
 			ratio = prev ? step(fig(prev, e), fig(x, e)) : 0;
 			if (ratio > PMB_STEP_RATIO && s->nsteps < PMB_MAX_SWEEP_STEPS)
-				s->step[s->nsteps++] = (struct pmb_sweep_step){ prev->inst->working_set,
-					x->inst->working_set, e, ratio };
+				s->step[s->nsteps++] = (struct pmb_sweep_step){ prev->m.inst->working_set,
+					x->m.inst->working_set, e, ratio };
 			prev = x;
 		}
 	}
@@ -191,23 +191,23 @@ static void crossing(struct pmb_sweep_level *v, const struct pmb_sweep_figures *
 		if (prev) {
 			double ratio = step(fig(prev, v->e), fig(p, v->e));
 
-			if (prev->inst->working_set <= size && p->inst->working_set > size)
+			if (prev->m.inst->working_set <= size && p->m.inst->working_set > size)
 				a = prev, b = p;
-			if (p->inst->working_set <= size && prev->inst->working_set >= below && ratio > v->best)
+			if (p->m.inst->working_set <= size && prev->m.inst->working_set >= below && ratio > v->best)
 				v->best = ratio, *sa = prev, *sb = p;
 		}
 		prev = p;
 	}
 	if (a && b) {
 		v->crossed = true;
-		v->a = a->inst->working_set;
-		v->b = b->inst->working_set;
+		v->a = a->m.inst->working_set;
+		v->b = b->m.inst->working_set;
 		v->ratio = step(fig(a, v->e), fig(b, v->e));
 	}
 	if (*sa && *sb && v->best > PMB_STEP_RATIO) {
 		v->earlier = true;
-		v->sa = (*sa)->inst->working_set;
-		v->sb = (*sb)->inst->working_set;
+		v->sa = (*sa)->m.inst->working_set;
+		v->sb = (*sb)->m.inst->working_set;
 	}
 }
 
@@ -238,13 +238,13 @@ static int tier_of_level(int level)
 static void capacity(struct pmb_sweep_level *v, const struct pmb_sweep_figures *s, const struct pmb_context *c, int k,
 		     const struct pmb_result *r, size_t n, const struct pmb_result *sa, const struct pmb_result *sb)
 {
-	uint64_t size = c->topo.cache[k].size;
-	uint64_t next = k + 1 < c->topo.ncaches ? c->topo.cache[k + 1].size : UINT64_MAX;
+	uint64_t size = c->m.topo.cache[k].size;
+	uint64_t next = k + 1 < c->m.topo.ncaches ? c->m.topo.cache[k + 1].size : UINT64_MAX;
 	const struct pmb_result *prev = NULL, *a = NULL, *b = NULL;
 
 	if (v->crossed && v->ratio > PMB_STEP_RATIO)
 		return;
-	if (v->earlier && sb->inst->working_set * 2 <= size && established(fig(sa, v->e), fig(sb, v->e), s->sim)) {
+	if (v->earlier && sb->m.inst->working_set * 2 <= size && established(fig(sa, v->e), fig(sb, v->e), s->sim)) {
 		v->capacity = PMB_CAPACITY_LESS;
 		a = sa, b = sb;
 	} else if (v->crossed) {
@@ -253,9 +253,9 @@ static void capacity(struct pmb_sweep_level *v, const struct pmb_sweep_figures *
 
 			if (!sweep_point(p, s->family) || !fig(p, v->e)->valid)
 				continue;
-			if (prev && prev->inst->working_set > size && p->inst->working_set <= next &&
+			if (prev && prev->m.inst->working_set > size && p->m.inst->working_set <= next &&
 			    established(fig(prev, v->e), fig(p, v->e), s->sim)) {
-				if (prev->inst->working_set >= 2 * size)
+				if (prev->m.inst->working_set >= 2 * size)
 					a = prev, b = p, v->capacity = PMB_CAPACITY_MORE;
 				else
 					break;
@@ -265,14 +265,14 @@ static void capacity(struct pmb_sweep_level *v, const struct pmb_sweep_figures *
 	}
 	if (!a)
 		return;
-	v->cap_from = a->inst->working_set;
-	v->cap_to = b->inst->working_set;
+	v->cap_from = a->m.inst->working_set;
+	v->cap_to = b->m.inst->working_set;
 	v->cap_ratio = step(fig(a, v->e), fig(b, v->e));
-	v->cap_tier = v->e == -2 ? matching_tier(s, fig(b, v->e), tier_of_level(c->topo.cache[k].level)) : -1;
+	v->cap_tier = v->e == -2 ? matching_tier(s, fig(b, v->e), tier_of_level(c->m.topo.cache[k].level)) : -1;
 	/* Where the points past a step that came early are counted: fixed
 	 * here, from hwloc's tiers, before the tiers are counted again. */
 	v->to_tier = v->cap_tier;
-	for (int q = tier_of_level(c->topo.cache[k].level) + 1;
+	for (int q = tier_of_level(c->m.topo.cache[k].level) + 1;
 	     v->capacity == PMB_CAPACITY_LESS && v->to_tier < 0 && q > 0 && q < PMB_SWEEP_TIERS; q++)
 		if (s->tier[q].points)
 			v->to_tier = q;
@@ -283,17 +283,17 @@ static void levels(struct pmb_sweep_figures *s, const struct pmb_context *c, con
 {
 	uint64_t below = 0;
 
-	s->nlevels = c->topo.ncaches;
-	for (int k = 0; k < c->topo.ncaches; k++) {
+	s->nlevels = c->m.topo.ncaches;
+	for (int k = 0; k < c->m.topo.ncaches; k++) {
 		struct pmb_sweep_level *v = &s->level[k];
 		const struct pmb_result *sa, *sb;
 
 		*v = (struct pmb_sweep_level){ .e = level_event(c, k), .cap_tier = -1, .to_tier = -1 };
 		if (v->e != -1) {
-			crossing(v, s, r, n, c->topo.cache[k].size, below, &sa, &sb);
+			crossing(v, s, r, n, c->m.topo.cache[k].size, below, &sa, &sb);
 			capacity(v, s, c, k, r, n, sa, sb);
 		}
-		below = c->topo.cache[k].size;
+		below = c->m.topo.cache[k].size;
 	}
 }
 
@@ -303,9 +303,9 @@ static void huge_pages(struct pmb_sweep_figures *s, const struct pmb_result *r, 
 	s->huge_min = 2;
 	s->huge_max = -1;
 	for (size_t j = s->first; j < n; j++)
-		if (!strcmp(r[j].inst->family, s->family) && r[j].huge_fraction >= 0) {
-			s->huge_min = fmin(s->huge_min, r[j].huge_fraction);
-			s->huge_max = fmax(s->huge_max, r[j].huge_fraction);
+		if (!strcmp(r[j].m.inst->family, s->family) && r[j].m.huge_fraction >= 0) {
+			s->huge_min = fmin(s->huge_min, r[j].m.huge_fraction);
+			s->huge_max = fmax(s->huge_max, r[j].m.huge_fraction);
 		}
 }
 
@@ -313,7 +313,7 @@ static void huge_pages(struct pmb_sweep_figures *s, const struct pmb_result *r, 
  * out), in page-size order, then in the CPU's order. */
 static void reach(struct pmb_sweep_figures *s, const struct pmb_context *c)
 {
-	const struct pmb_tlb_info *t = &c->topo.tlb;
+	const struct pmb_tlb_info *t = &c->m.topo.tlb;
 
 	for (int p = 0; p < PMB_TLB_NPAGES; p++)
 		for (int i = 0; i < t->n && (1u << p) != PMB_TLB_4M; i++) {
@@ -328,11 +328,11 @@ static void reach(struct pmb_sweep_figures *s, const struct pmb_context *c)
 /* The family measured on 4 KiB pages beside fam (huge pages): "X_4k". */
 static size_t pages_4k_family(const struct pmb_result *r, size_t n, const char *fam)
 {
-	char want[sizeof(r->inst->family) + 4];
+	char want[sizeof(r->m.inst->family) + 4];
 
 	snprintf(want, sizeof(want), "%s_4k", fam);
 	for (size_t j = 0; j < n; j++)
-		if (!strcmp(r[j].inst->family, want) && !r[j].repetition)
+		if (!strcmp(r[j].m.inst->family, want) && !r[j].m.repetition)
 			return j;
 	return n;
 }
@@ -344,9 +344,9 @@ static void tlb_share(struct pmb_sweep_figures *s, const struct pmb_context *c, 
 {
 	size_t k4 = pages_4k_family(r, n, s->family);
 
-	if (s->sim || k4 == n || !c->hugepages)
+	if (s->sim || k4 == n || !c->m.hugepages)
 		return;
-	snprintf(s->family_4k, sizeof(s->family_4k), "%s", r[k4].inst->family);
+	snprintf(s->family_4k, sizeof(s->family_4k), "%s", r[k4].m.inst->family);
 	for (int t = 0; t < PMB_SWEEP_TIERS; t++) {
 		double d[PMB_MAX_TIER_POINTS], lo[PMB_MAX_TIER_POINTS], hi[PMB_MAX_TIER_POINTS], base[PMB_MAX_TIER_POINTS];
 		size_t m = 0;
@@ -355,18 +355,18 @@ static void tlb_share(struct pmb_sweep_figures *s, const struct pmb_context *c, 
 			const struct pmb_result *h = &r[i];
 
 			if (!sweep_point(h, s->family) || point_tier(s, s->by_measure ? c : NULL, h) != t ||
-			    !h->time.valid)
+			    !h->f.time.valid)
 				continue;
 			for (size_t j = k4; j < n && m < PMB_MAX_TIER_POINTS; j++) {
 				const struct pmb_result *x = &r[j];
 
-				if (!sweep_point(x, s->family_4k) || x->inst->working_set != h->inst->working_set ||
-				    !x->time.valid)
+				if (!sweep_point(x, s->family_4k) || x->m.inst->working_set != h->m.inst->working_set ||
+				    !x->f.time.valid)
 					continue;
-				d[m] = x->time.s.median - h->time.s.median;
-				lo[m] = x->time.s.ci_lo - h->time.s.ci_hi;
-				hi[m] = x->time.s.ci_hi - h->time.s.ci_lo;
-				base[m++] = h->time.s.median;
+				d[m] = x->f.time.s.median - h->f.time.s.median;
+				lo[m] = x->f.time.s.ci_lo - h->f.time.s.ci_hi;
+				hi[m] = x->f.time.s.ci_hi - h->f.time.s.ci_lo;
+				base[m++] = h->f.time.s.median;
 			}
 		}
 		if (m)
@@ -379,7 +379,7 @@ static void tlb_share(struct pmb_sweep_figures *s, const struct pmb_context *c, 
 static const struct pmb_result *point_at(const struct pmb_result *r, size_t n, const char *fam, uint64_t ws)
 {
 	for (size_t j = 0; j < n; j++)
-		if (sweep_point(&r[j], fam) && r[j].inst->working_set == ws && r[j].time.valid)
+		if (sweep_point(&r[j], fam) && r[j].m.inst->working_set == ws && r[j].f.time.valid)
 			return &r[j];
 	return NULL;
 }
@@ -398,24 +398,24 @@ static void tlb_steps(struct pmb_sweep_figures *s, const struct pmb_context *c, 
 	for (size_t j = s->first; j < n; j++) {
 		const struct pmb_result *x = &r[j], *ha, *hb;
 
-		if (!sweep_point(x, s->family) || !x->time.valid)
+		if (!sweep_point(x, s->family) || !x->f.time.valid)
 			continue;
-		if (!prev || !(ha = point_at(r, n, s->family_huge, prev->inst->working_set)) ||
-		    !(hb = point_at(r, n, s->family_huge, x->inst->working_set)) ||
-		    !established(&prev->time, &x->time, false) || step(&ha->time, &hb->time) > PMB_STEP_RATIO ||
+		if (!prev || !(ha = point_at(r, n, s->family_huge, prev->m.inst->working_set)) ||
+		    !(hb = point_at(r, n, s->family_huge, x->m.inst->working_set)) ||
+		    !established(&prev->f.time, &x->f.time, false) || step(&ha->f.time, &hb->f.time) > PMB_STEP_RATIO ||
 		    s->ntlb_steps == PMB_MAX_TLB_STEPS) {
 			prev = x;
 			continue;
 		}
 		struct pmb_sweep_tlb_step *ts = &s->tlb_step[s->ntlb_steps++];
 
-		*ts = (struct pmb_sweep_tlb_step){ prev->inst->working_set, x->inst->working_set,
-						   step(&prev->time, &x->time), 0, 0 };
-		for (int i = 0; i < c->topo.tlb.n && !ts->reach_level; i++) {
-			const struct pmb_tlb *b = &c->topo.tlb.tlb[i];
+		*ts = (struct pmb_sweep_tlb_step){ prev->m.inst->working_set, x->m.inst->working_set,
+						   step(&prev->f.time, &x->f.time), 0, 0 };
+		for (int i = 0; i < c->m.topo.tlb.n && !ts->reach_level; i++) {
+			const struct pmb_tlb *b = &c->m.topo.tlb.tlb[i];
 			uint64_t rb = pmb_tlb_reach(b, PMB_TLB_4K);
 
-			if (pmb_tlb_for_loads(b) && rb > prev->inst->working_set && rb <= x->inst->working_set)
+			if (pmb_tlb_for_loads(b) && rb > prev->m.inst->working_set && rb <= x->m.inst->working_set)
 				ts->reach_level = b->level, ts->reach = rb;
 		}
 		prev = x;
@@ -427,7 +427,7 @@ static void one_sweep(struct pmb_sweep_figures *s, const struct pmb_context *c, 
 {
 	memset(s, 0, sizeof(*s));
 	s->first = first;
-	snprintf(s->family, sizeof(s->family), "%s", r[first].inst->family);
+	snprintf(s->family, sizeof(s->family), "%s", r[first].m.inst->family);
 	s->sim = pmb_context_sim(c);
 	sweep_figs(s, c);
 	tiers(s, NULL, r, n);
@@ -444,7 +444,7 @@ static void one_sweep(struct pmb_sweep_figures *s, const struct pmb_context *c, 
 			break;
 		}
 	huge_pages(s, r, n);
-	if (c->topo_ok)
+	if (c->m.topo_ok)
 		reach(s, c);
 	tlb_share(s, c, r, n);
 	tlb_steps(s, c, r, n);
@@ -454,18 +454,18 @@ int pmb__analyze_sweeps(struct pmb_context *c, const struct pmb_result *r, size_
 {
 	int m = 0;
 
-	free(c->sweeps);
-	c->sweeps = NULL;
-	c->nsweeps = 0;
+	free(c->f.sweeps);
+	c->f.sweeps = NULL;
+	c->f.nsweeps = 0;
 	for (size_t i = 0; i < n; i++)
-		m += r[i].inst->tier[0] && !r[i].repetition && first_of_family(r, i);
+		m += r[i].m.inst->tier[0] && !r[i].m.repetition && first_of_family(r, i);
 	if (!m)
 		return 0;
-	c->sweeps = calloc((size_t)m, sizeof(*c->sweeps));
-	if (!c->sweeps)
+	c->f.sweeps = calloc((size_t)m, sizeof(*c->f.sweeps));
+	if (!c->f.sweeps)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
-		if (r[i].inst->tier[0] && !r[i].repetition && first_of_family(r, i))
-			one_sweep(&c->sweeps[c->nsweeps++], c, r, n, i);
+		if (r[i].m.inst->tier[0] && !r[i].m.repetition && first_of_family(r, i))
+			one_sweep(&c->f.sweeps[c->f.nsweeps++], c, r, n, i);
 	return 0;
 }

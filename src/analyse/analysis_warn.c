@@ -133,27 +133,27 @@ struct findings {
 /* What r's time figure shows: noise, clusters, repetitions that differ. */
 static void find_in_time(const struct pmb_result *r, struct findings *k)
 {
-	const struct pmb_figure *t = &r->time;
-	bool resolved = t->valid && !t->below_resolution && !r->inst->def->empty;
+	const struct pmb_figure *t = &r->f.time;
+	bool resolved = t->valid && !t->below_resolution && !r->m.inst->def->empty;
 
 	/* Relative error of a figure that should be zero means nothing. */
 	if (resolved && t->s.median > 0) {
 		double err = pmb_figure_error(t);
 
 		if (err > PMB_NOISY_ERROR)
-			fig_add(&k->noisy, err, "+/-%.0f %%\t in %s", err * 100, r->inst->name);
+			fig_add(&k->noisy, err, "+/-%.0f %%\t in %s", err * 100, r->m.inst->name);
 	}
 	if (t->valid && t->s.multimodal)
-		add_name(&k->modes, r->inst->name);
-	if (r->learning)
-		fig_add(&k->learned, r->ladder_fall, "the cost per pass falls by %.0f %% along the ladder\t in %s",
-			r->ladder_fall * 100, r->inst->name);
-	if (r->rep_modes)
-		add_name(&k->rep_modes, r->inst->name);
-	if (!r->inst->def->empty && isfinite(r->rep_spread) && r->rep_spread > 0.05 &&
+		add_name(&k->modes, r->m.inst->name);
+	if (r->f.learning)
+		fig_add(&k->learned, r->f.ladder_fall, "the cost per pass falls by %.0f %% along the ladder\t in %s",
+			r->f.ladder_fall * 100, r->m.inst->name);
+	if (r->f.rep_modes)
+		add_name(&k->rep_modes, r->m.inst->name);
+	if (!r->m.inst->def->empty && isfinite(r->f.rep_spread) && r->f.rep_spread > 0.05 &&
 	    !t->below_resolution)
-		fig_add(&k->reps, r->rep_spread, "repetitions %.0f %% apart\t in %s", r->rep_spread * 100,
-			r->inst->name);
+		fig_add(&k->reps, r->f.rep_spread, "repetitions %.0f %% apart\t in %s", r->f.rep_spread * 100,
+			r->m.inst->name);
 }
 
 /* "fixed cost 1.0 ms [0.98, 1.02] per sample (96 % of a sample) in NAME";
@@ -163,20 +163,20 @@ static void fixed_line(const struct pmb_context *ctx, const struct pmb_result *r
 {
 	char v[32], lo[32], hi[32];
 
-	if (f == &r->time) {
+	if (f == &r->f.time) {
 		human_ns(v, sizeof(v), f->fixed);
 		human_ns(lo, sizeof(lo), f->fixed_lo);
 		human_ns(hi, sizeof(hi), f->fixed_hi);
 		if (strcmp(lo, hi))
 			fig_add(&k->fixed, f->fixed_share, "fixed cost %s [%s, %s] per sample (%.0f %% of a "
-				"sample)\t in %s", v, lo, hi, f->fixed_share * 100, r->inst->name);
+				"sample)\t in %s", v, lo, hi, f->fixed_share * 100, r->m.inst->name);
 		else
 			fig_add(&k->fixed, f->fixed_share, "fixed cost %s per sample (%.0f %% of a sample)\t in %s",
-				v, f->fixed_share * 100, r->inst->name);
+				v, f->fixed_share * 100, r->m.inst->name);
 	} else {
 		fig_add(&k->fixed, f->fixed_share, "fixed cost %.0f %s per sample (%.0f %% of a sample, "
-			"SIMULATED, exact)\t in %s", f->fixed, ctx->plan.ev[ins >= 0 ? ins : 0].name,
-			f->fixed_share * 100, r->inst->name);
+			"SIMULATED, exact)\t in %s", f->fixed, ctx->m.plan.ev[ins >= 0 ? ins : 0].name,
+			f->fixed_share * 100, r->m.inst->name);
 	}
 }
 
@@ -191,22 +191,22 @@ static void find_in_cost(const struct pmb_context *ctx, const struct pmb_result 
 		return;
 	/* A body below resolution with a fixed cost is the worst case (the
 	 * work removed, the setup measured): flagged too. */
-	if (f->fixed_flagged && !r->inst->def->empty)
+	if (f->fixed_flagged && !r->m.inst->def->empty)
 		fixed_line(ctx, r, f, ins, k);
 	if (nw && !strcmp(nw, PMB_WHY_BASE_SLOWER))
-		add_name(&k->slower, r->inst->name);
+		add_name(&k->slower, r->m.inst->name);
 	else if (nw && !strcmp(nw, PMB_WHY_BASE_EQUAL))
-		add_name(&k->unresolved, r->inst->name);
+		add_name(&k->unresolved, r->m.inst->name);
 	if (rw && strcmp(rw, PMB_WHY_REF_MISSING) && !(nw && !strcmp(rw, PMB_WHY_BASE_SLOWER)))
-		add_name(&k->noratio, r->inst->name);
+		add_name(&k->noratio, r->m.inst->name);
 }
 
 bool pmb__analysis_no_work(const struct pmb_context *ctx, const struct pmb_result *r)
 {
 	int ins = pmb__context_event(ctx, "instructions");
-	const struct pmb_figure *in = ins >= 0 && r->ev[ins].valid ? &r->ev[ins] : NULL;
+	const struct pmb_figure *in = ins >= 0 && r->f.ev[ins].valid ? &r->f.ev[ins] : NULL;
 
-	if (r->status || r->inst->def->empty || !in)
+	if (r->m.status || r->m.inst->def->empty || !in)
 		return false;
 	/* Exact counts: only no instructions at all is no work. */
 	if (pmb_context_sim(ctx))
@@ -219,11 +219,11 @@ bool pmb__analysis_no_work(const struct pmb_context *ctx, const struct pmb_resul
 static void add_no_work(const struct pmb_result *r, struct findings *k)
 {
 	if (r->work_went == PMB_WORK_HOISTED)
-		add_name(&k->hoisted, r->inst->name);
+		add_name(&k->hoisted, r->m.inst->name);
 	else if (r->work_went == PMB_WORK_REMOVED)
-		add_name(&k->removed, r->inst->name);
+		add_name(&k->removed, r->m.inst->name);
 	else
-		add_name(&k->fast, r->inst->name);
+		add_name(&k->fast, r->m.inst->name);
 }
 
 /* Too fast to be true: the work was removed, or it overlaps the loop's own
@@ -231,23 +231,23 @@ static void add_no_work(const struct pmb_result *r, struct findings *k)
  * instructions tell the two apart; time alone cannot. */
 static void find_too_fast(const struct pmb_context *ctx, const struct pmb_result *r, int ins, struct findings *k)
 {
-	const struct pmb_figure *t = &r->time, *in = ins >= 0 && r->ev[ins].valid ? &r->ev[ins] : NULL;
+	const struct pmb_figure *t = &r->f.time, *in = ins >= 0 && r->f.ev[ins].valid ? &r->f.ev[ins] : NULL;
 	/* Under 0.05 ns per item cannot be true, unless the items are bytes
 	 * streamed at a bandwidth the machine can have (a memcpy reference at
 	 * tens of GB/s is fast, not wrong). */
-	bool plausible_bw = r->bytes_per_second > 0 && r->bytes_per_second < 200e9;
+	bool plausible_bw = r->f.bytes_per_second > 0 && r->f.bytes_per_second < 200e9;
 	bool fast_time = t->valid && (t->s.median < 0.05 || t->below_resolution) && !plausible_bw;
 
-	if (r->inst->def->empty)
+	if (r->m.inst->def->empty)
 		return;
 	if (pmb__analysis_no_work(ctx, r))
 		add_no_work(r, k);
 	else if (pmb_context_sim(ctx))
 		return;
 	else if (fast_time && in)
-		add_name(&k->overlap, r->inst->name);
+		add_name(&k->overlap, r->m.inst->name);
 	else if (fast_time)
-		add_name(&k->fast_or_overlap, r->inst->name);
+		add_name(&k->fast_or_overlap, r->m.inst->name);
 }
 
 /* What r's counts show: multiplexed, a "branchy" kernel without branches
@@ -255,14 +255,14 @@ static void find_too_fast(const struct pmb_context *ctx, const struct pmb_result
 static void find_in_counts(const struct pmb_context *ctx, const struct pmb_result *r, int br,
 			   struct findings *k)
 {
-	for (int e = 0; e < ctx->plan.nev; e++)
-		if (r->ev[e].multiplexed == 1) {
-			add_name(&k->multiplexed, r->inst->name);
+	for (int e = 0; e < ctx->m.plan.nev; e++)
+		if (r->f.ev[e].multiplexed == 1) {
+			add_name(&k->multiplexed, r->m.inst->name);
 			break;
 		}
-	if (br >= 0 && r->ev[br].valid && r->inst->def->role == PMB_ROLE_BRANCHY &&
-	    r->ev[br].s.median < 0.5)
-		add_name(&k->nobranch, r->inst->name);
+	if (br >= 0 && r->f.ev[br].valid && r->m.inst->def->role == PMB_ROLE_BRANCHY &&
+	    r->f.ev[br].s.median < 0.5)
+		add_name(&k->nobranch, r->m.inst->name);
 }
 
 /* Where the work of a loop that holds none went: the counts cannot tell,
@@ -330,7 +330,7 @@ void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, s
 	int ins = pmb__context_event(ctx, "instructions"), br = pmb__context_event(ctx, "branches");
 
 	for (size_t i = 0; i < n; i++) {
-		if (res[i].status)
+		if (res[i].m.status)
 			continue;
 		find_in_time(&res[i], &k);
 		find_in_cost(ctx, &res[i], ins, &k);

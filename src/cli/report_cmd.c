@@ -81,7 +81,7 @@ static int set_view(const struct pmb_options *o, struct pmb_context *c)
 {
 	char err[1600];
 
-	if (o->columns && pmb__columns_check(o->columns, &c->plan, err, sizeof(err)))
+	if (o->columns && pmb__columns_check(o->columns, &c->m.plan, err, sizeof(err)))
 		return pmb__out_error("%s", err);
 	c->view.width = pmb__out_width(o->out);
 	snprintf(c->view.columns, sizeof(c->view.columns), "%s", o->columns ? o->columns : "");
@@ -96,8 +96,8 @@ static int failed_checks(const struct pmb_loaded_run *run)
 	int rc = 0;
 
 	for (size_t i = 0; i < run->n; i++)
-		if (run->res[i].status == PMB_EVERIFY) {
-			fprintf(stderr, "pmubench: %s failed: %s\n", run->res[i].inst->name, run->res[i].reason);
+		if (run->res[i].m.status == PMB_EVERIFY) {
+			fprintf(stderr, "pmubench: %s failed: %s\n", run->res[i].m.inst->name, run->res[i].m.reason);
 			rc = 1;
 		}
 	return rc;

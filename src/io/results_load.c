@@ -139,7 +139,7 @@ static int read_events(struct loader *l, const json_t *cx, struct pmb_context *c
 	if (!json_is_array(evs) || json_array_size(evs) > PMB_MAX_EVENTS)
 		return FAIL(l, "context.events: expected an array of at most %d events", PMB_MAX_EVENTS);
 	json_array_foreach(evs, i, ev) {
-		struct pmb_event *e = &c->plan.ev[i];
+		struct pmb_event *e = &c->m.plan.ev[i];
 		int kind = pmb__kind_of(json_string_value(get(ev, "kind")));
 		int means = pmb__means_of(json_string_value(get(ev, "means")));
 
@@ -152,10 +152,10 @@ static int read_events(struct loader *l, const json_t *cx, struct pmb_context *c
 		e->kind = (enum pmb_event_kind)kind;
 		e->means = (enum pmb_event_meaning)means;
 		read_also(ev, e);
-		c->event_group[i] = integer(ev, "group", -1);
-		text(ev, "not_counted", c->event_why[i], sizeof(c->event_why[i]));
+		c->m.event_group[i] = integer(ev, "group", -1);
+		text(ev, "not_counted", c->m.event_why[i], sizeof(c->m.event_why[i]));
 	}
-	c->plan.nev = (int)json_array_size(evs);
+	c->m.plan.nev = (int)json_array_size(evs);
 	return 0;
 }
 
@@ -233,12 +233,12 @@ static void read_tlbs(const json_t *t, struct pmb_tlb_info *tlb)
 
 static void read_topology(const json_t *t, struct pmb_context *c)
 {
-	struct pmb_topology_info *ti = &c->topo;
+	struct pmb_topology_info *ti = &c->m.topo;
 	json_t *ca;
 	size_t i;
 
-	c->topo_ok = json_is_object(t);
-	if (!c->topo_ok)
+	c->m.topo_ok = json_is_object(t);
+	if (!c->m.topo_ok)
 		return;
 	ti->cpu = integer(t, "cpu", -1);
 	ti->numa_node = integer(t, "numa_node", -1);
@@ -272,24 +272,24 @@ static void read_probes(const json_t *cx, struct pmb_loaded_run *run)
 	const char *src = json_string_value(get(clock, "source"));
 
 	snprintf(run->clock_source, sizeof(run->clock_source), "%s", src ? src : "");
-	c->clock.source = src ? run->clock_source : NULL;
-	c->clock.resolution_ns = num(clock, "resolution_ns", NAN);
-	c->clock.read_cost_ns = num(clock, "read_cost_ns", NAN);
-	c->ghz = num(cx, "core_ghz_estimate", 0);
-	c->group_read_ns = num(cx, "group_read_ns", -1);
-	text(cx, "read_path", c->read_path, sizeof(c->read_path));
-	text(cx, "read_path_why", c->read_why, sizeof(c->read_why));
-	text(cx, "governor", c->governor, sizeof(c->governor));
-	c->turbo = json_is_boolean(turbo) ? json_is_true(turbo) : -1;
-	c->paranoid = integer(cx, "perf_event_paranoid", -100);
+	c->m.clock.source = src ? run->clock_source : NULL;
+	c->m.clock.resolution_ns = num(clock, "resolution_ns", NAN);
+	c->m.clock.read_cost_ns = num(clock, "read_cost_ns", NAN);
+	c->m.ghz = num(cx, "core_ghz_estimate", 0);
+	c->m.group_read_ns = num(cx, "group_read_ns", -1);
+	text(cx, "read_path", c->m.read_path, sizeof(c->m.read_path));
+	text(cx, "read_path_why", c->m.read_why, sizeof(c->m.read_why));
+	text(cx, "governor", c->m.governor, sizeof(c->m.governor));
+	c->m.turbo = json_is_boolean(turbo) ? json_is_true(turbo) : -1;
+	c->m.paranoid = integer(cx, "perf_event_paranoid", -100);
 	/* The core's load before the run is --self-check's, not saved:
 	 * unknown here, as under simulation. */
-	c->busy = 0;
-	c->idlest_cpu = -1;
+	c->m.busy = 0;
+	c->m.idlest_cpu = -1;
 	for (size_t i = 0; i < 3; i++) {
 		json_t *v = json_array_get(get(cx, "load_avg"), i);
 
-		c->loadavg[i] = json_is_number(v) ? json_number_value(v) : NAN;
+		c->m.loadavg[i] = json_is_number(v) ? json_number_value(v) : NAN;
 	}
 }
 
@@ -301,27 +301,27 @@ static int read_machine(struct loader *l, const json_t *cx, struct pmb_loaded_ru
 
 	if (!backend || (strcmp(backend, "sim") && strcmp(backend, "perf")))
 		return FAIL(l, "context.backend: expected \"perf\" or \"sim\"");
-	text(cx, "date", c->date, sizeof(c->date));
-	text(cx, "host_name", c->host, sizeof(c->host));
-	text(cx, "executable", c->executable, sizeof(c->executable));
-	c->backend = strcmp(backend, "sim") ? PMB_BACKEND_PERF : PMB_BACKEND_SIM;
-	c->ncpus = integer(cx, "num_cpus", 0);
-	c->cpu = integer(cx, "pinned_cpu", -1);
+	text(cx, "date", c->m.date, sizeof(c->m.date));
+	text(cx, "host_name", c->m.host, sizeof(c->m.host));
+	text(cx, "executable", c->m.executable, sizeof(c->m.executable));
+	c->m.backend = strcmp(backend, "sim") ? PMB_BACKEND_PERF : PMB_BACKEND_SIM;
+	c->m.ncpus = integer(cx, "num_cpus", 0);
+	c->m.cpu = integer(cx, "pinned_cpu", -1);
 	read_probes(cx, run);
-	text(pmu, "name", c->plan.pmu_name, sizeof(c->plan.pmu_name));
-	text(pmu, "description", c->plan.pmu_desc, sizeof(c->plan.pmu_desc));
-	c->plan.pmu_counters = integer(pmu, "generic_counters", 0);
-	c->plan.pmu_fixed = integer(pmu, "fixed_counters", 0);
-	c->pmu_ok = truth(pmu, "hardware_counters_work");
+	text(pmu, "name", c->m.plan.pmu_name, sizeof(c->m.plan.pmu_name));
+	text(pmu, "description", c->m.plan.pmu_desc, sizeof(c->m.plan.pmu_desc));
+	c->m.plan.pmu_counters = integer(pmu, "generic_counters", 0);
+	c->m.plan.pmu_fixed = integer(pmu, "fixed_counters", 0);
+	c->m.pmu_ok = truth(pmu, "hardware_counters_work");
 	/* Written only where permission refused the hardware events. */
-	c->pmu_denied = json_is_number(get(pmu, "not_permitted_paranoid"));
-	text(cx, "fallback", c->fallback, sizeof(c->fallback));
-	c->plan.kernel = truth(cx, "count_kernel");
-	c->ngroups = integer(cx, "groups", 0);
-	text(re, "cpu_model", c->cpu_model, sizeof(c->cpu_model));
-	c->has_cycles = truth(re, "cycles_counted");
+	c->m.pmu_denied = json_is_number(get(pmu, "not_permitted_paranoid"));
+	text(cx, "fallback", c->m.fallback, sizeof(c->m.fallback));
+	c->m.plan.kernel = truth(cx, "count_kernel");
+	c->m.ngroups = integer(cx, "groups", 0);
+	text(re, "cpu_model", c->m.cpu_model, sizeof(c->m.cpu_model));
+	c->m.has_cycles = truth(re, "cycles_counted");
 	c->view.counters_given = truth(re, "counters_given");
-	c->seed = u64_text(re, "seed");
+	c->m.seed = u64_text(re, "seed");
 	return 0;
 }
 
@@ -331,21 +331,21 @@ static void read_settings(const json_t *cx, struct pmb_context *c)
 	json_t *w;
 	size_t i;
 
-	c->hugepages = truth(cx, "hugepages");
-	c->samples = integer(cx, "samples", 0);
-	c->precision = num(cx, "precision", NAN);
-	c->budget_ns = num(cx, "sample_budget_ns", NAN);
-	c->repetitions = integer(cx, "repetitions", 1);
-	c->min_sample_ns = num(cx, "min_sample_time_ns", NAN);
-	text(cx, "sim_geometry", c->sim_geometry, sizeof(c->sim_geometry));
-	text(cx, "incomplete_reason", c->incomplete, sizeof(c->incomplete));
+	c->m.hugepages = truth(cx, "hugepages");
+	c->m.samples = integer(cx, "samples", 0);
+	c->m.precision = num(cx, "precision", NAN);
+	c->m.budget_ns = num(cx, "sample_budget_ns", NAN);
+	c->m.repetitions = integer(cx, "repetitions", 1);
+	c->m.min_sample_ns = num(cx, "min_sample_time_ns", NAN);
+	text(cx, "sim_geometry", c->m.sim_geometry, sizeof(c->m.sim_geometry));
+	text(cx, "incomplete_reason", c->m.incomplete, sizeof(c->m.incomplete));
 	/* Those raised before the analysis only: it adds its own again. */
 	int measured = integer(get(cx, "reanalysis"), "warnings_measured", -1);
 
 	json_array_foreach(get(cx, "warnings"), i, w)
 		if (json_is_string(w) && (measured < 0 || i < (size_t)measured))
 			pmb__context_warn(c, "%s", json_string_value(w));
-	c->nwarnings_measured = c->nwarnings;
+	c->m.warnings.n = c->nwarnings;
 }
 
 /* Which pmubench wrote the file, and whether it holds what is read. */
@@ -379,10 +379,10 @@ static int read_context(struct loader *l, const json_t *root, struct pmb_loaded_
 	if (!err)
 		err = read_events(l, cx, run->ctx);
 	if (!err)
-		err = read_derived(l, cx, &run->ctx->plan);
+		err = read_derived(l, cx, &run->ctx->m.plan);
 	if (err)
 		return err;
-	read_overhead(get(cx, "harness_overhead"), &run->ctx->overhead);
+	read_overhead(get(cx, "harness_overhead"), &run->ctx->m.overhead);
 	read_topology(get(cx, "topology"), run->ctx);
 	read_settings(cx, run->ctx);
 	return 0;
@@ -489,34 +489,34 @@ static int read_result(struct loader *l, const json_t *b, const json_t *events, 
 
 	if (!name || !json_is_object(in))
 		return FAIL(l, "a benchmark without its \"name\" or \"instance\"");
-	r->status = integer(in, "status", 0);
-	text(in, "reason", r->reason, sizeof(r->reason));
-	r->seed = u64_text(in, "seed");
-	r->seed_used = truth(in, "seed_used");
+	r->m.status = integer(in, "status", 0);
+	text(in, "reason", r->m.reason, sizeof(r->m.reason));
+	r->m.seed = u64_text(in, "seed");
+	r->m.seed_used = truth(in, "seed_used");
 	r->work_went = pmb__work_went_of(json_string_value(get(in, "work_went")));
-	r->repetition = integer(b, "repetition_index", 0);
-	r->huge_fraction = num(b, "huge_page_fraction", -1);
-	if (r->status)
+	r->m.repetition = integer(b, "repetition_index", 0);
+	r->m.huge_fraction = num(b, "huge_page_fraction", -1);
+	if (r->m.status)
 		return 0;
-	r->items_per_pass = u64(b, "items_per_pass");
-	r->bytes_per_pass = u64(b, "bytes_per_pass");
-	r->warmup_ns = u64(b, "warmup_ns");
-	r->calib_passes = u64(b, "calibration_passes");
-	r->stopped_by = stop_reason(json_string_value(get(b, "stopped_by")));
-	r->local_overhead = truth(in, "local_overhead");
+	r->m.items_per_pass = u64(b, "items_per_pass");
+	r->m.bytes_per_pass = u64(b, "bytes_per_pass");
+	r->m.warmup_ns = u64(b, "warmup_ns");
+	r->m.calib_passes = u64(b, "calibration_passes");
+	r->m.stopped_by = stop_reason(json_string_value(get(b, "stopped_by")));
+	r->m.local_overhead = truth(in, "local_overhead");
 	/* What the benchmark declared with pmb_set_mispredict_rate(). */
-	r->misp_declared = json_is_number(get(b, "declared_mispredict_rate"));
-	r->misp_rate = num(b, "declared_mispredict_rate", 0);
+	r->m.misp_declared = json_is_number(get(b, "declared_mispredict_rate"));
+	r->m.misp_rate = num(b, "declared_mispredict_rate", 0);
 	/* The samples phase's times, for cpu_time (perf backend only). */
-	r->span_wall_ns = u64(b, "samples_wall_ns");
-	r->span_cpu_ns = u64(b, "samples_cpu_ns");
-	if (r->local_overhead)
-		read_overhead(get(b, "harness_overhead"), &r->overhead);
-	err = read_samples(l, name, get(b, "raw_samples"), get(b, "raw_counts"), events, &r->samples,
-			   &r->nsamples, &r->cap);
+	r->m.span_wall_ns = u64(b, "samples_wall_ns");
+	r->m.span_cpu_ns = u64(b, "samples_cpu_ns");
+	if (r->m.local_overhead)
+		read_overhead(get(b, "harness_overhead"), &r->m.overhead);
+	err = read_samples(l, name, get(b, "raw_samples"), get(b, "raw_counts"), events, &r->m.samples,
+			   &r->m.nsamples, &r->m.cap);
 	if (!err && get(b, "fixed_cost_probes"))
 		err = read_samples(l, name, get(b, "fixed_cost_probes"), get(b, "fixed_cost_probe_counts"),
-				   events, &r->probes, &r->nprobes, &r->probes_cap);
+				   events, &r->m.probes, &r->m.nprobes, &r->m.probes_cap);
 	return err;
 }
 
@@ -527,7 +527,7 @@ static int read_results(struct loader *l, const json_t *root, struct pmb_loaded_
 	size_t n = json_array_size(bs);
 	int err;
 
-	run->reps = run->ctx->repetitions > 0 ? (size_t)run->ctx->repetitions : 1;
+	run->reps = run->ctx->m.repetitions > 0 ? (size_t)run->ctx->m.repetitions : 1;
 	if (n % run->reps)
 		return FAIL(l, "%zu benchmarks are no whole number of %zu repetitions", n, run->reps);
 	run->n = n;
@@ -547,22 +547,22 @@ static int read_results(struct loader *l, const json_t *root, struct pmb_loaded_
 
 		/* `pmubench ab --out` numbers each side's turns as repetitions
 		 * of one file: not one run, nor the context's repetitions. */
-		if (integer(b, "repetitions", 1) != run->ctx->repetitions)
+		if (integer(b, "repetitions", 1) != run->ctx->m.repetitions)
 			return FAIL(l, "benchmark %zu has %d repetitions where the run made %d: several runs "
 				    "merged into one file (pmubench ab --out) are not one run", k,
-				    integer(b, "repetitions", 1), run->ctx->repetitions);
+				    integer(b, "repetitions", 1), run->ctx->m.repetitions);
 		if (k % run->reps == 0) {
 			read_instance(b, get(b, "instance"), &run->inst[i], &run->defs[i]);
 			run->disasm_kept += json_is_object(get(b, "disasm"));
 		}
-		run->res[k].inst = &run->inst[i];
+		run->res[k].m.inst = &run->inst[i];
 		err = read_result(l, b, get(get(root, "context"), "events"), &run->res[k]);
 		if (err)
 			return err;
 		/* The analysis finds a link's result at instance * reps + rep. */
-		if (run->res[k].repetition != (int)(k % run->reps))
+		if (run->res[k].m.repetition != (int)(k % run->reps))
 			return FAIL(l, "benchmark %zu: repetition_index %d where the run's order has %zu", k,
-				    run->res[k].repetition, k % run->reps);
+				    run->res[k].m.repetition, k % run->reps);
 	}
 	for (size_t i = 0; i < run->ninst; i++)
 		if (run->inst[i].baseline < -1 || run->inst[i].baseline >= (int)run->ninst ||

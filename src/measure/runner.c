@@ -126,7 +126,7 @@ static void calibrated(struct pmb__running *r, uint64_t passes, uint64_t ns)
 	if (r->m->deterministic) {
 		/* Counts do not depend on timing: enough items to dwarf the
 		 * loop's own instructions, no more. */
-		uint64_t items = r->r->items_per_pass ? r->r->items_per_pass : 1;
+		uint64_t items = r->r->m.items_per_pass ? r->r->m.items_per_pass : 1;
 
 		r->base = items >= 4096 ? 1 : (4096 + items - 1) / items;
 		r->target = o->samples_given ? o->samples : PMB_DETERMINISTIC_SAMPLES;
@@ -148,14 +148,14 @@ static void calibrated(struct pmb__running *r, uint64_t passes, uint64_t ns)
  * before the rule's min_n and between whole rounds of the ladder. */
 static double running_halfwidth(const struct pmb__running *r)
 {
-	size_t n = r->r->nsamples;
+	size_t n = r->r->m.nsamples;
 	double x[STOP_MAX_SAMPLES], lo, hi, med;
 
 	if (n < r->rule.min_n || n > STOP_MAX_SAMPLES || n % LADDER_LEN || r->rule.precision <= 0)
 		return NAN;
 	for (size_t i = 0; i < n; i++)
-		x[i] = (double)r->r->samples[i].ns / (double)(r->r->samples[i].passes ?
-								r->r->samples[i].passes : 1);
+		x[i] = (double)r->r->m.samples[i].ns / (double)(r->r->m.samples[i].passes ?
+								r->r->m.samples[i].passes : 1);
 	pmb__sort(x, n);
 	med = pmb__quantile_sorted(x, n, 0.5);
 	pmb__median_ci_ranks(x, n, &lo, &hi);
@@ -167,14 +167,14 @@ static double running_halfwidth(const struct pmb__running *r)
 static bool samples_done(struct pmb__running *r)
 {
 	enum pmb_stop why = PMB_STOP_NONE;
-	size_t n = r->r->nsamples;
+	size_t n = r->r->m.nsamples;
 
 	if (r->adaptive && n)
 		why = pmb__stop_check(&r->rule, (size_t)r->taken, running_halfwidth(r), r->spent_ns,
-				      (double)r->r->samples[n - 1].ns);
+				      (double)r->r->m.samples[n - 1].ns);
 	if (why == PMB_STOP_NONE && r->taken >= r->target)
 		why = r->adaptive ? PMB_STOP_COUNT : PMB_STOP_FIXED;
-	r->r->stopped_by = why;
+	r->r->m.stopped_by = why;
 	return why != PMB_STOP_NONE;
 }
 
@@ -193,13 +193,13 @@ static void span_mark(struct pmb__running *r, bool end)
 	uint64_t wall = pmb_clock_ns(), cpu = pmb_thread_cpu_ns();
 
 	if (!end) {
-		r->r->span_wall_ns = wall;
-		r->r->span_cpu_ns = cpu;
-	} else if (r->r->span_wall_ns && wall > r->r->span_wall_ns) {
-		r->r->span_wall_ns = wall - r->r->span_wall_ns;
-		r->r->span_cpu_ns = cpu - r->r->span_cpu_ns;
+		r->r->m.span_wall_ns = wall;
+		r->r->m.span_cpu_ns = cpu;
+	} else if (r->r->m.span_wall_ns && wall > r->r->m.span_wall_ns) {
+		r->r->m.span_wall_ns = wall - r->r->m.span_wall_ns;
+		r->r->m.span_cpu_ns = cpu - r->r->m.span_cpu_ns;
 	} else {
-		r->r->span_wall_ns = r->r->span_cpu_ns = 0;
+		r->r->m.span_wall_ns = r->r->m.span_cpu_ns = 0;
 	}
 }
 
@@ -226,8 +226,8 @@ static __attribute__((noinline))
 bool loop_begin(struct pmb__running *r, uint64_t items, uint64_t t1, void *site)
 {
 	r->called = true;
-	r->r->loop_site = (uintptr_t)site;
-	r->r->items_per_pass = items ? items : 1;
+	r->r->m.loop_site = (uintptr_t)site;
+	r->r->m.items_per_pass = items ? items : 1;
 	r->first_ns = t1;
 	if (r->preset) {
 		r->base = r->preset;
@@ -284,8 +284,8 @@ bool calib_step(struct pmb__running *r, uint64_t ns, uint64_t t1)
 		return true;
 	}
 	calibrated(r, r->passes, ns);
-	r->r->calib_passes = r->base;
-	r->r->warmup_ns = t1 - r->first_ns;
+	r->r->m.calib_passes = r->base;
+	r->r->m.warmup_ns = t1 - r->first_ns;
 	r->phase = PH_SAMPLES;
 	span_mark(r, false);
 	r->slice_samples = 0;
@@ -317,19 +317,19 @@ static __attribute__((noinline, cold)) bool stopped(struct pmb__running *r)
 	struct pmb_result *res = r->r;
 	uint64_t ns = r->ended_ns; /* 0 at the first call: none ended */
 
-	if (ns && res->nsamples && res->samples[res->nsamples - 1].ns == ns) {
-		res->nsamples--;
+	if (ns && res->m.nsamples && res->m.samples[res->m.nsamples - 1].ns == ns) {
+		res->m.nsamples--;
 		r->taken--;
-	} else if (ns && res->nprobes && res->probes[res->nprobes - 1].ns == ns) {
-		res->nprobes--;
+	} else if (ns && res->m.nprobes && res->m.probes[res->m.nprobes - 1].ns == ns) {
+		res->m.nprobes--;
 	}
 	if (r->phase == PH_SAMPLES)
 		span_mark(r, true);
 	else
-		res->span_wall_ns = res->span_cpu_ns = 0;
+		res->m.span_wall_ns = res->m.span_cpu_ns = 0;
 	r->called = true;
 	r->phase = PH_DONE;
-	res->stopped_by = PMB_STOP_SIGNAL;
+	res->m.stopped_by = PMB_STOP_SIGNAL;
 	return false;
 }
 
@@ -412,7 +412,7 @@ PMB_API bool pmb__loop_next(struct pmb_state *s, uint64_t items)
 		 * every fourth sample, taken % 2 or % 4 would read group 0
 		 * only, and the other groups' events would have no probes. */
 		r->probing = true;
-		start_sample(r, probe, r->m->ngroups > 0 ? (int)(r->r->nprobes % (size_t)r->m->ngroups) : 0);
+		start_sample(r, probe, r->m->ngroups > 0 ? (int)(r->r->m.nprobes % (size_t)r->m->ngroups) : 0);
 		return true;
 	}
 	start_sample(r, schedule_passes(r, r->taken), g);
@@ -429,7 +429,7 @@ static void init_run(struct pmb__running *run, const struct pmb_runner_opts *o,
 	run->inst = in;
 	run->r = res;
 	run->prepare = in ? in->def->prepare : NULL;
-	run->rng = res->seed ^ 0x5bd1e995u;
+	run->rng = res->m.seed ^ 0x5bd1e995u;
 	run->state = &state_slots[slot % MAX_SLOTS].s;
 	run->state->pmb__r = run;
 	run->state->pmb__left = 0;
@@ -437,7 +437,7 @@ static void init_run(struct pmb__running *run, const struct pmb_runner_opts *o,
 	 * finish_run (a cohort's scheduler points it at each member in turn).
 	 * Set here, not per sample, so the sample's own path is unchanged. */
 	pmb__interrupt_cut(&run->state->pmb__left);
-	res->not_run = false;
+	res->m.not_run = false;
 }
 
 /* A result the run was stopped before (a signal): reported as not run,
@@ -448,7 +448,7 @@ static void result_not_run(struct pmb_result *r)
 
 	snprintf(why, sizeof(why), "not run: interrupted by %s", pmb__interrupt_name(pmb__stop_signal));
 	pmb__result_set_reason(r, PMB_ESKIPPED, why);
-	r->not_run = true;
+	r->m.not_run = true;
 }
 
 static void finish_run(struct pmb__running *run)
@@ -458,11 +458,11 @@ static void finish_run(struct pmb__running *run)
 	pmb__interrupt_cut(NULL);
 	if (run->meter_err)
 		; /* the run's error, returned by the caller: nothing to say here */
-	else if (r->status == 0 && r->nsamples == 0 && pmb__stop_signal && !run->overhead)
+	else if (r->m.status == 0 && r->m.nsamples == 0 && pmb__stop_signal && !run->overhead)
 		result_not_run(r);
-	else if (r->status == 0 && !run->called)
+	else if (r->m.status == 0 && !run->called)
 		pmb__result_set_reason(r, PMB_EVERIFY, "the benchmark never entered pmb_loop");
-	else if (r->status == 0 && r->nsamples == 0)
+	else if (r->m.status == 0 && r->m.nsamples == 0)
 		pmb__result_set_reason(r, PMB_EVERIFY, "the benchmark left its loop before any sample");
 	if (run->running && run->m->stop) {
 		/* The loop was left by break: close the meter's sample. */
@@ -510,14 +510,14 @@ int pmb__runner_overhead(const struct pmb_runner_opts *o, const struct pmb_meter
 	int err;
 
 	memset(&res, 0, sizeof(res));
-	res.huge_fraction = -1;
+	res.m.huge_fraction = -1;
 	oo.samples = m->deterministic ? 4 : (o->samples > 20 ? o->samples : 20);
 	oo.samples_given = true;
 	init_run(&run, &oo, m, NULL, &res, 0);
 	run.overhead = true;
 	harness_empty(run.state);
 	finish_run(&run);
-	err = run.meter_err ? run.meter_err : pmb__overhead_fit(res.samples, res.nsamples, out);
+	err = run.meter_err ? run.meter_err : pmb__overhead_fit(res.m.samples, res.m.nsamples, out);
 	pmb__result_free_samples(&res);
 	return err;
 }
@@ -541,8 +541,8 @@ static int local_overhead(const struct pmb_runner_opts *o, const struct pmb_mete
 		harness_copy[c](run.state);
 		finish_run(&run);
 		err = run.meter_err;
-		for (size_t i = 0; i < res.nsamples && !err; i++)
-			err = pmb__result_add_sample(acc, &res.samples[i]);
+		for (size_t i = 0; i < res.m.nsamples && !err; i++)
+			err = pmb__result_add_sample(acc, &res.m.samples[i]);
 		pmb__result_free_samples(&res);
 	}
 	return err;
@@ -640,11 +640,11 @@ static void results_init(const struct pmb_runner_opts *o, struct pmb_instance *i
 			struct pmb_result *r = &results[i * (size_t)reps + (size_t)k];
 
 			memset(r, 0, sizeof(*r));
-			r->inst = &inst[i];
-			r->repetition = k;
-			r->huge_fraction = -1;
-			r->not_run = true; /* until init_run */
-			r->seed = o->seed ? o->seed : inst[i].def->seed ? inst[i].def->seed : 42;
+			r->m.inst = &inst[i];
+			r->m.repetition = k;
+			r->m.huge_fraction = -1;
+			r->m.not_run = true; /* until init_run */
+			r->m.seed = o->seed ? o->seed : inst[i].def->seed ? inst[i].def->seed : 42;
 		}
 	}
 }
@@ -699,10 +699,10 @@ static int run_repetition(const struct pmb_runner_opts *o, const struct pmb_mete
 		/* Stopped by a signal: the overhead before is enough. */
 		if (!pmb__stop_signal)
 			err = local_overhead(o, m, &ov);
-		if (ov.nsamples >= 4 && pmb__overhead_fit(ov.samples, ov.nsamples, &fit) == 0)
+		if (ov.m.nsamples >= 4 && pmb__overhead_fit(ov.m.samples, ov.m.nsamples, &fit) == 0)
 			for (int q = 0; q < nm; q++) {
-				res[q]->overhead = fit;
-				res[q]->local_overhead = true;
+				res[q]->m.overhead = fit;
+				res[q]->m.local_overhead = true;
 			}
 	}
 out:
@@ -749,7 +749,7 @@ int pmb__runner_run(const struct pmb_runner_opts *o, const struct pmb_meter *m,
 	if (o->progress && !pmb__stop_signal) /* all done: the line erased */
 		o->progress(o->progress_ctx, NULL, ndone, n);
 	for (size_t i = 0; !err && pmb__stop_signal && i < n * (size_t)reps; i++)
-		if (results[i].not_run)
+		if (results[i].m.not_run)
 			result_not_run(&results[i]);
 out:
 	free(mem);

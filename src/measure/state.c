@@ -17,8 +17,8 @@ PMB_API int64_t pmb_arg(const struct pmb_state *s, int i)
 PMB_API uint64_t pmb_seed(const struct pmb_state *s)
 {
 	/* The reports say "seeded with N" only of inputs that asked. */
-	s->pmb__r->r->seed_used = true;
-	return s->pmb__r->r->seed;
+	s->pmb__r->r->m.seed_used = true;
+	return s->pmb__r->r->m.seed;
 }
 
 PMB_API void pmb_set_user_data(struct pmb_state *s, void *data)
@@ -33,7 +33,7 @@ PMB_API void *pmb_user_data(const struct pmb_state *s)
 
 PMB_API void pmb_set_bytes(struct pmb_state *s, uint64_t bytes_per_pass)
 {
-	s->pmb__r->r->bytes_per_pass = bytes_per_pass;
+	s->pmb__r->r->m.bytes_per_pass = bytes_per_pass;
 }
 
 PMB_API int pmb_set_mispredict_rate(struct pmb_state *s, double rate)
@@ -41,8 +41,8 @@ PMB_API int pmb_set_mispredict_rate(struct pmb_state *s, double rate)
 	/* !(0 <= rate <= 1) also refuses NAN. */
 	if (!(rate >= 0 && rate <= 1))
 		return -EINVAL;
-	s->pmb__r->r->misp_declared = true;
-	s->pmb__r->r->misp_rate = rate;
+	s->pmb__r->r->m.misp_declared = true;
+	s->pmb__r->r->m.misp_rate = rate;
 	return 0;
 }
 
@@ -103,8 +103,8 @@ static struct shared_buf {
 /* The result's huge-page share: the smallest of any of its buffers. */
 static void note_huge(struct pmb_result *r, double f)
 {
-	if (f >= 0 && (r->huge_fraction < 0 || f < r->huge_fraction))
-		r->huge_fraction = f;
+	if (f >= 0 && (r->m.huge_fraction < 0 || f < r->m.huge_fraction))
+		r->m.huge_fraction = f;
 }
 
 PMB_API void *pmb_buffer_shared(struct pmb_state *s, size_t bytes, pmb_buffer_fill_fn fill)
@@ -155,9 +155,9 @@ PMB_API void pmb_buffer_release(void *buf)
 
 void pmb__result_set_reason(struct pmb_result *r, int status, const char *reason)
 {
-	r->status = status;
+	r->m.status = status;
 	/* A user's text, written to the terminal and every report. */
-	pmb__text_safe(r->reason, sizeof(r->reason), reason ? reason : "");
+	pmb__text_safe(r->m.reason, sizeof(r->m.reason), reason ? reason : "");
 }
 
 PMB_API void pmb_skip(struct pmb_state *s, const char *reason)

@@ -334,15 +334,15 @@ static int fill_counts(struct pmb__sim_instr *a, const struct pmb_result *r)
 	double *unplaced = calloc(MAX_NAMES + 1, sizeof(double));
 	const char **file = calloc(MAX_NAMES + 1, sizeof(*file));
 	double items = 0, placed;
-	int from = a->nstops - (int)r->nsamples, rc = -EPROTO;
+	int from = a->nstops - (int)r->m.nsamples, rc = -EPROTO;
 
-	if (r->nsamples == 0 || from < 0 || !why || !unplaced || !file)
+	if (r->m.nsamples == 0 || from < 0 || !why || !unplaced || !file)
 		goto out;
 	rc = merge_kept(a, from, &k);
 	if (rc || !k.all[PMB_DA_EXEC])
 		goto out;
-	for (size_t s = 0; s < r->nsamples; s++)
-		items += (double)r->samples[s].passes * (double)(r->items_per_pass ? r->items_per_pass : 1);
+	for (size_t s = 0; s < r->m.nsamples; s++)
+		items += (double)r->m.samples[s].passes * (double)(r->m.items_per_pass ? r->m.items_per_pass : 1);
 	d->nunplaced = 0;
 	d->unplaced_rest = 0;
 	add_found(a, &k, why);
@@ -380,7 +380,7 @@ int pmb__sim_instr_end(struct pmb__sim_instr *a, struct pmb_meter *m, int rc, co
 	pmb__sim_meter_on_dump(m, NULL, NULL);
 	if (!rc)
 		rc = a->err;
-	if (!rc && res->status == 0)
+	if (!rc && res->m.status == 0)
 		rc = fill_counts(a, res);
 	if (rc)
 		pmb__sim_set_err("per-instruction counts of %s: %s", name,

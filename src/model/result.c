@@ -90,11 +90,11 @@ void pmb__per_sample_free(struct pmb_context *c)
 const struct pmb_per_sample *pmb__per_sample_of(const struct pmb_context *c, const struct pmb_result *r,
 					       size_t hint)
 {
-	if (hint < c->f.nper_sample && c->f.per_sample[hint].inst == r->inst &&
-	    c->f.per_sample[hint].repetition == r->repetition)
+	if (hint < c->f.nper_sample && c->f.per_sample[hint].inst == r->m.inst &&
+	    c->f.per_sample[hint].repetition == r->m.repetition)
 		return &c->f.per_sample[hint];
 	for (size_t i = 0; i < c->f.nper_sample; i++)
-		if (c->f.per_sample[i].inst == r->inst && c->f.per_sample[i].repetition == r->repetition)
+		if (c->f.per_sample[i].inst == r->m.inst && c->f.per_sample[i].repetition == r->m.repetition)
 			return &c->f.per_sample[i];
 	return NULL;
 }

@@ -41,7 +41,7 @@ struct panel {
  * event under simulation. */
 static const struct pmb_figure *drawn_figure(const struct panel *p, const struct pmb_result *x)
 {
-	return pmb_context_sim(p->c) ? &x->ev[p->event] : &x->time;
+	return pmb_context_sim(p->c) ? &x->f.ev[p->event] : &x->f.time;
 }
 
 /* The 95 % interval of the median of x's drawn figure, where it has one
@@ -87,12 +87,12 @@ static void data_point(FILE *f, const struct panel *p, const struct axis *ay, do
 	char b[512];
 
 	if (has)
-		error_bar(f, ay, x, lo, hi, colour, r->inst->name);
+		error_bar(f, ay, x, lo, hi, colour, r->m.inst->name);
 	if (has)
-		snprintf(b, sizeof(b), "%s: %.4g %s, 95 %% interval %.4g to %.4g (±%.1f %%%s)", r->inst->name, v,
+		snprintf(b, sizeof(b), "%s: %.4g %s, 95 %% interval %.4g to %.4g (±%.1f %%%s)", r->m.inst->name, v,
 			 p->unit, lo, hi, err * 100, wide ? ", wider than 5 %" : "");
 	else
-		snprintf(b, sizeof(b), "%s: %.4g %s", r->inst->name, v, p->unit);
+		snprintf(b, sizeof(b), "%s: %.4g %s", r->m.inst->name, v, p->unit);
 	pmb__svg_point(f, x, y, colour, wide, b);
 }
 
@@ -109,7 +109,7 @@ static bool value(const struct panel *p, const struct pmb_result *x, double *v)
 	const struct pmb_context *c = p->c;
 	const struct pmb_figure *fg = drawn_figure(p, x);
 
-	if (x->status || x->repetition || (is_sim(c) && c->plan.nev < 1))
+	if (x->m.status || x->m.repetition || (is_sim(c) && c->m.plan.nev < 1))
 		return false;
 	if (fg->valid && fg->below_resolution && p->kind == 2) {
 		*v = 0; /* zero within resolution: drawn at 0 on a linear axis */
@@ -148,10 +148,10 @@ static void frame(FILE *f, const struct panel *p, const struct axis *ay, const c
 	if (!p->est)
 		return;
 	pmb__svg_text(f, PR, p->y0 + 44, "text-anchor=\"end\" font-size=\"11\" fill=\"#666\"",
-	     "est. cycles = ns x %.2f GHz (ESTIMATED: no cycles counter)", p->c->ghz);
-	n = pmb__svg_ticks(ay, p->c->ghz, true, t, 64);
+	     "est. cycles = ns x %.2f GHz (ESTIMATED: no cycles counter)", p->c->m.ghz);
+	n = pmb__svg_ticks(ay, p->c->m.ghz, true, t, 64);
 	for (int k = 0; k < n; k++) {
-		double y = pmb__svg_ax_map(ay, t[k] / p->c->ghz);
+		double y = pmb__svg_ax_map(ay, t[k] / p->c->m.ghz);
 
 		pmb__svg_line(f, PR, y, PR + 5, y, "stroke=\"#444\"");
 		pmb__svg_fmt_tick(b, sizeof(b), t[k]);
@@ -166,10 +166,10 @@ static void frame(FILE *f, const struct panel *p, const struct axis *ay, const c
  * the data), on a second row where two labels would run into each other. */
 static void cache_lines(FILE *f, const struct panel *p, const struct axis *ax)
 {
-	const struct pmb_topology_info *t = &p->c->topo;
+	const struct pmb_topology_info *t = &p->c->m.topo;
 	double end[2] = { -1e9, -1e9 };
 
-	for (int k = 0; k < t->ncaches && p->c->topo_ok; k++) {
+	for (int k = 0; k < t->ncaches && p->c->m.topo_ok; k++) {
 		double x = pmb__svg_ax_map(ax, (double)t->cache[k].size), w;
 		char sz[24], b[48];
 		int row = 0;
@@ -194,9 +194,9 @@ static void cache_lines(FILE *f, const struct panel *p, const struct axis *ax)
 /* The sweep figures of family fam (the data TLB reach); NULL none. */
 static const struct pmb_sweep_figures *sweep_of(const struct pmb_context *c, const char *fam)
 {
-	for (int i = 0; i < c->nsweeps; i++)
-		if (!strcmp(c->sweeps[i].family, fam))
-			return &c->sweeps[i];
+	for (int i = 0; i < c->f.nsweeps; i++)
+		if (!strcmp(c->f.sweeps[i].family, fam))
+			return &c->f.sweeps[i];
 	return NULL;
 }
 
@@ -246,10 +246,10 @@ static void tlb_lines(FILE *f, const struct panel *p, const struct axis *ax, con
 	size_t np = 0;
 	int drawn = 0;
 
-	if (!p->c->topo_ok || p->sim || !s)
+	if (!p->c->m.topo_ok || p->sim || !s)
 		return;
-	if (!p->c->topo.tlb.n) {
-		snprintf(row, sizeof(row), "TLB geometry not known (%s)", p->c->topo.tlb.why);
+	if (!p->c->m.topo.tlb.n) {
+		snprintf(row, sizeof(row), "TLB geometry not known (%s)", p->c->m.topo.tlb.why);
 		tlb_text(f, p, row);
 		return;
 	}
@@ -276,7 +276,7 @@ static void tlb_lines(FILE *f, const struct panel *p, const struct axis *ax, con
 	double lx = 24;
 
 	if (drawn) {
-		snprintf(row, sizeof(row), "data TLB reach: entries x page size (%s)", p->c->topo.tlb.source);
+		snprintf(row, sizeof(row), "data TLB reach: entries x page size (%s)", p->c->m.topo.tlb.source);
 		lx = pmb__svg_legend(f, lx, p->y0 + PB + 72, TLB_COLOUR, TLB_DASH, row);
 	}
 	if (np) {
@@ -313,10 +313,10 @@ static size_t sweep_collect(const struct panel *p, const struct pmb_result *r, s
 		double x;
 		size_t k;
 
-		if (strcmp(r[j].inst->family, r[i].inst->family) || !r[j].inst->tier[0] ||
-		    !r[j].inst->working_set || !value(p, &r[j], &x) || x <= 0)
+		if (strcmp(r[j].m.inst->family, r[i].m.inst->family) || !r[j].m.inst->tier[0] ||
+		    !r[j].m.inst->working_set || !value(p, &r[j], &x) || x <= 0)
 			continue;
-		for (k = m++; k > 0 && pt[k - 1]->inst->working_set > r[j].inst->working_set; k--) {
+		for (k = m++; k > 0 && pt[k - 1]->m.inst->working_set > r[j].m.inst->working_set; k--) {
 			pt[k] = pt[k - 1];
 			v[k] = v[k - 1];
 		}
@@ -338,7 +338,7 @@ static void bytes_axis(FILE *f, const struct panel *p, const struct axis *ax)
 
 static void sweep_panel(FILE *f, const struct panel *p, const struct pmb_result *r, size_t n, size_t i)
 {
-	const struct pmb_topology_info *topo = &p->c->topo;
+	const struct pmb_topology_info *topo = &p->c->m.topo;
 	const struct pmb_result *pt[MAXPTS];
 	double v[MAXPTS], px[MAXPTS], py[MAXPTS], xlo = INFINITY, xhi = 1, vlo = INFINITY, vhi = 0;
 	size_t m = sweep_collect(p, r, n, i, pt, v);
@@ -347,8 +347,8 @@ static void sweep_panel(FILE *f, const struct panel *p, const struct pmb_result 
 	for (size_t k = 0; k < m; k++) {
 		double lo, hi;
 
-		xlo = fmin(xlo, (double)pt[k]->inst->working_set);
-		xhi = fmax(xhi, (double)pt[k]->inst->working_set);
+		xlo = fmin(xlo, (double)pt[k]->m.inst->working_set);
+		xhi = fmax(xhi, (double)pt[k]->m.inst->working_set);
 		vlo = fmin(vlo, v[k]);
 		vhi = fmax(vhi, v[k]);
 		/* The axis holds the intervals too (their positive part). */
@@ -357,7 +357,7 @@ static void sweep_panel(FILE *f, const struct panel *p, const struct pmb_result 
 			vhi = fmax(vhi, hi);
 		}
 	}
-	for (int k = 0; k < topo->ncaches && p->c->topo_ok; k++) {
+	for (int k = 0; k < topo->ncaches && p->c->m.topo_ok; k++) {
 		xlo = fmin(xlo, (double)topo->cache[k].size);
 		xhi = fmax(xhi, (double)topo->cache[k].size);
 	}
@@ -369,20 +369,20 @@ static void sweep_panel(FILE *f, const struct panel *p, const struct pmb_result 
 		ay.lo = pmb__svg_nice_number(ay.lo * 0.99, -1);
 		ay.hi = pmb__svg_nice_number(ay.hi * 1.01, 1);
 	}
-	frame(f, p, &ay, r[i].inst->family, ": cost per item vs working set");
+	frame(f, p, &ay, r[i].m.inst->family, ": cost per item vs working set");
 	bytes_axis(f, p, &ax);
 	cache_lines(f, p, &ax);
-	tlb_lines(f, p, &ax, r[i].inst->family);
+	tlb_lines(f, p, &ax, r[i].m.inst->family);
 
 	for (size_t k = 0; k < m; k++) {
-		px[k] = pmb__svg_ax_map(&ax, (double)pt[k]->inst->working_set);
+		px[k] = pmb__svg_ax_map(&ax, (double)pt[k]->m.inst->working_set);
 		py[k] = pmb__svg_ax_map(&ay, v[k]);
 	}
-	pmb__svg_polyline(f, px, py, m, "stroke=\"#555\" stroke-width=\"1.5\"", r[i].inst->family);
+	pmb__svg_polyline(f, px, py, m, "stroke=\"#555\" stroke-width=\"1.5\"", r[i].m.inst->family);
 	for (size_t k = 0; k < m; k++) {
 		int t = 0;
 
-		while (t < 4 && strcmp(pt[k]->inst->tier, tier_name[t]))
+		while (t < 4 && strcmp(pt[k]->m.inst->tier, tier_name[t]))
 			t++;
 		seen[t] = true;
 		data_point(f, p, &ay, px[k], py[k], tier_colour[t], pt[k], v[k]);
@@ -394,7 +394,7 @@ static void sweep_panel(FILE *f, const struct panel *p, const struct pmb_result 
 	for (int t = 0; t < 5; t++)
 		if (seen[t])
 			lx = pmb__svg_legend(f, lx, ly, tier_colour[t], NULL, tier_name[t]);
-	if (topo->ncaches && p->c->topo_ok)
+	if (topo->ncaches && p->c->m.topo_ok)
 		pmb__svg_legend(f, lx, ly, "#777", " stroke-dasharray=\"5,4\"", "cache size (hwloc)");
 }
 
@@ -407,17 +407,17 @@ static size_t pair_collect(const struct panel *p, const struct pmb_result *r, si
 			   char *prefix, const struct pmb_result *cat[][3], double v[][3],
 			   bool has[][3], size_t *npts)
 {
-	const char *fam = r[i].inst->family;
+	const char *fam = r[i].m.inst->family;
 	size_t m = 0;
 
 	*npts = 0;
-	if (r[i].inst->def->role != PMB_ROLE_BRANCHY || !pmb__result_study(&r[i], prefix, 200))
+	if (r[i].m.inst->def->role != PMB_ROLE_BRANCHY || !pmb__result_study(&r[i], prefix, 200))
 		return 0;
 	for (size_t j = i; j < n && m < MAXPTS; j++) {
-		if (r[j].repetition || strcmp(r[j].inst->family, fam))
+		if (r[j].m.repetition || strcmp(r[j].m.inst->family, fam))
 			continue;
 		for (int k = 0; k < 3; k++) {
-			cat[m][k] = k ? pmb__result_in_study(r, n, prefix, role[k], r[j].inst->args) : &r[j];
+			cat[m][k] = k ? pmb__result_in_study(r, n, prefix, role[k], r[j].m.inst->args) : &r[j];
 			has[m][k] = cat[m][k] && value(p, cat[m][k], &v[m][k]);
 			*npts += has[m][k];
 		}
@@ -454,14 +454,14 @@ static void branch_panel(FILE *f, const struct panel *p, const struct pmb_result
 
 	frame(f, p, &ay, prefix, ": branchy vs branchless");
 	for (size_t j = 0; j < m; j++)
-		wmax = fmax(wmax, CW12 * (double)strlen(cat[j][0]->inst->args));
+		wmax = fmax(wmax, CW12 * (double)strlen(cat[j][0]->m.inst->args));
 	for (size_t j = 0; j < m; j++) {
 		double x = PL + ((double)j + 0.5) * dx;
 		bool low = wmax > dx - 4 && j % 2;	/* stagger labels that would touch */
 
 		pmb__svg_line(f, x, p->y0 + PB, x, p->y0 + PB + (low ? 16 : 5), "stroke=\"#444\"");
 		pmb__svg_text(f, x, p->y0 + PB + (low ? 29 : 17), "text-anchor=\"middle\"", "%s",
-		     cat[j][0]->inst->args[0] ? cat[j][0]->inst->args : "-");
+		     cat[j][0]->m.inst->args[0] ? cat[j][0]->m.inst->args : "-");
 	}
 	pmb__svg_text(f, (PL + PR) / 2, p->y0 + PB + 50, "text-anchor=\"middle\"", "input");
 
@@ -504,13 +504,13 @@ static bool opens_panel(const struct panel *p, const struct pmb_result *r, size_
 	char prefix[200];
 	size_t npts = 0;
 
-	if (r[i].repetition)
+	if (r[i].m.repetition)
 		return false;
 	for (size_t j = 0; j < i; j++)
-		if (!strcmp(r[j].inst->family, r[i].inst->family) && !r[j].repetition)
+		if (!strcmp(r[j].m.inst->family, r[i].m.inst->family) && !r[j].m.repetition)
 			return false;
 	if (p->kind == 1)
-		return r[i].inst->tier[0] && sweep_collect(p, r, n, i, pt, w);
+		return r[i].m.inst->tier[0] && sweep_collect(p, r, n, i, pt, w);
 	pair_collect(p, r, n, i, prefix, cat, v, has, &npts);
 	return npts > 0;
 }
@@ -532,9 +532,9 @@ int pmb__plot_svg(FILE *f, const struct pmb_context *c, const struct pmb_result 
 	}
 	if (!npanels)
 		return -ENODATA;
-	p.est = !p.sim && !c->has_cycles && c->ghz > 0 && isfinite(c->ghz);
+	p.est = !p.sim && !c->m.has_cycles && c->m.ghz > 0 && isfinite(c->m.ghz);
 	if (p.sim)
-		snprintf(p.unit, sizeof(p.unit), "%.48s per item (simulated)", c->plan.ev[0].name);
+		snprintf(p.unit, sizeof(p.unit), "%.48s per item (simulated)", c->m.plan.ev[0].name);
 	else
 		snprintf(p.unit, sizeof(p.unit), "ns per item");
 
@@ -547,14 +547,14 @@ int pmb__plot_svg(FILE *f, const struct pmb_context *c, const struct pmb_result 
 	fputs("<title>pmubench plots</title>\n", f);
 	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", WIDTH, h);
 	pmb__svg_text(f, 20, 22, "font-size=\"12\" fill=\"#555\"", "pmubench %s  %s  core %d  backend %s%s  %s",
-	     PMB_VERSION_STRING, c->host, c->cpu, pmb_backend_name(c->backend),
-	     p.sim ? " (counts SIMULATED by valgrind)" : "", c->date);
+	     PMB_VERSION_STRING, c->m.host, c->m.cpu, pmb_backend_name(c->m.backend),
+	     p.sim ? " (counts SIMULATED by valgrind)" : "", c->m.date);
 	for (int kind = 1; kind <= 2; kind++) {
 		p.event = kind_ev[kind];
 		p.kind = kind;
 		if (p.sim)
 			snprintf(p.unit, sizeof(p.unit), "%.48s per item (simulated)",
-				 c->plan.ev[p.event].name);
+				 c->m.plan.ev[p.event].name);
 		for (size_t i = 0; i < n; i++) {
 			if (!opens_panel(&p, r, n, i))
 				continue;

@@ -82,13 +82,13 @@ struct study_na {
 static const struct pmb_figure *cost_figure(const struct study_events *ev, const struct pmb_result *x)
 {
 	if (!ev->sim)
-		return &x->time;
-	return ev->ins >= 0 ? &x->ev[ev->ins] : NULL;
+		return &x->f.time;
+	return ev->ins >= 0 ? &x->f.ev[ev->ins] : NULL;
 }
 
 static const struct pmb_figure *cycles_figure(const struct study_events *ev, const struct pmb_result *x)
 {
-	return ev->cyc >= 0 ? &x->ev[ev->cyc] : &x->est_cycles;
+	return ev->cyc >= 0 ? &x->f.ev[ev->cyc] : &x->f.est_cycles;
 }
 
 /* The headers, each with its unit ("y/l": branchy / branchless). */
@@ -99,7 +99,7 @@ static void study_columns(struct pmb__table *t, const struct pmb_context *c, boo
 	t->head[t->ncol++] = sim ? "branchless instr/item" : "branchless ns/item";
 	t->head[t->ncol++] = sim ? "sol instr/item" : "sol ns/item";
 	if (!sim)
-		t->head[t->ncol++] = c->has_cycles ? "cycles/item y/l" : "est.cyc/item y/l";
+		t->head[t->ncol++] = c->m.has_cycles ? "cycles/item y/l" : "est.cyc/item y/l";
 	t->head[t->ncol++] = "misp/item y/l";
 	if (!sim) {
 		t->head[t->ncol++] = "ratio× l/y";
@@ -111,7 +111,7 @@ static void study_columns(struct pmb__table *t, const struct pmb_context *c, boo
 static void study_notes(FILE *f, const struct pmb_context *c, struct pmb__table *t, const struct study_events *ev,
 			const struct study_na *a)
 {
-	bool est = !ev->sim && !c->has_cycles;
+	bool est = !ev->sim && !c->m.has_cycles;
 
 	for (int k = 0, any = 0; k < t->ncol; k++)
 		if (t->hide[k])
@@ -143,7 +143,7 @@ static int cost_cells(struct pmb__table *t, const struct study_events *ev, const
 		      const struct pmb_result *l, const struct pmb_result *s, int k, struct study_na *a)
 {
 	const struct pmb_figure *col[3] = { cost_figure(ev, y), cost_figure(ev, l),
-					    s && !s->status ? cost_figure(ev, s) : NULL };
+					    s && !s->m.status ? cost_figure(ev, s) : NULL };
 	const struct pmb_figure *cy = cycles_figure(ev, y), *cl = cycles_figure(ev, l);
 	int bm = ev->bm;
 	char b[32];
@@ -152,7 +152,7 @@ static int cost_cells(struct pmb__table *t, const struct study_events *ev, const
 	for (int q = 0; q < 3; q++, k++) {
 		if (!col[q] || !col[q]->valid) {
 			pmb__table_set(t, k, "n/a");
-			*(q == 2 && !(s && !s->status) ? &a->sol : &a->cost) = true;
+			*(q == 2 && !(s && !s->m.status) ? &a->sol : &a->cost) = true;
 			continue;
 		}
 		pmb__fmt_figure(b, sizeof(b), col[q], false);
@@ -165,8 +165,8 @@ static int cost_cells(struct pmb__table *t, const struct study_events *ev, const
 			pmb__table_set(t, k, "n/a"), a->cost = true;
 		k++;
 	}
-	if (bm >= 0 && y->ev[bm].valid && l->ev[bm].valid)
-		pmb__table_set(t, k, "%.3f / %.3f", fmax(y->ev[bm].s.median, 0), fmax(l->ev[bm].s.median, 0));
+	if (bm >= 0 && y->f.ev[bm].valid && l->f.ev[bm].valid)
+		pmb__table_set(t, k, "%.3f / %.3f", fmax(y->f.ev[bm].s.median, 0), fmax(l->f.ev[bm].s.median, 0));
 	else
 		pmb__table_set(t, k, "n/a");
 	return k + 1;
@@ -197,7 +197,7 @@ static void winner_cells(struct pmb__table *t, const struct pmb_branch_input *x,
 static const struct pmb_result *result_of(const struct pmb_result *r, size_t n, const struct pmb_instance *in)
 {
 	for (size_t i = 0; in && i < n; i++)
-		if (r[i].inst == in && !r[i].repetition)
+		if (r[i].m.inst == in && !r[i].m.repetition)
 			return &r[i];
 	return NULL;
 }
@@ -353,8 +353,8 @@ static int each_study(FILE *f, const struct pmb_context *c, const struct pmb_res
 	};
 	int err = 0;
 
-	for (int i = 0; i < c->nbranches; i++) {
-		int terr = fn(f, c, &ev, r, n, &c->branches[i]);
+	for (int i = 0; i < c->f.nbranches; i++) {
+		int terr = fn(f, c, &ev, r, n, &c->f.branches[i]);
 
 		if (!err)
 			err = terr;
@@ -364,11 +364,11 @@ static int each_study(FILE *f, const struct pmb_context *c, const struct pmb_res
 
 void pmb__branch_findings(FILE *f, const struct pmb_context *c)
 {
-	for (int i = 0; i < c->nbranches; i++) {
+	for (int i = 0; i < c->f.nbranches; i++) {
 		/* Not "branch study K:", which opens the study's own section. */
-		fprintf(f, "%s: ", c->branches[i].study);
-		finding(f, &c->branches[i]);
-		penalty_words(f, &c->branches[i]);
+		fprintf(f, "%s: ", c->f.branches[i].study);
+		finding(f, &c->f.branches[i]);
+		penalty_words(f, &c->f.branches[i]);
 		fputc('\n', f);
 	}
 }

@@ -77,27 +77,27 @@ static void figure_cell(struct pmb__coltab *m, const struct pmb_figure *fg, cons
 static void cell_name(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
 {
 	(void)m, (void)k;
-	if (x->repetition)
-		snprintf(b, n, "%s #%d", x->inst->name, x->repetition + 1);
+	if (x->m.repetition)
+		snprintf(b, n, "%s #%d", x->m.inst->name, x->m.repetition + 1);
 	else
-		snprintf(b, n, "%s", x->inst->name);
+		snprintf(b, n, "%s", x->m.inst->name);
 }
 
 static void cell_tier(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
 {
 	(void)m, (void)k;
-	snprintf(b, n, "%s", x->inst->tier);
+	snprintf(b, n, "%s", x->m.inst->tier);
 }
 
 static void cell_ns(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
 {
 	(void)k;
-	figure_cell(m, &x->time, "ns/item", b, n);
+	figure_cell(m, &x->f.time, "ns/item", b, n);
 }
 
 static void cell_ci(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
 {
-	const struct pmb_figure *t = &x->time;
+	const struct pmb_figure *t = &x->f.time;
 
 	(void)k;
 	if (!t->valid || t->below_resolution) {
@@ -114,19 +114,19 @@ static void cell_ci(struct pmb__coltab *m, const struct pmb__col *k, const struc
 static void cell_est(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
 {
 	(void)k;
-	figure_cell(m, &x->est_cycles, "est.cyc/item", b, n);
+	figure_cell(m, &x->f.est_cycles, "est.cyc/item", b, n);
 }
 
 static void cell_event(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
 {
 	const struct pmb_context *c = m->c;
 
-	if (c->event_group[k->arg] < 0) {
-		blank(m, b, n, "n/a", "%s not counted: %s", c->plan.ev[k->arg].name,
-		      c->event_why[k->arg][0] ? c->event_why[k->arg] : "no reason given");
+	if (c->m.event_group[k->arg] < 0) {
+		blank(m, b, n, "n/a", "%s not counted: %s", c->m.plan.ev[k->arg].name,
+		      c->m.event_why[k->arg][0] ? c->m.event_why[k->arg] : "no reason given");
 		return;
 	}
-	figure_cell(m, &x->ev[k->arg], c->plan.ev[k->arg].name, b, n);
+	figure_cell(m, &x->f.ev[k->arg], c->m.plan.ev[k->arg].name, b, n);
 }
 
 /* Derived figures named *_ratio print in %, the others as they are. */
@@ -139,10 +139,10 @@ static bool derived_pct(const struct pmb_derived *d)
 
 static void cell_derived(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
 {
-	const struct pmb_derived *d = &m->c->plan.der[k->arg];
-	double v = x->derived[k->arg];
+	const struct pmb_derived *d = &m->c->m.plan.der[k->arg];
+	double v = x->f.derived[k->arg];
 
-	const struct pmb_figure *num = &x->ev[d->num], *den = d->den >= 0 ? &x->ev[d->den] : NULL;
+	const struct pmb_figure *num = &x->f.ev[d->num], *den = d->den >= 0 ? &x->f.ev[d->den] : NULL;
 	double scale = d->scale * (derived_pct(d) ? 100 : 1);
 
 	if (!isfinite(v) || v < 0) {
@@ -153,7 +153,7 @@ static void cell_derived(struct pmb__coltab *m, const struct pmb__col *k, const 
 	 * number: 300 % mispredicted of branches that are noise). */
 	if (den && (!den->valid || den->below_resolution || den->s.median <= den->resolution)) {
 		blank(m, b, n, "-", "%s: its denominator (%s) is below resolution", k->head,
-		      m->c->plan.ev[d->den].name);
+		      m->c->m.plan.ev[d->den].name);
 		return;
 	}
 	/* A numerator below resolution: the bound, not the noise under it. */
@@ -181,14 +181,14 @@ static const char *short_name(const char *ref, const char *name)
 static bool is_reference(const struct pmb__coltab *m, size_t idx)
 {
 	for (size_t j = 0; j < m->n; j++)
-		if (m->r[j].inst->reference >= 0 && (size_t)m->r[j].inst->reference == idx)
+		if (m->r[j].m.inst->reference >= 0 && (size_t)m->r[j].m.inst->reference == idx)
 			return true;
 	return false;
 }
 
 static const struct pmb_figure *cost_of(const struct pmb__coltab *m, const struct pmb_result *x)
 {
-	return m->cost < 0 ? &x->time : &x->ev[m->cost];
+	return m->cost < 0 ? &x->f.time : &x->f.ev[m->cost];
 }
 
 /* "v [lo, hi]" of a figure linked to another (normalized, a ratio), in
@@ -218,7 +218,7 @@ static void cell_norm(struct pmb__coltab *m, const struct pmb__col *k, const str
 		snprintf(b, n, "(baseline)");
 		return;
 	}
-	if (x->inst->baseline < 0) {
+	if (x->m.inst->baseline < 0) {
 		blank(m, b, n, "-", "norm: no .baseline for this benchmark");
 		return;
 	}
@@ -236,7 +236,7 @@ static void cell_raw(struct pmb__coltab *m, const struct pmb__col *k, const stru
 	const struct pmb_figure *f = cost_of(m, x);
 
 	(void)k;
-	if (x->inst->reference < 0 && !isfinite(f->raw_ratio)) {
+	if (x->m.inst->reference < 0 && !isfinite(f->raw_ratio)) {
 		blank(m, b, n, "-", "raw×: no .reference for this benchmark");
 		return;
 	}
@@ -271,9 +271,9 @@ static void cell_fixed(struct pmb__coltab *m, const struct pmb__col *k, const st
 static void no_ratio(struct pmb__coltab *m, const struct pmb_result *ref, char *b, size_t n)
 {
 	const struct pmb_figure *g = cost_of(m, ref);
-	const char *what = m->cost < 0 ? "ns/item" : m->c->plan.ev[m->cost].name;
+	const char *what = m->cost < 0 ? "ns/item" : m->c->m.plan.ev[m->cost].name;
 
-	if (ref->status) {
+	if (ref->m.status) {
 		blank(m, b, n, "n/a", "ratio×: its reference was skipped or failed");
 		return;
 	}
@@ -292,14 +292,14 @@ static void cell_ratio(struct pmb__coltab *m, const struct pmb__col *k, const st
 	char v[48];
 
 	(void)k;
-	if (x->inst->reference < 0) {
+	if (x->m.inst->reference < 0) {
 		if (is_reference(m, idx))
 			snprintf(b, n, "1.00 (reference)");
 		else
 			blank(m, b, n, "-", "ratio×: no .reference for this benchmark");
 		return;
 	}
-	ri = (size_t)x->inst->reference * m->reps + (size_t)x->repetition;
+	ri = (size_t)x->m.inst->reference * m->reps + (size_t)x->m.repetition;
 	if (ri >= m->n) {
 		blank(m, b, n, "-", "ratio×: its reference was not run");
 		return;
@@ -317,22 +317,22 @@ static void cell_ratio(struct pmb__coltab *m, const struct pmb__col *k, const st
 		snprintf(v, sizeof(v), "%.2f [%.2f, %.2f]", f->ratio, f->ratio_lo, f->ratio_hi);
 	else
 		snprintf(v, sizeof(v), "%.2f", f->ratio);
-	snprintf(b, n, "%s of %s", v, short_name(m->r[ri].inst->name, x->inst->name));
+	snprintf(b, n, "%s of %s", v, short_name(m->r[ri].m.inst->name, x->m.inst->name));
 }
 
 /* The rest: on --wide or --columns only. */
 static void cell_stat(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
 {
-	const struct pmb_summary *s = &x->time.s;
+	const struct pmb_summary *s = &x->f.time.s;
 	double v = k->arg == 0 ? s->mean : k->arg == 1 ? s->min : s->stddev;
 
-	if (!x->time.valid) {
+	if (!x->f.time.valid) {
 		blank(m, b, n, "-", "not measured");
 		return;
 	}
-	if (x->time.below_resolution && k->arg != 2) {
+	if (x->f.time.below_resolution && k->arg != 2) {
 		m->below = true;
-		bound(b, n, x->time.resolution);
+		bound(b, n, x->f.time.resolution);
 		return;
 	}
 	pmb__fmt_num(b, n, v);
@@ -340,7 +340,7 @@ static void cell_stat(struct pmb__coltab *m, const struct pmb__col *k, const str
 
 static void cell_outliers(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
 {
-	const struct pmb_tukey *t = &x->time.s.tukey;
+	const struct pmb_tukey *t = &x->f.time.s.tukey;
 
 	(void)m, (void)k;
 	snprintf(b, n, "%d/%d", t->mild_low + t->mild_high, t->severe_low + t->severe_high);
@@ -348,9 +348,9 @@ static void cell_outliers(struct pmb__coltab *m, const struct pmb__col *k, const
 
 static void cell_rate(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
 {
-	double v = k->arg == 0 ? x->items_per_second : x->bytes_per_second;
+	double v = k->arg == 0 ? x->f.items_per_second : x->f.bytes_per_second;
 
-	if (!isfinite(v) || (k->arg == 1 && !x->bytes_per_pass)) {
+	if (!isfinite(v) || (k->arg == 1 && !x->m.bytes_per_pass)) {
 		blank(m, b, n, "-", k->arg ? "bytes/s: the benchmark gives no bytes per pass"
 					      : "items/s: time below resolution");
 		return;
@@ -361,11 +361,11 @@ static void cell_rate(struct pmb__coltab *m, const struct pmb__col *k, const str
 static void cell_reps(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
 {
 	(void)k;
-	if (!isfinite(x->rep_spread)) {
+	if (!isfinite(x->f.rep_spread)) {
 		blank(m, b, n, "-", "rep.spread: one repetition (--repetitions)");
 		return;
 	}
-	snprintf(b, n, "%.1f", x->rep_spread * 100);
+	snprintf(b, n, "%.1f", x->f.rep_spread * 100);
 }
 
 /* Samples, passes over all of them, and the time they took. */
@@ -374,10 +374,10 @@ static void cell_count(struct pmb__coltab *m, const struct pmb__col *k, const st
 	uint64_t passes = 0, ns = 0;
 
 	(void)m;
-	for (size_t q = 0; q < x->nsamples; q++)
-		passes += x->samples[q].passes, ns += x->samples[q].ns;
+	for (size_t q = 0; q < x->m.nsamples; q++)
+		passes += x->m.samples[q].passes, ns += x->m.samples[q].ns;
 	if (k->arg == 0)
-		snprintf(b, n, "%zu", x->nsamples);
+		snprintf(b, n, "%zu", x->m.nsamples);
 	else if (k->arg == 1 && passes < 10000)
 		snprintf(b, n, "%llu", (unsigned long long)passes);
 	else if (k->arg == 1)
@@ -394,9 +394,9 @@ static void cell_count(struct pmb__coltab *m, const struct pmb__col *k, const st
 static bool task_clock_repeats(const struct pmb__coltab *m, int e)
 {
 	for (size_t i = 0; i < m->n; i++) {
-		const struct pmb_figure *tc = &m->r[i].ev[e], *t = &m->r[i].time;
+		const struct pmb_figure *tc = &m->r[i].f.ev[e], *t = &m->r[i].f.time;
 
-		if (m->r[i].status || !tc->valid || !t->valid)
+		if (m->r[i].m.status || !tc->valid || !t->valid)
 			continue;
 		if (t->s.median < tc->s.ci_lo || t->s.median > tc->s.ci_hi)
 			return false;
@@ -410,14 +410,14 @@ static const char *event_nothing(const struct pmb__coltab *m, int e)
 {
 	const struct pmb_context *c = m->c;
 
-	if (c->view.counters_given || c->event_group[e] < 0)
+	if (c->view.counters_given || c->m.event_group[e] < 0)
 		return NULL;
-	if (strstr(c->plan.ev[e].encoding, "TASK_CLOCK"))
+	if (strstr(c->m.plan.ev[e].encoding, "TASK_CLOCK"))
 		return task_clock_repeats(m, e) ? "repeats ns/item" : NULL;
 	for (size_t i = 0; i < m->n; i++) {
-		const struct pmb_figure *fg = &m->r[i].ev[e];
+		const struct pmb_figure *fg = &m->r[i].f.ev[e];
 
-		if (!m->r[i].status && fg->valid && !fg->below_resolution && fg->s.median != 0)
+		if (!m->r[i].m.status && fg->valid && !fg->below_resolution && fg->s.median != 0)
 			return NULL;
 	}
 	return "zero or below resolution in every row";
@@ -429,12 +429,12 @@ static const char *event_nothing(const struct pmb__coltab *m, int e)
 static bool meaning_shared(const struct pmb__coltab *m, int e, bool misses)
 {
 	const struct pmb_context *c = m->c;
-	const struct pmb_event *ev = c->plan.ev;
+	const struct pmb_event *ev = c->m.plan.ev;
 
-	for (int o = 0; o < c->plan.nev; o++) {
+	for (int o = 0; o < c->m.plan.nev; o++) {
 		bool om = ev[o].means == PMB_MEANS_BRANCH_MISSES || !strcmp(ev[o].name, "cond-branch-misses");
 
-		if (o == e || (c->event_group[o] < 0 && !pmb_context_absent_shown(c, o)))
+		if (o == e || (c->m.event_group[o] < 0 && !pmb_context_absent_shown(c, o)))
 			continue;
 		if (misses ? om : ev[o].means == PMB_MEANS_INSTRUCTIONS)
 			return true;
@@ -447,7 +447,7 @@ static bool meaning_shared(const struct pmb__coltab *m, int e, bool misses)
  * (issue 26: four instruction events all read "instr/item"). */
 static void event_short(const struct pmb__coltab *m, int e, bool misses, char *b, size_t n)
 {
-	const char *name = m->c->plan.ev[e].name;
+	const char *name = m->c->m.plan.ev[e].name;
 	const char *generic = misses ? "branch-misses" : "instructions", *sh = misses ? "br-miss" : "instr";
 	size_t gl = strlen(generic);
 
@@ -461,7 +461,7 @@ static void event_short(const struct pmb__coltab *m, int e, bool misses, char *b
 
 static void event_col(struct pmb__coltab *m, struct pmb__cols *cs, int e)
 {
-	const struct pmb_event *ev = &m->c->plan.ev[e];
+	const struct pmb_event *ev = &m->c->m.plan.ev[e];
 	bool misses = ev->means == PMB_MEANS_BRANCH_MISSES || !strcmp(ev->name, "cond-branch-misses");
 	bool ins = ev->means == PMB_MEANS_INSTRUCTIONS;
 	struct pmb__col *k;
@@ -469,7 +469,7 @@ static void event_col(struct pmb__coltab *m, struct pmb__cols *cs, int e)
 	char head[48], sh[40];
 	size_t len;
 
-	if (m->c->event_group[e] < 0 && !pmb_context_absent_shown(m->c, e))
+	if (m->c->m.event_group[e] < 0 && !pmb_context_absent_shown(m->c, e))
 		return;
 	if (ins || misses)
 		event_short(m, e, misses, sh, sizeof(sh));
@@ -504,18 +504,18 @@ static void event_col(struct pmb__coltab *m, struct pmb__cols *cs, int e)
 
 static void derived_col(struct pmb__coltab *m, struct pmb__cols *cs, int d)
 {
-	const struct pmb_derived *der = &m->c->plan.der[d];
-	const struct pmb_event *ev = m->c->plan.ev;
+	const struct pmb_derived *der = &m->c->m.plan.der[d];
+	const struct pmb_event *ev = m->c->m.plan.ev;
 	bool any = false, nonzero = false, ipc = !strcmp(der->name, "ipc");
 	bool misp = strstr(der->name, "mispredict_ratio") != NULL;
 	struct pmb__col *k;
 	char head[48];
 
 	for (size_t i = 0; i < m->n; i++) {
-		double v = m->r[i].derived[d];
+		double v = m->r[i].f.derived[d];
 
-		any |= !m->r[i].status && isfinite(v) && v >= 0;
-		nonzero |= !m->r[i].status && isfinite(v) && v > 0;
+		any |= !m->r[i].m.status && isfinite(v) && v >= 0;
+		nonzero |= !m->r[i].m.status && isfinite(v) && v > 0;
 	}
 	if (!any)
 		return;
@@ -551,11 +551,11 @@ static void time_cols(struct pmb__coltab *m, struct pmb__cols *cs)
 	k = col_add(cs, "ci", "±%", 4, cell_ci);
 	snprintf(k->legend, sizeof(k->legend), "±%%: half the 95 %% bootstrap interval of the median, "
 		 "in %% of it");
-	if (m->c->has_cycles)
+	if (m->c->m.has_cycles)
 		return;
 	k = col_add(cs, "cycles", "est.cyc/item", 5, cell_est);
 	snprintf(k->legend, sizeof(k->legend), "est.cyc: cycles ESTIMATED as ns/item × %.2f GHz "
-		 "(no cycles counter)", m->c->ghz);
+		 "(no cycles counter)", m->c->m.ghz);
 }
 
 static bool any_of(const struct pmb__coltab *m, int what)
@@ -563,8 +563,8 @@ static bool any_of(const struct pmb__coltab *m, int what)
 	for (size_t i = 0; i < m->n; i++) {
 		const struct pmb_result *x = &m->r[i];
 
-		if (what == 0 ? x->inst->reference >= 0 : what == 1 ? x->inst->baseline >= 0 :
-		    what == 2 ? x->inst->tier[0] != 0 : what == 3 ? x->bytes_per_pass > 0 : x->repetition > 0)
+		if (what == 0 ? x->m.inst->reference >= 0 : what == 1 ? x->m.inst->baseline >= 0 :
+		    what == 2 ? x->m.inst->tier[0] != 0 : what == 3 ? x->m.bytes_per_pass > 0 : x->m.repetition > 0)
 			return true;
 	}
 	return false;
@@ -577,7 +577,7 @@ static bool any_cost(const struct pmb__coltab *m, bool fixed)
 	for (size_t i = 0; i < m->n; i++) {
 		const struct pmb_figure *f = cost_of(m, &m->r[i]);
 
-		if (!m->r[i].status && (fixed ? f->fixed_flagged : f->ratio_normalized && m->r[i].inst->reference >= 0))
+		if (!m->r[i].m.status && (fixed ? f->fixed_flagged : f->ratio_normalized && m->r[i].m.inst->reference >= 0))
 			return true;
 	}
 	return false;
@@ -589,8 +589,8 @@ static void link_cols(struct pmb__coltab *m, struct pmb__cols *cs)
 	struct pmb__col *k;
 
 	if (m->cost >= 0)
-		snprintf(unit, sizeof(unit), "%.26s/item", m->c->plan.ev[m->cost].means == PMB_MEANS_INSTRUCTIONS ?
-			 "instr" : m->c->plan.ev[m->cost].name);
+		snprintf(unit, sizeof(unit), "%.26s/item", m->c->m.plan.ev[m->cost].means == PMB_MEANS_INSTRUCTIONS ?
+			 "instr" : m->c->m.plan.ev[m->cost].name);
 	else
 		snprintf(unit, sizeof(unit), "ns/item");
 	if (any_of(m, 1)) {
@@ -694,9 +694,9 @@ void pmb__cols_build(struct pmb__coltab *m, struct pmb__cols *cs)
 		k->left = true;
 	}
 	time_cols(m, cs);
-	for (int e = 0; e < m->c->plan.nev; e++)
+	for (int e = 0; e < m->c->m.plan.nev; e++)
 		event_col(m, cs, e);
-	for (int d = 0; d < m->c->plan.nder; d++)
+	for (int d = 0; d < m->c->m.plan.nder; d++)
 		derived_col(m, cs, d);
 	link_cols(m, cs);
 	extra_cols(m, cs);

@@ -84,7 +84,7 @@ label_add(struct label_buf *b, const char *fmt, ...)
 static const char *event_label(const struct pmb_context *c,
 			       const struct pmb_result *r, int e)
 {
-	const struct pmb_figure *g = &r->ev[e];
+	const struct pmb_figure *g = &r->f.ev[e];
 
 	if (g->multiplexed == -1)
 		return "never_ran";
@@ -92,7 +92,7 @@ static const char *event_label(const struct pmb_context *c,
 		return "multiplexed";
 	if (g->valid && g->below_resolution)
 		return "below_resolution";
-	if (c->event_group[e] < 0)
+	if (c->m.event_group[e] < 0)
 		return "not_counted";
 	return NULL;
 }
@@ -117,15 +117,15 @@ static void labels_of_run(struct label_buf *b, const struct pmb_context *c,
 
 	if (sim)
 		label_add(b, "%ssimulated", b->len ? ";" : "");
-	if (r->time.valid && r->time.below_resolution && !sim)
+	if (r->f.time.valid && r->f.time.below_resolution && !sim)
 		label_add(b, "%sns:below_resolution", b->len ? ";" : "");
-	for (e = 0; e < c->plan.nev; e++) {
+	for (e = 0; e < c->m.plan.nev; e++) {
 		const char *what = event_label(c, r, e);
 
 		if (what)
-			label_event(b, c->plan.ev[e].name, what);
+			label_event(b, c->m.plan.ev[e].name, what);
 	}
-	if (r->est_cycles.valid && r->est_cycles.estimated)
+	if (r->f.est_cycles.valid && r->f.est_cycles.estimated)
 		label_add(b, "%sest_cycles:estimated", b->len ? ";" : "");
 }
 
@@ -136,7 +136,7 @@ static void labels(FILE *f, const struct pmb_context *c, const struct pmb_result
 {
 	struct label_buf b = { .len = 0 };
 
-	if (r->status == 0)
+	if (r->m.status == 0)
 		labels_of_run(&b, c, r);
 	if (b.len >= sizeof(b.s))
 		b.s[sizeof(b.s) - 1] = 0;
@@ -147,22 +147,22 @@ static void labels(FILE *f, const struct pmb_context *c, const struct pmb_result
 static void time_columns(FILE *f, const struct pmb_result *r, bool t)
 {
 	/* Below resolution: zero within what was resolved, never negative. */
-	double z = r->time.below_resolution ? 0 : -INFINITY;
+	double z = r->f.time.below_resolution ? 0 : -INFINITY;
 
-	pmb__csv_num(f, fmax(r->time.s.median, z), t);
-	pmb__csv_num(f, fmax(r->time.s.mean, z), t);
-	pmb__csv_num(f, fmax(r->time.s.min, z), t);
-	pmb__csv_num(f, fmax(r->time.s.ci_lo, z), t);
-	pmb__csv_num(f, fmax(r->time.s.ci_hi, z), t);
-	pmb__csv_num(f, r->time.s.stddev, t);
-	pmb__csv_num(f, r->time.s.mdape, t);
-	unum(f, (uint64_t)(r->time.s.tukey.mild_low + r->time.s.tukey.mild_high), t);
-	unum(f, (uint64_t)(r->time.s.tukey.severe_low + r->time.s.tukey.severe_high), t);
+	pmb__csv_num(f, fmax(r->f.time.s.median, z), t);
+	pmb__csv_num(f, fmax(r->f.time.s.mean, z), t);
+	pmb__csv_num(f, fmax(r->f.time.s.min, z), t);
+	pmb__csv_num(f, fmax(r->f.time.s.ci_lo, z), t);
+	pmb__csv_num(f, fmax(r->f.time.s.ci_hi, z), t);
+	pmb__csv_num(f, r->f.time.s.stddev, t);
+	pmb__csv_num(f, r->f.time.s.mdape, t);
+	unum(f, (uint64_t)(r->f.time.s.tukey.mild_low + r->f.time.s.tukey.mild_high), t);
+	unum(f, (uint64_t)(r->f.time.s.tukey.severe_low + r->f.time.s.tukey.severe_high), t);
 	/* A difference from the baseline may rightly be negative. */
-	pmb__csv_num(f, r->time.normalized, t);
-	pmb__csv_num(f, r->time.ratio, t && isfinite(r->time.ratio));
-	pmb__csv_num(f, r->time.ratio_lo, t && isfinite(r->time.ratio));
-	pmb__csv_num(f, r->time.ratio_hi, t && isfinite(r->time.ratio));
+	pmb__csv_num(f, r->f.time.normalized, t);
+	pmb__csv_num(f, r->f.time.ratio, t && isfinite(r->f.time.ratio));
+	pmb__csv_num(f, r->f.time.ratio_lo, t && isfinite(r->f.time.ratio));
+	pmb__csv_num(f, r->f.time.ratio_hi, t && isfinite(r->f.time.ratio));
 }
 
 /* The figure that stands for the cost (time, or under sim the
@@ -177,7 +177,7 @@ static void cost_columns(FILE *f, const struct pmb_context *c, const struct pmb_
 	bool v = ok && g->valid;
 	bool ratio = v && (isfinite(g->ratio) || g->ratio_why);
 
-	pmb__csv_field(f, !v ? "" : g == &r->time ? "ns" : c->plan.ev[ins >= 0 ? ins : 0].name, false);
+	pmb__csv_field(f, !v ? "" : g == &r->f.time ? "ns" : c->m.plan.ev[ins >= 0 ? ins : 0].name, false);
 	pmb__csv_num(f, g->normalized, v);
 	pmb__csv_num(f, g->normalized_lo, v);
 	pmb__csv_num(f, g->normalized_hi, v);
@@ -205,45 +205,45 @@ static void count_columns(FILE *f, const struct pmb_context *c,
 {
 	int e;
 
-	for (e = 0; e < c->plan.nev; e++)
-		pmb__csv_num(f, fmax(r->ev[e].s.median, r->ev[e].below_resolution ? 0 : -INFINITY),
-		    ok && r->ev[e].valid && r->ev[e].multiplexed != -1);
-	pmb__csv_num(f, fmax(r->est_cycles.s.median, r->est_cycles.below_resolution ? 0 : -INFINITY),
-	    ok && r->est_cycles.valid);
-	for (e = 0; e < c->plan.nder; e++)
-		pmb__csv_num(f, r->derived[e], ok && isfinite(r->derived[e]) && r->derived[e] >= 0);
+	for (e = 0; e < c->m.plan.nev; e++)
+		pmb__csv_num(f, fmax(r->f.ev[e].s.median, r->f.ev[e].below_resolution ? 0 : -INFINITY),
+		    ok && r->f.ev[e].valid && r->f.ev[e].multiplexed != -1);
+	pmb__csv_num(f, fmax(r->f.est_cycles.s.median, r->f.est_cycles.below_resolution ? 0 : -INFINITY),
+	    ok && r->f.est_cycles.valid);
+	for (e = 0; e < c->m.plan.nder; e++)
+		pmb__csv_num(f, r->f.derived[e], ok && isfinite(r->f.derived[e]) && r->f.derived[e] >= 0);
 }
 
 static void write_row(FILE *f, const struct pmb_context *c,
 		      const struct pmb_result *r)
 {
-	const struct pmb_instance *in = r->inst;
-	bool ok = r->status == 0;
-	bool t = ok && r->time.valid && !pmb_context_sim(c);
+	const struct pmb_instance *in = r->m.inst;
+	bool ok = r->m.status == 0;
+	bool t = ok && r->f.time.valid && !pmb_context_sim(c);
 	uint64_t passes = 0;
 	size_t i;
 
-	for (i = 0; i < r->nsamples; i++)
-		passes += r->samples[i].passes;
+	for (i = 0; i < r->m.nsamples; i++)
+		passes += r->m.samples[i].passes;
 	pmb__csv_field(f, in->name, false);
 	pmb__csv_field(f, in->tier, false);
 	unum(f, in->working_set, in->tier[0]);
-	unum(f, r->nsamples, ok);
+	unum(f, r->m.nsamples, ok);
 	unum(f, passes, ok);
-	unum(f, r->items_per_pass, ok);
+	unum(f, r->m.items_per_pass, ok);
 	time_columns(f, r, t);
 	cost_columns(f, c, r, ok);
-	unum(f, (uint64_t)r->repetition, r->repetition >= 0);
+	unum(f, (uint64_t)r->m.repetition, r->m.repetition >= 0);
 	/* Spread of the repetitions' time medians: no time, no spread. */
-	pmb__csv_num(f, r->rep_spread, t);
-	unum(f, r->seed, true); /* a skipped run's inputs had a seed too */
-	pmb__csv_num(f, r->items_per_second, t);
-	pmb__csv_num(f, r->bytes_per_second, t && r->bytes_per_pass);
+	pmb__csv_num(f, r->f.rep_spread, t);
+	unum(f, r->m.seed, true); /* a skipped run's inputs had a seed too */
+	pmb__csv_num(f, r->f.items_per_second, t);
+	pmb__csv_num(f, r->f.bytes_per_second, t && r->m.bytes_per_pass);
 	count_columns(f, c, r, ok);
 	labels(f, c, r);
-	pmb__csv_field(f, ok ? "" : r->reason, false);
-	pmb__csv_field(f, r->status == 0 ? "ok" :
-		 r->status == PMB_ESKIPPED ? "skipped" : "failed", true);
+	pmb__csv_field(f, ok ? "" : r->m.reason, false);
+	pmb__csv_field(f, r->m.status == 0 ? "ok" :
+		 r->m.status == PMB_ESKIPPED ? "skipped" : "failed", true);
 }
 
 int pmb__report_csv(FILE *f, const struct pmb_context *c,
@@ -264,20 +264,20 @@ int pmb__report_csv(FILE *f, const struct pmb_context *c,
 	      "cost_fixed_flagged,cost_why,"
 	      "repetition,repetition_spread,seed,"
 	      "items_per_second,bytes_per_second,", f);
-	for (e = 0; e < c->plan.nev; e++)
-		event_column(f, c->plan.ev[e].name);
+	for (e = 0; e < c->m.plan.nev; e++)
+		event_column(f, c->m.plan.ev[e].name);
 	fputs("est_cycles_per_item,", f);
 	/* Derived figures (ipc, mpki, ...) by their plan names, as in JSON. */
-	for (e = 0; e < c->plan.nder; e++) {
-		pmb__csv_field(f, c->plan.der[e].name, false);
+	for (e = 0; e < c->m.plan.nder; e++) {
+		pmb__csv_field(f, c->m.plan.der[e].name, false);
 	}
 	fputs("labels,reason,status\n", f);
 	for (i = 0; i < n; i++)
 		write_row(f, c, &r[i]);
 	/* Last, so the header stays the first line for the tools that read
 	 * the rows. */
-	if (c->incomplete[0])
-		fprintf(f, "# incomplete: %s\n", c->incomplete);
+	if (c->m.incomplete[0])
+		fprintf(f, "# incomplete: %s\n", c->m.incomplete);
 	if (fflush(f) || ferror(f))
 		return -EIO;
 	return 0;

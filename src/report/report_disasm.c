@@ -211,6 +211,6 @@ static void one(FILE *f, const char *name, const struct pmb_disasm *d)
 void pmb__report_disasm(FILE *f, const struct pmb_result *r, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (r[i].disasm && r[i].repetition == 0)
-			one(f, r[i].inst->name, r[i].disasm);
+		if (r[i].disasm && r[i].m.repetition == 0)
+			one(f, r[i].m.inst->name, r[i].disasm);
 }

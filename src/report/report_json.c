@@ -103,7 +103,7 @@ static void write_figure(struct pmb__jw *w, const char *prefix,
 
 static void write_time(struct pmb__jw *w, const struct pmb_result *r)
 {
-	const struct pmb_figure *t = &r->time;
+	const struct pmb_figure *t = &r->f.time;
 	const struct pmb_summary *s = &t->s;
 
 	double z = t->below_resolution ? 0 : -INFINITY; /* never negative */
@@ -124,12 +124,12 @@ static void write_time(struct pmb__jw *w, const struct pmb_result *r)
 static void write_events(struct pmb__jw *w, const struct pmb_context *c,
 			 const struct pmb_result *r)
 {
-	const struct pmb_event_plan *pl = &c->plan;
+	const struct pmb_event_plan *pl = &c->m.plan;
 	char name[80], k[128];
 	int e;
 
 	for (e = 0; e < pl->nev; e++) {
-		const struct pmb_figure *fg = &r->ev[e];
+		const struct pmb_figure *fg = &r->f.ev[e];
 
 		pmb__json_key(name, sizeof(name), pl->ev[e].name);
 		if (fg->multiplexed == -1) {
@@ -139,11 +139,11 @@ static void write_events(struct pmb__jw *w, const struct pmb_context *c,
 		}
 		/* Asked for and not counted: a null figure and why, never
 		 * absent (issue 26), where the console shows it n/a too. */
-		if (!fg->valid && c->event_group[e] < 0 && pmb_context_absent_shown(c, e)) {
+		if (!fg->valid && c->m.event_group[e] < 0 && pmb_context_absent_shown(c, e)) {
 			pmb__json_keyf(k, sizeof(k), name, "_per_item");
 			pmb__jw_null(w, k);
 			pmb__json_keyf(k, sizeof(k), name, "_not_counted");
-			pmb__jw_str(w, k, c->event_why[e]);
+			pmb__jw_str(w, k, c->m.event_why[e]);
 			continue;
 		}
 		if (!fg->valid)
@@ -155,17 +155,17 @@ static void write_events(struct pmb__jw *w, const struct pmb_context *c,
 		if (pmb_context_sim(c))
 			json_fixed(w, name, fg);
 	}
-	if (!c->has_cycles && r->est_cycles.valid) {
-		write_figure(w, "est_cycles", &r->est_cycles, false);
+	if (!c->m.has_cycles && r->f.est_cycles.valid) {
+		write_figure(w, "est_cycles", &r->f.est_cycles, false);
 		pmb__jw_bool(w, "est_cycles_estimated", true);
 	}
 	for (e = 0; e < pl->nder; e++) {
 		/* Derived from medians of per-item figures, which may sit
 		 * just under zero where an event is below resolution: a
 		 * negative ratio or rate is no figure at all. */
-		if (!isfinite(r->derived[e]) || r->derived[e] < 0)
+		if (!isfinite(r->f.derived[e]) || r->f.derived[e] < 0)
 			continue;
-		pmb__jw_num(w, pl->der[e].name, r->derived[e] + 0.0); /* -0 as 0 */
+		pmb__jw_num(w, pl->der[e].name, r->f.derived[e] + 0.0); /* -0 as 0 */
 		if (pmb_context_sim(c)) {
 			pmb__json_keyf(k, sizeof(k), pl->der[e].name, "_simulated");
 			pmb__jw_bool(w, k, true);
@@ -220,20 +220,20 @@ static void write_samples(struct pmb__jw *w, const char *key, const struct pmb_e
 static void write_raw(struct pmb__jw *w, const struct pmb_context *c, const struct pmb_result *r,
 		      const struct pmb_per_sample *ps, bool time_ok)
 {
-	const struct pmb_event_plan *pl = &c->plan;
-	bool made = ps && ps->n == r->nsamples && ps->nprobes == r->nprobes;
+	const struct pmb_event_plan *pl = &c->m.plan;
+	bool made = ps && ps->n == r->m.nsamples && ps->nprobes == r->m.nprobes;
 
 	if (time_ok && made && ps->ns_per_item) {
 		pmb__jw_open(w, "ns_per_item_samples", '[', true);
-		for (size_t i = 0; i < r->nsamples; i++)
+		for (size_t i = 0; i < r->m.nsamples; i++)
 			pmb__jw_num(w, NULL, ps->ns_per_item[i]);
 		pmb__jw_close(w, ']');
 	}
-	write_samples(w, "raw_samples", pl, r->samples, r->nsamples, made ? ps->ev : NULL);
+	write_samples(w, "raw_samples", pl, r->m.samples, r->m.nsamples, made ? ps->ev : NULL);
 	/* The short samples the fixed cost per sample is also estimated
 	 * from (see pmubench(3), FIXED COST PER SAMPLE). */
-	if (r->nprobes)
-		write_samples(w, "fixed_cost_probes", pl, r->probes, r->nprobes, made ? ps->probe_ev : NULL);
+	if (r->m.nprobes)
+		write_samples(w, "fixed_cost_probes", pl, r->m.probes, r->m.nprobes, made ? ps->probe_ev : NULL);
 }
 
 /* Whether r[i] is the first result of its family (or of its name). */
@@ -242,9 +242,9 @@ static bool first_of(const struct pmb_result *r, size_t i, bool family)
 	size_t j;
 
 	for (j = 0; j < i; j++) {
-		if (family && !strcmp(r[j].inst->family, r[i].inst->family))
+		if (family && !strcmp(r[j].m.inst->family, r[i].m.inst->family))
 			return false;
-		if (!family && !strcmp(r[j].inst->name, r[i].inst->name))
+		if (!family && !strcmp(r[j].m.inst->name, r[i].m.inst->name))
 			return false;
 	}
 	return true;
@@ -255,13 +255,13 @@ static bool first_of(const struct pmb_result *r, size_t i, bool family)
  * instances (repetitions share theirs). */
 static void gbench_indices(const struct pmb_result *r, size_t k, int *fam, int *inst)
 {
-	const struct pmb_instance *in = r[k].inst;
+	const struct pmb_instance *in = r[k].m.inst;
 	size_t i, f0 = k, i0 = k;
 
 	for (i = k; i-- > 0;) {
-		if (!strcmp(r[i].inst->family, in->family))
+		if (!strcmp(r[i].m.inst->family, in->family))
 			f0 = i;
-		if (!strcmp(r[i].inst->name, in->name))
+		if (!strcmp(r[i].m.inst->name, in->name))
 			i0 = i;
 	}
 	*fam = 0;
@@ -269,7 +269,7 @@ static void gbench_indices(const struct pmb_result *r, size_t k, int *fam, int *
 	for (i = 0; i < f0; i++)
 		*fam += first_of(r, i, true);
 	for (i = 0; i < i0; i++)
-		*inst += !strcmp(r[i].inst->family, in->family) &&
+		*inst += !strcmp(r[i].m.inst->family, in->family) &&
 			first_of(r, i, false);
 }
 
@@ -277,7 +277,7 @@ static void gbench_indices(const struct pmb_result *r, size_t k, int *fam, int *
 static void write_identity(struct pmb__jw *w, const struct pmb_context *c,
 			   const struct pmb_result *r, size_t k)
 {
-	const struct pmb_instance *in = r[k].inst;
+	const struct pmb_instance *in = r[k].m.inst;
 	int fam, inst;
 
 	gbench_indices(r, k, &fam, &inst);
@@ -286,29 +286,29 @@ static void write_identity(struct pmb__jw *w, const struct pmb_context *c,
 	pmb__jw_int(w, "per_family_instance_index", inst);
 	pmb__jw_str(w, "run_name", in->name);
 	pmb__jw_str(w, "run_type", "iteration");
-	pmb__jw_int(w, "repetitions", c->repetitions);
-	pmb__jw_int(w, "repetition_index", r[k].repetition);
+	pmb__jw_int(w, "repetitions", c->m.repetitions);
+	pmb__jw_int(w, "repetition_index", r[k].m.repetition);
 	pmb__jw_int(w, "threads", 1);
 }
 
 /* A run that was skipped or failed. */
 static void write_not_run(struct pmb__jw *w, const struct pmb_result *x)
 {
-	bool skipped = x->status == PMB_ESKIPPED;
+	bool skipped = x->m.status == PMB_ESKIPPED;
 
 	pmb__jw_str(w, "status", skipped ? "skipped" : "failed");
-	pmb__jw_str(w, skipped ? "skip_reason" : "error", x->reason);
+	pmb__jw_str(w, skipped ? "skip_reason" : "error", x->m.reason);
 	/* What Google Benchmark writes for a run that did not run,
 	 * so its tools read the file. */
 	pmb__jw_bool(w, "error_occurred", true);
-	pmb__jw_str(w, "error_message", x->reason);
+	pmb__jw_str(w, "error_message", x->m.reason);
 	pmb__jw_int(w, "iterations", 0);
 	pmb__jw_int(w, "real_time", 0);
 	pmb__jw_int(w, "cpu_time", 0);
 	pmb__jw_str(w, "time_unit", "ns");
 	pmb__jw_bool(w, "time_measured", false);
 	/* The seed its inputs would have had: every output carries it. */
-	pmb__jw_uint(w, "seed", x->seed);
+	pmb__jw_uint(w, "seed", x->m.seed);
 }
 
 /* Google Benchmark's figures of a run: one "iteration" is one item, so
@@ -316,22 +316,22 @@ static void write_not_run(struct pmb__jw *w, const struct pmb_result *x)
 static void write_gbench_times(struct pmb__jw *w, const struct pmb_result *x,
 			       uint64_t passes, bool time_ok)
 {
-	double per_item = x->time.below_resolution ? fmax(x->time.s.median, 0) : x->time.s.median;
+	double per_item = x->f.time.below_resolution ? fmax(x->f.time.s.median, 0) : x->f.time.s.median;
 
-	pmb__jw_uint(w, "iterations", passes * x->items_per_pass);
+	pmb__jw_uint(w, "iterations", passes * x->m.items_per_pass);
 	pmb__jw_num(w, "real_time", time_ok ? per_item : 0);
 	/* CPU time, not real_time again (analysis.c:cpu_time); where none
 	 * is known, real_time, and cpu_time_source says so. */
-	pmb__jw_num(w, "cpu_time", !time_ok ? 0 : isfinite(x->cpu_per_item) ? x->cpu_per_item : per_item);
+	pmb__jw_num(w, "cpu_time", !time_ok ? 0 : isfinite(x->f.cpu_per_item) ? x->f.cpu_per_item : per_item);
 	pmb__jw_str(w, "time_unit", "ns");
 	if (!time_ok)
 		pmb__jw_bool(w, "time_measured", false);
 	if (time_ok)
-		pmb__jw_str(w, "cpu_time_source", x->cpu_source ? x->cpu_source : "none: real_time");
+		pmb__jw_str(w, "cpu_time_source", x->f.cpu_source ? x->f.cpu_source : "none: real_time");
 	if (time_ok)
-		pmb__jw_num(w, "items_per_second", x->items_per_second);
-	if (time_ok && x->bytes_per_pass && isfinite(x->bytes_per_second))
-		pmb__jw_num(w, "bytes_per_second", x->bytes_per_second);
+		pmb__jw_num(w, "items_per_second", x->f.items_per_second);
+	if (time_ok && x->m.bytes_per_pass && isfinite(x->f.bytes_per_second))
+		pmb__jw_num(w, "bytes_per_second", x->f.bytes_per_second);
 	pmb__jw_str(w, "status", "ok");
 }
 
@@ -339,55 +339,55 @@ static void write_gbench_times(struct pmb__jw *w, const struct pmb_result *x,
 static void write_run_facts(struct pmb__jw *w, const struct pmb_context *c,
 			    const struct pmb_result *x, uint64_t passes)
 {
-	const struct pmb_instance *in = x->inst;
+	const struct pmb_instance *in = x->m.inst;
 
-	pmb__jw_uint(w, "samples", x->nsamples);
+	pmb__jw_uint(w, "samples", x->m.nsamples);
 	pmb__jw_uint(w, "passes", passes);
-	pmb__jw_uint(w, "items_per_pass", x->items_per_pass);
-	if (x->bytes_per_pass)
-		pmb__jw_uint(w, "bytes_per_pass", x->bytes_per_pass);
-	pmb__jw_uint(w, "seed", x->seed);
+	pmb__jw_uint(w, "items_per_pass", x->m.items_per_pass);
+	if (x->m.bytes_per_pass)
+		pmb__jw_uint(w, "bytes_per_pass", x->m.bytes_per_pass);
+	pmb__jw_uint(w, "seed", x->m.seed);
 	/* What the benchmark declared (pmb_set_mispredict_rate): the branch
 	 * study's rate where no PMU counted one. */
-	if (x->misp_declared)
-		pmb__jw_num(w, "declared_mispredict_rate", x->misp_rate);
+	if (x->m.misp_declared)
+		pmb__jw_num(w, "declared_mispredict_rate", x->m.misp_rate);
 	if (in->tier[0]) {
 		pmb__jw_str(w, "tier", in->tier);
 		pmb__jw_uint(w, "working_set_bytes", in->working_set);
 	}
-	if (x->huge_fraction >= 0)
-		pmb__jw_num(w, "huge_page_fraction", x->huge_fraction);
-	if (isfinite(x->rep_spread))
-		pmb__jw_num(w, "repetition_spread", x->rep_spread);
+	if (x->m.huge_fraction >= 0)
+		pmb__jw_num(w, "huge_page_fraction", x->m.huge_fraction);
+	if (isfinite(x->f.rep_spread))
+		pmb__jw_num(w, "repetition_spread", x->f.rep_spread);
 	/* What the ladder of pass counts and the repetitions show
 	 * (analysis_learn.c): an input being learned, modes apart. */
-	if (isfinite(x->ladder_fall))
-		pmb__jw_num(w, "ladder_fall", x->ladder_fall);
-	pmb__jw_bool(w, "learning", x->learning);
-	pmb__jw_bool(w, "modes_between_rungs", x->rung_modes);
-	pmb__jw_bool(w, "modes_between_repetitions", x->rep_modes);
-	pmb__jw_uint(w, "warmup_ns", x->warmup_ns);
-	pmb__jw_uint(w, "calibration_passes", x->calib_passes);
+	if (isfinite(x->f.ladder_fall))
+		pmb__jw_num(w, "ladder_fall", x->f.ladder_fall);
+	pmb__jw_bool(w, "learning", x->f.learning);
+	pmb__jw_bool(w, "modes_between_rungs", x->f.rung_modes);
+	pmb__jw_bool(w, "modes_between_repetitions", x->f.rep_modes);
+	pmb__jw_uint(w, "warmup_ns", x->m.warmup_ns);
+	pmb__jw_uint(w, "calibration_passes", x->m.calib_passes);
 	/* What ended the samples: "precision", "samples", "budget",
 	 * "fixed" or "signal" (base/stop.h). */
-	if (*pmb__stop_name(x->stopped_by))
-		pmb__jw_str(w, "stopped_by", pmb__stop_name(x->stopped_by));
+	if (*pmb__stop_name(x->m.stopped_by))
+		pmb__jw_str(w, "stopped_by", pmb__stop_name(x->m.stopped_by));
 	/* Measured around this benchmark's cohort; what its figures and
 	 * ns_per_item_samples are corrected with. */
-	if (x->local_overhead)
-		pmb__json_overhead(w, &c->plan, &x->overhead);
+	if (x->m.local_overhead)
+		pmb__json_overhead(w, &c->m.plan, &x->m.overhead);
 }
 
 /* A run that ran (r[k]): its figures, then the samples they came from. */
 static void write_run(struct pmb__jw *w, const struct pmb_context *c,
 		      const struct pmb_result *x, size_t k)
 {
-	bool time_ok = x->time.valid && !pmb_context_sim(c);
+	bool time_ok = x->f.time.valid && !pmb_context_sim(c);
 	uint64_t passes = 0;
 	size_t i;
 
-	for (i = 0; i < x->nsamples; i++)
-		passes += x->samples[i].passes;
+	for (i = 0; i < x->m.nsamples; i++)
+		passes += x->m.samples[i].passes;
 	write_gbench_times(w, x, passes, time_ok);
 	if (time_ok)
 		write_time(w, x);
@@ -504,7 +504,7 @@ static void write_result(struct pmb__jw *w, const struct pmb_context *c,
 {
 	pmb__jw_open(w, NULL, '{', false);
 	write_identity(w, c, r, k);
-	if (r[k].status)
+	if (r[k].m.status)
 		write_not_run(w, &r[k]);
 	else
 		write_run(w, c, &r[k], k);

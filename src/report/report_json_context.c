@@ -10,8 +10,8 @@ static void write_caches_gb(struct pmb__jw *w, const struct pmb_context *c)
 	int i;
 
 	pmb__jw_open(w, "caches", '[', false);
-	for (i = 0; c->topo_ok && i < c->topo.ncaches; i++) {
-		const struct pmb_cache *ca = &c->topo.cache[i];
+	for (i = 0; c->m.topo_ok && i < c->m.topo.ncaches; i++) {
+		const struct pmb_cache *ca = &c->m.topo.cache[i];
 
 		pmb__jw_open(w, NULL, '{', true);
 		pmb__jw_str(w, "type", ca->level == 1 ? "Data" : "Unified");
@@ -28,17 +28,17 @@ static void write_gbench_keys(struct pmb__jw *w, const struct pmb_context *c)
 {
 	int i;
 
-	pmb__jw_str(w, "date", c->date);
-	pmb__jw_str(w, "host_name", c->host);
-	pmb__jw_str(w, "executable", c->executable);
-	pmb__jw_int(w, "num_cpus", c->ncpus);
-	pmb__jw_int(w, "mhz_per_cpu", c->ghz > 0 ? llround(c->ghz * 1000) : 0);
+	pmb__jw_str(w, "date", c->m.date);
+	pmb__jw_str(w, "host_name", c->m.host);
+	pmb__jw_str(w, "executable", c->m.executable);
+	pmb__jw_int(w, "num_cpus", c->m.ncpus);
+	pmb__jw_int(w, "mhz_per_cpu", c->m.ghz > 0 ? llround(c->m.ghz * 1000) : 0);
 	pmb__jw_bool(w, "cpu_scaling_enabled",
-		     c->governor[0] && strcmp(c->governor, "performance"));
+		     c->m.governor[0] && strcmp(c->m.governor, "performance"));
 	write_caches_gb(w, c);
 	pmb__jw_open(w, "load_avg", '[', true);
 	for (i = 0; i < 3; i++)
-		pmb__jw_num(w, NULL, c->loadavg[i]);
+		pmb__jw_num(w, NULL, c->m.loadavg[i]);
 	pmb__jw_close(w, ']');
 	pmb__jw_str(w, "library_build_type", "release");
 	pmb__jw_int(w, "json_schema_version", 1);
@@ -48,39 +48,39 @@ static void write_gbench_keys(struct pmb__jw *w, const struct pmb_context *c)
 static void write_probes(struct pmb__jw *w, const struct pmb_context *c)
 {
 	pmb__jw_open(w, "clock", '{', true);
-	pmb__jw_str_or_null(w, "source", c->clock.source);
-	pmb__jw_num(w, "resolution_ns", c->clock.resolution_ns);
-	pmb__jw_num(w, "read_cost_ns", c->clock.read_cost_ns);
+	pmb__jw_str_or_null(w, "source", c->m.clock.source);
+	pmb__jw_num(w, "resolution_ns", c->m.clock.resolution_ns);
+	pmb__jw_num(w, "read_cost_ns", c->m.clock.read_cost_ns);
 	pmb__jw_close(w, '}');
-	pmb__jw_num(w, "core_ghz_estimate", c->ghz > 0 ? c->ghz : NAN);
+	pmb__jw_num(w, "core_ghz_estimate", c->m.ghz > 0 ? c->m.ghz : NAN);
 	pmb__jw_num(w, "group_read_ns",
-		    c->group_read_ns >= 0 ? c->group_read_ns : NAN);
-	pmb__jw_str_or_null(w, "read_path", c->read_path);
-	pmb__jw_str_or_null(w, "read_path_why", c->read_why);
-	pmb__jw_str_or_null(w, "governor", c->governor);
-	if (c->turbo < 0)
+		    c->m.group_read_ns >= 0 ? c->m.group_read_ns : NAN);
+	pmb__jw_str_or_null(w, "read_path", c->m.read_path);
+	pmb__jw_str_or_null(w, "read_path_why", c->m.read_why);
+	pmb__jw_str_or_null(w, "governor", c->m.governor);
+	if (c->m.turbo < 0)
 		pmb__jw_null(w, "turbo");
 	else
-		pmb__jw_bool(w, "turbo", c->turbo);
-	if (c->paranoid == -100)
+		pmb__jw_bool(w, "turbo", c->m.turbo);
+	if (c->m.paranoid == -100)
 		pmb__jw_null(w, "perf_event_paranoid");
 	else
-		pmb__jw_int(w, "perf_event_paranoid", c->paranoid);
+		pmb__jw_int(w, "perf_event_paranoid", c->m.paranoid);
 }
 
 static void write_pmu(struct pmb__jw *w, const struct pmb_context *c)
 {
-	const struct pmb_event_plan *pl = &c->plan;
+	const struct pmb_event_plan *pl = &c->m.plan;
 
 	pmb__jw_open(w, "pmu", '{', false);
 	pmb__jw_str_or_null(w, "name", pl->pmu_name);
 	pmb__jw_str_or_null(w, "description", pl->pmu_desc);
 	pmb__jw_int(w, "generic_counters", pl->pmu_counters);
 	pmb__jw_int(w, "fixed_counters", pl->pmu_fixed);
-	pmb__jw_bool(w, "hardware_counters_work", c->pmu_ok);
+	pmb__jw_bool(w, "hardware_counters_work", c->m.pmu_ok);
 	/* Why not, where it is permission: not "no PMU" (issue 26). */
-	if (c->pmu_denied)
-		pmb__jw_int(w, "not_permitted_paranoid", c->paranoid);
+	if (c->m.pmu_denied)
+		pmb__jw_int(w, "not_permitted_paranoid", c->m.paranoid);
 	pmb__jw_close(w, '}');
 }
 
@@ -105,7 +105,7 @@ static void write_also(struct pmb__jw *w, const char *also)
 /* The plan's events: what each is, its group, and why it was not counted. */
 static void write_event_list(struct pmb__jw *w, const struct pmb_context *c)
 {
-	const struct pmb_event_plan *pl = &c->plan;
+	const struct pmb_event_plan *pl = &c->m.plan;
 	char key[80];
 	int e;
 
@@ -120,11 +120,11 @@ static void write_event_list(struct pmb__jw *w, const struct pmb_context *c)
 		pmb__jw_str(w, "encoding", ev->encoding);
 		pmb__jw_str(w, "pmu", ev->pmu);
 		pmb__jw_str(w, "kind", pmb__kind_name(ev->kind));
-		if (c->event_group[e] >= 0)
-			pmb__jw_int(w, "group", c->event_group[e]);
+		if (c->m.event_group[e] >= 0)
+			pmb__jw_int(w, "group", c->m.event_group[e]);
 		else
 			pmb__jw_null(w, "group");
-		pmb__jw_str_or_null(w, "not_counted", c->event_why[e]);
+		pmb__jw_str_or_null(w, "not_counted", c->m.event_why[e]);
 		pmb__jw_str_or_null(w, "unsupported", ev->unsupported);
 		pmb__jw_str(w, "means", pmb__means_name(ev->means));
 		if (ev->also[0])
@@ -183,10 +183,10 @@ static void write_tlbs(struct pmb__jw *w, const struct pmb_tlb_info *t)
 
 static void write_topology(struct pmb__jw *w, const struct pmb_context *c)
 {
-	const struct pmb_topology_info *t = &c->topo;
+	const struct pmb_topology_info *t = &c->m.topo;
 	int i;
 
-	if (!c->topo_ok) {
+	if (!c->m.topo_ok) {
 		pmb__jw_null(w, "topology");
 		return;
 	}
@@ -225,21 +225,21 @@ static void write_settings(struct pmb__jw *w, const struct pmb_context *c)
 {
 	int i;
 
-	pmb__jw_bool(w, "hugepages", c->hugepages);
+	pmb__jw_bool(w, "hugepages", c->m.hugepages);
 	/* How the samples were stopped: a fixed count (--samples), or null and
 	 * the adaptive rule's precision and budget (base/stop.c); each
 	 * benchmark's stopped_by says what ended its own. */
-	if (c->samples > 0)
-		pmb__jw_int(w, "samples", c->samples);
+	if (c->m.samples > 0)
+		pmb__jw_int(w, "samples", c->m.samples);
 	else
 		pmb__jw_null(w, "samples");
-	pmb__jw_num(w, "precision", c->precision);
-	pmb__jw_num(w, "sample_budget_ns", c->budget_ns);
-	pmb__jw_int(w, "repetitions", c->repetitions);
-	pmb__jw_num(w, "min_sample_time_ns", c->min_sample_ns);
-	pmb__jw_uint(w, "seed", c->seed);
+	pmb__jw_num(w, "precision", c->m.precision);
+	pmb__jw_num(w, "sample_budget_ns", c->m.budget_ns);
+	pmb__jw_int(w, "repetitions", c->m.repetitions);
+	pmb__jw_num(w, "min_sample_time_ns", c->m.min_sample_ns);
+	pmb__jw_uint(w, "seed", c->m.seed);
 	if (pmb_context_sim(c))
-		pmb__jw_str(w, "sim_geometry", c->sim_geometry);
+		pmb__jw_str(w, "sim_geometry", c->m.sim_geometry);
 	pmb__jw_open(w, "warnings", '[', false);
 	for (i = 0; i < c->nwarnings; i++)
 		pmb__jw_str(w, NULL, c->warnings[i]);
@@ -255,20 +255,20 @@ void pmb__json_context(struct pmb__jw *w, const struct pmb_context *c)
 	pmb__jw_int(w, "results_schema", PMB_RESULTS_SCHEMA);
 	/* Only where a signal stopped the run: the benchmarks are those it
 	 * measured, the last perhaps with fewer samples. */
-	if (c->incomplete[0]) {
+	if (c->m.incomplete[0]) {
 		pmb__jw_bool(w, "incomplete", true);
-		pmb__jw_str(w, "incomplete_reason", c->incomplete);
+		pmb__jw_str(w, "incomplete_reason", c->m.incomplete);
 	}
-	pmb__jw_str(w, "backend", pmb_backend_name(c->backend));
-	pmb__jw_int(w, "pinned_cpu", c->cpu);
+	pmb__jw_str(w, "backend", pmb_backend_name(c->m.backend));
+	pmb__jw_int(w, "pinned_cpu", c->m.cpu);
 	write_probes(w, c);
 	write_pmu(w, c);
-	pmb__jw_str_or_null(w, "fallback", c->fallback);
-	pmb__jw_bool(w, "count_kernel", c->plan.kernel);
+	pmb__jw_str_or_null(w, "fallback", c->m.fallback);
+	pmb__jw_bool(w, "count_kernel", c->m.plan.kernel);
 	write_event_list(w, c);
-	write_derived_list(w, &c->plan);
-	pmb__jw_int(w, "groups", c->ngroups);
-	pmb__json_overhead(w, &c->plan, &c->overhead);
+	write_derived_list(w, &c->m.plan);
+	pmb__jw_int(w, "groups", c->m.ngroups);
+	pmb__json_overhead(w, &c->m.plan, &c->m.overhead);
 
 	write_topology(w, c);
 	write_settings(w, c);

@@ -19,12 +19,12 @@ static void jw_u64_text(struct pmb__jw *w, const char *key, uint64_t v)
 void pmb__json_rerun_context(struct pmb__jw *w, const struct pmb_context *c)
 {
 	pmb__jw_open(w, "reanalysis", '{', false);
-	pmb__jw_str(w, "cpu_model", c->cpu_model);
-	pmb__jw_bool(w, "cycles_counted", c->has_cycles);
+	pmb__jw_str(w, "cpu_model", c->m.cpu_model);
+	pmb__jw_bool(w, "cycles_counted", c->m.has_cycles);
 	pmb__jw_bool(w, "counters_given", c->view.counters_given);
-	jw_u64_text(w, "seed", c->seed);
+	jw_u64_text(w, "seed", c->m.seed);
 	/* warnings[0..this) came before the analysis, which adds the rest */
-	pmb__jw_int(w, "warnings_measured", c->nwarnings_measured);
+	pmb__jw_int(w, "warnings_measured", c->m.warnings.n);
 	pmb__jw_close(w, '}');
 }
 
@@ -69,7 +69,7 @@ static void write_counts(struct pmb__jw *w, const char *key, const struct pmb_ev
  * analysis and the reports read (role, study, reference, empty). */
 static void write_instance(struct pmb__jw *w, const struct pmb_result *x)
 {
-	const struct pmb_instance *in = x->inst;
+	const struct pmb_instance *in = x->m.inst;
 	char study[200];
 
 	pmb__jw_open(w, "instance", '{', false);
@@ -88,11 +88,11 @@ static void write_instance(struct pmb__jw *w, const struct pmb_result *x)
 	pmb__jw_str_or_null(w, "study", pmb__result_study(x, study, sizeof(study)) ? study : NULL);
 	pmb__jw_str_or_null(w, "reference_name", in->def->reference);
 	pmb__jw_bool(w, "empty", in->def->empty);
-	pmb__jw_int(w, "status", x->status);
-	pmb__jw_str(w, "reason", x->reason);
-	jw_u64_text(w, "seed", x->seed);
-	pmb__jw_bool(w, "seed_used", x->seed_used);
-	pmb__jw_bool(w, "local_overhead", x->local_overhead);
+	pmb__jw_int(w, "status", x->m.status);
+	pmb__jw_str(w, "reason", x->m.reason);
+	jw_u64_text(w, "seed", x->m.seed);
+	pmb__jw_bool(w, "seed_used", x->m.seed_used);
+	pmb__jw_bool(w, "local_overhead", x->m.local_overhead);
 	/* Where the work of a loop that holds none went, as the code showed
 	 * (run.c): the binary is not at hand when the run is re-read. */
 	if (pmb__work_went_name(x->work_went))
@@ -103,15 +103,15 @@ static void write_instance(struct pmb__jw *w, const struct pmb_result *x)
 void pmb__json_rerun_result(struct pmb__jw *w, const struct pmb_context *c, const struct pmb_result *x)
 {
 	write_instance(w, x);
-	if (x->status)
+	if (x->m.status)
 		return;
 	/* The samples phase's wall and thread CPU time (the runner's), from
 	 * which the analysis takes cpu_time where task-clock was not counted;
 	 * under simulation it takes none, and they would only vary. */
-	if (!pmb_context_sim(c) && x->span_wall_ns) {
-		pmb__jw_uint(w, "samples_wall_ns", x->span_wall_ns);
-		pmb__jw_uint(w, "samples_cpu_ns", x->span_cpu_ns);
+	if (!pmb_context_sim(c) && x->m.span_wall_ns) {
+		pmb__jw_uint(w, "samples_wall_ns", x->m.span_wall_ns);
+		pmb__jw_uint(w, "samples_cpu_ns", x->m.span_cpu_ns);
 	}
-	write_counts(w, "raw_counts", &c->plan, x->samples, x->nsamples);
-	write_counts(w, "fixed_cost_probe_counts", &c->plan, x->probes, x->nprobes);
+	write_counts(w, "raw_counts", &c->m.plan, x->m.samples, x->m.nsamples);
+	write_counts(w, "fixed_cost_probe_counts", &c->m.plan, x->m.probes, x->m.nprobes);
 }

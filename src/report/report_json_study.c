@@ -121,10 +121,10 @@ static void write_study(struct pmb__jw *w, const struct pmb_branch_figures *b)
 
 void pmb__json_branch_studies(struct pmb__jw *w, const struct pmb_context *c)
 {
-	if (!c->nbranches)
+	if (!c->f.nbranches)
 		return;
 	pmb__jw_open(w, "branch_studies", '[', false);
-	for (int i = 0; i < c->nbranches; i++)
-		write_study(w, &c->branches[i]);
+	for (int i = 0; i < c->f.nbranches; i++)
+		write_study(w, &c->f.branches[i]);
 	pmb__jw_close(w, ']');
 }

@@ -224,7 +224,7 @@ static void print_tlbs(const struct pmb_tlb_info *t)
 
 int pmb__out_topology(const struct pmb_context *ctx)
 {
-	const struct pmb_topology_info *t = &ctx->topo;
+	const struct pmb_topology_info *t = &ctx->m.topo;
 	char a[32];
 
 	printf("core %d (of %d cores, %d processing units)\n", t->cpu, t->ncores, t->npus);
@@ -237,17 +237,17 @@ int pmb__out_topology(const struct pmb_context *ctx)
 	printf("NUMA node %d, %s\n", t->numa_node, t->numa_memory ? a : "memory unknown");
 	/* Where they do not work, why: what the kernel exposes (a PMU
 	 * that libpfm4 alone knows, from CPUID, counts nothing). */
-	printf("PMU %s (%s): hardware counters %s%s%s\n", ctx->plan.pmu_name[0] ? ctx->plan.pmu_name : "none",
-	       ctx->plan.pmu_desc[0] ? ctx->plan.pmu_desc : "no description", ctx->pmu_ok ? "work" :
-	       ctx->pmu_denied ? "are NOT PERMITTED here (perf_event_paranoid; sysctl kernel.perf_event_paranoid)" :
-	       "do NOT work here", !ctx->pmu_ok && ctx->pmu_kernel[0] ? ": " : "",
-	       !ctx->pmu_ok ? ctx->pmu_kernel : "");
-	for (int e = 0; e < ctx->plan.nev; e++)
+	printf("PMU %s (%s): hardware counters %s%s%s\n", ctx->m.plan.pmu_name[0] ? ctx->m.plan.pmu_name : "none",
+	       ctx->m.plan.pmu_desc[0] ? ctx->m.plan.pmu_desc : "no description", ctx->m.pmu_ok ? "work" :
+	       ctx->m.pmu_denied ? "are NOT PERMITTED here (perf_event_paranoid; sysctl kernel.perf_event_paranoid)" :
+	       "do NOT work here", !ctx->m.pmu_ok && ctx->m.pmu_kernel[0] ? ": " : "",
+	       !ctx->m.pmu_ok ? ctx->m.pmu_kernel : "");
+	for (int e = 0; e < ctx->m.plan.nev; e++)
 		if (pmb_context_absent_shown(ctx, e))
-			printf("  not counted: %s: %s\n", ctx->plan.ev[e].name, ctx->event_why[e]);
-	printf("core frequency estimate: %.2f GHz (dependent add chain against the clock)\n", ctx->ghz);
-	printf("clock: %s, resolution %.0f ns, %.1f ns per read\n", ctx->clock.source,
-	       ctx->clock.resolution_ns, ctx->clock.read_cost_ns);
+			printf("  not counted: %s: %s\n", ctx->m.plan.ev[e].name, ctx->m.event_why[e]);
+	printf("core frequency estimate: %.2f GHz (dependent add chain against the clock)\n", ctx->m.ghz);
+	printf("clock: %s, resolution %.0f ns, %.1f ns per read\n", ctx->m.clock.source,
+	       ctx->m.clock.resolution_ns, ctx->m.clock.read_cost_ns);
 	return 0;
 }
 

@@ -32,7 +32,7 @@ static void fmt_span(char *buf, size_t n, double ratio, uint64_t a, uint64_t b)
 static void effective_capacity(FILE *f, const struct pmb_context *c, int k, const struct pmb_sweep_level *v,
 			       bool sim)
 {
-	const struct pmb_cache *ca = &c->topo.cache[k];
+	const struct pmb_cache *ca = &c->m.topo.cache[k];
 	char sz[24], hi[24], lo[24];
 
 	if (v->capacity != PMB_CAPACITY_LESS)
@@ -56,14 +56,14 @@ static void compare_level(FILE *f, const struct pmb_context *c, const struct pmb
 	const struct pmb_sweep_level *v = &s->level[k];
 	char sz[24], span[96];
 
-	pmb__format_bytes(sz, sizeof(sz), c->topo.cache[k].size);
-	fprintf(f, "  L%d %s: ", c->topo.cache[k].level, sz);
+	pmb__format_bytes(sz, sizeof(sz), c->m.topo.cache[k].size);
+	fprintf(f, "  L%d %s: ", c->m.topo.cache[k].level, sz);
 	if (v->e == -1) {
 		fprintf(f, "not simulated (valgrind models L1 and the last level only)\n");
 		return;
 	}
 	if (v->e >= 0)
-		fprintf(f, "(%s) ", c->plan.ev[v->e].name);
+		fprintf(f, "(%s) ", c->m.plan.ev[v->e].name);
 	if (!v->crossed) {
 		fprintf(f, "no sweep points on both sides\n");
 		return;
@@ -92,7 +92,7 @@ static void tier_line(FILE *f, const struct pmb_context *c, const struct pmb_swe
 	for (int q = 0; q < s->nfig; q++) {
 		if (s->sim) {
 			pmb__fmt_num(b, sizeof(b), st->med[q]);
-			fprintf(f, "%s%s %s", q ? ", " : "", b, c->plan.ev[s->ev[q]].name);
+			fprintf(f, "%s%s %s", q ? ", " : "", b, c->m.plan.ev[s->ev[q]].name);
 		} else {
 			pmb__fmt_time(b, sizeof(b), st->med[q]);
 			fprintf(f, "%s", b);
@@ -100,8 +100,8 @@ static void tier_line(FILE *f, const struct pmb_context *c, const struct pmb_swe
 	}
 	fprintf(f, " per item%s over %zu point%s", s->sim ? " (simulated)" : "", st->points,
 		st->points == 1 ? "" : "s");
-	if (!s->sim && !c->has_cycles && c->ghz > 0)
-		fprintf(f, " (est. %.1f cycles)", st->med[0] * c->ghz);
+	if (!s->sim && !c->m.has_cycles && c->m.ghz > 0)
+		fprintf(f, " (est. %.1f cycles)", st->med[0] * c->m.ghz);
 	if (!s->sim && isfinite(prev_tier) && prev_tier > 0)
 		fprintf(f, ", %.1fx the tier before", st->med[0] / prev_tier);
 	fputc('\n', f);
@@ -116,7 +116,7 @@ static void tier_line(FILE *f, const struct pmb_context *c, const struct pmb_swe
 static void tier_by_measure(FILE *f, const struct pmb_context *c, const struct pmb_sweep_figures *s, int k)
 {
 	const struct pmb_sweep_level *v = &s->level[k];
-	const struct pmb_cache *ca = &c->topo.cache[k];
+	const struct pmb_cache *ca = &c->m.topo.cache[k];
 	char from[24], to[24], sz[24], span[96];
 
 	pmb__format_bytes(from, sizeof(from), v->cap_from);
@@ -145,7 +145,7 @@ static void tier_summary(FILE *f, const struct pmb_context *c, const struct pmb_
 		bool named = false;
 
 		for (int k = 0; k < s->nlevels; k++)
-			named |= s->level[k].capacity != PMB_CAPACITY_NOT_TOLD && c->topo.cache[k].level == t + 1;
+			named |= s->level[k].capacity != PMB_CAPACITY_NOT_TOLD && c->m.topo.cache[k].level == t + 1;
 		if (!s->tier[t].points && !named)
 			continue;
 		/* A tier whose points all cost as another's (the analysis
@@ -158,7 +158,7 @@ static void tier_summary(FILE *f, const struct pmb_context *c, const struct pmb_
 				"another tier's\n", pmb_sweep_tier_name[t]);
 		}
 		for (int k = 0; k < s->nlevels; k++)
-			if (s->level[k].capacity != PMB_CAPACITY_NOT_TOLD && c->topo.cache[k].level == t + 1) {
+			if (s->level[k].capacity != PMB_CAPACITY_NOT_TOLD && c->m.topo.cache[k].level == t + 1) {
 				tier_by_measure(f, c, s, k);
 				less |= s->level[k].capacity == PMB_CAPACITY_LESS;
 				more |= s->level[k].capacity == PMB_CAPACITY_MORE;
@@ -184,7 +184,7 @@ static void data_steps(FILE *f, const struct pmb_context *c, const struct pmb_sw
 		pmb__format_bytes(s1, sizeof(s1), st->from);
 		pmb__format_bytes(s2, sizeof(s2), st->to);
 		fmt_step(r, sizeof(r), st->ratio);
-		fprintf(f, "%s between %s and %s (%s%s%s)", i ? ";" : "", s1, s2, st->e >= 0 ? c->plan.ev[st->e].name : "",
+		fprintf(f, "%s between %s and %s (%s%s%s)", i ? ";" : "", s1, s2, st->e >= 0 ? c->m.plan.ev[st->e].name : "",
 			st->e >= 0 ? " " : "", r);
 	}
 }
@@ -193,16 +193,16 @@ static void data_steps(FILE *f, const struct pmb_context *c, const struct pmb_sw
  * where hwloc reports no data caches (a synthetic topology, some VMs). */
 static void boundaries_line(FILE *f, const struct pmb_context *c)
 {
-	if (c->topo.caches_assumed)
+	if (c->m.topo.caches_assumed)
 		fprintf(f, "  boundaries ASSUMED (hwloc reports no data caches):");
 	else
 		fprintf(f, "  boundaries hwloc reports:");
-	for (int k = 0; k < c->topo.ncaches; k++) {
+	for (int k = 0; k < c->m.topo.ncaches; k++) {
 		char s[24];
 
-		pmb__format_bytes(s, sizeof(s), c->topo.cache[k].size);
-		fprintf(f, " L%d %s%s", c->topo.cache[k].level, s,
-			c->topo.cache[k].sharing_cores > 1 ? " (shared)" : "");
+		pmb__format_bytes(s, sizeof(s), c->m.topo.cache[k].size);
+		fprintf(f, " L%d %s%s", c->m.topo.cache[k].level, s,
+			c->m.topo.cache[k].sharing_cores > 1 ? " (shared)" : "");
 	}
 	fputc('\n', f);
 }
@@ -212,16 +212,16 @@ static void huge_pages_line(FILE *f, const struct pmb_context *c, const struct p
 {
 	if (s->huge_max >= 0)
 		fprintf(f, "  huge pages backing the buffers: %.0f%%..%.0f%% (measured in /proc/self/smaps; "
-			"--hugepages=%s)\n", s->huge_min * 100, s->huge_max * 100, c->hugepages ? "on" : "off");
+			"--hugepages=%s)\n", s->huge_min * 100, s->huge_max * 100, c->m.hugepages ? "on" : "off");
 }
 
 /* The data TLBs' reach beside the caches' sizes, per page size: where a
  * working set outgrows it, a load of a random chase may miss the TLB too. */
 static void tlb_reach_line(FILE *f, const struct pmb_context *c, const struct pmb_sweep_figures *s)
 {
-	const struct pmb_tlb_info *t = &c->topo.tlb;
+	const struct pmb_tlb_info *t = &c->m.topo.tlb;
 
-	if (!c->topo_ok)
+	if (!c->m.topo_ok)
 		return;
 	if (!t->n) {
 		fprintf(f, "  TLB reach not known: %s\n", t->why);
@@ -325,21 +325,21 @@ static void level_words(FILE *f, const struct pmb_context *c, const struct pmb_s
 	const struct pmb_sweep_level *v = &s->level[k];
 	char sz[24], st[24];
 
-	pmb__format_bytes(sz, sizeof(sz), c->topo.cache[k].size);
+	pmb__format_bytes(sz, sizeof(sz), c->m.topo.cache[k].size);
 	if (v->e == -1) {
-		fprintf(f, "L%d %s not simulated", c->topo.cache[k].level, sz);
+		fprintf(f, "L%d %s not simulated", c->m.topo.cache[k].level, sz);
 		return;
 	}
 	if (!v->crossed) {
-		fprintf(f, "no points around L%d %s", c->topo.cache[k].level, sz);
+		fprintf(f, "no points around L%d %s", c->m.topo.cache[k].level, sz);
 		return;
 	}
 	fmt_step(st, sizeof(st), v->ratio);
 	if (v->ratio > PMB_STEP_RATIO) {
-		fprintf(f, "steps %s at L%d %s", st, c->topo.cache[k].level, sz);
+		fprintf(f, "steps %s at L%d %s", st, c->m.topo.cache[k].level, sz);
 		return;
 	}
-	fprintf(f, "no step at L%d %s (%s", c->topo.cache[k].level, sz, st);
+	fprintf(f, "no step at L%d %s (%s", c->m.topo.cache[k].level, sz, st);
 	if (v->earlier) {
 		char s1[24], s2[24];
 
@@ -374,7 +374,7 @@ static void sweep_finding(FILE *f, const struct pmb_context *c, const struct pmb
 			else
 				pmb__fmt_time(b, sizeof(b), s->tier[t].med[q]);
 			fprintf(f, "%s%s%s%s", q ? ", " : "", b, s->sim ? "\u00a0" : "",
-				s->sim ? c->plan.ev[s->ev[q]].name : "");
+				s->sim ? c->m.plan.ev[s->ev[q]].name : "");
 		}
 	}
 	if (any && !s->sim)
@@ -390,8 +390,8 @@ void pmb__sweep_findings(FILE *f, const struct pmb_context *c, const struct pmb_
 {
 	(void)r;
 	(void)n;
-	for (int i = 0; i < c->nsweeps; i++)
-		sweep_finding(f, c, &c->sweeps[i]);
+	for (int i = 0; i < c->f.nsweeps; i++)
+		sweep_finding(f, c, &c->f.sweeps[i]);
 }
 
 /* Per family of PMB_TIERS points: median per tier and where the latency
@@ -400,6 +400,6 @@ void pmb__report_sweeps(FILE *f, const struct pmb_context *c, const struct pmb_r
 {
 	(void)r;
 	(void)n;
-	for (int i = 0; i < c->nsweeps; i++)
-		report_sweep(f, c, &c->sweeps[i]);
+	for (int i = 0; i < c->f.nsweeps; i++)
+		report_sweep(f, c, &c->f.sweeps[i]);
 }

@@ -71,12 +71,12 @@ static void choose(const struct pmb__coltab *m, const struct pmb__cols *cs, cons
  * the name; the reason under the table. */
 static void status_row(struct pmb__coltab *m, struct pmb__table *t, const struct pmb_result *x)
 {
-	const char *st = x->status == PMB_ESKIPPED ? "skipped" : "FAILED";
+	const char *st = x->m.status == PMB_ESKIPPED ? "skipped" : "FAILED";
 	char rep[16] = "";
 
-	if (x->repetition)
-		snprintf(rep, sizeof(rep), " #%d", x->repetition + 1);
-	pmb__table_set(t, 1, "%s%s", st, pmb__note(&m->notes, "%s%s %s: %s", x->inst->name, rep, st, x->reason));
+	if (x->m.repetition)
+		snprintf(rep, sizeof(rep), " #%d", x->m.repetition + 1);
+	pmb__table_set(t, 1, "%s%s", st, pmb__note(&m->notes, "%s%s %s: %s", x->m.inst->name, rep, st, x->m.reason));
 }
 
 /* The table of the columns on[] and the rows keep[] (NULL: all), cells
@@ -104,12 +104,12 @@ static void fill(struct pmb__coltab *m, const struct pmb__cols *cs, const bool *
 		for (int j = 0; j < t->ncol; j++) {
 			const struct pmb__col *k = &cs->k[map[j]];
 
-			if (x->status && j > 0)
+			if (x->m.status && j > 0)
 				break;
 			k->cell(m, k, x, b, sizeof(b));
 			pmb__table_set(t, j, "%s", b);
 		}
-		if (x->status && t->ncol > 1)
+		if (x->m.status && t->ncol > 1)
 			status_row(m, t, x);
 	}
 }
@@ -325,11 +325,11 @@ int pmb__report_main_table(FILE *f, const struct pmb_context *c, const struct pm
 	bool on[PMB_MAXCOLS] = { false };
 	int err, err2;
 
-	m = (struct pmb__coltab){ .c = c, .r = r, .n = n, .reps = c->repetitions > 0 ? (size_t)c->repetitions : 1,
+	m = (struct pmb__coltab){ .c = c, .r = r, .n = n, .reps = c->m.repetitions > 0 ? (size_t)c->m.repetitions : 1,
 			 .sim = pmb_context_sim(c), .cost = -1 };
 	/* Under simulation a ratio is of the instructions, or where they were
 	 * not asked for of the first event (as pmb__cost_figure). */
-	if (m.sim && c->plan.nev > 0) {
+	if (m.sim && c->m.plan.nev > 0) {
 		m.cost = pmb__context_event(c, "instructions");
 		m.cost = m.cost >= 0 ? m.cost : 0;
 	}

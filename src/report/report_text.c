@@ -18,16 +18,16 @@ static void read_path_line(FILE *f, const struct pmb_context *c)
 {
 	char cost[32] = "";
 
-	if (!c->read_path[0])
+	if (!c->m.read_path[0])
 		return;
-	if (c->group_read_ns >= 0)
-		snprintf(cost, sizeof(cost), ", %.0f ns per sample", c->group_read_ns);
-	if (!strcmp(c->read_path, "self"))
+	if (c->m.group_read_ns >= 0)
+		snprintf(cost, sizeof(cost), ", %.0f ns per sample", c->m.group_read_ns);
+	if (!strcmp(c->m.read_path, "self"))
 		fprintf(f, "counters read from user space (no system call)%s\n", cost);
 	else
 		fprintf(f, "counters read by %sread() and ioctl()%s%s%s\n",
-			strcmp(c->read_path, "mixed") ? "" : "user space and ", cost,
-			c->read_why[0] ? ": " : "", c->read_why);
+			strcmp(c->m.read_path, "mixed") ? "" : "user space and ", cost,
+			c->m.read_why[0] ? ": " : "", c->m.read_why);
 }
 
 /* What the harness costs, subtracted from every figure.  Counters read
@@ -43,12 +43,12 @@ static void overhead_line(FILE *f, const struct pmb_context *c)
 			"every event; figures are per item\n\n");
 		return;
 	}
-	if (ins >= 0 && c->overhead.ev_valid[ins])
-		snprintf(per, sizeof(per), " (%.0f instructions)", c->overhead.ev_per_sample[ins]);
+	if (ins >= 0 && c->m.overhead.ev_valid[ins])
+		snprintf(per, sizeof(per), " (%.0f instructions)", c->m.overhead.ev_per_sample[ins]);
 	fprintf(f, "harness overhead subtracted: %.3f ns per pass, %.0f ns per sample%s%s; "
 		"figures are per item: medians of each benchmark's samples\n\n",
-		c->overhead.ns_per_pass, c->overhead.ns_per_sample, per,
-		strcmp(c->read_path, "self") ? "" : ", counter reads included (from user space they lie "
+		c->m.overhead.ns_per_pass, c->m.overhead.ns_per_sample, per,
+		strcmp(c->m.read_path, "self") ? "" : ", counter reads included (from user space they lie "
 		"inside the timed sample)");
 }
 
@@ -57,12 +57,12 @@ static void overhead_line(FILE *f, const struct pmb_context *c)
 static void probe_lines(FILE *f, const struct pmb_context *c)
 {
 	fprintf(f, "frequency: a dependent add chain timed against the clock; clock read %.1f ns\n",
-		c->clock.read_cost_ns);
+		c->m.clock.read_cost_ns);
 	fprintf(f, "governor %s, turbo %s, load %.2f %.2f %.2f, perf_event_paranoid %d, %d counter group%s\n",
-		c->governor[0] ? c->governor : "unknown", c->turbo < 0 ? "unknown" : c->turbo ? "on" : "off",
-		c->loadavg[0], c->loadavg[1], c->loadavg[2], c->paranoid, c->ngroups, c->ngroups == 1 ? "" : "s");
-	if (c->fallback[0])
-		fprintf(f, "fallback: %s\n", c->fallback);
+		c->m.governor[0] ? c->m.governor : "unknown", c->m.turbo < 0 ? "unknown" : c->m.turbo ? "on" : "off",
+		c->m.loadavg[0], c->m.loadavg[1], c->m.loadavg[2], c->m.paranoid, c->m.ngroups, c->m.ngroups == 1 ? "" : "s");
+	if (c->m.fallback[0])
+		fprintf(f, "fallback: %s\n", c->m.fallback);
 	read_path_line(f, c);
 }
 
@@ -94,23 +94,23 @@ static void header(FILE *f, const struct pmb_context *c)
 {
 	char line[800], cpu[96], pmu[128];
 
-	fprintf(f, "pmubench %s  %s  core %d  backend %s\n", PMB_VERSION_STRING, c->host, c->cpu,
-		pmb_backend_name(c->backend));
+	fprintf(f, "pmubench %s  %s  core %d  backend %s\n", PMB_VERSION_STRING, c->m.host, c->m.cpu,
+		pmb_backend_name(c->m.backend));
 	if (pmb_context_sim(c)) {
 		snprintf(line, sizeof(line), "counts SIMULATED by valgrind/callgrind (%s); time is not "
-			 "measured under simulation", c->sim_geometry);
+			 "measured under simulation", c->m.sim_geometry);
 	} else {
-		cpu_name(cpu, sizeof(cpu), c->cpu_model);
+		cpu_name(cpu, sizeof(cpu), c->m.cpu_model);
 		/* Not permitted is not absent: say which (issue 26). */
-		if (c->pmu_denied)
+		if (c->m.pmu_denied)
 			snprintf(pmu, sizeof(pmu), "PMU not permitted (perf_event_paranoid %d; sysctl "
-				 "kernel.perf_event_paranoid) (cycles ESTIMATED)", c->paranoid);
+				 "kernel.perf_event_paranoid) (cycles ESTIMATED)", c->m.paranoid);
 		else
-			snprintf(pmu, sizeof(pmu), "%s", c->pmu_ok ? "PMU " : "no PMU (cycles ESTIMATED)");
+			snprintf(pmu, sizeof(pmu), "%s", c->m.pmu_ok ? "PMU " : "no PMU (cycles ESTIMATED)");
 		snprintf(line, sizeof(line), "%s, %.2f GHz (add chain), %s%s%s, %s res. %.0f ns",
-			 cpu, c->ghz, pmu,
-			 c->pmu_ok ? c->plan.pmu_name : "", c->pmu_ok && !c->has_cycles ? " (no cycles)" : "",
-			 c->clock.source, c->clock.resolution_ns);
+			 cpu, c->m.ghz, pmu,
+			 c->m.pmu_ok ? c->m.plan.pmu_name : "", c->m.pmu_ok && !c->m.has_cycles ? " (no cycles)" : "",
+			 c->m.clock.source, c->m.clock.resolution_ns);
 	}
 	pmb__wrap(f, line, 0, 2, (size_t)c->view.width);
 	if (c->view.verbose) {
@@ -144,8 +144,8 @@ static int report(FILE *f, const struct pmb_context *c, const struct pmb_result 
 	/* A table that lost rows to memory still prints what it has, and
 	 * the rest of the report follows; the error is returned at the end. */
 	header(f, c);
-	if (c->incomplete[0])
-		fprintf(f, "INCOMPLETE: %s\n", c->incomplete);
+	if (c->m.incomplete[0])
+		fprintf(f, "INCOMPLETE: %s\n", c->m.incomplete);
 	findings(f, c, r, n);
 	err = pmb__report_main_table(f, c, r, n);
 	pmb__report_sweeps(f, c, r, n);

@@ -47,7 +47,7 @@ int pmb__run_quiet(struct pmb_options *o, struct pmb_run *run)
 	if (rc)
 		return o->out || o->save ? -EIO : -ENOMEM;
 	for (size_t i = 0; i < run->n; i++)
-		if (run->res[i].status == PMB_EVERIFY)
+		if (run->res[i].m.status == PMB_EVERIFY)
 			return PMB_EVERIFY;
 	return 0;
 }
@@ -222,7 +222,7 @@ PMB_API size_t pmb_run_count(const struct pmb_run *run)
 
 PMB_API const char *pmb_run_name(const struct pmb_run *run, size_t i)
 {
-	return i < pmb_run_count(run) ? run->res[i].inst->name : NULL;
+	return i < pmb_run_count(run) ? run->res[i].m.inst->name : NULL;
 }
 
 PMB_API int pmb_run_status(const struct pmb_run *run, size_t i, const char **reason)
@@ -230,8 +230,8 @@ PMB_API int pmb_run_status(const struct pmb_run *run, size_t i, const char **rea
 	if (i >= pmb_run_count(run))
 		return -ERANGE;
 	if (reason)
-		*reason = run->res[i].reason;
-	return run->res[i].status;
+		*reason = run->res[i].m.reason;
+	return run->res[i].m.status;
 }
 
 PMB_API size_t pmb_run_values(const struct pmb_run *run, size_t i, const struct pmb_value **values)
@@ -281,13 +281,13 @@ static size_t result_values(const struct pmb_context *c, const struct pmb_result
 {
 	size_t n = 0;
 
-	if (r->status)
+	if (r->m.status)
 		return 0;
-	n += (size_t)value_of(c, &r->time, "time", "ns", v + n);
-	for (int e = 0; e < c->plan.nev; e++)
-		n += (size_t)value_of(c, &r->ev[e], c->plan.ev[e].name, event_unit(&c->plan.ev[e]), v + n);
-	if (!c->has_cycles)
-		n += (size_t)value_of(c, &r->est_cycles, "est-cycles", "cycles", v + n);
+	n += (size_t)value_of(c, &r->f.time, "time", "ns", v + n);
+	for (int e = 0; e < c->m.plan.nev; e++)
+		n += (size_t)value_of(c, &r->f.ev[e], c->m.plan.ev[e].name, event_unit(&c->m.plan.ev[e]), v + n);
+	if (!c->m.has_cycles)
+		n += (size_t)value_of(c, &r->f.est_cycles, "est-cycles", "cycles", v + n);
 	return n;
 }
 

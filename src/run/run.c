@@ -448,7 +448,7 @@ static int measure(const struct pmb_options *o, const struct pmb_plan *p, const 
 		return pmb__out_error("running the benchmarks failed: %s", measure_why(p, err));
 	s->stopped = pmb__stop_signal;
 	for (size_t i = 0; i < s->n; i++)
-		s->nrun += !s->res[i].not_run;
+		s->nrun += !s->res[i].m.not_run;
 	/* Counts that depend on timing: the overhead again now, merged (not
 	 * after a signal: it asked to stop). */
 	if (!m->meter.deterministic && !s->stopped &&
@@ -483,8 +483,8 @@ static void annotate(const struct pmb_plan *p, const struct pmb_opened *m, struc
 	for (size_t i = 0; p->disasm && i < p->ninst; i++) {
 		if (!p->disasm[i])
 			continue;
-		pmb__disasm_site(p->disasm[i], s->res[i * p->reps].loop_site);
-		if (s->res[i * p->reps].status)
+		pmb__disasm_site(p->disasm[i], s->res[i * p->reps].m.loop_site);
+		if (s->res[i * p->reps].m.status)
 			goto link;
 		if (p->sim && pmb__sim_annotate(&s->ro, &m->meter, &p->inst[i], p->disasm[i]))
 			pmb__warn(w, "--disasm: %s", pmb__sim_error());
@@ -497,7 +497,7 @@ static void annotate(const struct pmb_plan *p, const struct pmb_opened *m, struc
 		}
 link:
 		if (!p->disasm[i]->counted && !p->disasm[i]->sampled)
-			pmb__disasm_site(p->disasm[i], s->res[i * p->reps].loop_site);
+			pmb__disasm_site(p->disasm[i], s->res[i * p->reps].m.loop_site);
 		for (size_t r = 0; r < p->reps; r++)
 			s->res[i * p->reps + r].disasm = p->disasm[i];
 	}
@@ -510,7 +510,7 @@ link:
  * function alone.  Code that cannot be read tells nothing. */
 static enum pmb_work_went work_went(const struct pmb_result *r)
 {
-	const struct pmb_benchmark_def *def = r->inst->def;
+	const struct pmb_benchmark_def *def = r->m.inst->def;
 	struct pmb_disasm *own = NULL, *d = r->disasm;
 	enum pmb_work_went w;
 
@@ -518,7 +518,7 @@ static enum pmb_work_went work_went(const struct pmb_result *r)
 		if (pmb__disasm_benchmark(def->func, def->fname, def->role, &own))
 			return PMB_WORK_NOT_LOOKED;
 		d = own;
-		pmb__disasm_site(d, r->loop_site);
+		pmb__disasm_site(d, r->m.loop_site);
 	}
 	w = !d->body_empty ? PMB_WORK_IN_LOOP : d->outside > 0 ? PMB_WORK_HOISTED : PMB_WORK_REMOVED;
 	pmb__disasm_free(own);
@@ -537,13 +537,13 @@ static void analyze(struct pmb_context *ctx, struct pmb_result *res, size_t n, s
 	 * against (the first repetition's; one listing serves them all). */
 	for (size_t i = 0; i < n && !pmb_context_sim(ctx); i++)
 		if (res[i].disasm && (i == 0 || res[i - 1].disasm != res[i].disasm))
-			pmb__disasm_misp(res[i].disasm, misp >= 0 && res[i].ev[misp].valid ?
-					 res[i].ev[misp].s.median : NAN);
+			pmb__disasm_misp(res[i].disasm, misp >= 0 && res[i].f.ev[misp].valid ?
+					 res[i].f.ev[misp].s.median : NAN);
 	for (size_t i = 0; i < n; i++) {
 		if (!pmb__analysis_no_work(ctx, &res[i]))
 			continue;
 		/* A repetition's code is its instance's: looked at once. */
-		if (i > 0 && res[i - 1].inst == res[i].inst && res[i - 1].work_went != PMB_WORK_NOT_LOOKED)
+		if (i > 0 && res[i - 1].m.inst == res[i].m.inst && res[i - 1].work_went != PMB_WORK_NOT_LOOKED)
 			res[i].work_went = res[i - 1].work_went;
 		else
 			res[i].work_went = work_went(&res[i]);
@@ -562,65 +562,65 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 	const struct pmb_env *env = &m->env;
 	bool fixed;
 
-	_Static_assert(sizeof(c->event_why) == sizeof(m->got.why), "event_why");
+	_Static_assert(sizeof(c->m.event_why) == sizeof(m->got.why), "event_why");
 	if (!c)
 		return NULL;
-	snprintf(c->date, sizeof(c->date), "%s", env->date);
+	snprintf(c->m.date, sizeof(c->m.date), "%s", env->date);
 	/* Any bytes may be in them; every report writes them (text.h). */
-	pmb__text_safe(c->host, sizeof(c->host), env->host);
-	pmb__text_safe(c->executable, sizeof(c->executable), env->executable);
-	snprintf(c->governor, sizeof(c->governor), "%s", env->governor);
-	snprintf(c->cpu_model, sizeof(c->cpu_model), "%s", env->cpu_model);
-	c->clock = env->clock;
-	c->ghz = env->ghz;
-	c->turbo = env->turbo;
-	memcpy(c->loadavg, env->loadavg, sizeof(c->loadavg));
-	c->busy = env->busy;
-	c->idlest_cpu = env->idlest_busy < env->busy / 2 ? env->idlest_cpu : -1;
-	c->paranoid = env->paranoid;
-	c->backend = p->sim ? PMB_BACKEND_SIM : PMB_BACKEND_PERF;
-	c->cpu = p->cpu;
-	c->ncpus = p->ncpus;
-	c->topo = p->info;
-	c->topo_ok = p->info_ok;
-	c->plan = m->events;
-	c->ngroups = m->ngroups;
-	memcpy(c->event_group, m->got.event_group, sizeof(c->event_group));
-	memcpy(c->event_why, m->got.why, sizeof(c->event_why));
-	snprintf(c->fallback, sizeof(c->fallback), "%s", m->got.fallback);
-	snprintf(c->read_path, sizeof(c->read_path), "%s", m->got.read_path);
-	snprintf(c->read_why, sizeof(c->read_why), "%s", m->got.read_why);
-	c->pmu_ok = m->got.pmu_works;
+	pmb__text_safe(c->m.host, sizeof(c->m.host), env->host);
+	pmb__text_safe(c->m.executable, sizeof(c->m.executable), env->executable);
+	snprintf(c->m.governor, sizeof(c->m.governor), "%s", env->governor);
+	snprintf(c->m.cpu_model, sizeof(c->m.cpu_model), "%s", env->cpu_model);
+	c->m.clock = env->clock;
+	c->m.ghz = env->ghz;
+	c->m.turbo = env->turbo;
+	memcpy(c->m.loadavg, env->loadavg, sizeof(c->m.loadavg));
+	c->m.busy = env->busy;
+	c->m.idlest_cpu = env->idlest_busy < env->busy / 2 ? env->idlest_cpu : -1;
+	c->m.paranoid = env->paranoid;
+	c->m.backend = p->sim ? PMB_BACKEND_SIM : PMB_BACKEND_PERF;
+	c->m.cpu = p->cpu;
+	c->m.ncpus = p->ncpus;
+	c->m.topo = p->info;
+	c->m.topo_ok = p->info_ok;
+	c->m.plan = m->events;
+	c->m.ngroups = m->ngroups;
+	memcpy(c->m.event_group, m->got.event_group, sizeof(c->m.event_group));
+	memcpy(c->m.event_why, m->got.why, sizeof(c->m.event_why));
+	snprintf(c->m.fallback, sizeof(c->m.fallback), "%s", m->got.fallback);
+	snprintf(c->m.read_path, sizeof(c->m.read_path), "%s", m->got.read_path);
+	snprintf(c->m.read_why, sizeof(c->m.read_why), "%s", m->got.read_why);
+	c->m.pmu_ok = m->got.pmu_works;
 	if (o->topology)
-		pmb__events_kernel_pmu(c->pmu_kernel, sizeof(c->pmu_kernel));
-	c->pmu_denied = m->got.denied && !m->got.hw_counts;
-	c->has_cycles = m->got.cycles;
-	c->group_read_ns = m->group_read_ns;
-	snprintf(c->sim_geometry, sizeof(c->sim_geometry), "%s", m->sim_geometry);
-	c->hugepages = o->hugepages;
-	c->seed = o->seed;
+		pmb__events_kernel_pmu(c->m.pmu_kernel, sizeof(c->m.pmu_kernel));
+	c->m.pmu_denied = m->got.denied && !m->got.hw_counts;
+	c->m.has_cycles = m->got.cycles;
+	c->m.group_read_ns = m->group_read_ns;
+	snprintf(c->m.sim_geometry, sizeof(c->m.sim_geometry), "%s", m->sim_geometry);
+	c->m.hugepages = o->hugepages;
+	c->m.seed = o->seed;
 	/* The stop rule the samples had: a fixed count (--samples, or the
 	 * simulator's), else 0 and the adaptive rule's precision and budget. */
 	fixed = o->samples_given || m->meter.deterministic;
-	c->samples = o->samples_given ? o->samples : fixed ? PMB_DETERMINISTIC_SAMPLES : 0;
-	c->precision = fixed ? NAN : o->precision;
-	c->budget_ns = fixed ? NAN : bench_budget_ns(p);
-	c->repetitions = o->repetitions;
+	c->m.samples = o->samples_given ? o->samples : fixed ? PMB_DETERMINISTIC_SAMPLES : 0;
+	c->m.precision = fixed ? NAN : o->precision;
+	c->m.budget_ns = fixed ? NAN : bench_budget_ns(p);
+	c->m.repetitions = o->repetitions;
 	c->view.width = pmb__out_width(o->out);
 	snprintf(c->view.columns, sizeof(c->view.columns), "%s", o->columns ? o->columns : "");
 	c->view.wide = o->wide;
 	c->view.verbose = o->verbose;
 	c->view.counters_given = o->counters != NULL;
 	if (s) {
-		c->overhead = s->overhead;
-		c->min_sample_ns = s->ro.min_sample_ns;
+		c->m.overhead = s->overhead;
+		c->m.min_sample_ns = s->ro.min_sample_ns;
 	}
 	if (s && s->stopped)
-		snprintf(c->incomplete, sizeof(c->incomplete), "interrupted by %s: %zu of %zu benchmark%s measured",
+		snprintf(c->m.incomplete, sizeof(c->m.incomplete), "interrupted by %s: %zu of %zu benchmark%s measured",
 			 pmb__interrupt_name(s->stopped), s->nrun, s->n, s->n == 1 ? "" : "s");
 	for (int i = 0; i < w->n; i++)
 		pmb__context_warn(c, "%s", w->text[i]);
-	c->nwarnings_measured = c->nwarnings;
+	c->m.warnings.n = c->nwarnings;
 	return c;
 }
 
@@ -667,7 +667,7 @@ static struct pmb_result *measured_only(const struct pmb_run *run, size_t nrun)
 	size_t k = 0;
 
 	for (size_t i = 0; r && i < run->n; i++)
-		if (!run->res[i].not_run)
+		if (!run->res[i].m.not_run)
 			r[k++] = run->res[i];
 	return r;
 }
@@ -698,7 +698,7 @@ static int report(const struct pmb_options *o, const struct pmb_run *run, const 
 	if (o->self_check) {
 		rc = pmb__selfcheck_report(run->ctx, run->res, run->n, stdout);
 		if (s->stopped)
-			printf("INCOMPLETE: %s\n", run->ctx->incomplete);
+			printf("INCOMPLETE: %s\n", run->ctx->m.incomplete);
 		return s->stopped ? 128 + s->stopped : rc;
 	}
 	if (s->stopped)

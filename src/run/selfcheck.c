@@ -154,9 +154,9 @@ static void timeless(const struct pmb_context *ctx, const struct pmb_result *r, 
 {
 	int cyc = pmb__context_event(ctx, "cycles"), ins = pmb__context_event(ctx, "instructions");
 
-	if (cyc < 0 || ins < 0 || !r->ev[cyc].valid || !r->ev[ins].valid)
+	if (cyc < 0 || ins < 0 || !r->f.ev[cyc].valid || !r->f.ev[ins].valid)
 		return;
-	double c = r->ev[cyc].s.median, i = r->ev[ins].s.median;
+	double c = r->f.ev[cyc].s.median, i = r->f.ev[ins].s.median;
 
 	if (i > 0 && fabs(c - i) <= 1e-6 * i)
 		snprintf(why, size, "%s: cycles equal instructions exactly (%.3f per item): this PMU counts "
@@ -177,15 +177,15 @@ static enum verdict check_line(const struct pmb_context *ctx, const struct check
 	enum verdict v = V_UNCHECKED;
 
 	if (e >= 0)
-		f = &r->ev[e];
-	else if (!strcmp(c->what, "cycles") && r->est_cycles.valid)
-		f = &r->est_cycles;
-	if (r->status) {
-		snprintf(meas, sizeof(meas), "%s", r->reason);
+		f = &r->f.ev[e];
+	else if (!strcmp(c->what, "cycles") && r->f.est_cycles.valid)
+		f = &r->f.est_cycles;
+	if (r->m.status) {
+		snprintf(meas, sizeof(meas), "%s", r->m.reason);
 	} else if (!f || !f->valid) {
 		snprintf(meas, sizeof(meas), "no %.*s counter here", (int)strcspn(c->what, "|"), c->what);
 	} else {
-		snprintf(meas, sizeof(meas), "%.3f %s/item%s", f->s.median, e >= 0 ? ctx->plan.ev[e].name : "cycles",
+		snprintf(meas, sizeof(meas), "%.3f %s/item%s", f->s.median, e >= 0 ? ctx->m.plan.ev[e].name : "cycles",
 			 f->estimated ? " (est.)" : f->simulated ? " (sim.)" : "");
 		v = f->s.median >= c->lo && f->s.median <= c->hi ? V_OK : V_WRONG;
 	}
@@ -205,16 +205,16 @@ int pmb__selfcheck_report(const struct pmb_context *ctx, const struct pmb_result
 	int count[3] = { 0 };
 	char emulated[256] = "";
 
-	fprintf(out, "self-check on core %d (%s backend)%s\n", ctx->cpu, pmb_backend_name(ctx->backend),
+	fprintf(out, "self-check on core %d (%s backend)%s\n", ctx->m.cpu, pmb_backend_name(ctx->m.backend),
 		pmb_context_sim(ctx) ? ": counts SIMULATED by valgrind; no time, so no cycles" :
-		ctx->pmu_ok ? "" : ": no hardware counters, cycles ESTIMATED from time");
+		ctx->m.pmu_ok ? "" : ": no hardware counters, cycles ESTIMATED from time");
 	int notrun = 0; /* a signal stopped the run first: not "no counter" */
 
 	for (size_t i = 0; i < NCHECKS && i < n; i++) {
 		enum verdict v = check_line(ctx, &checks[i], &res[i], &t);
 
 		count[v]++;
-		notrun += res[i].not_run;
+		notrun += res[i].m.not_run;
 		if (v == V_WRONG && !emulated[0])
 			timeless(ctx, &res[i], checks[i].def.name, emulated, sizeof(emulated));
 	}
@@ -222,16 +222,16 @@ int pmb__selfcheck_report(const struct pmb_context *ctx, const struct pmb_result
 	int failed = count[V_WRONG], unchecked = count[V_UNCHECKED] - notrun;
 	/* A busy core is the likeliest cause: name its load, and another
 	 * core to try, before blaming the machine (issue 26). */
-	if (failed && ctx->busy > 0.2 && ctx->idlest_cpu >= 0)
+	if (failed && ctx->m.busy > 0.2 && ctx->m.idlest_cpu >= 0)
 		fprintf(out, "%d check%s WRONG on core %d, which other work kept %.0f %% busy before the run "
 			"(load average %.2f): its figures cannot be trusted while it is; rerun on an idler "
-			"core: pmubench --self-check --cpu=%d\n", failed, failed == 1 ? "" : "s", ctx->cpu,
-			ctx->busy * 100, ctx->loadavg[0], ctx->idlest_cpu);
-	else if (failed && ctx->busy > 0.2)
+			"core: pmubench --self-check --cpu=%d\n", failed, failed == 1 ? "" : "s", ctx->m.cpu,
+			ctx->m.busy * 100, ctx->m.loadavg[0], ctx->m.idlest_cpu);
+	else if (failed && ctx->m.busy > 0.2)
 		fprintf(out, "%d check%s WRONG on core %d, which other work kept %.0f %% busy before the run "
 			"(load average %.2f): its figures cannot be trusted while it is; rerun on an idle "
-			"core (--self-check --cpu=N)\n", failed, failed == 1 ? "" : "s", ctx->cpu,
-			ctx->busy * 100, ctx->loadavg[0]);
+			"core (--self-check --cpu=N)\n", failed, failed == 1 ? "" : "s", ctx->m.cpu,
+			ctx->m.busy * 100, ctx->m.loadavg[0]);
 	else if (failed)
 		fprintf(out, "%d check%s WRONG: this machine's figures cannot be trusted as they are\n",
 			failed, failed == 1 ? "" : "s");
@@ -240,7 +240,7 @@ int pmb__selfcheck_report(const struct pmb_context *ctx, const struct pmb_result
 	if (unchecked)
 		fprintf(out, "%d check%s could not run here (no counter for them)%s\n",
 			unchecked, unchecked == 1 ? "" : "s", failed ? "" : "; the others passed");
-	if (ctx->pmu_ok == false && !pmb_context_sim(ctx))
+	if (ctx->m.pmu_ok == false && !pmb_context_sim(ctx))
 		fprintf(out, "note: the add chain defines the frequency estimate, so its "
 			"est. cycles check only shows the harness is consistent\n");
 	return failed ? 1 : 0;

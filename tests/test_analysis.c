@@ -88,9 +88,9 @@ static void noisy_links(struct pmb_context *ctx)
 	       "over a normalized reference of ~0: no ratio, '%s'; the raw ratio %.3f beside it", vs->ratio_why,
 	       vs->raw_ratio);
 	bool slower = false, noratio = false;
-	for (int i = 0; i < ctx->nwarnings; i++) {
-		slower |= strstr(ctx->warnings[i], "slower than n/faster") != NULL;
-		noratio |= strstr(ctx->warnings[i], "no ratio to the reference for n/vs_same") != NULL;
+	for (int i = 0; i < pmb__context_nwarnings(ctx); i++) {
+		slower |= strstr(pmb__context_warning(ctx, i), "slower than n/faster") != NULL;
+		noratio |= strstr(pmb__context_warning(ctx, i), "no ratio to the reference for n/vs_same") != NULL;
 	}
 	tap_ok(slower && noratio, "warnings name the benchmarks (baseline slower, no ratio)");
 	for (int i = 0; i < 4; i++)
@@ -171,11 +171,11 @@ static void test_learning(struct pmb_context *ctx)
 	       "rungs in two modes are multimodal, not learning");
 	tap_ok(!r[0].f.rung_modes && !r[1].f.rung_modes, "a fixed cost or learning is no mode between rungs");
 	bool named = false, wrong = false;
-	for (int i = 0; i < ctx->nwarnings; i++)
-		if (strstr(ctx->warnings[i], "falls as passes grow")) {
-			named |= strstr(ctx->warnings[i], "ladder/learned") && strstr(ctx->warnings[i], "predictor") &&
-				 strstr(ctx->warnings[i], "prepare hook");
-			wrong |= strstr(ctx->warnings[i], "ladder/fixed") || strstr(ctx->warnings[i], "ladder/modes");
+	for (int i = 0; i < pmb__context_nwarnings(ctx); i++)
+		if (strstr(pmb__context_warning(ctx, i), "falls as passes grow")) {
+			named |= strstr(pmb__context_warning(ctx, i), "ladder/learned") && strstr(pmb__context_warning(ctx, i), "predictor") &&
+				 strstr(pmb__context_warning(ctx, i), "prepare hook");
+			wrong |= strstr(pmb__context_warning(ctx, i), "ladder/fixed") || strstr(pmb__context_warning(ctx, i), "ladder/modes");
 		}
 	tap_ok(named && !wrong, "the warning names the learned benchmark, the likely cause and what to do");
 	for (int i = 0; i < 3; i++)
@@ -195,8 +195,8 @@ static void test_learning(struct pmb_context *ctx)
 	tap_ok(rr[0].f.rep_modes && rr[1].f.rep_modes && rr[0].f.time.s.multimodal && rr[1].f.time.s.multimodal,
 	       "repetitions at 0.23 and 0.47 ns are reported multimodal");
 	bool warned = false;
-	for (int i = 0; i < ctx->nwarnings; i++)
-		warned |= strstr(ctx->warnings[i], "repetitions disagree beyond their intervals for reps/two_modes") != NULL;
+	for (int i = 0; i < pmb__context_nwarnings(ctx); i++)
+		warned |= strstr(pmb__context_warning(ctx, i), "repetitions disagree beyond their intervals for reps/two_modes") != NULL;
 	tap_ok(warned, "and warned of, by name");
 	for (int k = 0; k < 3; k++)
 		pmb__result_free_samples(&rr[k]);
@@ -406,9 +406,9 @@ int main(void)
 	       r[5].f.time.fixed_two_point);
 	tap_ok(r[0].f.time.fixed_share < 0.01, "no fixed cost where there is none (%.4f)", r[0].f.time.fixed_share);
 	const char *fw = NULL;
-	for (int i = 0; i < ctx.nwarnings; i++)
-		if (strstr(ctx.warnings[i], "move setup out of it"))
-			fw = ctx.warnings[i];
+	for (int i = 0; i < pmb__context_nwarnings(&ctx); i++)
+		if (strstr(pmb__context_warning(&ctx, i), "move setup out of it"))
+			fw = pmb__context_warning(&ctx, i);
 	tap_ok(fw != NULL, "the fixed cost is flagged with what to do");
 	/* One line per benchmark, its own figure in human units, worst first. */
 	const char *l1 = fw ? strstr(fw, "\n  fixed cost 1.5 ms per sample (") : NULL;
@@ -431,10 +431,10 @@ int main(void)
 	noisy_links(&ctx);
 
 	/* A warning is given once however often it is raised. */
-	int before = ctx.nwarnings;
+	int before = pmb__context_nwarnings(&ctx);
 	pmb__context_warn(&ctx, "same %d", 1);
 	pmb__context_warn(&ctx, "same %d", 1);
-	tap_ok(ctx.nwarnings == before + 1, "each warning once");
+	tap_ok(pmb__context_nwarnings(&ctx) == before + 1, "each warning once");
 
 	test_learning(&ctx);
 	test_penalty();

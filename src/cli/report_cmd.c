@@ -122,7 +122,7 @@ int pmb__report_main(int argc, char **argv)
 	rc = set_view(&o, run.ctx);
 	if (!rc) {
 		pmb__analyze(run.ctx, run.res, run.n, run.reps);
-		pmb__out_warnings(run.ctx->warnings, run.ctx->nwarnings, &printed);
+		pmb__out_context_warnings(run.ctx, &printed);
 		/* The listing is kept in the JSON for tools, not drawn again. */
 		if (run.disasm_kept)
 			fprintf(stderr, "pmubench: note: %s holds the --disasm listing of %zu benchmark%s "

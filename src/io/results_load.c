@@ -344,8 +344,7 @@ static void read_settings(const json_t *cx, struct pmb_context *c)
 
 	json_array_foreach(get(cx, "warnings"), i, w)
 		if (json_is_string(w) && (measured < 0 || i < (size_t)measured))
-			pmb__context_warn(c, "%s", json_string_value(w));
-	c->m.warnings.n = c->nwarnings;
+			pmb__warn(&c->m.warnings, "%s", json_string_value(w));
 }
 
 /* Which pmubench wrote the file, and whether it holds what is read. */

@@ -241,8 +241,8 @@ static void write_settings(struct pmb__jw *w, const struct pmb_context *c)
 	if (pmb_context_sim(c))
 		pmb__jw_str(w, "sim_geometry", c->m.sim_geometry);
 	pmb__jw_open(w, "warnings", '[', false);
-	for (i = 0; i < c->nwarnings; i++)
-		pmb__jw_str(w, NULL, c->warnings[i]);
+	for (i = 0; i < pmb__context_nwarnings(c); i++)
+		pmb__jw_str(w, NULL, pmb__context_warning(c, i));
 	pmb__jw_close(w, ']');
 }
 

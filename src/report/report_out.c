@@ -153,6 +153,13 @@ void pmb__out_warnings(char *const *text, int n, int *printed)
 			warning_lines(text[*printed]);
 }
 
+void pmb__out_context_warnings(const struct pmb_context *c, int *printed)
+{
+	for (; *printed < pmb__context_nwarnings(c); (*printed)++)
+		if (!capture)
+			warning_lines(pmb__context_warning(c, *printed));
+}
+
 int pmb__out_width(const char *out)
 {
 	struct winsize ws;

@@ -34,6 +34,9 @@ void pmb__out_capture(char *buf, size_t size);
  * advance *printed: warnings go out as soon as they are known (the no-PMU
  * one before the long run, not after it). */
 void pmb__out_warnings(char *const *text, int n, int *printed);
+/* The same for a context's warnings, the measured ones then the
+ * analysis's (pmb__context_warning), from *printed on. */
+void pmb__out_context_warnings(const struct pmb_context *c, int *printed);
 
 /* The runner's progress line on stderr, called as each benchmark (or
  * cohort) starts: "[3/40] name, about 1 min 05 s left": how many are

@@ -128,10 +128,12 @@ static void header(FILE *f, const struct pmb_context *c)
  * many warnings the run gave. */
 static void findings(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
 {
+	int nw = pmb__context_nwarnings(c);
+
 	pmb__sweep_findings(f, c, r, n);
 	pmb__branch_findings(f, c);
-	if (c->nwarnings)
-		fprintf(f, "%d warning%s, on standard error\n\n", c->nwarnings, c->nwarnings == 1 ? "" : "s");
+	if (nw)
+		fprintf(f, "%d warning%s, on standard error\n\n", nw, nw == 1 ? "" : "s");
 	else
 		fprintf(f, "no warnings\n\n");
 }

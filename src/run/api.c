@@ -245,7 +245,8 @@ PMB_API size_t pmb_run_values(const struct pmb_run *run, size_t i, const struct 
 
 PMB_API const char *pmb_run_warning(const struct pmb_run *run, size_t i)
 {
-	return run && run->ctx && i < (size_t)run->ctx->nwarnings ? run->ctx->warnings[i] : NULL;
+	return run && run->ctx && i < (size_t)pmb__context_nwarnings(run->ctx) ? pmb__context_warning(run->ctx, (int)i)
+									    : NULL;
 }
 
 /* ---- the figures, as the public struct -------------------------------- */

@@ -619,8 +619,7 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 		snprintf(c->m.incomplete, sizeof(c->m.incomplete), "interrupted by %s: %zu of %zu benchmark%s measured",
 			 pmb__interrupt_name(s->stopped), s->nrun, s->n, s->n == 1 ? "" : "s");
 	for (int i = 0; i < w->n; i++)
-		pmb__context_warn(c, "%s", w->text[i]);
-	c->m.warnings.n = c->nwarnings;
+		pmb__warn(&c->m.warnings, "%s", w->text[i]);
 	return c;
 }
 
@@ -773,7 +772,7 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 		goto out;
 	}
 	analyze(ctx, samples.res, samples.n, plan->reps);
-	pmb__out_warnings(ctx->warnings, ctx->nwarnings, &printed);
+	pmb__out_context_warnings(ctx, &printed);
 	run->ctx = ctx;
 	run->res = samples.res;
 	run->n = samples.n;

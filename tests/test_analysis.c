@@ -432,8 +432,8 @@ int main(void)
 
 	/* A warning is given once however often it is raised. */
 	int before = pmb__context_nwarnings(&ctx);
-	pmb__context_warn(&ctx, "same %d", 1);
-	pmb__context_warn(&ctx, "same %d", 1);
+	pmb__context_warn(&ctx.f, &ctx, "same %d", 1);
+	pmb__context_warn(&ctx.f, &ctx, "same %d", 1);
 	tap_ok(pmb__context_nwarnings(&ctx) == before + 1, "each warning once");
 
 	test_learning(&ctx);

@@ -19,8 +19,8 @@ PAGE = os.path.join(ROOT, "man", "pmubench.7")
 
 # The calls whose next argument is a warning's text (a printf format; a
 # fig_warn title is printed as it is), up to that argument.
-CALLS = [r"\bpmb__warn\(\s*[\w>.&-]+,", r"\bpmb__context_warn\(\s*[\w>.&-]+,", r"\bsay\(\s*o,",
-         r"\bfig_warn\(\s*ctx,\s*&?[\w>.-]+,", r"\bsnprintf\(\s*title,\s*sizeof\(title\),",
+CALLS = [r"\bpmb__warn\(\s*[\w>.&-]+,", r"\bpmb__context_warn\(\s*[\w>.&-]+,\s*[\w>.&-]+,", r"\bsay\(\s*o,",
+         r"\bfig_warn\(\s*ctx,\s*out,\s*&?[\w>.-]+,", r"\bsnprintf\(\s*title,\s*sizeof\(title\),",
          r"\bsnprintf\(\s*info->fallback,\s*sizeof\(info->fallback\),"]
 # A printf conversion (%% is taken out first).
 CONV = r"%[-#0 +']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|t)?[diouxXeEfgGcsp]"

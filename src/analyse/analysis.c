@@ -108,8 +108,8 @@ static double *scaled_counts(const struct pmb_sample *s, size_t n, int e)
 
 /* Event e's figure from the samples and probes that read it (t: scratch
  * of r->nsamples + r->nprobes), and its scaled counts per sample (ps). */
-static void event_figure(const struct pmb_context *ctx, struct pmb_result *r, int e,
-			 const struct pmb_overhead *o, double items, struct totals *t, double *pi,
+static void event_figure(const struct pmb_context *ctx, const struct pmb_result *r, struct pmb_figures *fig,
+			 int e, const struct pmb_overhead *o, double items, struct totals *t, double *pi,
 			 struct pmb_per_sample *ps)
 {
 	size_t m = 0, read = 0;
@@ -143,33 +143,33 @@ static void event_figure(const struct pmb_context *ctx, struct pmb_result *r, in
 	bool timing = ctx->m.plan.ev[e].means == PMB_MEANS_CYCLES || strstr(nm, "cycles") ||
 		      strstr(nm, "clock") || strstr(nm, "CYCLES");
 
-	figure(&r->f.ev[e], t, o->ev_valid[e] ? o->ev_per_pass[e] : 0,
+	figure(&fig->ev[e], t, o->ev_valid[e] ? o->ev_per_pass[e] : 0,
 	       o->ev_valid[e] ? o->ev_per_sample[e] : 0, o->ev_noise_per_pass[e],
 	       1.0, items, timing, pmb_context_sim(ctx), pi);
 	/* Samples read in which the PMU never ran the group: the kernel
 	 * multiplexed it with others, as much as scaling. */
 	if (m > 0 && m < read)
 		scaled = 1;
-	r->f.ev[e].multiplexed = m == 0 && read ? -1 : scaled;
-	r->f.ev[e].simulated = ctx->m.plan.ev[e].kind == PMB_EV_SIM;
+	fig->ev[e].multiplexed = m == 0 && read ? -1 : scaled;
+	fig->ev[e].simulated = ctx->m.plan.ev[e].kind == PMB_EV_SIM;
 }
 
 /* Cycles from time where no cycles event counts: as good as the frequency
  * estimate, and labelled estimated wherever it is shown. */
-static void estimate_cycles(const struct pmb_context *ctx, struct pmb_result *r)
+static void estimate_cycles(const struct pmb_context *ctx, struct pmb_figures *fig)
 {
-	memset(&r->f.est_cycles, 0, sizeof(r->f.est_cycles));
-	r->f.est_cycles.normalized = r->f.est_cycles.ratio = NAN;
-	if (ctx->m.has_cycles || !(ctx->m.ghz > 0) || !r->f.time.valid)
+	memset(&fig->est_cycles, 0, sizeof(fig->est_cycles));
+	fig->est_cycles.normalized = fig->est_cycles.ratio = NAN;
+	if (ctx->m.has_cycles || !(ctx->m.ghz > 0) || !fig->time.valid)
 		return;
-	r->f.est_cycles = r->f.time;
-	r->f.est_cycles.estimated = true;
-	struct pmb_summary *s = &r->f.est_cycles.s;
+	fig->est_cycles = fig->time;
+	fig->est_cycles.estimated = true;
+	struct pmb_summary *s = &fig->est_cycles.s;
 	double g = ctx->m.ghz;
 	s->median *= g, s->mean *= g, s->min *= g, s->max *= g;
 	s->stddev *= g, s->ci_lo *= g, s->ci_hi *= g;
-	r->f.est_cycles.resolution *= g;
-	r->f.est_cycles.fixed *= g;
+	fig->est_cycles.resolution *= g;
+	fig->est_cycles.fixed *= g;
 }
 
 /* CPU time per item, for JSON's cpu_time (Google Benchmark's CPU time):
@@ -177,32 +177,33 @@ static void estimate_cycles(const struct pmb_context *ctx, struct pmb_result *r)
  * share of the samples phase (the thread's CPU time over its wall time);
  * none under simulation.  Never ns/item again: where the task was off the
  * CPU it is less (issue 26). */
-static void cpu_time(const struct pmb_context *ctx, struct pmb_result *r)
+static void cpu_time(const struct pmb_context *ctx, const struct pmb_result *r, struct pmb_figures *fig)
 {
 	int tc = pmb__context_event(ctx, "task-clock");
 
-	r->f.cpu_per_item = NAN;
-	r->f.cpu_source = NULL;
-	if (!r->f.time.valid || pmb_context_sim(ctx))
+	fig->cpu_per_item = NAN;
+	fig->cpu_source = NULL;
+	if (!fig->time.valid || pmb_context_sim(ctx))
 		return;
-	if (tc >= 0 && r->f.ev[tc].valid) {
-		r->f.cpu_per_item = r->f.ev[tc].below_resolution ? fmax(r->f.ev[tc].s.median, 0) : r->f.ev[tc].s.median;
-		r->f.cpu_source = "task-clock";
+	if (tc >= 0 && fig->ev[tc].valid) {
+		fig->cpu_per_item = fig->ev[tc].below_resolution ? fmax(fig->ev[tc].s.median, 0) : fig->ev[tc].s.median;
+		fig->cpu_source = "task-clock";
 	} else if (r->m.span_wall_ns && r->m.span_cpu_ns) {
 		double share = fmin((double)r->m.span_cpu_ns / (double)r->m.span_wall_ns, 1);
 
-		r->f.cpu_per_item = fmax(r->f.time.s.median, 0) * share;
-		r->f.cpu_source = "thread CPU time";
+		fig->cpu_per_item = fmax(fig->time.s.median, 0) * share;
+		fig->cpu_source = "thread CPU time";
 	}
 }
 
 /* The plan's derived figures (MPKI, miss ratios) and the rates. */
-static void derive(const struct pmb_context *ctx, struct pmb_result *r, double items)
+static void derive(const struct pmb_context *ctx, const struct pmb_result *r, struct pmb_figures *fig,
+		   double items)
 {
 	for (int k = 0; k < ctx->m.plan.nder; k++) {
 		const struct pmb_derived *d = &ctx->m.plan.der[k];
-		const struct pmb_figure *a = d->num >= 0 ? &r->f.ev[d->num] : NULL;
-		const struct pmb_figure *b = d->den >= 0 ? &r->f.ev[d->den] : NULL;
+		const struct pmb_figure *a = d->num >= 0 ? &fig->ev[d->num] : NULL;
+		const struct pmb_figure *b = d->den >= 0 ? &fig->ev[d->den] : NULL;
 
 		/* A figure below its resolution counts as zero, never as the
 		 * negative number the subtraction may leave; a ratio over a
@@ -211,20 +212,23 @@ static void derive(const struct pmb_context *ctx, struct pmb_result *r, double i
 			continue;
 		double num = a->below_resolution ? fmax(a->s.median, 0) : a->s.median;
 		if (d->den < 0)
-			r->f.derived[k] = num * d->scale;
+			fig->derived[k] = num * d->scale;
 		else if (b && b->valid && !b->below_resolution && b->s.median > 0)
-			r->f.derived[k] = num / b->s.median * d->scale;
+			fig->derived[k] = num / b->s.median * d->scale;
 	}
-	cpu_time(ctx, r);
-	r->f.items_per_second = r->f.bytes_per_second = NAN;
+	cpu_time(ctx, r, fig);
+	fig->items_per_second = fig->bytes_per_second = NAN;
 	/* A rate from a time below resolution would be a made-up number. */
-	if (r->f.time.valid && !r->f.time.below_resolution && r->f.time.s.median > 0) {
-		r->f.items_per_second = 1e9 / r->f.time.s.median;
-		r->f.bytes_per_second = (double)r->m.bytes_per_pass / items * r->f.items_per_second;
+	if (fig->time.valid && !fig->time.below_resolution && fig->time.s.median > 0) {
+		fig->items_per_second = 1e9 / fig->time.s.median;
+		fig->bytes_per_second = (double)r->m.bytes_per_pass / items * fig->items_per_second;
 	}
 }
 
-static void analyze_one(struct pmb_context *ctx, struct pmb_result *r, struct pmb_per_sample *ps)
+/* r's figures into fig, its figures per sample into ps, from its samples
+ * and probes. */
+static void analyze_one(const struct pmb_context *ctx, const struct pmb_result *r, struct pmb_figures *fig,
+			struct pmb_per_sample *ps)
 {
 	size_t n = r->m.nsamples, all = n + r->m.nprobes;
 	double items = (double)(r->m.items_per_pass ? r->m.items_per_pass : 1);
@@ -233,10 +237,10 @@ static void analyze_one(struct pmb_context *ctx, struct pmb_result *r, struct pm
 	double *pi = malloc((n + 1) * sizeof(double));
 	const struct pmb_overhead *o = pmb_result_overhead(ctx, r);
 
-	memset(&r->f.time, 0, sizeof(r->f.time));
+	memset(&fig->time, 0, sizeof(fig->time));
 	for (int k = 0; k < PMB_MAX_DERIVED; k++)
-		r->f.derived[k] = NAN;
-	r->f.rep_spread = NAN;
+		fig->derived[k] = NAN;
+	fig->rep_spread = NAN;
 	if (!t.p || !t.v || !pi || n == 0)
 		goto out;
 	for (size_t i = 0; i < all; i++) {
@@ -245,7 +249,7 @@ static void analyze_one(struct pmb_context *ctx, struct pmb_result *r, struct pm
 		t.p[i] = (double)s->passes;
 		t.v[i] = (double)s->ns;
 	}
-	figure(&r->f.time, &t, o->ns_per_pass, o->ns_per_sample, o->ns_noise_per_pass,
+	figure(&fig->time, &t, o->ns_per_pass, o->ns_per_sample, o->ns_noise_per_pass,
 	       ctx->m.clock.resolution_ns, items, true, false, pi);
 	/* time per item of each sample, as the time figure was made from */
 	ps->n = n;
@@ -254,11 +258,11 @@ static void analyze_one(struct pmb_context *ctx, struct pmb_result *r, struct pm
 	if (ps->ns_per_item)
 		pmb__per_item_values(t.v, t.p, n, o->ns_per_sample, o->ns_per_pass, items, ps->ns_per_item);
 	if (pmb_context_sim(ctx))
-		r->f.time.valid = false; /* valgrind's clock says nothing */
+		fig->time.valid = false; /* valgrind's clock says nothing */
 	for (int e = 0; e < ctx->m.plan.nev; e++)
-		event_figure(ctx, r, e, o, items, &t, pi, ps);
-	estimate_cycles(ctx, r);
-	derive(ctx, r, items);
+		event_figure(ctx, r, fig, e, o, items, &t, pi, ps);
+	estimate_cycles(ctx, fig);
+	derive(ctx, r, fig, items);
 out:
 	free(t.p);
 	free(t.v);
@@ -274,22 +278,23 @@ int pmb__analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t
 	return rc;
 }
 
-int pmb__analyze_figures(struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t reps)
+/* The figures of r[0..n) into fig[0..n), and the run's into out: what the
+ * analysis reads it reads const. */
+static int figures(const struct pmb_context *ctx, const struct pmb_result *r, struct pmb_figures *const *fig,
+		   size_t n, size_t reps, struct pmb_run_figures *out)
 {
-	if (reps == 0)
-		reps = 1;
-	pmb__per_sample_free(ctx);
-	ctx->f.per_sample = calloc(n + 1, sizeof(*ctx->f.per_sample));
-	if (!ctx->f.per_sample)
+	pmb__per_sample_free(out);
+	out->per_sample = calloc(n + 1, sizeof(*out->per_sample));
+	if (!out->per_sample)
 		return -ENOMEM;
-	ctx->f.nper_sample = n;
+	out->nper_sample = n;
 	for (size_t i = 0; i < n; i++) {
-		ctx->f.per_sample[i].inst = r[i].m.inst;
-		ctx->f.per_sample[i].repetition = r[i].m.repetition;
+		out->per_sample[i].inst = r[i].m.inst;
+		out->per_sample[i].repetition = r[i].m.repetition;
 		if (r[i].m.status == 0)
-			analyze_one(ctx, &r[i], &ctx->f.per_sample[i]);
+			analyze_one(ctx, &r[i], fig[i], &out->per_sample[i]);
 	}
-	pmb__analysis_links(ctx, r, n, reps);
+	pmb__analysis_links(ctx, r, fig, n, reps);
 	/* Spread between repetitions: each is a whole call, fresh setup. */
 	if (reps > 1) {
 		double med[64];
@@ -298,8 +303,8 @@ int pmb__analyze_figures(struct pmb_context *ctx, struct pmb_result *r, size_t n
 			size_t m = 0;
 
 			for (size_t k = 0; k < reps && m < 64; k++)
-				if (r[i + k].m.status == 0 && r[i + k].f.time.valid)
-					med[m++] = r[i + k].f.time.s.median;
+				if (r[i + k].m.status == 0 && fig[i + k]->time.valid)
+					med[m++] = fig[i + k]->time.s.median;
 			if (m < 2)
 				continue;
 			double lo = med[0], hi = med[0], c = pmb__median(med, m);
@@ -308,9 +313,23 @@ int pmb__analyze_figures(struct pmb_context *ctx, struct pmb_result *r, size_t n
 				hi = med[k] > hi ? med[k] : hi;
 			}
 			for (size_t k = 0; k < reps; k++)
-				r[i + k].f.rep_spread = c != 0 ? (hi - lo) / fabs(c) : NAN;
+				fig[i + k]->rep_spread = c != 0 ? (hi - lo) / fabs(c) : NAN;
 		}
 	}
-	pmb__analysis_learn(ctx, r, n, reps);
-	return pmb__analyze_sweeps(ctx, r, n) ? -ENOMEM : pmb__analyze_branches(ctx, r, n);
+	pmb__analysis_learn(ctx, r, fig, n, reps);
+	return pmb__analysis_sweeps(ctx, out, r, n) ? -ENOMEM : pmb__analysis_branches(ctx, out, r, n);
+}
+
+int pmb__analyze_figures(struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t reps)
+{
+	struct pmb_figures **fig = malloc((n + 1) * sizeof(*fig));
+	int rc;
+
+	if (!fig)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		fig[i] = &r[i].f;
+	rc = figures(ctx, r, fig, n, reps ? reps : 1, &ctx->f);
+	free(fig);
+	return rc;
 }

@@ -7,8 +7,14 @@
 
 #include "model.h"
 
-/* Per-item figures of every result, then baselines and references, then
- * the warnings a user must see (into ctx).  Returns 0 or -ENOMEM. */
+/* The analysis's entries take the stages' containers (the run's context
+ * and its results) and hand them on split: what was measured (ctx, r[i].m)
+ * read through const pointers, what the analysis writes (ctx->f, r[i].f)
+ * through pointers of their own; every other function of analyse/ has
+ * that form, so the compiler holds it to writing figures only.
+ *
+ * Per-item figures of every result, then baselines and references, then
+ * the warnings a user must see (into ctx->f).  Returns 0 or -ENOMEM. */
 int pmb__analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n,
 		size_t repetitions);
 
@@ -41,10 +47,12 @@ void pmb__fixed_cost(struct pmb_figure *f, const double *p, const double *cost, 
 		     bool exact, double floor);
 
 /* For analysis.c (in analysis_links.c): normalized figures and ratios of
- * res[0..n) (reps repetitions of each instance, side by side). */
-void pmb__analysis_links(const struct pmb_context *ctx, struct pmb_result *res, size_t n, size_t reps);
+ * res[0..n) (reps repetitions of each instance, side by side), into
+ * fig[0..n) (res[i]'s figures). */
+void pmb__analysis_links(const struct pmb_context *ctx, const struct pmb_result *res, struct pmb_figures *const *fig,
+			 size_t n, size_t reps);
 
-/* The warnings res[0..n)'s figures call for, into ctx, one per kind,
+/* The warnings res[0..n)'s figures call for, into ctx->f, one per kind,
  * naming up to four benchmarks each (analysis_warn.c). */
 void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, size_t n);
 
@@ -52,17 +60,23 @@ void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, s
  * pass falls along the ladder of pass counts (an input being learned) and
  * whether rungs or repetitions fall in separate modes (marked multimodal on
  * the cost figure: time, or instructions under simulation). */
-void pmb__analysis_learn(const struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t reps);
+void pmb__analysis_learn(const struct pmb_context *ctx, const struct pmb_result *r, struct pmb_figures *const *fig,
+			 size_t n, size_t reps);
 
 /* The figures of every working-set sweep in r[0..n) (a family of points
- * with a tier), into ctx->sweeps (analysis_sweep.c; replaced if there).
+ * with a tier), into out->sweeps (analysis_sweep.c; replaced if there).
  * Returns 0 or -ENOMEM. */
+int pmb__analysis_sweeps(const struct pmb_context *ctx, struct pmb_run_figures *out, const struct pmb_result *r,
+			 size_t n);
+/* The same into ctx->f. */
 int pmb__analyze_sweeps(struct pmb_context *ctx, const struct pmb_result *r, size_t n);
 
 /* The figures of every branch study in r[0..n) (a branchy result's .study,
  * with its branchless and sol forms), into ctx->branches in the order of
  * their first branchy results (analysis_branch.c; replaced if there).
  * Returns 0 or -ENOMEM. */
+int pmb__analysis_branches(const struct pmb_context *ctx, struct pmb_run_figures *out, const struct pmb_result *r,
+			   size_t n);
 int pmb__analyze_branches(struct pmb_context *ctx, const struct pmb_result *r, size_t n);
 
 /* The misprediction penalty a branch study implies: the slope of cost per

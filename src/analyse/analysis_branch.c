@@ -220,7 +220,8 @@ static bool opens_study(const struct pmb_result *r, size_t i, char *study, size_
 	       pmb__result_study(&r[i], study, size) && first_of_family(r, i);
 }
 
-int pmb__analyze_branches(struct pmb_context *c, const struct pmb_result *r, size_t n)
+int pmb__analysis_branches(const struct pmb_context *c, struct pmb_run_figures *out, const struct pmb_result *r,
+			   size_t n)
 {
 	const struct study_events ev = {
 		.sim = pmb_context_sim(c),
@@ -230,24 +231,29 @@ int pmb__analyze_branches(struct pmb_context *c, const struct pmb_result *r, siz
 	char study[200];
 	int m = 0;
 
-	free(c->f.branches);
-	c->f.branches = NULL;
-	c->f.nbranches = 0;
+	free(out->branches);
+	out->branches = NULL;
+	out->nbranches = 0;
 	for (size_t i = 0; i < n; i++)
 		m += opens_study(r, i, study, sizeof(study));
 	if (!m)
 		return 0;
-	c->f.branches = calloc((size_t)m, sizeof(*c->f.branches));
-	if (!c->f.branches)
+	out->branches = calloc((size_t)m, sizeof(*out->branches));
+	if (!out->branches)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		struct pmb_branch_figures *b;
 
 		if (!opens_study(r, i, study, sizeof(study)))
 			continue;
-		b = &c->f.branches[c->f.nbranches++];
+		b = &out->branches[out->nbranches++];
 		snprintf(b->study, sizeof(b->study), "%s", study);
 		one_study(b, &ev, r, n, i);
 	}
 	return 0;
+}
+
+int pmb__analyze_branches(struct pmb_context *c, const struct pmb_result *r, size_t n)
+{
+	return pmb__analysis_branches(c, &c->f, r, n);
 }

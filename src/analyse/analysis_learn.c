@@ -156,25 +156,24 @@ static bool rung_modes(const struct rung *g, int m, double items)
 	return x[lo] > 0 && x[hi] / x[lo] > MODE_GAP && x[hi] - x[lo] > 3 * se && !falling && !rising;
 }
 
-static struct pmb_figure *cost_figure(struct pmb_result *r, int e)
+static struct pmb_figure *cost_figure(struct pmb_figures *fig, int e)
 {
-	return e == -1 ? &r->f.time : &r->f.ev[e];
+	return e == -1 ? &fig->time : &fig->ev[e];
 }
 
 /* One result's ladder: learning and modes between rungs. */
-static void learn_one(const struct pmb_context *ctx, struct pmb_result *r, int e)
+static void learn_one(const struct pmb_context *ctx, const struct pmb_result *r, struct pmb_figures *fig, int e)
 {
 	struct rung g[RUNGS];
 	int m = rung_medians(ctx, r, e, g);
 	bool exact = pmb_context_sim(ctx), clear;
 	double fall = ladder_fall(g, m, &clear);
 
-	r->f.ladder_fall = fall;
-	r->f.learning = isfinite(fall) && fall > (exact ? LEARN_FALL_EXACT : LEARN_FALL_TIMED) &&
-		      (exact || clear);
-	r->f.rung_modes = !exact && rung_modes(g, m, (double)(r->m.items_per_pass ? r->m.items_per_pass : 1));
-	if (r->f.rung_modes)
-		cost_figure(r, e)->s.multimodal = true;
+	fig->ladder_fall = fall;
+	fig->learning = isfinite(fall) && fall > (exact ? LEARN_FALL_EXACT : LEARN_FALL_TIMED) && (exact || clear);
+	fig->rung_modes = !exact && rung_modes(g, m, (double)(r->m.items_per_pass ? r->m.items_per_pass : 1));
+	if (fig->rung_modes)
+		cost_figure(fig, e)->s.multimodal = true;
 }
 
 /* Whether two figures' medians and intervals are apart: by MODE_GAP, and
@@ -191,34 +190,35 @@ static bool apart(const struct pmb_figure *a, const struct pmb_figure *b)
 
 /* The repetitions res[0..reps) of one instance: any two apart are
  * repetitions that disagree beyond their intervals, and two modes. */
-static void reps_one(struct pmb_result *res, size_t reps, int e)
+static void reps_one(const struct pmb_result *res, struct pmb_figures *const *fig, size_t reps, int e)
 {
 	bool split = false;
 
 	for (size_t a = 0; a < reps; a++)
 		for (size_t b = a + 1; b < reps; b++)
-			if (!res[a].m.status && !res[b].m.status && cost_figure(&res[a], e)->valid &&
-			    cost_figure(&res[b], e)->valid && apart(cost_figure(&res[a], e), cost_figure(&res[b], e)))
+			if (!res[a].m.status && !res[b].m.status && cost_figure(fig[a], e)->valid &&
+			    cost_figure(fig[b], e)->valid && apart(cost_figure(fig[a], e), cost_figure(fig[b], e)))
 				split = true;
 	for (size_t a = 0; split && a < reps; a++) {
-		res[a].f.rep_modes = true;
-		cost_figure(&res[a], e)->s.multimodal = true;
+		fig[a]->rep_modes = true;
+		cost_figure(fig[a], e)->s.multimodal = true;
 	}
 }
 
-void pmb__analysis_learn(const struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t reps)
+void pmb__analysis_learn(const struct pmb_context *ctx, const struct pmb_result *r, struct pmb_figures *const *fig,
+			 size_t n, size_t reps)
 {
 	int e = cost_event(ctx);
 
 	for (size_t i = 0; i < n; i++) {
-		r[i].f.ladder_fall = NAN;
-		r[i].f.learning = r[i].f.rung_modes = r[i].f.rep_modes = false;
+		fig[i]->ladder_fall = NAN;
+		fig[i]->learning = fig[i]->rung_modes = fig[i]->rep_modes = false;
 	}
 	if (e == -2)
 		return;
 	for (size_t i = 0; i < n; i++)
-		if (!r[i].m.status && r[i].m.nsamples && !r[i].m.inst->def->empty && cost_figure(&r[i], e)->valid)
-			learn_one(ctx, &r[i], e);
+		if (!r[i].m.status && r[i].m.nsamples && !r[i].m.inst->def->empty && cost_figure(fig[i], e)->valid)
+			learn_one(ctx, &r[i], fig[i], e);
 	for (size_t i = 0; reps > 1 && i + reps <= n; i += reps)
-		reps_one(&r[i], reps, e);
+		reps_one(&r[i], &fig[i], reps, e);
 }

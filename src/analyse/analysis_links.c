@@ -1,6 +1,7 @@
 /* analysis_links.c - baselines and references: normalized figures, ratios, their paired bootstrap intervals, and why one is not given. */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,14 +20,21 @@ struct side {
 	size_t n;
 };
 
-static struct pmb_figure *fig_of(struct pmb_result *r, int e)
+/* Figure e (-1: time) of a result, to read. */
+static const struct pmb_figure *fig_in(const struct pmb_result *r, int e)
 {
 	return e < 0 ? &r->f.time : &r->f.ev[e];
 }
 
+/* Figure e of the figures being written. */
+static struct pmb_figure *fig_out(struct pmb_figures *f, int e)
+{
+	return e < 0 ? &f->time : &f->ev[e];
+}
+
 static bool measured(const struct pmb_result *r, int e)
 {
-	return r && r->m.status == 0 && fig_of((struct pmb_result *)r, e)->valid;
+	return r && r->m.status == 0 && fig_in(r, e)->valid;
 }
 
 /* Per-item samples of figure e of r into out (r->nsamples long), by
@@ -59,10 +67,10 @@ static size_t per_item_samples(const struct pmb_context *ctx, const struct pmb_r
 	return m;
 }
 
-static void side_load(const struct pmb_context *ctx, struct side *s, struct pmb_result *r, int e)
+static void side_load(const struct pmb_context *ctx, struct side *s, const struct pmb_result *r, int e)
 {
 	s->r = measured(r, e) ? r : NULL;
-	s->f = s->r ? fig_of(r, e) : NULL;
+	s->f = s->r ? fig_in(r, e) : NULL;
 	s->n = 0;
 	s->x = s->r ? malloc((r->m.nsamples + 1) * sizeof(double)) : NULL;
 	if (s->x)
@@ -145,11 +153,13 @@ static const char *divide(const struct side *a, const struct side *b, const stru
 }
 
 /* Figure e of r against its baseline and its reference (whose own baseline
- * is rbase): its normalized figure, its ratio and its raw ratio. */
-static void link_figure(const struct pmb_context *ctx, struct pmb_result *r, struct pmb_result *base,
-			struct pmb_result *ref, struct pmb_result *rbase, int e)
+ * is rbase): its normalized figure, its ratio and its raw ratio, into out
+ * (r's figures). */
+static void link_figure(const struct pmb_context *ctx, const struct pmb_result *r, struct pmb_figures *out,
+			const struct pmb_result *base, const struct pmb_result *ref, const struct pmb_result *rbase,
+			int e)
 {
-	struct pmb_figure *f = fig_of(r, e);
+	struct pmb_figure *f = fig_out(out, e);
 	struct side x, b = { 0 }, y = { 0 }, yb = { 0 };
 
 	if (!f->valid)
@@ -188,39 +198,50 @@ static void link_figure(const struct pmb_context *ctx, struct pmb_result *r, str
 	free(yb.x);
 }
 
-static struct pmb_result *linked(struct pmb_result *res, int inst, size_t reps, int rep)
+/* The index in res of instance inst's repetition rep, or -1. */
+static ptrdiff_t linked(int inst, size_t reps, int rep)
 {
-	return inst >= 0 ? &res[(size_t)inst * reps + (size_t)rep] : NULL;
+	return inst >= 0 ? (ptrdiff_t)((size_t)inst * reps + (size_t)rep) : -1;
 }
 
-static void apply_links(const struct pmb_context *ctx, struct pmb_result *res, size_t reps, size_t i)
+static const struct pmb_result *linked_in(const struct pmb_result *res, int inst, size_t reps, int rep)
 {
-	struct pmb_result *r = &res[i];
-	struct pmb_result *base = linked(res, r->m.inst->baseline, reps, r->m.repetition);
-	struct pmb_result *ref = linked(res, r->m.inst->reference, reps, r->m.repetition);
-	struct pmb_result *rbase = ref ? linked(res, ref->m.inst->baseline, reps, r->m.repetition) : NULL;
+	ptrdiff_t k = linked(inst, reps, rep);
+
+	return k >= 0 ? &res[k] : NULL;
+}
+
+static void apply_links(const struct pmb_context *ctx, const struct pmb_result *res, struct pmb_figures *const *fig,
+			size_t reps, size_t i)
+{
+	const struct pmb_result *r = &res[i];
+	const struct pmb_result *base = linked_in(res, r->m.inst->baseline, reps, r->m.repetition);
+	const struct pmb_result *ref = linked_in(res, r->m.inst->reference, reps, r->m.repetition);
+	const struct pmb_result *rbase = ref ? linked_in(res, ref->m.inst->baseline, reps, r->m.repetition) : NULL;
 
 	if ((!base && !ref) || r->m.status)
 		return;
 	for (int e = -1; e < ctx->m.plan.nev; e++)
-		link_figure(ctx, r, base, ref, rbase, e);
+		link_figure(ctx, r, fig[i], base, ref, rbase, e);
 }
 
 /* A reference without a reference of its own reads 1.00 (exactly: it is
  * its own denominator); a baseline without a baseline of its own has no
  * normalized figure, and says so. */
-static void mark_targets(const struct pmb_context *ctx, struct pmb_result *res, size_t n, size_t reps)
+static void mark_targets(const struct pmb_context *ctx, const struct pmb_result *res, struct pmb_figures *const *fig,
+			 size_t n, size_t reps)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct pmb_instance *in = res[i].m.inst;
 
 		for (int k = 0; k < 2; k++) {
-			struct pmb_result *t = linked(res, k ? in->reference : in->baseline, reps, res[i].m.repetition);
+			ptrdiff_t ti = linked(k ? in->reference : in->baseline, reps, res[i].m.repetition);
+			const struct pmb_result *t = ti >= 0 ? &res[ti] : NULL;
 
 			if (!t || t->m.status || (k ? t->m.inst->reference : t->m.inst->baseline) >= 0)
 				continue;
 			for (int e = -1; e < ctx->m.plan.nev; e++) {
-				struct pmb_figure *f = fig_of(t, e);
+				struct pmb_figure *f = fig_out(fig[ti], e);
 
 				if (!f->valid)
 					continue;
@@ -236,11 +257,12 @@ static void mark_targets(const struct pmb_context *ctx, struct pmb_result *res, 
 	}
 }
 
-void pmb__analysis_links(const struct pmb_context *ctx, struct pmb_result *res, size_t n, size_t reps)
+void pmb__analysis_links(const struct pmb_context *ctx, const struct pmb_result *res, struct pmb_figures *const *fig,
+			 size_t n, size_t reps)
 {
 	for (size_t i = 0; i < n; i++)
 		for (int e = -1; e < ctx->m.plan.nev; e++) {
-			struct pmb_figure *f = fig_of(&res[i], e);
+			struct pmb_figure *f = fig_out(fig[i], e);
 
 			f->normalized = f->normalized_lo = f->normalized_hi = NAN;
 			f->ratio = f->ratio_lo = f->ratio_hi = NAN;
@@ -248,7 +270,7 @@ void pmb__analysis_links(const struct pmb_context *ctx, struct pmb_result *res, 
 			f->normalized_why = f->ratio_why = f->raw_ratio_why = NULL;
 			f->ratio_normalized = false;
 		}
-	mark_targets(ctx, res, n, reps);
+	mark_targets(ctx, res, fig, n, reps);
 	for (size_t i = 0; i < n; i++)
-		apply_links(ctx, res, reps, i);
+		apply_links(ctx, res, fig, reps, i);
 }

@@ -450,22 +450,28 @@ static void one_sweep(struct pmb_sweep_figures *s, const struct pmb_context *c, 
 	tlb_steps(s, c, r, n);
 }
 
-int pmb__analyze_sweeps(struct pmb_context *c, const struct pmb_result *r, size_t n)
+int pmb__analysis_sweeps(const struct pmb_context *c, struct pmb_run_figures *out, const struct pmb_result *r,
+			 size_t n)
 {
 	int m = 0;
 
-	free(c->f.sweeps);
-	c->f.sweeps = NULL;
-	c->f.nsweeps = 0;
+	free(out->sweeps);
+	out->sweeps = NULL;
+	out->nsweeps = 0;
 	for (size_t i = 0; i < n; i++)
 		m += r[i].m.inst->tier[0] && !r[i].m.repetition && first_of_family(r, i);
 	if (!m)
 		return 0;
-	c->f.sweeps = calloc((size_t)m, sizeof(*c->f.sweeps));
-	if (!c->f.sweeps)
+	out->sweeps = calloc((size_t)m, sizeof(*out->sweeps));
+	if (!out->sweeps)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		if (r[i].m.inst->tier[0] && !r[i].m.repetition && first_of_family(r, i))
-			one_sweep(&c->f.sweeps[c->f.nsweeps++], c, r, n, i);
+			one_sweep(&out->sweeps[out->nsweeps++], c, r, n, i);
 	return 0;
+}
+
+int pmb__analyze_sweeps(struct pmb_context *c, const struct pmb_result *r, size_t n)
+{
+	return pmb__analysis_sweeps(c, &c->f, r, n);
 }

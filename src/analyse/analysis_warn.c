@@ -84,7 +84,7 @@ static void fig_add(struct figlist *l, double key, const char *fmt, ...)
 
 /* "TITLE:\n  line\n  line": the title, then one line per benchmark (the
  * tab that ends each figure, before " in NAME", removed). */
-static void fig_warn(struct pmb_context *ctx, struct figlist *l, const char *title)
+static void fig_warn(const struct pmb_context *ctx, struct pmb_run_figures *out, struct figlist *l, const char *title)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -104,7 +104,7 @@ static void fig_warn(struct pmb_context *ctx, struct figlist *l, const char *tit
 		fprintf(f, "\n  %.*s%s", tab ? (int)(tab - l->item[i].text) : 255, l->item[i].text, tab ? tab + 1 : "");
 	}
 	if (fclose(f) == 0)
-		pmb__context_warn(ctx, "%s", text);
+		pmb__context_warn(out, ctx, "%s", text);
 	free(text);
 	free(l->item);
 }
@@ -277,54 +277,55 @@ static void find_in_counts(const struct pmb_context *ctx, const struct pmb_resul
 
 /* The warnings about what the figures claim: a fixed cost per sample,
  * work too fast to be true, baselines and references that give no figure. */
-static void warn_claims(struct pmb_context *ctx, struct findings *k)
+static void warn_claims(const struct pmb_context *ctx, struct pmb_run_figures *out, struct findings *k)
 {
 	char title[256];
 
 	snprintf(title, sizeof(title), "fixed cost per sample inside the measured loop (two-point check "
 		 "i*j*(t_i - t_j)/(j - i), flagged from %.0f %% of a sample): move setup out of it",
 		 PMB_FIXED_SHARE * 100);
-	fig_warn(ctx, &k->fixed, title);
+	fig_warn(ctx, out, &k->fixed, title);
 	const char *none = pmb_context_sim(ctx) ? "no instructions per item (simulated)" :
 			   "under 0.1 instruction per item";
 
 	if (k->fast.count)
-		pmb__context_warn(ctx, "%s for %s: cannot be true; the loop holds none of the work: %s",
-				 none, names(&k->fast), PMB_WHERE_THE_WORK_WENT);
+		pmb__context_warn(out, ctx, "%s for %s: cannot be true; the loop holds none of the work: %s",
+				      none, names(&k->fast), PMB_WHERE_THE_WORK_WENT);
 	if (k->hoisted.count)
-		pmb__context_warn(ctx, "%s for %s: cannot be true; the loop holds none of the work, and its function computes "
-				 "before the loop, once (the disassembly shows it): the compiler hoisted the work, "
-				 "its inputs being the same every pass; make them opaque with pmb_opaque() "
-				 "(keeping the result with pmb_do_not_optimize is not enough)", none,
-				 names(&k->hoisted));
+		pmb__context_warn(out, ctx, "%s for %s: cannot be true; the loop holds none of the work, and its function computes "
+				      "before the loop, once (the disassembly shows it): the compiler hoisted the work, "
+				      "its inputs being the same every pass; make them opaque with pmb_opaque() "
+				      "(keeping the result with pmb_do_not_optimize is not enough)", none,
+				      names(&k->hoisted));
 	if (k->removed.count)
-		pmb__context_warn(ctx, "%s for %s: cannot be true; the loop holds none of the work and its function computes "
-				 "nothing outside it (the disassembly shows it): the compiler removed the work; a "
-				 "result nothing keeps is removed (keep it with pmb_do_not_optimize), one made of "
-				 "constants is folded (make them opaque with pmb_opaque)", none,
-				 names(&k->removed));
+		pmb__context_warn(out, ctx, "%s for %s: cannot be true; the loop holds none of the work and its function computes "
+				      "nothing outside it (the disassembly shows it): the compiler removed the work; a "
+				      "result nothing keeps is removed (keep it with pmb_do_not_optimize), one made of "
+				      "constants is folded (make them opaque with pmb_opaque)", none,
+				      names(&k->removed));
 	if (k->overlap.count)
-		pmb__context_warn(ctx, "under 0.05 ns per item or not told from 0 for %s, yet its instructions run: the body "
-				 "overlaps the loop's own dependency chain, its latency hidden; measure it "
-				 "in a loop it cannot overlap (a longer batch per pass)", names(&k->overlap));
+		pmb__context_warn(out, ctx, "under 0.05 ns per item or not told from 0 for %s, yet its instructions run: the body "
+				      "overlaps the loop's own dependency chain, its latency hidden; measure it "
+				      "in a loop it cannot overlap (a longer batch per pass)", names(&k->overlap));
 	if (k->fast_or_overlap.count)
-		pmb__context_warn(ctx, "under 0.05 ns per item or not told from 0 for %s: either the loop holds none "
-				 "of the work (removed or hoisted before the loop) or the body overlaps the loop's "
-				 "own dependency chain; --backend=sim counts its instructions and tells them apart, "
-				 "--backend=sim --disasm where the work went", names(&k->fast_or_overlap));
+		pmb__context_warn(out, ctx, "under 0.05 ns per item or not told from 0 for %s: either the loop holds none "
+				      "of the work (removed or hoisted before the loop) or the body overlaps the loop's "
+				      "own dependency chain; --backend=sim counts its instructions and tells them apart, "
+				      "--backend=sim --disasm where the work went", names(&k->fast_or_overlap));
 	if (k->slower.count)
-		pmb__context_warn(ctx, "the baseline measured slower than %s: no normalized figure; a baseline "
-				 "holds only the overhead its benchmarks share, or the run was disturbed: "
-				 "rerun", names(&k->slower));
+		pmb__context_warn(out, ctx, "the baseline measured slower than %s: no normalized figure; a baseline "
+				      "holds only the overhead its benchmarks share, or the run was disturbed: "
+				      "rerun", names(&k->slower));
 	if (k->unresolved.count)
-		pmb__context_warn(ctx, "%s not told apart from its baseline (the normalized figure's interval "
-				 "holds 0): no normalized figure; raise --samples", names(&k->unresolved));
+		pmb__context_warn(out, ctx, "%s not told apart from its baseline (the normalized figure's interval "
+				      "holds 0): no normalized figure; raise --samples", names(&k->unresolved));
 	if (k->noratio.count)
-		pmb__context_warn(ctx, "no ratio to the reference for %s: its interval holds 0 or the "
-				 "reference is not resolved (the cell says which)", names(&k->noratio));
+		pmb__context_warn(out, ctx, "no ratio to the reference for %s: its interval holds 0 or the "
+				      "reference is not resolved (the cell says which)", names(&k->noratio));
 }
 
-void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, size_t n)
+/* The warnings res[0..n)'s figures call for, into out. */
+static void warn(const struct pmb_context *ctx, struct pmb_run_figures *out, const struct pmb_result *res, size_t n)
 {
 	struct findings k = { .fast.count = 0 };
 	int ins = pmb__context_event(ctx, "instructions"), br = pmb__context_event(ctx, "branches");
@@ -337,34 +338,39 @@ void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, s
 		find_too_fast(ctx, &res[i], ins, &k);
 		find_in_counts(ctx, &res[i], br, &k);
 	}
-	fig_warn(ctx, &k.noisy, "error above 5 % (half the 95 % interval of the median): the machine is "
+	fig_warn(ctx, out, &k.noisy, "error above 5 % (half the 95 % interval of the median): the machine is "
 		 "noisy; close other programs, or raise --samples or --min-sample-time");
-	warn_claims(ctx, &k);
+	warn_claims(ctx, out, &k);
 	/* pmubench enables one group at a time, each within the PMU's
 	 * counters: a group that ran part of its time shared them with
 	 * another user of the PMU, not with too many events of its own. */
 	if (k.multiplexed.count)
-		pmb__context_warn(ctx, "counters were multiplexed for %s: their values are estimates "
-				 "(scaled by time running). pmubench enables one counter group at a time, "
-				 "each within the PMU's counters, so another user of the PMU held some of "
-				 "them (a task counting with perf or a profiler, or the NMI watchdog): stop "
-				 "it and rerun; fewer --counters would not help", names(&k.multiplexed));
-	fig_warn(ctx, &k.reps, "repetitions differ: each call with its own setup measured differently "
+		pmb__context_warn(out, ctx, "counters were multiplexed for %s: their values are estimates "
+				      "(scaled by time running). pmubench enables one counter group at a time, "
+				      "each within the PMU's counters, so another user of the PMU held some of "
+				      "them (a task counting with perf or a profiler, or the NMI watchdog): stop "
+				      "it and rerun; fewer --counters would not help", names(&k.multiplexed));
+	fig_warn(ctx, out, &k.reps, "repetitions differ: each call with its own setup measured differently "
 		 "(alignment, page placement, a disturbed run); report the spread, not one repetition");
 	if (k.modes.count)
-		pmb__context_warn(ctx, "samples fall in separate clusters for %s: something changed "
-				 "during the run (frequency, migration, another process); rerun "
-				 "on a quiet machine", names(&k.modes));
-	fig_warn(ctx, &k.learned, "the cost per pass falls as passes grow (along the ladder of pass "
+		pmb__context_warn(out, ctx, "samples fall in separate clusters for %s: something changed "
+				      "during the run (frequency, migration, another process); rerun "
+				      "on a quiet machine", names(&k.modes));
+	fig_warn(ctx, out, &k.learned, "the cost per pass falls as passes grow (along the ladder of pass "
 		 "counts): a branch predictor or a cache is likely learning an input that every pass "
 		 "repeats; give each pass data it has not seen (a prepare hook, pmubench(3)), then compare "
 		 "two --min-sample-time values");
 	if (k.rep_modes.count)
-		pmb__context_warn(ctx, "repetitions disagree beyond their intervals for %s (reported as "
-				 "multimodal): two modes between calls, or an input learned better in one "
-				 "(a branch predictor, a cache); give each pass fresh data (a prepare hook, "
-				 "pmubench(3)) and report every repetition, not one", names(&k.rep_modes));
+		pmb__context_warn(out, ctx, "repetitions disagree beyond their intervals for %s (reported as "
+				      "multimodal): two modes between calls, or an input learned better in one "
+				      "(a branch predictor, a cache); give each pass fresh data (a prepare hook, "
+				      "pmubench(3)) and report every repetition, not one", names(&k.rep_modes));
 	if (k.nobranch.count)
-		pmb__context_warn(ctx, "a 'branchy' kernel with under 0.5 branches per item: %s: "
-				 "the compiler removed its branch; read its disassembly", names(&k.nobranch));
+		pmb__context_warn(out, ctx, "a 'branchy' kernel with under 0.5 branches per item: %s: "
+				      "the compiler removed its branch; read its disassembly", names(&k.nobranch));
+}
+
+void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, size_t n)
+{
+	warn(ctx, &ctx->f, res, n);
 }

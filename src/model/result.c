@@ -47,12 +47,12 @@ void pmb__warnings_free(struct pmb_warnings *w)
 	w->n = 0;
 }
 
-void pmb__context_warn(struct pmb_context *c, const char *fmt, ...)
+void pmb__context_warn(struct pmb_run_figures *out, const struct pmb_context *c, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	add_once(c->f.warnings.text, &c->f.warnings.n, c->m.warnings.text, c->m.warnings.n, fmt, ap);
+	add_once(out->warnings.text, &out->warnings.n, c->m.warnings.text, c->m.warnings.n, fmt, ap);
 	va_end(ap);
 }
 
@@ -68,13 +68,13 @@ void pmb__context_free(struct pmb_context *c)
 	free(c->f.branches);
 	c->f.branches = NULL;
 	c->f.nbranches = 0;
-	pmb__per_sample_free(c);
+	pmb__per_sample_free(&c->f);
 }
 
-void pmb__per_sample_free(struct pmb_context *c)
+void pmb__per_sample_free(struct pmb_run_figures *f)
 {
-	for (size_t i = 0; i < c->f.nper_sample; i++) {
-		struct pmb_per_sample *p = &c->f.per_sample[i];
+	for (size_t i = 0; i < f->nper_sample; i++) {
+		struct pmb_per_sample *p = &f->per_sample[i];
 
 		free(p->ns_per_item);
 		for (int e = 0; e < PMB_MAX_EVENTS; e++) {
@@ -82,9 +82,9 @@ void pmb__per_sample_free(struct pmb_context *c)
 			free(p->probe_ev[e]);
 		}
 	}
-	free(c->f.per_sample);
-	c->f.per_sample = NULL;
-	c->f.nper_sample = 0;
+	free(f->per_sample);
+	f->per_sample = NULL;
+	f->nper_sample = 0;
 }
 
 const struct pmb_per_sample *pmb__per_sample_of(const struct pmb_context *c, const struct pmb_result *r,

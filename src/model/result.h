@@ -387,11 +387,11 @@ void pmb__warn(struct pmb_warnings *w, const char *fmt, ...) __attribute__((form
 /* Free the texts; the list is then empty.  NULL does nothing. */
 void pmb__warnings_free(struct pmb_warnings *w);
 
-/* pmb__warn() for the analysis's list (c->f.warnings): a text the measured
- * list holds is not added again, and both lists together hold at most
- * PMB_MAX_WARNINGS. */
-void pmb__context_warn(struct pmb_context *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* pmb__warn() for the analysis's list (out: c->f, which the analysis
+ * writes while it reads c const): a text c's measured list holds is not
+ * added again, and both lists together hold at most PMB_MAX_WARNINGS. */
+void pmb__context_warn(struct pmb_run_figures *out, const struct pmb_context *c, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* The run's warnings in the order they were raised: the measured ones,
  * then the analysis's. */
 static inline int pmb__context_nwarnings(const struct pmb_context *c)
@@ -410,7 +410,7 @@ void pmb__context_free(struct pmb_context *c);
 const struct pmb_per_sample *pmb__per_sample_of(const struct pmb_context *c, const struct pmb_result *r,
 					       size_t hint);
 /* Free what pmb__context_free frees of the figures per sample. */
-void pmb__per_sample_free(struct pmb_context *c);
+void pmb__per_sample_free(struct pmb_run_figures *f);
 
 /* Value of event e in sample s, scaled (*scaled set where it was); false
  * where it was not read or never ran in that sample. */

@@ -5,7 +5,15 @@ that the document and the code cannot drift).  A file may include its own
 folder's headers, the public API (include/pmubench.h) and the build's
 pmb_config.h; another folder's header only where the table lets its layer
 include that layer, and then only that folder's public header (FOLDER.h).
-A failure names file:line and the rule it breaks."""
+A failure names file:line and the rule it breaks.
+
+Then the stage outputs (issue 25: no struct written by more than one
+layer): a result's measured part (r->m) and the run's (ctx->m) are
+assigned only where they are made (measure/, run/'s assembly of the
+context, io/'s reading of a saved run, model/'s helpers), the figures
+(r->f, ctx->f) only in analyse/ (and model/'s helpers); the analysis and
+the reports take results and contexts through const pointers, but for
+the analysis's entries, which hand them on split (analysis.h)."""
 import os
 import re
 
@@ -98,6 +106,39 @@ for folder, f in sources():
 for b in bad:
     diag(b)
 ok(not bad, "every #include under src/ holds to the layer table (%d do not)" % len(bad))
+
+# Who assigns a stage output's members: "->m.x =", ".f.y[i] +=", "->m.n++".
+WRITERS = {"m": {"measure", "run", "io", "model"}, "f": {"analyse", "model"}}
+ASSIGN = re.compile(r"(?:->|\.)(m|f)\.[a-z_]\w*(?:\[[^]\n]*\]|\.[a-z_]\w*)*\s*"
+                    r"(?:[-+*/|&^]?=(?!=)|\+\+|--)")
+# The analysis's entries, which take the containers and split them; every
+# other result or context pointer in analyse/ and report/ is const.
+ENTRIES = re.compile(r"^(?:int|void) (?:pmb__analyze|pmb__analyze_figures|pmb__analysis_warn|"
+                     r"pmb__analyze_sweeps)\(")
+MUTABLE = re.compile(r"(?<!const )struct pmb_(?:result|context)\s*\*")
+writes, mutable, nwrites = [], [], 0
+for folder, f in sources():
+    path = os.path.join(SRC, folder, f)
+    for no, line in enumerate(open(path), 1):
+        code = re.sub(r"/\*.*?(\*/|$)|//.*", "", line)
+        for m in ASSIGN.finditer(code):
+            nwrites += 1
+            if folder not in WRITERS[m.group(1)]:
+                writes.append("src/%s/%s:%d: %s assigns a member of the %s (r->%s, ctx->%s), which only %s "
+                              "write" % (folder, f, no, m.group(0).strip(),
+                                         "measured data" if m.group(1) == "m" else "figures",
+                                         m.group(1), m.group(1), ", ".join(sorted(WRITERS[m.group(1)]))))
+        if folder in ("analyse", "report") and MUTABLE.search(code) and not ENTRIES.match(code):
+            mutable.append("src/%s/%s:%d: a result or context taken without const: %s"
+                           % (folder, f, no, code.strip()))
+for b in writes + mutable:
+    diag(b)
+ok(nwrites > 50 and not writes, "the measured data (->m.) is assigned only in measure/, run/, io/ and "
+   "model/, the figures (->f.) only in analyse/ and model/ (%d assignments, %d elsewhere)"
+   % (nwrites, len(writes)))
+ok(not mutable, "analyse/ (but for its entries) and report/ take results and contexts const "
+   "(%d do not)" % len(mutable))
+
 for key, why in sorted(EXCEPTIONS.items()):
     ok(key in used, "listed exception %s -> %s is still there (%s); else drop it from the list"
        % (key[0], key[1], why))

@@ -114,7 +114,7 @@ ASSIGN = re.compile(r"(?:->|\.)(m|f)\.[a-z_]\w*(?:\[[^]\n]*\]|\.[a-z_]\w*)*\s*"
 # The analysis's entries, which take the containers and split them; every
 # other result or context pointer in analyse/ and report/ is const.
 ENTRIES = re.compile(r"^(?:int|void) (?:pmb__analyze|pmb__analyze_figures|pmb__analysis_warn|"
-                     r"pmb__analyze_sweeps)\(")
+                     r"pmb__analyze_sweeps|pmb__analyze_branches)\(")
 MUTABLE = re.compile(r"(?<!const )struct pmb_(?:result|context)\s*\*")
 writes, mutable, nwrites = [], [], 0
 for folder, f in sources():

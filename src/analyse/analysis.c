@@ -107,7 +107,7 @@ static double *scaled_counts(const struct pmb_sample *s, size_t n, int e)
 }
 
 /* Event e's figure from the samples and probes that read it (t: scratch
- * of r->nsamples + r->nprobes), and its scaled counts per sample (ps). */
+ * of r->m.nsamples + r->m.nprobes), and its scaled counts per sample (ps). */
 static void event_figure(const struct pmb_context *ctx, const struct pmb_result *r, struct pmb_figures *fig,
 			 int e, const struct pmb_overhead *o, double items, struct totals *t, double *pi,
 			 struct pmb_per_sample *ps)

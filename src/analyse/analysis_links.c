@@ -37,7 +37,7 @@ static bool measured(const struct pmb_result *r, int e)
 	return r && r->m.status == 0 && fig_in(r, e)->valid;
 }
 
-/* Per-item samples of figure e of r into out (r->nsamples long), by
+/* Per-item samples of figure e of r into out (r->m.nsamples long), by
  * analysis.c's arithmetic. */
 static size_t per_item_samples(const struct pmb_context *ctx, const struct pmb_result *r, int e, double *out)
 {

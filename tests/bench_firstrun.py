@@ -5,6 +5,7 @@ hand, and its figures are this machine's at this moment.
 
     python3 tests/bench_firstrun.py [--old=BINARY|self-full] [--rev=REV]
                                     [--rounds=N] [--args='...'] [--keep=DIR]
+                                    [--topology=SPEC|issue27]
 
 NEW is $PMUBENCH (default build/src/pmubench) with no arguments.  OLD is,
 by default, pmubench at revision dd629e0 (the last commit before issue 27's
@@ -15,7 +16,11 @@ sides' kernels are compiled alike; --buildtype=T another) into
 build/bench-old-REV/build, and reused after (ninja only).  --old=BINARY runs
 that binary instead; --old=self-full runs NEW with `--sweep=full
 --precision=0` (every sweep point, each benchmark sampled to its budget).
---args adds arguments to both (e.g. --args='--cpu=1').  --rounds=N runs
+--args adds arguments to both (e.g. --args='--cpu=1').  --topology=SPEC
+runs both on an hwloc synthetic topology (--topology-source=SPEC --cpu=0:
+the sweeps' sizes are SPEC's, the machine is this one); issue27 is the
+topology the issue was filed on (L1d 48 KiB, L2 2 MiB, L3 300 MiB), whose
+DRAM points are 640 MiB and 1.25 GiB.  --rounds=N runs
 OLD, NEW, OLD, NEW... N times each, alternating, so a drift of the machine
 falls on both.  Each runs with --save=FILE.json, so the console report is
 what a user sees (its lines are counted) and the figures are read from the
@@ -24,7 +29,8 @@ file.
 Printed: per run, wall time, CPU time (user + system), peak RSS (the
 child's ru_maxrss) against the largest working set measured, console
 lines, benchmarks and samples, and how many benchmarks each stop reason
-ended.  Then point 7: for every benchmark both ran, whether NEW's
+ended.  Then the points of the mem/ sweeps from 2 MiB up, OLD's and NEW's
+per-item time with their intervals side by side (round 1).  Then point 7: for every benchmark both ran, whether NEW's
 ns_per_item lies within OLD's 95 % interval (round by round); those that
 do not are listed as ratios NEW/OLD [OLD's interval / OLD's median].  With
 two rounds or more, the same for OLD's second run against its first: how
@@ -44,6 +50,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 OLD_REV = "dd629e0"
+
+# The machine issue 27 was filed on, as hwloc's synthetic topology.
+TOPOLOGIES = {"issue27": "pack:1 l3:1(size=300MiB) l2:1(size=2MiB) l1d:1(size=48KiB) core:1 pu:1"}
 
 
 def run(cmd, save, env):
@@ -123,6 +132,24 @@ def mib(x):
     return "%.0f MiB" % (x / 2**20)
 
 
+def sweep_side_by_side(nb, ob, least=2 << 20):
+    """The mem/ sweep points of at least `least` bytes both ran: OLD's and
+    NEW's ns per item, each with its 95 % interval, and whether NEW's lies
+    in OLD's."""
+    rows = [k for k in ob if k in nb and k.startswith("mem/")
+            and ob[k].get("working_set_bytes", 0) >= least and "ns_per_item" in nb[k]]
+    if not rows:
+        return
+    print("mem/ sweep points from %s, ns per item [95 %% interval]:" % mib(least))
+    print("  %-28s %-30s %-30s %s" % ("benchmark", "old", "new", "new in old's"))
+    for k in sorted(rows, key=lambda k: (k.rsplit("/", 1)[0], ob[k]["working_set_bytes"])):
+        o, n = ob[k], nb[k]
+        cell = lambda x: "%.2f [%.2f, %.2f]" % (x["ns_per_item"], x.get("ns_per_item_ci_lo") or 0,
+                                               x.get("ns_per_item_ci_hi") or 0)
+        inside = (o.get("ns_per_item_ci_lo") or 0) <= n["ns_per_item"] <= (o.get("ns_per_item_ci_hi") or 0)
+        print("  %-28s %-30s %-30s %s" % (k, cell(o), cell(n), "yes" if inside else "NO"))
+
+
 def within(nb, ob, what):
     """Point 7: nb's ns_per_item within ob's 95 % interval, benchmark by
     benchmark; prints the count and the rows outside."""
@@ -158,11 +185,15 @@ def main():
     ap.add_argument("--rounds", type=int, default=1, help="OLD, NEW pairs, alternating (default 1)")
     ap.add_argument("--args", default="", help="arguments added to both runs")
     ap.add_argument("--keep", help="keep the result files in this folder")
+    ap.add_argument("--topology", help="an hwloc synthetic topology for both runs (--topology-source, "
+                    "--cpu=0), or issue27: %s" % TOPOLOGIES["issue27"])
     a = ap.parse_args()
     if a.rounds < 1:
         sys.exit("bench_firstrun: --rounds=%d: expected 1 or more" % a.rounds)
     new = os.environ.get("PMUBENCH", os.path.join(ROOT, "build", "src", "pmubench"))
     extra = a.args.split()
+    if a.topology:
+        extra += ["--topology-source=" + TOPOLOGIES.get(a.topology, a.topology), "--cpu=0"]
     new_env = dict(os.environ)
     new_env.setdefault("PMUBENCH_EVENTS_DIR", os.path.join(ROOT, "events"))
     old_env = dict(new_env)
@@ -205,6 +236,9 @@ def main():
     ow = sum(x[1] for x in got["old"]) / a.rounds
     nw = sum(x[1] for x in got["new"]) / a.rounds
     print("wall time: default / old = %.2f (means over %d round%s)" % (nw / ow, a.rounds, "s" * (a.rounds > 1)))
+    if a.topology:
+        print("topology: %s" % TOPOLOGIES.get(a.topology, a.topology))
+    sweep_side_by_side(got["new"][0][6], got["old"][0][6])
     for i in range(a.rounds):
         within(got["new"][i][6], got["old"][i][6], "round %d, new against old" % (i + 1))
     for i in range(1, a.rounds):

@@ -32,7 +32,9 @@ lines, benchmarks and samples, and how many benchmarks each stop reason
 ended.  Then the points of the mem/ sweeps from 2 MiB up, OLD's and NEW's
 per-item time with their intervals side by side (round 1).  Then point 7: for every benchmark both ran, whether NEW's
 ns_per_item lies within OLD's 95 % interval (round by round); those that
-do not are listed as ratios NEW/OLD [OLD's interval / OLD's median].  With
+do not are listed as ratios NEW/OLD [OLD's interval / OLD's median];
+the same for the CPU time per item (task_clock_per_item), which a busy
+machine's preemption does not inflate.  With
 two rounds or more, the same for OLD's second run against its first: how
 often the old binary leaves its own interval is the noise floor that NEW's
 count is to be read against.
@@ -150,28 +152,31 @@ def sweep_side_by_side(nb, ob, least=2 << 20):
         print("  %-28s %-30s %-30s %s" % (k, cell(o), cell(n), "yes" if inside else "NO"))
 
 
-def within(nb, ob, what):
-    """Point 7: nb's ns_per_item within ob's 95 % interval, benchmark by
-    benchmark; prints the count and the rows outside."""
-    common = [k for k in nb if k in ob and "ns_per_item" in nb[k] and "ns_per_item" in ob[k]
-              and ob[k].get("ns_per_item_ci_lo") is not None and ob[k].get("ns_per_item_ci_hi") is not None
-              and ob[k]["ns_per_item"]]
+def within(nb, ob, what, key="ns_per_item"):
+    """Point 7: nb's key (ns_per_item, or task_clock_per_item: CPU time,
+    which a busy machine's preemption leaves out) within ob's 95 % interval,
+    benchmark by benchmark; prints the count and the rows outside."""
+    lo_k, hi_k = key + "_ci_lo", key + "_ci_hi"
+    common = [k for k in nb if k in ob and key in nb[k] and key in ob[k]
+              and ob[k].get(lo_k) is not None and ob[k].get(hi_k) is not None
+              and ob[k][key] and nb[k][key]]
+    if not common:
+        return
     out = []
     for k in common:
         n, o = nb[k], ob[k]
-        lo, hi, m = o["ns_per_item_ci_lo"], o["ns_per_item_ci_hi"], o["ns_per_item"]
-        if not lo <= n["ns_per_item"] <= hi:
-            out.append((k, n["ns_per_item"] / m, lo / m, hi / m))
-    print("%s: ns_per_item within the old run's 95 %% interval: %d of %d, outside %d"
-          % (what, len(common) - len(out), len(common), len(out)))
+        lo, hi, m = o[lo_k], o[hi_k], o[key]
+        if not lo <= n[key] <= hi:
+            out.append((k, n[key] / m, lo / m, hi / m))
+    print("%s: %s within the old run's 95 %% interval: %d of %d, outside %d"
+          % (what, key, len(common) - len(out), len(common), len(out)))
     # The ratios' spread, for a bias against noise: a median ratio off 1
     # says the one side measures differently, a wide spread that either's
     # intervals miss how runs differ (compare it with the noise floor).
-    r = sorted(nb[k]["ns_per_item"] / ob[k]["ns_per_item"] for k in common)
-    if r:
-        at = [r[int(f * (len(r) - 1))] for f in (0.5, 0.1, 0.9)]
-        print("  ratios: median %.3f, 10th-90th percentile %.3f-%.3f, %d of %d within +-5 %%"
-              % (at[0], at[1], at[2], sum(1 for x in r if 0.95 <= x <= 1.05), len(r)))
+    r = sorted(nb[k][key] / ob[k][key] for k in common)
+    at = [r[int(f * (len(r) - 1))] for f in (0.5, 0.1, 0.9)]
+    print("  ratios: median %.3f, 10th-90th percentile %.3f-%.3f, %d of %d within +-5 %%"
+          % (at[0], at[1], at[2], sum(1 for x in r if 0.95 <= x <= 1.05), len(r)))
     for k, r, lo, hi in sorted(out, key=lambda x: -abs(x[1] - 1)):
         print("  outside: %-40s ratio %.3f, old's interval [%.3f, %.3f]" % (k, r, lo, hi))
 
@@ -239,10 +244,11 @@ def main():
     if a.topology:
         print("topology: %s" % TOPOLOGIES.get(a.topology, a.topology))
     sweep_side_by_side(got["new"][0][6], got["old"][0][6])
-    for i in range(a.rounds):
-        within(got["new"][i][6], got["old"][i][6], "round %d, new against old" % (i + 1))
-    for i in range(1, a.rounds):
-        within(got["old"][i][6], got["old"][0][6], "noise floor, old #%d against old #1" % (i + 1))
+    for key in ("ns_per_item", "task_clock_per_item"):
+        for i in range(a.rounds):
+            within(got["new"][i][6], got["old"][i][6], "round %d, new against old" % (i + 1), key)
+        for i in range(1, a.rounds):
+            within(got["old"][i][6], got["old"][0][6], "noise floor, old #%d against old #1" % (i + 1), key)
     if a.keep:
         print("results: %s" % folder)
 

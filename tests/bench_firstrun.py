@@ -5,6 +5,7 @@ hand, and its figures are this machine's at this moment.
 
     python3 tests/bench_firstrun.py [--old=BINARY|self-full] [--rev=REV]
                                     [--rounds=N] [--args='...'] [--keep=DIR]
+                                    [--topology=SPEC|issue27]
 
 NEW is $PMUBENCH (default build/src/pmubench) with no arguments.  OLD is,
 by default, pmubench at revision dd629e0 (the last commit before issue 27's
@@ -15,7 +16,11 @@ sides' kernels are compiled alike; --buildtype=T another) into
 build/bench-old-REV/build, and reused after (ninja only).  --old=BINARY runs
 that binary instead; --old=self-full runs NEW with `--sweep=full
 --precision=0` (every sweep point, each benchmark sampled to its budget).
---args adds arguments to both (e.g. --args='--cpu=1').  --rounds=N runs
+--args adds arguments to both (e.g. --args='--cpu=1').  --topology=SPEC
+runs both on an hwloc synthetic topology (--topology-source=SPEC --cpu=0:
+the sweeps' sizes are SPEC's, the machine is this one); issue27 is the
+topology the issue was filed on (L1d 48 KiB, L2 2 MiB, L3 300 MiB), whose
+DRAM points are 640 MiB and 1.25 GiB.  --rounds=N runs
 OLD, NEW, OLD, NEW... N times each, alternating, so a drift of the machine
 falls on both.  Each runs with --save=FILE.json, so the console report is
 what a user sees (its lines are counted) and the figures are read from the
@@ -24,9 +29,12 @@ file.
 Printed: per run, wall time, CPU time (user + system), peak RSS (the
 child's ru_maxrss) against the largest working set measured, console
 lines, benchmarks and samples, and how many benchmarks each stop reason
-ended.  Then point 7: for every benchmark both ran, whether NEW's
+ended.  Then the points of the mem/ sweeps from 2 MiB up, OLD's and NEW's
+per-item time with their intervals side by side (round 1).  Then point 7: for every benchmark both ran, whether NEW's
 ns_per_item lies within OLD's 95 % interval (round by round); those that
-do not are listed as ratios NEW/OLD [OLD's interval / OLD's median].  With
+do not are listed as ratios NEW/OLD [OLD's interval / OLD's median];
+the same for the CPU time per item (task_clock_per_item), which a busy
+machine's preemption does not inflate.  With
 two rounds or more, the same for OLD's second run against its first: how
 often the old binary leaves its own interval is the noise floor that NEW's
 count is to be read against.
@@ -44,6 +52,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 OLD_REV = "dd629e0"
+
+# The machine issue 27 was filed on, as hwloc's synthetic topology.
+TOPOLOGIES = {"issue27": "pack:1 l3:1(size=300MiB) l2:1(size=2MiB) l1d:1(size=48KiB) core:1 pu:1"}
 
 
 def run(cmd, save, env):
@@ -123,28 +134,49 @@ def mib(x):
     return "%.0f MiB" % (x / 2**20)
 
 
-def within(nb, ob, what):
-    """Point 7: nb's ns_per_item within ob's 95 % interval, benchmark by
-    benchmark; prints the count and the rows outside."""
-    common = [k for k in nb if k in ob and "ns_per_item" in nb[k] and "ns_per_item" in ob[k]
-              and ob[k].get("ns_per_item_ci_lo") is not None and ob[k].get("ns_per_item_ci_hi") is not None
-              and ob[k]["ns_per_item"]]
+def sweep_side_by_side(nb, ob, least=2 << 20):
+    """The mem/ sweep points of at least `least` bytes both ran: OLD's and
+    NEW's ns per item, each with its 95 % interval, and whether NEW's lies
+    in OLD's."""
+    rows = [k for k in ob if k in nb and k.startswith("mem/")
+            and ob[k].get("working_set_bytes", 0) >= least and "ns_per_item" in nb[k]]
+    if not rows:
+        return
+    print("mem/ sweep points from %s, ns per item [95 %% interval]:" % mib(least))
+    print("  %-28s %-30s %-30s %s" % ("benchmark", "old", "new", "new in old's"))
+    for k in sorted(rows, key=lambda k: (k.rsplit("/", 1)[0], ob[k]["working_set_bytes"])):
+        o, n = ob[k], nb[k]
+        cell = lambda x: "%.2f [%.2f, %.2f]" % (x["ns_per_item"], x.get("ns_per_item_ci_lo") or 0,
+                                               x.get("ns_per_item_ci_hi") or 0)
+        inside = (o.get("ns_per_item_ci_lo") or 0) <= n["ns_per_item"] <= (o.get("ns_per_item_ci_hi") or 0)
+        print("  %-28s %-30s %-30s %s" % (k, cell(o), cell(n), "yes" if inside else "NO"))
+
+
+def within(nb, ob, what, key="ns_per_item"):
+    """Point 7: nb's key (ns_per_item, or task_clock_per_item: CPU time,
+    which a busy machine's preemption leaves out) within ob's 95 % interval,
+    benchmark by benchmark; prints the count and the rows outside."""
+    lo_k, hi_k = key + "_ci_lo", key + "_ci_hi"
+    common = [k for k in nb if k in ob and key in nb[k] and key in ob[k]
+              and ob[k].get(lo_k) is not None and ob[k].get(hi_k) is not None
+              and ob[k][key] and nb[k][key]]
+    if not common:
+        return
     out = []
     for k in common:
         n, o = nb[k], ob[k]
-        lo, hi, m = o["ns_per_item_ci_lo"], o["ns_per_item_ci_hi"], o["ns_per_item"]
-        if not lo <= n["ns_per_item"] <= hi:
-            out.append((k, n["ns_per_item"] / m, lo / m, hi / m))
-    print("%s: ns_per_item within the old run's 95 %% interval: %d of %d, outside %d"
-          % (what, len(common) - len(out), len(common), len(out)))
+        lo, hi, m = o[lo_k], o[hi_k], o[key]
+        if not lo <= n[key] <= hi:
+            out.append((k, n[key] / m, lo / m, hi / m))
+    print("%s: %s within the old run's 95 %% interval: %d of %d, outside %d"
+          % (what, key, len(common) - len(out), len(common), len(out)))
     # The ratios' spread, for a bias against noise: a median ratio off 1
     # says the one side measures differently, a wide spread that either's
     # intervals miss how runs differ (compare it with the noise floor).
-    r = sorted(nb[k]["ns_per_item"] / ob[k]["ns_per_item"] for k in common)
-    if r:
-        at = [r[int(f * (len(r) - 1))] for f in (0.5, 0.1, 0.9)]
-        print("  ratios: median %.3f, 10th-90th percentile %.3f-%.3f, %d of %d within +-5 %%"
-              % (at[0], at[1], at[2], sum(1 for x in r if 0.95 <= x <= 1.05), len(r)))
+    r = sorted(nb[k][key] / ob[k][key] for k in common)
+    at = [r[int(f * (len(r) - 1))] for f in (0.5, 0.1, 0.9)]
+    print("  ratios: median %.3f, 10th-90th percentile %.3f-%.3f, %d of %d within +-5 %%"
+          % (at[0], at[1], at[2], sum(1 for x in r if 0.95 <= x <= 1.05), len(r)))
     for k, r, lo, hi in sorted(out, key=lambda x: -abs(x[1] - 1)):
         print("  outside: %-40s ratio %.3f, old's interval [%.3f, %.3f]" % (k, r, lo, hi))
 
@@ -158,11 +190,15 @@ def main():
     ap.add_argument("--rounds", type=int, default=1, help="OLD, NEW pairs, alternating (default 1)")
     ap.add_argument("--args", default="", help="arguments added to both runs")
     ap.add_argument("--keep", help="keep the result files in this folder")
+    ap.add_argument("--topology", help="an hwloc synthetic topology for both runs (--topology-source, "
+                    "--cpu=0), or issue27: %s" % TOPOLOGIES["issue27"])
     a = ap.parse_args()
     if a.rounds < 1:
         sys.exit("bench_firstrun: --rounds=%d: expected 1 or more" % a.rounds)
     new = os.environ.get("PMUBENCH", os.path.join(ROOT, "build", "src", "pmubench"))
     extra = a.args.split()
+    if a.topology:
+        extra += ["--topology-source=" + TOPOLOGIES.get(a.topology, a.topology), "--cpu=0"]
     new_env = dict(os.environ)
     new_env.setdefault("PMUBENCH_EVENTS_DIR", os.path.join(ROOT, "events"))
     old_env = dict(new_env)
@@ -205,10 +241,14 @@ def main():
     ow = sum(x[1] for x in got["old"]) / a.rounds
     nw = sum(x[1] for x in got["new"]) / a.rounds
     print("wall time: default / old = %.2f (means over %d round%s)" % (nw / ow, a.rounds, "s" * (a.rounds > 1)))
-    for i in range(a.rounds):
-        within(got["new"][i][6], got["old"][i][6], "round %d, new against old" % (i + 1))
-    for i in range(1, a.rounds):
-        within(got["old"][i][6], got["old"][0][6], "noise floor, old #%d against old #1" % (i + 1))
+    if a.topology:
+        print("topology: %s" % TOPOLOGIES.get(a.topology, a.topology))
+    sweep_side_by_side(got["new"][0][6], got["old"][0][6])
+    for key in ("ns_per_item", "task_clock_per_item"):
+        for i in range(a.rounds):
+            within(got["new"][i][6], got["old"][i][6], "round %d, new against old" % (i + 1), key)
+        for i in range(1, a.rounds):
+            within(got["old"][i][6], got["old"][0][6], "noise floor, old #%d against old #1" % (i + 1), key)
     if a.keep:
         print("results: %s" % folder)
 

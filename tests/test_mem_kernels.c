@@ -54,6 +54,7 @@ static void test_chase(void)
 				ok = pmb_chase_build(buf, b, ls, seeds[j]) == 0;
 				ok = ok && one_cycle(buf, b, ls) &&
 				     pmb_chase_verify(buf, b, ls) == 0 &&
+				     pmb_chase_verify_links(buf, b, ls) == 0 &&
 				     pmb_chase_walk(buf, lines[i]) == buf;
 				tap_ok(ok, "%zu lines of %zu B, seed %llx: one "
 				       "cycle through all", lines[i], ls,
@@ -113,18 +114,29 @@ static void test_chase_verify_rejects(void)
 	*l1 = t;
 	tap_ok(pmb_chase_verify(buf, b, PMB_MEM_LINE) == PMB_EVERIFY,
 	       "two cycles are refused");
+	/* Still a permutation of the lines: the link check (for cycles too
+	 * large to walk) passes it, one cycle being the build's. */
+	tap_ok(pmb_chase_verify_links(buf, b, PMB_MEM_LINE) == 0,
+	       "two cycles are a permutation: the link check passes them");
 	*l1 = *l0;
 	*l0 = t;
 	tap_ok(pmb_chase_verify(buf, b, PMB_MEM_LINE) == 0, "restored");
 	*l1 = (uintptr_t)buf + b;
 	tap_ok(pmb_chase_verify(buf, b, PMB_MEM_LINE) == PMB_EVERIFY,
 	       "a link out of the buffer is refused");
+	tap_ok(pmb_chase_verify_links(buf, b, PMB_MEM_LINE) == PMB_EVERIFY,
+	       "a link out of the buffer is refused by the link check");
 	*l1 = (uintptr_t)buf + 8;
 	tap_ok(pmb_chase_verify(buf, b, PMB_MEM_LINE) == PMB_EVERIFY,
 	       "a link into the middle of a line is refused");
+	tap_ok(pmb_chase_verify_links(buf, b, PMB_MEM_LINE) == PMB_EVERIFY,
+	       "a link into the middle of a line is refused by the link check");
 	*l1 = (uintptr_t)l1;
 	tap_ok(pmb_chase_verify(buf, b, PMB_MEM_LINE) == PMB_EVERIFY,
 	       "a line linked to itself is refused");
+	/* l1 now points to itself, and l1's old target has no link in. */
+	tap_ok(pmb_chase_verify_links(buf, b, PMB_MEM_LINE) == PMB_EVERIFY,
+	       "two links to one line are refused by the link check");
 	free(buf);
 }
 

@@ -123,8 +123,15 @@ uint64_t pmb_varint_sol(const uint8_t *p, const uint8_t *end);
 
 /* Lookups per pass: few enough for a pass of the DRAM tier to stay in the
  * milliseconds; the keys come from an in-loop xorshift whose state carries
- * over between passes, so no pass repeats the keys of another. */
+ * over between passes, so no pass repeats the keys of another.  An array
+ * over PMB_BSEARCH_NEAR_BYTES takes PMB_BSEARCH_KEYS_FAR per pass: 4096
+ * lookups in 640 MiB made one pass 12 ms (a KVM guest, ~10 levels from
+ * DRAM), so each of a cohort's 10 samples was a whole pass or more, 0.3 s
+ * per form and point of the default run's floor; 512 keep a pass near a
+ * millisecond. */
 #define PMB_BSEARCH_KEYS 4096
+#define PMB_BSEARCH_KEYS_FAR 512
+#define PMB_BSEARCH_NEAR_BYTES ((size_t)16 << 20)
 
 /** Classic binary search: index of the first element >= key (n if none);
  * each halving step is a conditional jump on the loaded element. */

@@ -60,15 +60,15 @@ uint64_t pmb_bsearch_sol(const uint32_t *a, size_t n, uint32_t key)
 	return acc + *base;
 }
 
-/* One pass: PMB_BSEARCH_KEYS lookups of fresh keys.  Inlined with a constant
+/* One pass: `keys` lookups of fresh keys.  Inlined with a constant
  * kernel, so each form's loop calls its kernel directly. */
 static inline __attribute__((always_inline)) uint64_t
 lookups(size_t (*search)(const uint32_t *, size_t, uint32_t),
-	const uint32_t *a, size_t n, uint64_t *x)
+	const uint32_t *a, size_t n, uint64_t *x, size_t keys)
 {
 	uint64_t sum = 0;
 
-	for (size_t i = 0; i < PMB_BSEARCH_KEYS; i++)
+	for (size_t i = 0; i < keys; i++)
 		sum += search(a, n, (uint32_t)pmb_gen_xorshift64(x));
 	return sum;
 }
@@ -91,6 +91,7 @@ static void bm_bsearch(struct pmb_state *s, enum bsearch_form form)
 {
 	int64_t bytes = pmb_arg(s, 0);
 	size_t n = (size_t)bytes / sizeof(uint32_t);
+	size_t keys = (size_t)bytes > PMB_BSEARCH_NEAR_BYTES ? PMB_BSEARCH_KEYS_FAR : PMB_BSEARCH_KEYS;
 	uint64_t x, x0;
 	uint32_t *a;
 
@@ -111,8 +112,8 @@ static void bm_bsearch(struct pmb_state *s, enum bsearch_form form)
 	if (form != BSEARCH_SOL) {
 		uint64_t xa = x0, xb = x0;
 
-		if (lookups(pmb_bsearch_branchy, a, n, &xa) !=
-		    lookups(pmb_bsearch_branchless, a, n, &xb)) {
+		if (lookups(pmb_bsearch_branchy, a, n, &xa, keys) !=
+		    lookups(pmb_bsearch_branchless, a, n, &xb, keys)) {
 			pmb_fail(s, "bsearch: branchy and branchless results differ");
 			goto out;
 		}
@@ -120,16 +121,16 @@ static void bm_bsearch(struct pmb_state *s, enum bsearch_form form)
 	x = x0;
 	switch (form) {
 	case BSEARCH_BRANCHY:
-		while (pmb_loop_batch(s, PMB_BSEARCH_KEYS))
-			pmb_do_not_optimize(lookups(pmb_bsearch_branchy, a, n, &x));
+		while (pmb_loop_batch(s, keys))
+			pmb_do_not_optimize(lookups(pmb_bsearch_branchy, a, n, &x, keys));
 		break;
 	case BSEARCH_BRANCHLESS:
-		while (pmb_loop_batch(s, PMB_BSEARCH_KEYS))
-			pmb_do_not_optimize(lookups(pmb_bsearch_branchless, a, n, &x));
+		while (pmb_loop_batch(s, keys))
+			pmb_do_not_optimize(lookups(pmb_bsearch_branchless, a, n, &x, keys));
 		break;
 	case BSEARCH_SOL:
-		while (pmb_loop_batch(s, PMB_BSEARCH_KEYS))
-			pmb_do_not_optimize(lookups(sol_search, a, n, &x));
+		while (pmb_loop_batch(s, keys))
+			pmb_do_not_optimize(lookups(sol_search, a, n, &x, keys));
 		break;
 	}
 out:

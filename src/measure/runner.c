@@ -752,6 +752,7 @@ int pmb__runner_run(const struct pmb_runner_opts *o, const struct pmb_meter *m,
 		if (results[i].m.not_run)
 			result_not_run(&results[i]);
 out:
+	pmb__buffer_trim();
 	free(mem);
 	free(res);
 	free(done);

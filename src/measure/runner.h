@@ -39,7 +39,11 @@ struct pmb_runner_opts {
 /* A 2 MiB-aligned buffer, THP-backed by madvise(MADV_HUGEPAGE) if huge, and
  * touched so it is resident.  NULL on failure. */
 void *pmb__buffer_map(size_t bytes, bool huge);
+/* Frees a buffer of pmb__buffer_map: the largest freed is kept (one), and
+ * the next buffer of its page size that fits is made from it. */
 void pmb__buffer_unmap(void *p, size_t bytes);
+/* Unmaps the buffer kept, if any: at the end of a run. */
+void pmb__buffer_trim(void);
 /* Share (0..1) of [p, p+bytes) backed by huge pages, from
  * /proc/self/smaps (AnonHugePages); -1 if it cannot be read. */
 double pmb__buffer_huge_fraction(const void *p, size_t bytes);

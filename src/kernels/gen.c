@@ -6,6 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The mask of pmb_gen_below(g, n): n - 1 with every bit below its top set. */
+static uint64_t cover_mask(uint64_t n)
+{
+	uint64_t mask = n - 1;
+
+	mask |= mask >> 1;
+	mask |= mask >> 2;
+	mask |= mask >> 4;
+	mask |= mask >> 8;
+	mask |= mask >> 16;
+	mask |= mask >> 32;
+	return mask;
+}
+
 uint64_t pmb_gen_below(struct pmb_rng *g, uint64_t n)
 {
 	uint64_t mask, x;
@@ -14,13 +28,7 @@ uint64_t pmb_gen_below(struct pmb_rng *g, uint64_t n)
 		return 0;
 	/* Rejection under the covering power of two: unbiased, no division,
 	 * fewer than two draws on average. */
-	mask = n - 1;
-	mask |= mask >> 1;
-	mask |= mask >> 2;
-	mask |= mask >> 4;
-	mask |= mask >> 8;
-	mask |= mask >> 16;
-	mask |= mask >> 32;
+	mask = cover_mask(n);
 	do
 		x = pmb_rng_next(g) & mask;
 	while (x >= n);
@@ -245,19 +253,6 @@ size_t pmb_gen_varints(uint8_t *buf, size_t n, int width, uint64_t seed,
 	return len;
 }
 
-/* The mask of pmb_gen_below(g, n): n - 1 with every bit below its top set. */
-static uint64_t cover_mask(uint64_t n)
-{
-	uint64_t mask = n - 1;
-
-	mask |= mask >> 1;
-	mask |= mask >> 2;
-	mask |= mask >> 4;
-	mask |= mask >> 8;
-	mask |= mask >> 16;
-	mask |= mask >> 32;
-	return mask;
-}
 
 void pmb_gen_sorted_u32(uint32_t *a, size_t n, uint64_t seed)
 {

@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 import pmbtap
 from pmbtap import done, ok, run, run_json, skip  # noqa: E402
@@ -41,6 +42,32 @@ def bench(d, name):
 
 def events(d):
     return (d or {}).get("context", {}).get("events", [])
+
+
+def run_saved(*args, env=None, user=None):
+    """One run for a check that needs its console and its figures both:
+    (the console run's CompletedProcess, the results it wrote with --save,
+    parsed, or None).  --save writes the document --format=json prints, so
+    one run serves where a JSON run and a console run of the same options
+    did: a pmubench run costs the emulated guest about a CPU second of the
+    host, most of it the run's start-up and calibration (issue 29)."""
+    if GUEST:
+        path = "/tmp/pmb-saved.json"
+        r = run(*args, "--save=" + path, env=env, user=user)
+        text = pmbtap.guest().sh("cat %s 2>/dev/null; rm -f %s" % (path, path)).stdout
+    else:
+        fd, path = tempfile.mkstemp(prefix="pmb-hw-", suffix=".json")
+        os.close(fd)
+        try:
+            r = run(*args, "--save=" + path, env=env)
+            with open(path) as f:
+                text = f.read()
+        finally:
+            os.unlink(path)
+    try:
+        return r, json.loads(text)
+    except ValueError:
+        return r, None
 
 
 def near(v, want, tol_real):
@@ -77,7 +104,9 @@ if not PMB or not os.access(PMB, os.X_OK):
 env = {k: v for k, v in os.environ.items() if k != "LIBPFM_FORCE_PMU"}
 
 # ---- does this machine count? --------------------------------------------
-r0, d = run_json("--filter=^calib/add_chain$", *FAST, env=env)
+# The default counters: the figures from its --save, its --wide console for
+# LACK's table below (one run).
+r0, d = run_saved("--filter=^calib/add_chain$", "--wide", *FAST, env=env)
 r, d0 = r0, d
 if d is None:
     ok(False, "calib/add_chain JSON run (%d: %s)" % (r.returncode, r.stderr.strip()[-300:]))
@@ -317,11 +346,16 @@ else:
     ok(all(e.get("not_counted") and b.get(e["key"] + "_per_item") is None for e in missing)
        and num(b.get("instructions_per_item")), LACK[1] + " (%r)" % [e.get("not_counted") for e in missing])
     ok(NOPMU not in r0.stderr, LACK[2])
-    # --wide: every column, so that each missing event's is in the table.
-    r = run("--filter=^calib/add_chain$", "--wide", *FAST, env=env)
+    # --wide: every column, so that each missing event's is in the table
+    # (the first run's console).
+    r = r0
     foot = {n: re.search(r"^(\S+) %s not counted: \S" % re.escape(n), r.stdout, re.M) for n in names}
     ok(all(m and re.search(r"\bn/a%s(\s|$)" % re.escape(m.group(1)), r.stdout) for m in foot.values()),
        LACK[3] + " (%r)" % {n: m and m.group(0) for n, m in foot.items()})
+
+# BR_MISP_RETIRED on calib/empty: the headline name's run below, and on an
+# Arm PMU the alias's encoding (ARMCHK), one run for both.
+r_misp = run_json("--counters=BR_MISP_RETIRED", "--filter=^calib/empty$", "--samples=10", env=env)
 
 ARMCHK = ["an event this Arm PMU does not implement is not passed off as a 0",
           "ARM's architectural names resolve",
@@ -345,13 +379,13 @@ else:
     r, d = run_json("--counters=" + ",".join(arch), "--filter=^calib/empty$", "--samples=5", env=env)
     got = [x.get("name") for x in events(d)]
     ok(r.returncode == 0 and got == arch, ARMCHK[1] + " (%d: %r %s)" % (r.returncode, got, r.stderr[-200:]))
-    r, d = run_json("--counters=BR_MISP_RETIRED", "--filter=^calib/empty$", "--samples=5", env=env)
+    r, d = r_misp
     enc = events(d)[0].get("encoding", "") if events(d) else ""
     ok(r.returncode == 0 and ("BR_MIS_PRED" in enc or "BRANCH_MISPRED" in enc) and "alias" in enc,
        ARMCHK[2] + " (%r)" % enc)
 
 # ---- the headline name resolves on any PMU; a typo fails with matches ----
-r, dj = run_json("--counters=BR_MISP_RETIRED", "--filter=^calib/empty$", "--samples=10", env=env)
+r, dj = r_misp
 ok(r.returncode == 0 and dj is not None, "BR_MISP_RETIRED resolves on %s and runs (%d: %s)"
    % (host, r.returncode, r.stderr.strip()[-200:]))
 evs = events(dj)
@@ -393,15 +427,15 @@ else:
         ok(r.returncode == 0 and "perf_event_paranoid is 2" in r.stderr
            and "`sudo sysctl kernel.perf_event_paranoid=1`" in r.stderr, PERM[1] + " (%s)" % r.stderr[-300:])
         g.sh("echo 3 > /proc/sys/kernel/perf_event_paranoid")
-        r = run("--filter=^calib/empty$", "--samples=5", "--format=json", user="nobody")
-        fb = json.loads(r.stdout).get("context", {}).get("fallback") if r.returncode == 0 else None
+        # One run for the JSON's figures and the console's header.
+        r, dp = run_saved("--filter=^calib/empty$", "--samples=5", user="nobody")
+        fb = (dp or {}).get("context", {}).get("fallback") if r.returncode == 0 else None
         ok(r.returncode == 0 and "perf_event_paranoid is 3" in r.stderr
            and "`sudo sysctl kernel.perf_event_paranoid=2`" in r.stderr and fb == "not permitted: time only"
            and r.stderr.count("perf_event_paranoid is 3") == 1,
            PERM[2] + " (%r: %s)" % (fb, r.stderr[-300:]))
-        pmu = json.loads(r.stdout).get("context", {}).get("pmu", {}) if r.returncode == 0 else {}
-        c = run("--filter=^calib/empty$", "--samples=5", user="nobody")
-        head = " ".join(c.stdout.split("\n\n")[0].split())
+        pmu = (dp or {}).get("context", {}).get("pmu", {}) if r.returncode == 0 else {}
+        head = " ".join(r.stdout.split("\n\n")[0].split())
         ok(pmu.get("not_permitted_paranoid") == 3 and "PMU not permitted (perf_event_paranoid 3" in head
            and "no PMU" not in head,
            "perf_event_paranoid 3: the header says not permitted, not 'no PMU' (%r, %r)" % (head, pmu))
@@ -526,9 +560,11 @@ SELF = ["--read=self: every group from user space, calib/add_chain 1 instruction
         "includes the reads"]
 
 
-def read_run(mode, *extra):
-    r, d = run_json("--read=" + mode, "--counters=instructions,cycles", "--filter=^calib/add_chain$",
-                    *FAST, *extra, env=env)
+def read_run(mode, *extra, console=()):
+    """console: the run's console options (its console is read too; the
+    figures then come from its --save)."""
+    args = ["--read=" + mode, "--counters=instructions,cycles", "--filter=^calib/add_chain$", *FAST, *extra]
+    r, d = run_saved(*args, *console, env=env) if console else run_json(*args, env=env)
     c = (d or {}).get("context", {})
     ins = bench(d, "calib/add_chain").get("instructions_per_item")
     per = c.get("harness_overhead", {}).get("events", {}).get("instructions", {}).get("per_sample")
@@ -557,7 +593,9 @@ else:
     try:
         if g:
             g.sh("echo 1 > /proc/sys/kernel/perf_user_access")
-        rs, cs, ins_s, per_s = read_run("self")
+        # --verbose --wide: its console's read path and overhead lines too
+        # (SELF[9]), one run.
+        rs, cs, ins_s, per_s = read_run("self", console=("--verbose", "--wide"))
         rr, cr, ins_r, per_r = read_run("syscall")
         if rs.returncode == 2 and not GUEST:
             checks(SELF, "this kernel keeps the counters from user space: " + rs.stderr.strip()[-200:])
@@ -614,9 +652,9 @@ else:
                    % (b.get("instructions_multiplexed"), ins))
             else:
                 skip(SELF[8], "forcing multiplexing needs root and the guest's hw_hog (tests/aarch64)")
-            # --verbose: the read path and overhead lines; --wide: unwrapped.
-            r = run("--read=self", "--counters=instructions,cycles", "--filter=^calib/add_chain$", "--verbose",
-                    "--wide", *FAST, env=env)
+            # --verbose: the read path and overhead lines; --wide: unwrapped
+            # (the --read=self run above).
+            r = rs
             head = [l for l in r.stdout.splitlines() if l.startswith(("counters read", "harness overhead"))]
             # From user space the reads lie inside the timed sample: the
             # overhead line says its ns include them.
@@ -640,7 +678,9 @@ for ev in ("instructions", "cycles"):
     if not hw:
         checks(names, NOHW)
         continue
-    r, d = run_json("--disasm", "--counters=%s" % ev, "--filter=^calib/add_chain4$", *FAST, env=env)
+    # One run: its console for the listing's words, its saved results for
+    # the figures (a JSON run and a console run of the same options before).
+    r, d = run_saved("--disasm", "--counters=%s" % ev, "--filter=^calib/add_chain4$", *FAST, env=env)
     x = bench(d, "calib/add_chain4").get("disasm") or {}
     n, cnt, per = x.get("samples"), x.get("event_count"), x.get("sample_period")
     # A PMU that interrupts on every overflow gives the count / period (the
@@ -676,7 +716,6 @@ for ev in ("instructions", "cycles"):
     if GUEST and user < 20:
         pmbtap.diag("thin sampling on the emulated PMU (%s): %d user-mode samples of %r, %d of them on the loop"
              % (ev, user, n, inc))
-    r = run("--disasm", "--counters=%s" % ev, "--filter=^calib/add_chain4$", *FAST, env=env)
     ok(r.returncode == 0 and re.search(r"ranked by share of %s samples: 1\. [0-9a-f]+ [0-9.]+%%" % ev, r.stdout)
        and "skid" in r.stdout and re.search(r"^ +[0-9.]+% +[0-9a-f]+ +\S* +add ", r.stdout, re.M),
        names[2])
@@ -684,7 +723,7 @@ for ev in ("instructions", "cycles"):
     # landed (the emulated PMU: one sample per window).
     acc = re.search(r"accounted: the listing holds (\d+) of the (\d+) samples", r.stdout)
     thin = re.search(r"thin sampling: (\d+) samples landed of the (\d+) expected", r.stdout)
-    # (the JSON run above: another run, as thin or not as this one)
+    # (the figures this console printed, from its saved results)
     exp, got = x.get("samples_expected"), x.get("samples")
     is_thin = num(exp) and num(got) and got < 0.5 * exp
     ok(acc and num(exp) and (bool(thin) == bool(is_thin)) and (not thin or int(thin.group(2)) > 2 * int(thin.group(1))),

@@ -14,7 +14,9 @@ assigned only where they are made (measure/, run/'s assembly of the
 context, io/'s reading of a saved run, model/'s helpers), the figures
 (r->f, ctx->f) only in analyse/ (and model/'s helpers); the analysis and
 the reports take results and contexts through const pointers, but for
-the analysis's entries, which hand them on split (analysis.h)."""
+the analysis's entries, which hand them on split (analysis.h).  The
+console's view is made only by report/'s pmb__console_view(), and run.c
+prints only through report_out.c."""
 import os
 import re
 
@@ -172,6 +174,31 @@ ok(nwrites > 50 and not writes, "the measured data (->m.) is assigned only in me
    % (nwrites, len(writes)))
 ok(not mutable, "analyse/ (but for its entries) and report/ take results and contexts const "
    "(%d do not)" % len(mutable))
+
+# The console's view (width, columns, wide, verbose) is made in one place,
+# report/'s pmb__console_view(), which the live run and `pmubench report`
+# both call: no file assigns a member of a context's view.
+VIEW_WRITE = re.compile(r"(?:->|\.)view\.[a-z_]\w*\s*(?:[-+*/|&^]?=(?!=)|\+\+|--)"
+                        r"|\(\s*&?\s*\w+(?:->|\.)view\.[a-z_]\w*\s*,\s*sizeof")
+# run.c prints through report_out.c (its lines, their escaping), never
+# itself (src/README.md).
+PRINTS = re.compile(r"\b(?:printf|fprintf|puts|fputs|putchar|fputc|fwrite|perror)\s*\(")
+views, prints = [], []
+for folder, f in sources():
+    path = os.path.join(SRC, folder, f)
+    for no, line in enumerate(open(path), 1):
+        code = re.sub(r'/\*.*?(\*/|$)|//.*|"(?:[^"\\]|\\.)*"', "", line)
+        if VIEW_WRITE.search(code):
+            views.append("src/%s/%s:%d: a member of the console's view assigned; make it with "
+                         "pmb__console_view() (report_out.h): %s" % (folder, f, no, code.strip()))
+        if (folder, f) == ("run", "run.c") and PRINTS.search(code):
+            prints.append("src/run/run.c:%d: prints itself; print through report_out.c: %s"
+                          % (no, code.strip()))
+for b in views + prints:
+    diag(b)
+ok(not views, "the console's view is made only by pmb__console_view() (%d members assigned "
+   "elsewhere)" % len(views))
+ok(not prints, "run.c prints only through report_out.c (%d calls of its own)" % len(prints))
 
 for key, why in sorted(EXCEPTIONS.items()):
     ok(key in used, "listed exception %s -> %s is still there (%s); else drop it from the list"

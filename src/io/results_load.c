@@ -320,7 +320,7 @@ static int read_machine(struct loader *l, const json_t *cx, struct pmb_loaded_ru
 	c->m.ngroups = integer(cx, "groups", 0);
 	text(re, "cpu_model", c->m.cpu_model, sizeof(c->m.cpu_model));
 	c->m.has_cycles = truth(re, "cycles_counted");
-	c->view.counters_given = truth(re, "counters_given");
+	c->m.counters_given = truth(re, "counters_given");
 	c->m.seed = u64_text(re, "seed");
 	return 0;
 }

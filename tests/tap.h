@@ -5,23 +5,40 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 static int tap__n, tap__failed;
 
+/* A point's message is one line: TAP reads a line after it as output it
+ * does not know (meson: "Unknown TAP output lines").  One with a newline
+ * fails, its newlines shown as "\\n"; what takes lines goes in tap_diag. */
 static inline __attribute__((format(printf, 3, 0))) int
 tap_vok_at(int line, int cond, const char *fmt, va_list ap)
 {
+	char *msg = NULL;
+	size_t len = 0, lines = 0;
+	FILE *m = open_memstream(&msg, &len);
+
+	if (m) {
+		vfprintf(m, fmt, ap);
+		fclose(m);
+	}
+	for (size_t i = 0; msg && i < len; i++)
+		lines += msg[i] == '\n';
+	cond = cond && msg && !lines;
 	printf("%s %d - ", cond ? "ok" : "not ok", ++tap__n);
-	vprintf(fmt, ap);
+	for (size_t i = 0; msg && i < len; i++)
+		fputs(msg[i] == '\n' ? "\\n" : (char[]){ msg[i], 0 }, stdout);
 	if (!cond) {
-		printf(" (line %d)", line);
+		printf(" (line %d%s)", line, lines ? "; the message has a newline: tap_diag the rest" : "");
 		tap__failed++;
 	}
 	printf("\n");
 	fflush(stdout);
+	free(msg);
 	return cond;
 }
 
@@ -131,6 +148,18 @@ tap_timed_at(int line, const struct tap_load *l, int cond, const char *fmt, ...)
 
 /* A diagnostic line. */
 #define tap_diag(...) (printf("# "), printf(__VA_ARGS__), printf("\n"))
+
+/* Text of many lines as diagnostics: "# LABEL" then "#   LINE" each. */
+static inline void tap_diag_lines(const char *label, const char *text)
+{
+	printf("# %s\n", label);
+	for (const char *p = text ? text : ""; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		printf("#   %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
 
 /* Skip one test point with a reason. */
 #define tap_skip(...) (printf("ok %d # SKIP ", ++tap__n), printf(__VA_ARGS__), printf("\n"))

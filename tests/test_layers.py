@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The layers of src/ hold: every #include "..." under src/ is checked
+"""The layers of src/ hold: every #include "..." under src/, and every
+#include <...> that names a header of src/, is checked
 against the layer table of src/README.md's "How it is built" (read from there, so
 that the document and the code cannot drift).  A file may include its own
 folder's headers, the public API (include/pmubench.h) and the build's
@@ -13,7 +14,9 @@ assigned only where they are made (measure/, run/'s assembly of the
 context, io/'s reading of a saved run, model/'s helpers), the figures
 (r->f, ctx->f) only in analyse/ (and model/'s helpers); the analysis and
 the reports take results and contexts through const pointers, but for
-the analysis's entries, which hand them on split (analysis.h)."""
+the analysis's entries, which hand them on split (analysis.h).  The
+console's view is made only by report/'s pmb__console_view(), and run.c
+prints only through report_out.c."""
 import os
 import re
 
@@ -71,38 +74,71 @@ for folder, f in sources():
     ok(f not in home, "header name %s is unique under src/ (%s and %s)" % (f, home.get(f), folder))
     home.setdefault(f, folder)
 
-bad = []
 used = set()
+
+
+def include_faults(folder, f, no, line):
+    """What is wrong with one line of src/FOLDER/F: [] for a line that is no
+    #include of a header of src/, or one that holds.  Every folder of src/
+    is on every target's include path (meson.build), so #include <analyse.h>
+    finds src/analyse/analyse.h as "analyse.h" does: an angle-bracket include
+    that names a header of src/ is checked as a quoted one, and refused as
+    well (a header of src/ is named in quotes)."""
+    m = re.match(r'\s*#\s*include\s*(?:"([^"]+)"|<([^>]+)>)', line)
+    if not m:
+        return []
+    h = m.group(1) or m.group(2)
+    angle = m.group(1) is None
+    if angle:
+        # <x.h> of a header of src/: by its file name (src/LAYER/ is on the
+        # path) or by its path under src/ (src/ is too); else a system header.
+        known = h in home or h in ANYWHERE or (
+            "/" in h and os.path.isfile(os.path.join(SRC, h)) and h.endswith(".h"))
+        if not known:
+            return []
+    where = "src/%s/%s:%d: #include %s" % (folder, f, no, ("<%s>" if angle else "\"%s\"") % h)
+    out = []
+    if angle and h not in ANYWHERE:
+        out.append("%s: a header of src/ named in <...>: name it in quotes, by its file name" % where)
+    if h in ANYWHERE:
+        return out
+    if "/" in h or h not in home:
+        out.append("%s: not a header of src/ (name another folder's header by its file name)" % where)
+        return out
+    to = home[h]
+    if to == folder:
+        return out
+    key = ("%s/%s" % (folder, f), h)
+    if key in EXCEPTIONS:
+        used.add(key)
+        return out
+    if h in single.get(folder, set()):
+        return out
+    if to not in table.get(folder, set()):
+        out.append("%s: layer %s may not include layer %s (src/README.md \"How it is built\": %s may "
+                   "include %s)" % (where, folder, to, folder,
+                                    ", ".join(sorted(table.get(folder, ()))) or "no other layer"))
+    elif h != to + ".h":
+        out.append("%s: %s is internal to %s/; other layers include its public header %s.h"
+                   % (where, h, to, to))
+    return out
+
+
+# The check itself, on lines made up here: each must be refused (or pass)
+# whatever the tree holds today.
+for line, want in (('#include "analyse.h"', 1), ("#include <analyse.h>", 2),
+                   ("# include <analyse/analyse.h>", 2), ("#include <base/stats.h>", 2),
+                   ("#include <model.h>", 1), ('#include "model.h"', 0), ("#include <stdio.h>", 0),
+                   ('#include "report_cols.h"', 0), ("#include <pmubench.h>", 0)):
+    got = include_faults("report", "report_branch.c", 1, line)
+    ok(len(got) == want, "the check finds %d fault(s) in report/'s line %s (%s)"
+       % (want, line, "; ".join(got) or "none"))
+
+bad = []
 for folder, f in sources():
     path = os.path.join(SRC, folder, f)
     for no, line in enumerate(open(path), 1):
-        m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
-        if not m:
-            continue
-        h = m.group(1)
-        where = "src/%s/%s:%d: #include \"%s\"" % (folder, f, no, h)
-        if h in ANYWHERE:
-            continue
-        if "/" in h or h not in home:
-            bad.append("%s: not a header of src/ (name another folder's header by its file name)"
-                       % where)
-            continue
-        to = home[h]
-        if to == folder:
-            continue
-        key = ("%s/%s" % (folder, f), h)
-        if key in EXCEPTIONS:
-            used.add(key)
-            continue
-        if h in single.get(folder, set()):
-            continue
-        if to not in table.get(folder, set()):
-            bad.append("%s: layer %s may not include layer %s (src/README.md \"How it is built\": %s may "
-                       "include %s)" % (where, folder, to, folder,
-                                        ", ".join(sorted(table.get(folder, ()))) or "no other layer"))
-        elif h != to + ".h":
-            bad.append("%s: %s is internal to %s/; other layers include its public header %s.h"
-                       % (where, h, to, to))
+        bad += include_faults(folder, f, no, line)
 for b in bad:
     diag(b)
 ok(not bad, "every #include under src/ holds to the layer table (%d do not)" % len(bad))
@@ -138,6 +174,31 @@ ok(nwrites > 50 and not writes, "the measured data (->m.) is assigned only in me
    % (nwrites, len(writes)))
 ok(not mutable, "analyse/ (but for its entries) and report/ take results and contexts const "
    "(%d do not)" % len(mutable))
+
+# The console's view (width, columns, wide, verbose) is made in one place,
+# report/'s pmb__console_view(), which the live run and `pmubench report`
+# both call: no file assigns a member of a context's view.
+VIEW_WRITE = re.compile(r"(?:->|\.)view\.[a-z_]\w*\s*(?:[-+*/|&^]?=(?!=)|\+\+|--)"
+                        r"|\(\s*&?\s*\w+(?:->|\.)view\.[a-z_]\w*\s*,\s*sizeof")
+# run.c prints through report_out.c (its lines, their escaping), never
+# itself (src/README.md).
+PRINTS = re.compile(r"\b(?:printf|fprintf|puts|fputs|putchar|fputc|fwrite|perror)\s*\(")
+views, prints = [], []
+for folder, f in sources():
+    path = os.path.join(SRC, folder, f)
+    for no, line in enumerate(open(path), 1):
+        code = re.sub(r'/\*.*?(\*/|$)|//.*|"(?:[^"\\]|\\.)*"', "", line)
+        if VIEW_WRITE.search(code):
+            views.append("src/%s/%s:%d: a member of the console's view assigned; make it with "
+                         "pmb__console_view() (report_out.h): %s" % (folder, f, no, code.strip()))
+        if (folder, f) == ("run", "run.c") and PRINTS.search(code):
+            prints.append("src/run/run.c:%d: prints itself; print through report_out.c: %s"
+                          % (no, code.strip()))
+for b in views + prints:
+    diag(b)
+ok(not views, "the console's view is made only by pmb__console_view() (%d members assigned "
+   "elsewhere)" % len(views))
+ok(not prints, "run.c prints only through report_out.c (%d calls of its own)" % len(prints))
 
 for key, why in sorted(EXCEPTIONS.items()):
     ok(key in used, "listed exception %s -> %s is still there (%s); else drop it from the list"

@@ -137,16 +137,18 @@ def perf_case():
     check_format("perf.csv", args, "csv")
 
 
-def refused(what, file_text, expect):
+def refused(what, file_text, expect, exact=False):
     """report of a file that cannot be reported: exit 2, one line that says
-    expect."""
+    expect (that is the whole of stderr, where exact)."""
     p = path("bad.json")
     with open(p, "w") as f:
         f.write(file_text)
     r = run("report", p)
     lines = r.stderr.splitlines()
-    ok(r.returncode == 2 and r.stdout == "" and len(lines) == 1 and expect in r.stderr,
-       "%s: exit 2, one line naming %r (rc %d: %r)" % (what, expect, r.returncode, r.stderr))
+    said = r.stderr == expect if exact else expect in r.stderr
+    ok(r.returncode == 2 and r.stdout == "" and len(lines) == 1 and said,
+       "%s: exit 2, one line %s %r (rc %d: %r)" % (what, "that is" if exact else "naming", expect,
+                                                   r.returncode, r.stderr))
 
 
 def errors():
@@ -170,6 +172,26 @@ def errors():
             b.pop(k, None)
     refused("a schema 1 file", json.dumps(old), "results schema 1 (pmubench %s)"
             % data["context"]["pmubench_version"])
+    # The schema: a newer one, or one not an integer, named as what it is
+    # beside the schemas read (the whole line, exactly).
+    version = data["context"]["pmubench_version"]
+    for schema, line in (
+            (3, "results schema 3 (pmubench %s) was written by a newer pmubench; this pmubench reads "
+             "schema 2: report it with that pmubench" % version),
+            ("2", "context.results_schema: expected an integer, found a string (\"2\"); this pmubench "
+             "reads schema 2"),
+            (2.5, "context.results_schema: expected an integer, found a number not an integer (2.5); "
+             "this pmubench reads schema 2"),
+            (None, "context.results_schema: expected an integer, found null; this pmubench reads "
+             "schema 2"),
+            (0, "results schema 0 (pmubench %s) is no schema pmubench writes; this pmubench reads "
+             "schema 2" % version),
+            (1, "results schema 1 (pmubench %s) has no raw counts to analyse again; this pmubench "
+             "reads schema 2: measure again with this pmubench" % version)):
+        other = json.loads(json.dumps(data))
+        other["context"]["results_schema"] = schema
+        refused("results_schema %s" % json.dumps(schema), json.dumps(other),
+                "pmubench: report: %s: %s\n" % (path("bad.json"), line), exact=True)
     merged = json.loads(json.dumps(data))
     for b in merged["benchmarks"]:
         b["repetitions"] = 2

@@ -311,7 +311,7 @@ static void test_no_cache(void)
 	tap_ok(pmb__topology_info(t, 0, &info) == 0 && info.ncaches == 3 && info.caches_assumed,
 	       "no caches from hwloc: three assumed levels, marked assumed");
 	tap_ok(strcmp(info.fallback, "hwloc reports no data caches: tiers use ASSUMED sizes L1d 32 KiB, "
-		      "L2 1024 KiB, L3 8192 KiB (pmubench's defaults; sysconf has none), line 64 B") == 0,
+		      "L2 1 MiB, L3 8 MiB (pmubench's defaults; sysconf has none), line 64 B") == 0,
 	       "the note says which sizes and where from: \"%s\"", info.fallback);
 	tap_ok(pmb__topology_tiers(&info, p, PMB_MAX_TIER_POINTS, &n) == 0 && n > 3,
 	       "tiers come from the assumed sizes (%zu points)", n);

@@ -76,31 +76,15 @@ static int check_outputs(const struct pmb_options *o, const char *file)
 }
 
 /* The view the live run drew with: the report's options and this
- * terminal's width ($COLUMNS). */
+ * terminal's width ($COLUMNS), the run's --counters as saved. */
 static int set_view(const struct pmb_options *o, struct pmb_context *c)
 {
 	char err[1600];
 
 	if (o->columns && pmb__columns_check(o->columns, &c->m.plan, err, sizeof(err)))
 		return pmb__out_error("%s", err);
-	c->view.width = pmb__out_width(o->out);
-	snprintf(c->view.columns, sizeof(c->view.columns), "%s", o->columns ? o->columns : "");
-	c->view.wide = o->wide;
-	c->view.verbose = o->verbose;
+	c->view = pmb__console_view(o->out, o->columns, o->wide, o->verbose, c->m.counters_given);
 	return 0;
-}
-
-/* Exit status as the live run's: 1 where a benchmark failed its check. */
-static int failed_checks(const struct pmb_loaded_run *run)
-{
-	int rc = 0;
-
-	for (size_t i = 0; i < run->n; i++)
-		if (run->res[i].m.status == PMB_EVERIFY) {
-			fprintf(stderr, "pmubench: %s failed: %s\n", run->res[i].m.inst->name, run->res[i].m.reason);
-			rc = 1;
-		}
-	return rc;
 }
 
 int pmb__report_main(int argc, char **argv)
@@ -130,7 +114,7 @@ int pmb__report_main(int argc, char **argv)
 				file, run.disasm_kept, run.disasm_kept == 1 ? "" : "s");
 		rc = pmb__out_report((enum pmb_format)o.format, o.out, o.plot, run.ctx, run.res, run.n);
 		if (!rc)
-			rc = failed_checks(&run);
+			rc = pmb__out_failed_checks(run.res, run.n);
 	}
 	pmb__loaded_run_free(&run);
 	return rc;

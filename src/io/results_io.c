@@ -25,8 +25,8 @@ struct chunk {
 
 struct pmb_results_mem {
 	struct chunk *head;
-	size_t *slot;  /* hash table of benchmark names: index + 1, 0 empty */
-	size_t mask;
+	struct pmb_name_index names; /* benchmark names to their index (hash.h;
+	                                the names live in the chunks) */
 };
 
 #define CHUNK_BYTES ((size_t)1 << 20)
@@ -318,43 +318,15 @@ static int read_run(struct ctx *c, json_t *o, const char *name,
 
 /* ---- benchmarks by name ------------------------------------------------- */
 
-static size_t hash(const char *s)
-{
-	/* Seeded: the names are the file's, which anyone may have written. */
-	return (size_t)pmb__hash_index(pmb__fnv1a(PMB_FNV1A_INIT, s));
-}
-
-static int hash_init(struct ctx *c, size_t n)
-{
-	size_t cap = 16;
-
-	while (cap < 2 * n)
-		cap *= 2;
-	c->m->slot = mem_alloc(c->m, cap, sizeof(*c->m->slot));
-	if (!c->m->slot)
-		return nomem(c);
-	memset(c->m->slot, 0, cap * sizeof(*c->m->slot));
-	c->m->mask = cap - 1;
-	return 0;
-}
-
-/* The slot of name: holding its index + 1, or 0 where it would go.  The
- * table is at least twice as big as the names: probes stay short. */
-static size_t *hash_slot(const struct pmb_results *r, const char *name)
-{
-	size_t i = hash(name) & r->mem->mask, *slot = r->mem->slot;
-
-	while (slot[i] && strcmp(r->bench[slot[i] - 1].name, name))
-		i = (i + 1) & r->mem->mask;
-	return &slot[i];
-}
-
+/* The index of names is base's (hash.h): seeded, since the names are
+ * the file's, which anyone may have written. */
 const struct pmb_results_bench *pmb__results_find(const struct pmb_results *r,
 						  const char *name)
 {
-	size_t *slot = hash_slot(r, name);
+	const struct pmb_name_index *x = &r->mem->names;
+	size_t i = pmb__name_index_slot(x, name);
 
-	return *slot ? &r->bench[*slot - 1] : NULL;
+	return x->name[i] ? &r->bench[x->at[i]] : NULL;
 }
 
 /* A run that measured nothing: pmubench's status, Google Benchmark's
@@ -373,8 +345,9 @@ static bool measured(json_t *o)
 static int group(struct ctx *c, struct pmb_results *r,
 		 struct pmb_results_bench *b, json_t *arr, size_t *which)
 {
+	struct pmb_name_index *x = &c->m->names;
 	const char *name, *type;
-	size_t i, *slot;
+	size_t i, k;
 	json_t *o;
 
 	json_array_foreach(arr, i, o) {
@@ -386,14 +359,15 @@ static int group(struct ctx *c, struct pmb_results *r,
 				    "benchmark %zu has no \"name\"", i);
 		if (type && !strcmp(type, "aggregate"))
 			continue;
-		slot = hash_slot(r, name);
-		if (!*slot) {
+		k = pmb__name_index_slot(x, name);
+		if (!x->name[k]) {
 			b[r->nbench].name = mem_strdup(c->m, name);
 			if (!b[r->nbench].name)
 				return nomem(c);
-			*slot = ++r->nbench;
+			x->name[k] = b[r->nbench].name;
+			x->at[k] = r->nbench++;
 		}
-		which[i] = *slot - 1;
+		which[i] = x->at[k];
 		b[which[i]].nrun += measured(o);
 	}
 	return 0;
@@ -411,7 +385,7 @@ static int read_benchmarks(struct ctx *c, struct pmb_results *r, json_t *arr)
 
 	which = malloc((n ? n : 1) * sizeof(*which));
 	r->bench = b = mem_alloc(c->m, n, sizeof(*b));
-	if (!which || !b || hash_init(c, n)) {
+	if (!which || !b || pmb__name_index_init(&c->m->names, n)) {
 		ret = nomem(c);
 		goto out;
 	}
@@ -592,6 +566,7 @@ void pmb__results_free(struct pmb_results *r)
 	if (!r)
 		return;
 	m = r->mem; /* r itself lives in the chunks */
+	pmb__name_index_free(&m->names);
 	for (c = m->head; c; c = next) {
 		next = c->next;
 		free(c);

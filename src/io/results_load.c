@@ -320,7 +320,7 @@ static int read_machine(struct loader *l, const json_t *cx, struct pmb_loaded_ru
 	c->m.ngroups = integer(cx, "groups", 0);
 	text(re, "cpu_model", c->m.cpu_model, sizeof(c->m.cpu_model));
 	c->m.has_cycles = truth(re, "cycles_counted");
-	c->view.counters_given = truth(re, "counters_given");
+	c->m.counters_given = truth(re, "counters_given");
 	c->m.seed = u64_text(re, "seed");
 	return 0;
 }
@@ -347,21 +347,67 @@ static void read_settings(const json_t *cx, struct pmb_context *c)
 			pmb__warn(&c->m.warnings, "%s", json_string_value(w));
 }
 
+/* The schemas `pmubench report` reads, as its errors name them. */
+#if PMB_RESULTS_SCHEMA == PMB_RESULTS_SCHEMA_RERUN
+#define READS_FMT "schema %d"
+#define READS_ARGS PMB_RESULTS_SCHEMA
+#else
+#define READS_FMT "schemas %d to %d"
+#define READS_ARGS PMB_RESULTS_SCHEMA_RERUN, PMB_RESULTS_SCHEMA
+#endif
+
+/* A number with no fraction, as results_schema is (the file is read with
+ * every number a double, results_file.c). */
+static int is_whole(const json_t *s)
+{
+	double x = json_is_number(s) ? json_number_value(s) : NAN;
+
+	return isfinite(x) && x == floor(x);
+}
+
+/* context.results_schema when it is no integer, named as what it is. */
+static int schema_not_integer(struct loader *l, const json_t *s)
+{
+	static const char *const what[] = {
+		[JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array", [JSON_STRING] = "a string",
+		[JSON_INTEGER] = "a number not an integer", [JSON_REAL] = "a number not an integer",
+		[JSON_TRUE] = "true", [JSON_FALSE] = "false", [JSON_NULL] = "null",
+	};
+	char shown[48] = "";
+
+	if (json_is_string(s))
+		snprintf(shown, sizeof(shown), " (\"%.40s\")", json_string_value(s));
+	else if (json_is_number(s))
+		snprintf(shown, sizeof(shown), " (%.15g)", json_number_value(s));
+	return FAIL(l, "context.results_schema: expected an integer, found %s%s; this pmubench reads "
+		    READS_FMT, what[json_typeof(s)], shown, READS_ARGS);
+}
+
 /* Which pmubench wrote the file, and whether it holds what is read. */
 static int check_schema(struct loader *l, const json_t *root, const json_t *cx)
 {
 	const char *version = json_string_value(get(cx, "pmubench_version"));
-	int schema = integer(cx, "results_schema", 1);
+	const json_t *s = get(cx, "results_schema");
+	double schema = !s ? 1 : is_whole(s) ? json_number_value(s) : NAN;
 
 	if (!json_is_object(cx) || !json_is_array(get(root, "benchmarks")))
 		return FAIL(l, "not a pmubench results file (no \"context\" object and \"benchmarks\" array)");
 	if (!version)
 		return FAIL(l, "not written by pmubench (no context.pmubench_version): only pmubench's "
 			    "own results can be reported again");
+	if (isnan(schema))
+		return schema_not_integer(l, s);
+	if (schema > PMB_RESULTS_SCHEMA)
+		return FAIL(l, "results schema %.15g (pmubench %s) was written by a newer pmubench; "
+			    "this pmubench reads " READS_FMT ": report it with that pmubench",
+			    schema, version, READS_ARGS);
+	if (schema < 1)
+		return FAIL(l, "results schema %.15g (pmubench %s) is no schema pmubench writes; "
+			    "this pmubench reads " READS_FMT, schema, version, READS_ARGS);
 	if (schema < PMB_RESULTS_SCHEMA_RERUN)
-		return FAIL(l, "results schema %d (pmubench %s) has no raw counts to analyse again; "
-			    "`pmubench report` needs schema %d or later: measure again with this pmubench",
-			    schema, version, PMB_RESULTS_SCHEMA_RERUN);
+		return FAIL(l, "results schema %.15g (pmubench %s) has no raw counts to analyse again; "
+			    "this pmubench reads " READS_FMT ": measure again with this pmubench",
+			    schema, version, READS_ARGS);
 	if (get(cx, "incomplete_reason"))
 		return FAIL(l, "a signal stopped this run (%s): its benchmarks cannot be paired with "
 			    "their baselines and references again", json_string_value(get(cx, "incomplete_reason")));

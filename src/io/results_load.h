@@ -32,14 +32,17 @@ struct pmb_loaded_run {
 };
 
 /* The lowest results_schema (context) that holds what a run is analysed
- * again from: raw counts with their times, instances, "reanalysis". */
+ * again from: raw counts with their times, instances, "reanalysis"; the
+ * newest read is the one written, PMB_RESULTS_SCHEMA (results_names.h). */
 #define PMB_RESULTS_SCHEMA_RERUN 2
 
 /* Read the results file at path (pmubench's JSON, written with
  * --format=json) into *out.  Returns 0, or with one line in err:
  * pmb__results_load()'s errors (cannot read, not a file, malformed JSON);
  * PMB_EBADJSON for a file of another program or an older pmubench whose
- * schema lacks the raw counts (err names its results_schema and version),
+ * schema lacks the raw counts or a newer pmubench's (err names its
+ * results_schema, its version and the schemas read), a results_schema
+ * not an integer (named as what it is),
  * a run a signal stopped, or a member of the wrong type (named); -ENOMEM.
  * On error *out holds nothing to free. */
 int pmb__results_load_run(const char *path, struct pmb_loaded_run *out, char *err, size_t errlen);

@@ -240,7 +240,8 @@ struct pmb_console_view {
 	char columns[256];   /* --columns=LIST; "" chosen by what was measured */
 	bool wide;           /* --wide: every column */
 	bool verbose;        /* --verbose: the whole probe in the header */
-	bool counters_given; /* --counters given: its events were asked for */
+	bool counters_given; /* the run's (ctx->m.counters_given), for the
+	                        columns (pmb__console_view, report_out.h) */
 };
 
 /* Where the counts come from: perf_event counters, or valgrind's simulation. */
@@ -280,6 +281,8 @@ struct pmb_run_measured {
 	int event_group[PMB_MAX_EVENTS]; /* group of each event; -1 not opened */
 	char event_why[PMB_MAX_EVENTS][192]; /* why an event is not counted; "" counted */
 	bool has_cycles;           /* a real cycles event counted */
+	bool counters_given;       /* --counters given: its events were asked
+	                              for (their columns shown, even of 0) */
 	struct pmb_overhead overhead;
 	struct pmb_topology_info topo;
 	bool topo_ok;

@@ -8,6 +8,12 @@
 
 /* The JSON writer writes these and `pmubench report` reads them back: one
  * table each, so that the two cannot drift apart. */
+/* The results' schema (context.results_schema) this pmubench writes, the
+ * newest that `pmubench report` reads: 2 adds what it reads back (raw
+ * counts with their times, instances, "reanalysis"); Google Benchmark's
+ * json_schema_version stays 1. */
+#define PMB_RESULTS_SCHEMA 2
+
 const char *pmb__means_name(enum pmb_event_meaning m);
 const char *pmb__kind_name(enum pmb_event_kind k);
 const char *pmb__role_name(enum pmb_role r);

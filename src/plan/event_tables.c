@@ -94,7 +94,11 @@ static void *push(void *arrp, int *n, size_t size)
 /* ---- indices ---------------------------------------------------------------- */
 
 /* What an index holds: rows of which array, keyed by name (in any case)
- * and, for IX_ALIAS_PMU, the PMU too. */
+ * and, for IX_ALIAS_PMU, the PMU too.  Its own open addressing, not base's
+ * name index (hash.h, which results_io.c and compare read files' names
+ * with): a key here is two strings, the name matched in any case, and the
+ * index grows as a table's lines are read, where hash.h's holds one exact
+ * name each in a size fixed beforehand.  The hash is hash.h's, seeded. */
 enum ix_kind { IX_ALIAS_NAME, IX_ALIAS_PMU, IX_SET, IX_ABOUT };
 
 static void key_of(const struct pmb_tables *t, enum ix_kind k, int row, const char **name,

@@ -13,6 +13,7 @@
 
 #include <hwloc.h>
 
+#include "base.h"
 #include "pmubench.h"
 
 
@@ -185,7 +186,7 @@ static void assume_caches(struct pmb_topology_info *info, bool this_machine)
 	const int names[] = { _SC_LEVEL1_DCACHE_SIZE, _SC_LEVEL2_CACHE_SIZE, _SC_LEVEL3_CACHE_SIZE };
 	long line = this_machine ? sysconf(_SC_LEVEL1_DCACHE_LINESIZE) : 0;
 	bool libc = this_machine && sysconf(_SC_LEVEL1_DCACHE_SIZE) > 0;
-	char list[96] = "";
+	char list[96] = "", size[24];
 	size_t len = 0;
 
 	for (int i = 0; i < 3; i++) {
@@ -200,9 +201,9 @@ static void assume_caches(struct pmb_topology_info *info, bool this_machine)
 		c->line = line > 0 ? (unsigned)line : 64;
 		c->sharing_cores = 1;
 		snprintf(c->shared_with, sizeof(c->shared_with), "%d", info->cpu);
-		len += (size_t)snprintf(list + len, sizeof(list) - len, "%sL%d%s %llu KiB", len ? ", " : "",
-					c->level, c->level == 1 ? "d" : "",
-					(unsigned long long)(c->size >> 10));
+		pmb__format_bytes_sep(size, sizeof(size), c->size, " ");
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%sL%d%s %s", len ? ", " : "",
+					c->level, c->level == 1 ? "d" : "", size);
 	}
 	info->caches_assumed = true;
 	snprintf(info->fallback, sizeof(info->fallback),

@@ -66,9 +66,4 @@ void pmb__json_branch_studies(struct pmb__jw *w, const struct pmb_context *c);
 void pmb__json_rerun_context(struct pmb__jw *w, const struct pmb_context *c);
 void pmb__json_rerun_result(struct pmb__jw *w, const struct pmb_context *c, const struct pmb_result *x);
 
-/* The results' schema: 2 adds what `pmubench report` reads back (raw
- * counts with their times, instances, "reanalysis"); Google Benchmark's
- * json_schema_version stays 1. */
-#define PMB_RESULTS_SCHEMA 2
-
 #endif

@@ -21,7 +21,7 @@ void pmb__json_rerun_context(struct pmb__jw *w, const struct pmb_context *c)
 	pmb__jw_open(w, "reanalysis", '{', false);
 	pmb__jw_str(w, "cpu_model", c->m.cpu_model);
 	pmb__jw_bool(w, "cycles_counted", c->m.has_cycles);
-	pmb__jw_bool(w, "counters_given", c->view.counters_given);
+	pmb__jw_bool(w, "counters_given", c->m.counters_given);
 	jw_u64_text(w, "seed", c->m.seed);
 	/* warnings[0..this) came before the analysis, which adds the rest */
 	pmb__jw_int(w, "warnings_measured", c->m.warnings.n);

@@ -172,6 +172,43 @@ int pmb__out_width(const char *out)
 	return 100;
 }
 
+struct pmb_console_view pmb__console_view(const char *out, const char *columns, bool wide, bool verbose,
+					  bool counters_given)
+{
+	struct pmb_console_view v = {
+		.width = pmb__out_width(out), .wide = wide, .verbose = verbose, .counters_given = counters_given,
+	};
+
+	snprintf(v.columns, sizeof(v.columns), "%s", columns ? columns : "");
+	return v;
+}
+
+int pmb__out_failed_checks(const struct pmb_result *r, size_t n)
+{
+	char line[sizeof(r->m.inst->name) + sizeof(r->m.reason) + 16];
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (r[i].m.status == PMB_EVERIFY) {
+			snprintf(line, sizeof(line), "%s failed: %s", r[i].m.inst->name, r[i].m.reason);
+			pmb__out_line("", line);
+			rc = 1;
+		}
+	return rc;
+}
+
+void pmb__out_interrupted(const char *signal, size_t measured, size_t n)
+{
+	fprintf(stderr, "pmubench: interrupted by %s: %zu of %zu benchmark%s measured; writing %s, "
+		"marked incomplete\n", signal, measured, n, n == 1 ? "" : "s",
+		measured == 0 ? "the report" : measured == 1 ? "it" : "them");
+}
+
+void pmb__out_incomplete(const char *why)
+{
+	printf("INCOMPLETE: %s\n", why);
+}
+
 void pmb__out_event(void *unused, const char *pmu, const char *name, const char *desc)
 {
 	(void)unused;

@@ -59,6 +59,23 @@ int pmb__out_stderr_width(void);
  * standard output and that is a terminal, else 100. */
 int pmb__out_width(const char *out);
 
+/* The console's view (result.h) of a live run or a run read back: the
+ * report's options (--out, --columns, --wide, --verbose: out and columns
+ * may be NULL), the width pmb__out_width(out) and whether the run asked
+ * for its counters (ctx->m.counters_given).  The one place a view is
+ * made. */
+struct pmb_console_view pmb__console_view(const char *out, const char *columns, bool wide, bool verbose,
+					  bool counters_given);
+/* "pmubench: NAME failed: REASON" on stderr for each of r[0..n) that
+ * failed its check (PMB_EVERIFY).  Returns 1 where one did, else 0: the
+ * exit status of a live run and of `pmubench report` alike. */
+int pmb__out_failed_checks(const struct pmb_result *r, size_t n);
+/* A run a signal stopped: "pmubench: interrupted by SIGNAL: K of N
+ * benchmarks measured; writing ..., marked incomplete" on stderr. */
+void pmb__out_interrupted(const char *signal, size_t measured, size_t n);
+/* --self-check's last line when a signal stopped it: "INCOMPLETE: WHY" on
+ * stdout, after its verdicts. */
+void pmb__out_incomplete(const char *why);
 /* Erase a progress line left on stderr (a run stopped by a signal). */
 void pmb__out_progress_erase(void);
 

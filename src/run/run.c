@@ -606,11 +606,8 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 	c->m.precision = fixed ? NAN : o->precision;
 	c->m.budget_ns = fixed ? NAN : bench_budget_ns(p);
 	c->m.repetitions = o->repetitions;
-	c->view.width = pmb__out_width(o->out);
-	snprintf(c->view.columns, sizeof(c->view.columns), "%s", o->columns ? o->columns : "");
-	c->view.wide = o->wide;
-	c->view.verbose = o->verbose;
-	c->view.counters_given = o->counters != NULL;
+	c->m.counters_given = o->counters != NULL;
+	c->view = pmb__console_view(o->out, o->columns, o->wide, o->verbose, c->m.counters_given);
 	if (s) {
 		c->m.overhead = s->overhead;
 		c->m.min_sample_ns = s->ro.min_sample_ns;
@@ -687,28 +684,22 @@ static int report_stopped(const struct pmb_options *o, const struct pmb_run *run
 }
 
 /* The report of a run, and its exit status: 1 where a benchmark failed its
- * check (read as a program reads it, through the public API); the signal's
- * where one stopped the run (s: how many were measured). */
+ * check; the signal's where one stopped the run (s: how many were
+ * measured). */
 static int report(const struct pmb_options *o, const struct pmb_run *run, const struct pmb_samples *s)
 {
-	const char *why;
 	int rc;
 
 	if (o->self_check) {
 		rc = pmb__selfcheck_report(run->ctx, run->res, run->n, stdout);
 		if (s->stopped)
-			printf("INCOMPLETE: %s\n", run->ctx->m.incomplete);
+			pmb__out_incomplete(run->ctx->m.incomplete);
 		return s->stopped ? 128 + s->stopped : rc;
 	}
 	if (s->stopped)
 		return report_stopped(o, run, s);
 	rc = report_write(o, run->ctx, run->res, run->n);
-	for (size_t i = 0; i < pmb_run_count(run); i++)
-		if (pmb_run_status(run, i, &why) == PMB_EVERIFY) {
-			fprintf(stderr, "pmubench: %s failed: %s\n", pmb_run_name(run, i), why);
-			rc = 1;
-		}
-	return rc;
+	return pmb__out_failed_checks(run->res, run->n) ? 1 : rc;
 }
 
 /* ---- the path ------------------------------------------------------------- */
@@ -760,9 +751,7 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 	if (samples.stopped && isatty(2))
 		pmb__out_progress_erase();
 	if (samples.stopped)
-		fprintf(stderr, "pmubench: interrupted by %s: %zu of %zu benchmark%s measured; writing %s, "
-			"marked incomplete\n", pmb__interrupt_name(samples.stopped), samples.nrun, samples.n,
-			samples.n == 1 ? "" : "s", samples.nrun == 0 ? "the report" : samples.nrun == 1 ? "it" : "them");
+		pmb__out_interrupted(pmb__interrupt_name(samples.stopped), samples.nrun, samples.n);
 	if (rc)
 		goto out;
 	annotate(plan, &opened, &samples, warn);

@@ -203,6 +203,7 @@ static void crossing(struct pmb_sweep_level *v, const struct pmb_sweep_figures *
 		v->a = a->m.inst->working_set;
 		v->b = b->m.inst->working_set;
 		v->ratio = step(fig(a, v->e), fig(b, v->e));
+		v->stepped = established(fig(a, v->e), fig(b, v->e), s->sim);
 	}
 	if (*sa && *sb && v->best > PMB_STEP_RATIO) {
 		v->earlier = true;
@@ -369,9 +370,14 @@ static void tlb_share(struct pmb_sweep_figures *s, const struct pmb_context *c, 
 				base[m++] = h->f.time.s.median;
 			}
 		}
-		if (m)
-			s->share[t] = (struct pmb_sweep_share){ m, pmb__median(d, m), pmb__median(lo, m),
-				pmb__median(hi, m), pmb__median(base, m) };
+		if (m) {
+			struct pmb_sweep_share *sh = &s->share[t];
+
+			*sh = (struct pmb_sweep_share){ m, pmb__median(d, m), pmb__median(lo, m), pmb__median(hi, m),
+							pmb__median(base, m), NAN };
+			if (sh->base > 0 && sh->lo > 0)
+				sh->pct = 100 * sh->diff / sh->base;
+		}
 	}
 }
 
@@ -422,6 +428,26 @@ static void tlb_steps(struct pmb_sweep_figures *s, const struct pmb_context *c, 
 	}
 }
 
+/* Per tier with points (perf), its median in estimated cycles where
+ * cycles are not counted, and over the tier before's. */
+static void tier_ratios(struct pmb_sweep_figures *s, const struct pmb_context *c)
+{
+	double prev = NAN;
+
+	for (int t = 0; t < PMB_SWEEP_TIERS; t++) {
+		struct pmb_sweep_tier *st = &s->tier[t];
+
+		st->est_cycles = st->over_prev = NAN;
+		if (!st->points || s->sim)
+			continue;
+		if (!c->m.has_cycles && c->m.ghz > 0)
+			st->est_cycles = st->med[0] * c->m.ghz;
+		if (isfinite(prev) && prev > 0)
+			st->over_prev = st->med[0] / prev;
+		prev = st->med[0];
+	}
+}
+
 static void one_sweep(struct pmb_sweep_figures *s, const struct pmb_context *c, const struct pmb_result *r, size_t n,
 		      size_t first)
 {
@@ -443,6 +469,7 @@ static void one_sweep(struct pmb_sweep_figures *s, const struct pmb_context *c, 
 			tiers(s, c, r, n);
 			break;
 		}
+	tier_ratios(s, c);
 	huge_pages(s, r, n);
 	if (c->m.topo_ok)
 		reach(s, c);

@@ -1,4 +1,4 @@
-/* test_report_sweep.c - a sweep's section on constructed results (issue 32), its figures made by the analysis (pmb__analyze_sweeps) and rendered: the data TLB reach read from the CPU beside hwloc's boundaries (or why it is not known), the TLB share of mem/chase_4k against mem/chase per tier with its interval (not told from 0 where that holds 0), and an effective capacity under half of hwloc's named only where a step the intervals establish came before the boundary; the tier table naming a tier by measurement where a level holds under half (L3 at DRAM's cost from 4 MiB) or over twice (L2's cost to 1 MiB) of hwloc's size, the causes of each said once; the points past such a step counted in the tier whose cost they have; a rise over PMB_STEP_RATIO across a size whose intervals overlap said as no step established, never "steps". */
+/* test_report_sweep.c - a sweep's section on constructed results (issue 32), its figures made by the analysis (pmb__analyze_sweeps) and rendered: the data TLB reach read from the CPU beside hwloc's boundaries (or why it is not known), the TLB share of mem/chase_4k against mem/chase per tier with its interval (not told from 0 where that holds 0), and an effective capacity under half of hwloc's named only where a step the intervals establish came before the boundary; the tier table naming a tier by measurement where a level holds under half (L3 at DRAM's cost from 4 MiB) or over twice (L2's cost to 1 MiB) of hwloc's size, the causes of each said once; the points past such a step counted in the tier whose cost they have; no sweep for a family a signal left unmeasured; a rise over PMB_STEP_RATIO across a size whose intervals overlap said as no step established, never "steps". */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,6 +244,19 @@ int main(void)
 	tap_ok(strstr(t, "mem/chase: ") && !strstr(t, "steps x3.0 at L2") &&
 	       strstr(t, "; no established step at L2 512KiB (x3.0, intervals overlap);"),
 	       "the finding's words for L2: no established step, the ratio beside");
+	free(t);
+
+	/* A signal left mem/chase_4k unmeasured (not_run, as the runner
+	 * marks it): the reports walk the results without it, and no sweep
+	 * opens for it; mem/chase's opens at its first measured point. */
+	build(&w, true);
+	for (int k = 0; k < NP; k++)
+		w.r[NP + k].m.not_run = true, w.r[NP + k].m.status = PMB_ESKIPPED;
+	w.r[0].m.not_run = true, w.r[0].m.status = PMB_ESKIPPED;
+	t = sweeps(&w);
+	tap_ok(w.ctx.f.nsweeps == 1 && w.ctx.f.sweeps[0].first == 1 && !strstr(t, "mem/chase_4k across"),
+	       "a family a signal left unmeasured opens no sweep; one whose first point it left opens at its "
+	       "second (%d sweeps)", w.ctx.f.nsweeps);
 	free(t);
 
 	build(&w, false);

@@ -294,6 +294,16 @@ out:
 	free(pi);
 }
 
+bool pmb__first_of_family(const struct pmb_result *r, size_t i)
+{
+	if (r[i].m.not_run)
+		return false;
+	for (size_t j = 0; j < i; j++)
+		if (!r[j].m.not_run && !strcmp(r[j].m.inst->family, r[i].m.inst->family))
+			return false;
+	return true;
+}
+
 int pmb__analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t reps)
 {
 	int rc = pmb__analyze_figures(ctx, r, n, reps);

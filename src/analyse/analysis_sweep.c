@@ -66,14 +66,6 @@ static bool sweep_point(const struct pmb_result *x, const char *fam)
 	return !strcmp(x->m.inst->family, fam) && !x->m.status && !x->m.repetition;
 }
 
-static bool first_of_family(const struct pmb_result *r, size_t i)
-{
-	for (size_t j = 0; j < i; j++)
-		if (!strcmp(r[j].m.inst->family, r[i].m.inst->family))
-			return false;
-	return true;
-}
-
 /* The figures a sweep is summarised by: time, or under simulation the L1d
  * and last-level miss events (each shows its own boundary). */
 static void sweep_figs(struct pmb_sweep_figures *s, const struct pmb_context *c)
@@ -486,14 +478,14 @@ int pmb__analysis_sweeps(const struct pmb_context *c, struct pmb_run_figures *ou
 	out->sweeps = NULL;
 	out->nsweeps = 0;
 	for (size_t i = 0; i < n; i++)
-		m += r[i].m.inst->tier[0] && !r[i].m.repetition && first_of_family(r, i);
+		m += r[i].m.inst->tier[0] && !r[i].m.repetition && pmb__first_of_family(r, i);
 	if (!m)
 		return 0;
 	out->sweeps = calloc((size_t)m, sizeof(*out->sweeps));
 	if (!out->sweeps)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
-		if (r[i].m.inst->tier[0] && !r[i].m.repetition && first_of_family(r, i))
+		if (r[i].m.inst->tier[0] && !r[i].m.repetition && pmb__first_of_family(r, i))
 			one_sweep(&out->sweeps[out->nsweeps++], c, r, n, i);
 	return 0;
 }

@@ -235,7 +235,8 @@ int main(void)
 	if (own && next)
 		*next = '\0';
 	tap_ok(w.ctx.f.nsweeps == 2 && w.ctx.f.sweeps[0].level[1].crossed && w.ctx.f.sweeps[0].level[1].ratio == 3 &&
-	       !w.ctx.f.sweeps[0].level[1].stepped && w.ctx.f.sweeps[0].level[0].stepped,
+	       w.ctx.f.sweeps[0].level[1].rose && !w.ctx.f.sweeps[0].level[1].stepped &&
+	       w.ctx.f.sweeps[0].level[0].stepped,
 	       "figures: L2's rise x3.0 with intervals that overlap is not stepped; L1's, apart, is");
 	tap_ok(own && strstr(own, "  L2 512KiB: no step the intervals establish here (x3.0, 128KiB to 1MiB)\n") &&
 	       !strstr(own, "  L2 512KiB: the data step"), "the L2 line claims no step the intervals do not establish");

@@ -195,6 +195,7 @@ static void crossing(struct pmb_sweep_level *v, const struct pmb_sweep_figures *
 		v->a = a->m.inst->working_set;
 		v->b = b->m.inst->working_set;
 		v->ratio = step(fig(a, v->e), fig(b, v->e));
+		v->rose = v->ratio > PMB_STEP_RATIO;
 		v->stepped = established(fig(a, v->e), fig(b, v->e), s->sim);
 	}
 	if (*sa && *sb && v->best > PMB_STEP_RATIO) {
@@ -235,7 +236,9 @@ static void capacity(struct pmb_sweep_level *v, const struct pmb_sweep_figures *
 	uint64_t next = k + 1 < c->m.topo.ncaches ? c->m.topo.cache[k + 1].size : UINT64_MAX;
 	const struct pmb_result *prev = NULL, *a = NULL, *b = NULL;
 
-	if (v->crossed && v->ratio > PMB_STEP_RATIO)
+	/* A rise at the size, even one the intervals do not establish: no
+	 * other capacity is claimed. */
+	if (v->rose)
 		return;
 	if (v->earlier && sb->m.inst->working_set * 2 <= size && established(fig(sa, v->e), fig(sb, v->e), s->sim)) {
 		v->capacity = PMB_CAPACITY_LESS;

@@ -52,6 +52,7 @@ struct pmb_sweep_level {
 	bool crossed;     /* points on both sides of the size */
 	uint64_t a, b;
 	double ratio;
+	bool rose;        /* ratio over PMB_STEP_RATIO, established or not */
 	bool stepped;     /* the step across the size is established: over
 	                     PMB_STEP_RATIO, the two points' intervals apart
 	                     (simulated counts: the ratio alone, they are exact) */

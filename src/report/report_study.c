@@ -75,7 +75,7 @@ static void compare_level(FILE *f, const struct pmb_context *c, const struct pmb
 	}
 	/* A rise over PMB_STEP_RATIO whose intervals overlap is no step the
 	 * analysis established: said as such, not as "no step". */
-	fprintf(f, "no step %shere (%s)", v->ratio > PMB_STEP_RATIO ? "the intervals establish " : "", span);
+	fprintf(f, "no step %shere (%s)", v->rose ? "the intervals establish " : "", span);
 	if (v->earlier) {
 		fmt_span(span, sizeof(span), v->best, v->sa, v->sb);
 		fprintf(f, "; the data step earlier (%s)", span);
@@ -339,7 +339,7 @@ static void level_words(FILE *f, const struct pmb_context *c, const struct pmb_s
 		fprintf(f, "steps %s at L%d %s", st, c->m.topo.cache[k].level, sz);
 		return;
 	}
-	if (v->ratio > PMB_STEP_RATIO)
+	if (v->rose)
 		fprintf(f, "no established step at L%d %s (%s, intervals overlap", c->m.topo.cache[k].level, sz, st);
 	else
 		fprintf(f, "no step at L%d %s (%s", c->m.topo.cache[k].level, sz, st);

@@ -1,4 +1,4 @@
-/* test_analysis.c - analysis on constructed results: harness overhead, baselines, ratios, fixed cost, warnings. */
+/* test_analysis.c - analysis on constructed results: harness overhead, baselines, ratios, fixed cost, warnings, what a derived figure may claim. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,6 +329,34 @@ static void probes(struct pmb_context *ctx)
 	pmb__result_free_samples(&plain);
 }
 
+/* A derived figure per item (instructions x 1000, "ipki"): what it may
+ * claim, decided by the analysis: its value over 2 per item, resolved; its
+ * bound (the numerator's resolution x 1000) where the numerator is below
+ * resolution. */
+static void derived_given(struct pmb_context *ctx)
+{
+	struct pmb_instance in;
+	struct pmb_result some, none;
+
+	ctx->m.plan.nder = 1;
+	ctx->m.plan.der[0] = (struct pmb_derived){ .name = "ipki", .num = 0, .den = -1, .scale = 1000 };
+	inst(&in, "d", -1, -1);
+	make(&some, &in, 5, 2, 0, &ctx->m.overhead);
+	make(&none, &in, 5, 0, 0, &ctx->m.overhead);
+	pmb__analyze(ctx, &some, 1, 1);
+	pmb__analyze(ctx, &none, 1, 1);
+	tap_ok(some.f.derived_given[0] == PMB_DERIVED_VALUE && near(some.f.derived[0], 2000, 1e-9) &&
+		       isnan(some.f.derived_bound[0]),
+	       "derived: 2 per item resolved, x1000: the value %.6g, no bound", some.f.derived[0]);
+	tap_ok(none.f.ev[0].below_resolution && none.f.derived_given[0] == PMB_DERIVED_BOUND &&
+		       none.f.derived_bound[0] == none.f.ev[0].resolution * 1000,
+	       "derived: a numerator below resolution: the bound, its resolution x1000 (%.6g)",
+	       none.f.derived_bound[0]);
+	ctx->m.plan.nder = 0;
+	pmb__result_free_samples(&some);
+	pmb__result_free_samples(&none);
+}
+
 int main(void)
 {
 	struct pmb_context ctx;
@@ -429,6 +457,7 @@ int main(void)
 	       re.f.time.resolution);
 
 	noisy_links(&ctx);
+	derived_given(&ctx);
 
 	/* A warning is given once however often it is raised. */
 	int before = pmb__context_nwarnings(&ctx);

@@ -1,4 +1,4 @@
-/* test_branch_figures.c - a branch study's figures (analysis_branch.c) from made-up figures, exact: per input the row, the winner and its ratio, the penalty and its points, the mispredictions per item, the seed; and the console's one-line finding rendered from them. */
+/* test_branch_figures.c - a branch study's figures (analysis_branch.c) from made-up figures, exact: per input the row, the winner and its ratio, the penalty and its points, the mispredictions per item, the seed; the verdict over the inputs (its kind, the input from which branchless wins, the counts, the crossings) and the events read, resolved once; and the console's one-line finding rendered from them. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +158,12 @@ static void study_k(const struct pmb_branch_figures *b)
 	       "mispredictions per item: branchy 0 to 0.5, branchless 0 to 0.03 (%g to %g)", b->misp[1][0],
 	       b->misp[1][1]);
 	tap_ok(b->seeded && b->seed == 7, "every member seeded with 7");
+	tap_ok(b->verdict == PMB_BRANCH_LESS_WINS_FROM && b->from == 2 && b->ranked == 4 && b->wins == 2 &&
+	       b->losses == 1 && b->ncross == 1 && b->cross[0][0] == 1 && b->cross[0][1] == 2,
+	       "verdict: branchless wins from p25 (in[2]) on, 2 of 4 ranked, branchy at 1; one crossing, between "
+	       "p10 and p25 (the tie at p10 keeps branchy's side)");
+	tap_ok(b->ev.bm == BM && b->ev.cyc == CYC && b->ev.ins == -1 && !b->ev.sim,
+	       "the events the study reads, resolved once by the analysis: branch-misses, cycles, no instructions");
 }
 
 static void study_m(const struct pmb_branch_figures *b)
@@ -174,6 +180,49 @@ static void study_m(const struct pmb_branch_figures *b)
 	tap_ok(isnan(b->penalty_ns) && isnan(b->penalty_cycles), "one point: no penalty");
 	tap_ok(isnan(b->in[0].cycles), "no cycles measured: the point's cycles are not a number");
 	tap_ok(!b->seeded, "members seeded with 7 and 8: no seed named");
+	tap_ok(b->verdict == PMB_BRANCH_LESS_WINS_SOME && b->wins == 1 && b->ranked == 2 && b->losses == 1 &&
+	       b->from == 1 && b->ncross == 0, "verdict: not ordered, branchless wins at 1 of 2, no crossing named");
+}
+
+/* The verdict's kinds, from study t/k's winners made over: the ratio
+ * intervals of p0..p50 set to below 1 (branchless wins), above 1 (branchy
+ * wins) or around 1 (a tie) per input, branchless's own interval over
+ * branchy's. */
+static void verdict_kinds(void)
+{
+	static const struct {
+		char w[4]; /* '+' branchless, '-' branchy, '0' tie, per input p0..p50 */
+		enum pmb_branch_verdict want;
+		int from, ncross;
+	} cases[] = {
+		{ "++++", PMB_BRANCH_LESS_WINS_ALL, 0, 0 },   { "----", PMB_BRANCH_LESS_NEVER_WINS, -1, 0 },
+		{ "0000", PMB_BRANCH_NO_DIFFERENCE, -1, 0 },  { "+-+0", PMB_BRANCH_LESS_WINS_SOME, -1, 2 },
+		{ "-0++", PMB_BRANCH_LESS_WINS_FROM, 2, 1 },
+	};
+	static const double iv[3][2] = { { 0.5, 0.7 }, { 1.1, 1.3 }, { 0.9, 1.1 } };
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pmb_context c;
+		size_t n = build();
+		bool ok;
+
+		for (int k = 0; k < 4; k++) {
+			int q = cases[i].w[k] == '+' ? 0 : cases[i].w[k] == '-' ? 1 : 2;
+
+			res[6 + k].f.time.ratio_lo = iv[q][0];
+			res[6 + k].f.time.ratio_hi = iv[q][1];
+			/* an interval over every branchy one: the ratio alone decides */
+			res[6 + k].f.time.s.ci_lo = 0;
+			res[6 + k].f.time.s.ci_hi = 100;
+		}
+		context(&c, PMB_BACKEND_PERF);
+		ok = pmb__analyze_branches(&c, res, n) == 0 && c.f.nbranches == 2;
+		const struct pmb_branch_figures *b = ok ? &c.f.branches[0] : NULL;
+		tap_ok(b && b->verdict == cases[i].want && b->from == cases[i].from && b->ncross == cases[i].ncross,
+		       "verdict of winners %.4s: kind %d (want %d), from %d, %d crossings", cases[i].w,
+		       b ? (int)b->verdict : -1, (int)cases[i].want, b ? b->from : -2, b ? b->ncross : -1);
+		pmb__context_free(&c);
+	}
 }
 
 /* The console's findings, rendered from the figures. */
@@ -214,6 +263,9 @@ int main(void)
 	tap_ok(c.f.nbranches == 2 && !c.f.branches[0].in[0].ranked && c.f.branches[0].npoints == 0 &&
 	       isnan(c.f.branches[0].penalty_ns) && c.f.branches[0].misp[0][1] == 0.5,
 	       "simulated: no winner, no point, no penalty; the mispredictions still");
+	tap_ok(c.f.nbranches == 2 && c.f.branches[0].verdict == PMB_BRANCH_VERDICT_NONE && c.f.branches[0].ranked == 0,
+	       "simulated: no verdict");
 	pmb__context_free(&c);
+	verdict_kinds();
 	return tap_done();
 }

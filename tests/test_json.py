@@ -636,10 +636,11 @@ except (ValueError, KeyError, IndexError) as e:
 
 # ---- branch studies (issue 25): the study's figures, as the console's --
 # "branch_studies" holds what the console's study says: per input the
-# winner and the ratio it rests on, the misprediction penalty with the
-# points it is fitted on.  Each is checked against the benchmarks' own
-# figures in the same file, the rule that makes a winner, the Theil-Sen
-# slope of the points, the console of the same run, and `pmubench report`.
+# winner and the ratio it rests on, the verdict over the inputs, the
+# misprediction penalty with the points it is fitted on.  Each is checked
+# against the benchmarks' own figures in the same file, the rule that makes
+# a winner (and a verdict), the Theil-Sen slope of the points, the console
+# of the same run, and `pmubench report`.
 STUDY = "--filter=^branch/sum_if/branch(y|less)/p(0|10|25|50)$"
 INPUTS = ["p0", "p10", "p25", "p50"]
 
@@ -703,6 +704,53 @@ sec = p.stdout[p.stdout.find("\nbranch study branch/sum_if:"):]
 rows = {ln.split()[0]: ln.split()[-1] for ln in sec.splitlines()[1:] if ln.split() and ln.split()[0] in INPUTS}
 ok(rows == {x["input"]: x["winner"] for x in ins}, "branch study: the console's winner column is the JSON's "
    "(%s)" % rows)
+
+
+def want_verdict(ins, ordered):
+    """The study's verdict from its inputs' winners (those named), in their
+    order: who wins how often, from which input branchless wins at every
+    later one, where branchy wins, where the winner changes (ordered)."""
+    rk = [(x["input"], {"branchless": 1, "branchy": -1}.get(x["winner"], 0)) for x in ins
+          if x["winner"] is not None]
+    wins, losses = sum(w > 0 for _, w in rk), sum(w < 0 for _, w in rk)
+    frm = len(rk)
+    while frm > 0 and rk[frm - 1][1] > 0:
+        frm -= 1
+    if not wins and not losses:
+        kind = "no difference"
+    elif ordered and 0 < frm < len(rk):
+        kind = "branchless wins from"
+    elif ordered and frm == 0:
+        kind = "branchless wins at every input"
+    else:
+        kind = "branchless wins at some inputs" if wins else "branchless never wins"
+    cross, prev = [], 0
+    for k, (_, w) in enumerate(rk):
+        if ordered and kind != "no difference" and w and prev and w != prev:
+            cross.append([rk[k - 1][0], rk[k][0]])
+        prev = w or prev
+    return {"kind": kind, "inputs_ranked": len(rk), "branchless_wins": wins, "branchy_wins": losses,
+            "branchless_wins_from": rk[frm][0] if frm < len(rk) else None,
+            "branchy_wins_at": [a for a, w in rk if w < 0], "crossings": cross}
+
+
+vd = (st or {}).get("verdict")
+ok(st and vd == want_verdict(ins, st["ordered"]), "branch study: the verdict follows from the inputs' winners "
+   "(%s; want %s)" % (vd, want_verdict(ins, (st or {}).get("ordered"))))
+VERDICT_WORDS = {"no difference": "no significant difference at any input",
+                 "branchless wins from": "branchless wins from %s on",
+                 "branchless wins at every input": "branchless wins at every input",
+                 "branchless wins at some inputs": "branchless wins at %d of %d inputs",
+                 "branchless never wins": "branchless never wins"}
+if vd:
+    words = VERDICT_WORDS.get(vd["kind"], "?")
+    words = words % (vd["branchless_wins_from"],) if vd["kind"] == "branchless wins from" else \
+        words % (vd["branchless_wins"], vd["inputs_ranked"]) if vd["kind"] == "branchless wins at some inputs" else words
+    if vd["branchy_wins_at"]:
+        words += "; branchy wins at " + ", ".join(vd["branchy_wins_at"])
+    words += "".join("; they cross between %s and %s" % (a, b) for a, b in vd["crossings"])
+ok(vd and ("\nbranch study branch/sum_if: " + words + "\n") in p.stdout,
+   "branch study: the console's finding says the JSON's verdict (%s)" % (words if vd else None))
 pen = (st or {}).get("misprediction_penalty", {})
 pts = pen.get("points", [])
 ctx_ev = [e["name"] for e in (sd or {}).get("context", {}).get("events", []) if isinstance(e.get("group"), int) and e["group"] >= 0]

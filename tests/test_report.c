@@ -47,7 +47,11 @@ static void bench(struct world *w, int i, const char *name, int reference, doubl
 	fig(&r->f.ev[0], ns);     /* task-clock: the time again */
 	fig(&r->f.ev[1], 0);      /* page-faults: none */
 	r->f.ev[1].below_resolution = true;
+	/* faults_ratio as the analysis gives it: page-faults below
+	 * resolution (0.01) over task-clock (ns per item): at most 0.01 / ns */
 	r->f.derived[0] = 1.5;
+	r->f.derived_given[0] = PMB_DERIVED_BOUND;
+	r->f.derived_bound[0] = 0.01 / ns;
 	r->f.items_per_second = 1e9 / ns;
 	r->f.rep_spread = NAN;
 }
@@ -89,12 +93,14 @@ static void build(struct world *w)
 	w->r[3].f.time.normalized = 2.5;
 	bench(w, 4, "t/plain", -1, 7);
 	w->r[4].f.derived[0] = NAN;
+	w->r[4].f.derived_given[0] = PMB_DERIVED_NONE;
 	bench(w, 5, "t/skipped", -1, 1);
 	w->r[5].m.status = PMB_ESKIPPED;
 	snprintf(w->r[5].m.reason, sizeof(w->r[5].m.reason), "needs two cores");
 	bench(w, 6, "t/few", 2, 3);
 	w->r[6].f.time.s.ci_lo = w->r[6].f.time.s.ci_hi = NAN;
 	bench(w, 7, "t/unresolved", 6, 4);
+	w->r[7].f.derived_given[0] = PMB_DERIVED_DEN_LOW; /* task-clock at its resolution */
 	/* Fixed costs per sample: one flagged (30 % of a sample), one
 	 * resolved under the flag's 5 %, the others none resolved. */
 	w->r[4].f.time.fixed = 2000, w->r[4].f.time.fixed_lo = 1900, w->r[4].f.time.fixed_hi = 2100;
@@ -222,6 +228,8 @@ static void footnotes(void)
 	 * in %: the bound 0.1, not the noise under it. */
 	tap_ok(line_of(t, "t/base ", row, sizeof(row)) && strstr(row, " < 0.1 "),
 	       "a derived figure over a numerator below resolution reads as its bound (%s)", row);
+	tap_ok(cell_marked(t, "t/unresolved ", "-", "faults %: its denominator (task-clock) is below resolution"),
+	       "a derived figure over a denominator at its resolution is a marked blank");
 	tap_ok(strstr(t, "legend: ") && strstr(t, "ns/item: median time per item") && strstr(t, "±%: half the 95 %") &&
 		       strstr(t, "est.cyc: cycles ESTIMATED as ns/item × 3.00 GHz") && strstr(t, "X: below what the measurement resolves"),
 	       "the legend explains every header and the < X cells");

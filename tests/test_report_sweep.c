@@ -1,4 +1,4 @@
-/* test_report_sweep.c - a sweep's section on constructed results (issue 32), its figures made by the analysis (pmb__analyze_sweeps) and rendered: the data TLB reach read from the CPU beside hwloc's boundaries (or why it is not known), the TLB share of mem/chase_4k against mem/chase per tier with its interval (not told from 0 where that holds 0), and an effective capacity under half of hwloc's named only where a step the intervals establish came before the boundary; the tier table naming a tier by measurement where a level holds under half (L3 at DRAM's cost from 4 MiB) or over twice (L2's cost to 1 MiB) of hwloc's size, the causes of each said once; the points past such a step counted in the tier whose cost they have. */
+/* test_report_sweep.c - a sweep's section on constructed results (issue 32), its figures made by the analysis (pmb__analyze_sweeps) and rendered: the data TLB reach read from the CPU beside hwloc's boundaries (or why it is not known), the TLB share of mem/chase_4k against mem/chase per tier with its interval (not told from 0 where that holds 0), and an effective capacity under half of hwloc's named only where a step the intervals establish came before the boundary; the tier table naming a tier by measurement where a level holds under half (L3 at DRAM's cost from 4 MiB) or over twice (L2's cost to 1 MiB) of hwloc's size, the causes of each said once; the points past such a step counted in the tier whose cost they have; no sweep for a family a signal left unmeasured; a rise over PMB_STEP_RATIO across a size whose intervals overlap said as no step established, never "steps". */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +97,21 @@ static char *sweeps(struct world *w)
 	return text;
 }
 
+/* The findings' sweep lines as the run prints them. */
+static char *findings_of(struct world *w)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (pmb__analyze_sweeps(&w->ctx, w->r, 2 * NP))
+		return strdup("");
+	f = open_memstream(&text, &len);
+	pmb__sweep_findings(f, &w->ctx, w->r, 2 * NP);
+	fclose(f);
+	return text;
+}
+
 int main(void)
 {
 	static struct world w;
@@ -123,6 +138,11 @@ int main(void)
 	       sf[1].ntlb_steps == 1 && sf[1].tlb_step[0].reach_level == 2 && sf[1].tlb_step[0].reach == 8 << 20,
 	       "figures: DRAM's TLB share +20 ns over 101, the data TLB reach (2 on 4 KiB pages, 1 on 2 MiB), the "
 	       "4 KiB family's own step across the L2 dTLB's 8 MiB");
+	tap_ok(isnan(sf[0].tier[0].over_prev) && sf[0].tier[1].over_prev == 4 && sf[0].tier[2].over_prev == 3 &&
+	       sf[0].tier[4].over_prev == 100 / 12.0 && isnan(sf[0].tier[3].over_prev) && isnan(sf[0].tier[2].est_cycles) &&
+	       sf[0].share[4].pct == 20 && sf[0].share[2].pct == 100 / 12.0 && isnan(sf[0].share[0].pct),
+	       "figures: each tier over the one before with points (L3 x3, DRAM over L3 past the empty L4), no "
+	       "cycles estimated without a frequency; the TLB share in %% only where told (DRAM +20 %%, L1 none)");
 	tap_ok(strstr(t, "  data TLB reach (CPUID leaf 0x18): L1 256KiB, L2 8MiB (4 KiB pages); L2 4GiB (2 MiB "
 			 "pages)\n") != NULL, "the data TLBs' reach per page size, the instruction TLB left out (%zu bytes of report)", strlen(t));
 	tap_ok(strstr(t, "  TLB share, mem/chase_4k (4 KiB pages) against these huge pages, per item: L1 not told from "
@@ -201,6 +221,43 @@ int main(void)
 	own = strstr(t, "mem/chase across");
 	tap_ok(own && !strstr(own, "L2's cost up to") && !strstr(own, "over twice"),
 	       "a later step the intervals do not establish: no 'more' claimed");
+	free(t);
+
+	/* Across L2's 512 KiB the cost rises x3.0 (128 KiB 4 ns, 1 MiB 12
+	 * ns) but 1 MiB's interval reaches down to 3.9 ns, under 128 KiB's
+	 * 4.2: the ratio is over PMB_STEP_RATIO, the step not established,
+	 * and no sentence says the data step there. */
+	build(&w, true);
+	w.r[2].f.time.s.ci_lo = 3.9;
+	t = sweeps(&w);
+	own = strstr(t, "mem/chase across");
+	next = strstr(t, "mem/chase_4k across");
+	if (own && next)
+		*next = '\0';
+	tap_ok(w.ctx.f.nsweeps == 2 && w.ctx.f.sweeps[0].level[1].crossed && w.ctx.f.sweeps[0].level[1].ratio == 3 &&
+	       w.ctx.f.sweeps[0].level[1].rose && !w.ctx.f.sweeps[0].level[1].stepped &&
+	       w.ctx.f.sweeps[0].level[0].stepped,
+	       "figures: L2's rise x3.0 with intervals that overlap is not stepped; L1's, apart, is");
+	tap_ok(own && strstr(own, "  L2 512KiB: no step the intervals establish here (x3.0, 128KiB to 1MiB)\n") &&
+	       !strstr(own, "  L2 512KiB: the data step"), "the L2 line claims no step the intervals do not establish");
+	free(t);
+	t = findings_of(&w);
+	tap_ok(strstr(t, "mem/chase: ") && !strstr(t, "steps x3.0 at L2") &&
+	       strstr(t, "; no established step at L2 512KiB (x3.0, intervals overlap);"),
+	       "the finding's words for L2: no established step, the ratio beside");
+	free(t);
+
+	/* A signal left mem/chase_4k unmeasured (not_run, as the runner
+	 * marks it): the reports walk the results without it, and no sweep
+	 * opens for it; mem/chase's opens at its first measured point. */
+	build(&w, true);
+	for (int k = 0; k < NP; k++)
+		w.r[NP + k].m.not_run = true, w.r[NP + k].m.status = PMB_ESKIPPED;
+	w.r[0].m.not_run = true, w.r[0].m.status = PMB_ESKIPPED;
+	t = sweeps(&w);
+	tap_ok(w.ctx.f.nsweeps == 1 && w.ctx.f.sweeps[0].first == 1 && !strstr(t, "mem/chase_4k across"),
+	       "a family a signal left unmeasured opens no sweep; one whose first point it left opens at its "
+	       "second (%d sweeps)", w.ctx.f.nsweeps);
 	free(t);
 
 	build(&w, false);

@@ -196,6 +196,28 @@ static void cpu_time(const struct pmb_context *ctx, const struct pmb_result *r, 
 	}
 }
 
+/* What derived figure k (computed: fig->derived[k]; operands a, b, b
+ * NULL per item) may claim: none where it is not computable (or fell
+ * under zero), none over a denominator at or under its resolution (300 %
+ * mispredicted of branches that are noise), the bound where its numerator
+ * is below resolution, else its value. */
+static void derived_given(struct pmb_figures *fig, int k, const struct pmb_derived *d, const struct pmb_figure *a,
+			  const struct pmb_figure *b)
+{
+	double v = fig->derived[k];
+
+	fig->derived_bound[k] = NAN;
+	if (!isfinite(v) || v < 0)
+		fig->derived_given[k] = PMB_DERIVED_NONE;
+	else if (b && b->s.median <= b->resolution)
+		fig->derived_given[k] = PMB_DERIVED_DEN_LOW;
+	else if (a->below_resolution) {
+		fig->derived_given[k] = PMB_DERIVED_BOUND;
+		fig->derived_bound[k] = a->resolution / (b ? b->s.median : 1) * d->scale;
+	} else
+		fig->derived_given[k] = PMB_DERIVED_VALUE;
+}
+
 /* The plan's derived figures (MPKI, miss ratios) and the rates. */
 static void derive(const struct pmb_context *ctx, const struct pmb_result *r, struct pmb_figures *fig,
 		   double items)
@@ -215,6 +237,7 @@ static void derive(const struct pmb_context *ctx, const struct pmb_result *r, st
 			fig->derived[k] = num * d->scale;
 		else if (b && b->valid && !b->below_resolution && b->s.median > 0)
 			fig->derived[k] = num / b->s.median * d->scale;
+		derived_given(fig, k, d, a, b);
 	}
 	cpu_time(ctx, r, fig);
 	fig->items_per_second = fig->bytes_per_second = NAN;
@@ -238,8 +261,10 @@ static void analyze_one(const struct pmb_context *ctx, const struct pmb_result *
 	const struct pmb_overhead *o = pmb_result_overhead(ctx, r);
 
 	memset(&fig->time, 0, sizeof(fig->time));
-	for (int k = 0; k < PMB_MAX_DERIVED; k++)
-		fig->derived[k] = NAN;
+	for (int k = 0; k < PMB_MAX_DERIVED; k++) {
+		fig->derived[k] = fig->derived_bound[k] = NAN;
+		fig->derived_given[k] = PMB_DERIVED_NONE;
+	}
 	fig->rep_spread = NAN;
 	if (!t.p || !t.v || !pi || n == 0)
 		goto out;
@@ -267,6 +292,16 @@ out:
 	free(t.p);
 	free(t.v);
 	free(pi);
+}
+
+bool pmb__first_of_family(const struct pmb_result *r, size_t i)
+{
+	if (r[i].m.not_run)
+		return false;
+	for (size_t j = 0; j < i; j++)
+		if (!r[j].m.not_run && !strcmp(r[j].m.inst->family, r[i].m.inst->family))
+			return false;
+	return true;
 }
 
 int pmb__analyze(struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t reps)

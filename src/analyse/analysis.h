@@ -63,6 +63,12 @@ void pmb__analysis_warn(struct pmb_context *ctx, const struct pmb_result *res, s
 void pmb__analysis_learn(const struct pmb_context *ctx, const struct pmb_result *r, struct pmb_figures *const *fig,
 			 size_t n, size_t reps);
 
+/* Whether r[i] is the first result of its family that the reports show:
+ * not left unmeasured by a signal (not_run: the reports walk the results
+ * without those), and none such before it (analysis.c).  Opens a sweep or
+ * a branch study. */
+bool pmb__first_of_family(const struct pmb_result *r, size_t i);
+
 /* The figures of every working-set sweep in r[0..n) (a family of points
  * with a tier), into out->sweeps (analysis_sweep.c; replaced if there).
  * Returns 0 or -ENOMEM. */

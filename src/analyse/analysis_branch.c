@@ -1,4 +1,4 @@
-/* analysis_branch.c - a branch study's figures, once (issue 25): per input who wins branchy against branchless and the ratio that says so, the misprediction penalty with its points, the mispredictions per item, the seed. */
+/* analysis_branch.c - a branch study's figures, once (issue 25): per input who wins branchy against branchless and the ratio that says so, the misprediction penalty with its points, the mispredictions per item, the seed, the verdict over the inputs, the events the study reads. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,13 +7,6 @@
 
 #include "analysis.h"
 #include "base.h"
-
-/* The events a study reads; under simulation there is no time and
- * instructions stand for the cost. */
-struct study_events {
-	bool sim;
-	int bm, cyc; /* branch misses, cycles; -1 none */
-};
 
 double pmb__branch_penalty(const double *rate, const double *cost, size_t n)
 {
@@ -81,7 +74,7 @@ static void winner(struct pmb_branch_input *x, const struct pmb_result *y, const
  * of the penalty: the rate a PMU counted where one did, else the rate the
  * benchmark declared (pmb_set_mispredict_rate), else none: a rate is never
  * read from the input's name.  Never under simulation: it has no time. */
-static void penalty_point(struct pmb_branch_figures *b, const struct study_events *ev, const struct pmb_result *y,
+static void penalty_point(struct pmb_branch_figures *b, const struct pmb_branch_events *ev, const struct pmb_result *y,
 			  struct pmb_branch_input *x)
 {
 	const struct pmb_figure *cy = ev->cyc >= 0 ? &y->f.ev[ev->cyc] : &y->f.est_cycles;
@@ -102,7 +95,7 @@ static void penalty_point(struct pmb_branch_figures *b, const struct study_event
 
 /* The least and most mispredictions per item of branchy (q 0) and
  * branchless (q 1) so far, with this input's. */
-static void misp_range(struct pmb_branch_figures *b, const struct study_events *ev, const struct pmb_result *y,
+static void misp_range(struct pmb_branch_figures *b, const struct pmb_branch_events *ev, const struct pmb_result *y,
 		       const struct pmb_result *l)
 {
 	for (int q = 0; q < 2 && ev->bm >= 0; q++) {
@@ -126,7 +119,7 @@ static const struct pmb_result *in_study(const struct pmb_result *r, size_t n, c
 }
 
 /* One input: branchy y against its branchless and sol forms. */
-static void study_input(struct pmb_branch_figures *b, const struct study_events *ev, const struct pmb_result *r,
+static void study_input(struct pmb_branch_figures *b, const struct pmb_branch_events *ev, const struct pmb_result *r,
 			size_t n, const struct pmb_result *y)
 {
 	const struct pmb_result *l = in_study(r, n, b->study, PMB_ROLE_BRANCHLESS, y->m.inst->args);
@@ -185,13 +178,57 @@ static void penalty(struct pmb_branch_figures *b)
 	b->penalty_cycles = pmb__branch_penalty(rate, cyc, m);
 }
 
+/* The verdict over the ranked inputs in their order: who wins where,
+ * from which input branchless wins at every later one, and (ordered
+ * inputs) where the winner changes. */
+static void verdict(struct pmb_branch_figures *b)
+{
+	int idx[PMB_MAX_BRANCH_INPUTS], nw = 0, from, prev = 0;
+
+	b->from = -1;
+	if (b->sim)
+		return;
+	for (int k = 0; k < b->ninputs; k++)
+		if (b->in[k].ranked) {
+			idx[nw++] = k;
+			b->wins += b->in[k].winner > 0;
+			b->losses += b->in[k].winner < 0;
+		}
+	b->ranked = nw;
+	for (from = nw; from > 0 && b->in[idx[from - 1]].winner > 0; from--)
+		;
+	if (from < nw)
+		b->from = idx[from];
+	if (!b->wins && !b->losses)
+		b->verdict = PMB_BRANCH_NO_DIFFERENCE;
+	else if (b->ordered && from < nw && from > 0)
+		b->verdict = PMB_BRANCH_LESS_WINS_FROM;
+	else if (b->ordered && from == 0)
+		b->verdict = PMB_BRANCH_LESS_WINS_ALL;
+	else if (b->wins)
+		b->verdict = PMB_BRANCH_LESS_WINS_SOME;
+	else
+		b->verdict = PMB_BRANCH_LESS_NEVER_WINS;
+	for (int k = 0; b->ordered && b->verdict != PMB_BRANCH_NO_DIFFERENCE && k < nw; k++) {
+		int w = b->in[idx[k]].winner;
+
+		if (w && prev && w != prev) {
+			b->cross[b->ncross][0] = idx[k - 1];
+			b->cross[b->ncross++][1] = idx[k];
+		}
+		if (w)
+			prev = w;
+	}
+}
+
 /* One study's figures, from its first branchy result r[first]. */
-static void one_study(struct pmb_branch_figures *b, const struct study_events *ev, const struct pmb_result *r,
+static void one_study(struct pmb_branch_figures *b, const struct pmb_branch_events *ev, const struct pmb_result *r,
 		      size_t n, size_t first)
 {
 	const char *fam = r[first].m.inst->family;
 
 	b->sim = ev->sim;
+	b->ev = *ev;
 	b->ordered = true;
 	b->cycles_counted = ev->cyc >= 0;
 	b->misp[0][0] = b->misp[1][0] = INFINITY;
@@ -201,32 +238,24 @@ static void one_study(struct pmb_branch_figures *b, const struct study_events *e
 			study_input(b, ev, r, n, &r[j]);
 	penalty(b);
 	study_seed(b, r, n);
-}
-
-/* Whether r[i] is the first of r[0..i] in its family that the reports
- * show (not left unmeasured by a signal). */
-static bool first_of_family(const struct pmb_result *r, size_t i)
-{
-	for (size_t j = 0; j < i; j++)
-		if (!r[j].m.not_run && !strcmp(r[j].m.inst->family, r[i].m.inst->family))
-			return false;
-	return true;
+	verdict(b);
 }
 
 /* Whether r[i] opens a branch study (its study's name into study). */
 static bool opens_study(const struct pmb_result *r, size_t i, char *study, size_t size)
 {
-	return r[i].m.inst->def->role == PMB_ROLE_BRANCHY && !r[i].m.repetition && !r[i].m.not_run &&
-	       pmb__result_study(&r[i], study, size) && first_of_family(r, i);
+	return r[i].m.inst->def->role == PMB_ROLE_BRANCHY && !r[i].m.repetition &&
+	       pmb__result_study(&r[i], study, size) && pmb__first_of_family(r, i);
 }
 
 int pmb__analysis_branches(const struct pmb_context *c, struct pmb_run_figures *out, const struct pmb_result *r,
 			   size_t n)
 {
-	const struct study_events ev = {
+	const struct pmb_branch_events ev = {
 		.sim = pmb_context_sim(c),
 		.bm = pmb__context_event(c, "branch-misses|cond-branch-misses"),
 		.cyc = pmb__context_event(c, "cycles"),
+		.ins = pmb__context_event(c, "instructions"),
 	};
 	char study[200];
 	int m = 0;

@@ -66,14 +66,6 @@ static bool sweep_point(const struct pmb_result *x, const char *fam)
 	return !strcmp(x->m.inst->family, fam) && !x->m.status && !x->m.repetition;
 }
 
-static bool first_of_family(const struct pmb_result *r, size_t i)
-{
-	for (size_t j = 0; j < i; j++)
-		if (!strcmp(r[j].m.inst->family, r[i].m.inst->family))
-			return false;
-	return true;
-}
-
 /* The figures a sweep is summarised by: time, or under simulation the L1d
  * and last-level miss events (each shows its own boundary). */
 static void sweep_figs(struct pmb_sweep_figures *s, const struct pmb_context *c)
@@ -203,6 +195,8 @@ static void crossing(struct pmb_sweep_level *v, const struct pmb_sweep_figures *
 		v->a = a->m.inst->working_set;
 		v->b = b->m.inst->working_set;
 		v->ratio = step(fig(a, v->e), fig(b, v->e));
+		v->rose = v->ratio > PMB_STEP_RATIO;
+		v->stepped = established(fig(a, v->e), fig(b, v->e), s->sim);
 	}
 	if (*sa && *sb && v->best > PMB_STEP_RATIO) {
 		v->earlier = true;
@@ -242,7 +236,9 @@ static void capacity(struct pmb_sweep_level *v, const struct pmb_sweep_figures *
 	uint64_t next = k + 1 < c->m.topo.ncaches ? c->m.topo.cache[k + 1].size : UINT64_MAX;
 	const struct pmb_result *prev = NULL, *a = NULL, *b = NULL;
 
-	if (v->crossed && v->ratio > PMB_STEP_RATIO)
+	/* A rise at the size, even one the intervals do not establish: no
+	 * other capacity is claimed. */
+	if (v->rose)
 		return;
 	if (v->earlier && sb->m.inst->working_set * 2 <= size && established(fig(sa, v->e), fig(sb, v->e), s->sim)) {
 		v->capacity = PMB_CAPACITY_LESS;
@@ -369,9 +365,14 @@ static void tlb_share(struct pmb_sweep_figures *s, const struct pmb_context *c, 
 				base[m++] = h->f.time.s.median;
 			}
 		}
-		if (m)
-			s->share[t] = (struct pmb_sweep_share){ m, pmb__median(d, m), pmb__median(lo, m),
-				pmb__median(hi, m), pmb__median(base, m) };
+		if (m) {
+			struct pmb_sweep_share *sh = &s->share[t];
+
+			*sh = (struct pmb_sweep_share){ m, pmb__median(d, m), pmb__median(lo, m), pmb__median(hi, m),
+							pmb__median(base, m), NAN };
+			if (sh->base > 0 && sh->lo > 0)
+				sh->pct = 100 * sh->diff / sh->base;
+		}
 	}
 }
 
@@ -422,6 +423,26 @@ static void tlb_steps(struct pmb_sweep_figures *s, const struct pmb_context *c, 
 	}
 }
 
+/* Per tier with points (perf), its median in estimated cycles where
+ * cycles are not counted, and over the tier before's. */
+static void tier_ratios(struct pmb_sweep_figures *s, const struct pmb_context *c)
+{
+	double prev = NAN;
+
+	for (int t = 0; t < PMB_SWEEP_TIERS; t++) {
+		struct pmb_sweep_tier *st = &s->tier[t];
+
+		st->est_cycles = st->over_prev = NAN;
+		if (!st->points || s->sim)
+			continue;
+		if (!c->m.has_cycles && c->m.ghz > 0)
+			st->est_cycles = st->med[0] * c->m.ghz;
+		if (isfinite(prev) && prev > 0)
+			st->over_prev = st->med[0] / prev;
+		prev = st->med[0];
+	}
+}
+
 static void one_sweep(struct pmb_sweep_figures *s, const struct pmb_context *c, const struct pmb_result *r, size_t n,
 		      size_t first)
 {
@@ -443,6 +464,7 @@ static void one_sweep(struct pmb_sweep_figures *s, const struct pmb_context *c, 
 			tiers(s, c, r, n);
 			break;
 		}
+	tier_ratios(s, c);
 	huge_pages(s, r, n);
 	if (c->m.topo_ok)
 		reach(s, c);
@@ -459,14 +481,14 @@ int pmb__analysis_sweeps(const struct pmb_context *c, struct pmb_run_figures *ou
 	out->sweeps = NULL;
 	out->nsweeps = 0;
 	for (size_t i = 0; i < n; i++)
-		m += r[i].m.inst->tier[0] && !r[i].m.repetition && first_of_family(r, i);
+		m += r[i].m.inst->tier[0] && !r[i].m.repetition && pmb__first_of_family(r, i);
 	if (!m)
 		return 0;
 	out->sweeps = calloc((size_t)m, sizeof(*out->sweeps));
 	if (!out->sweeps)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
-		if (r[i].m.inst->tier[0] && !r[i].m.repetition && first_of_family(r, i))
+		if (r[i].m.inst->tier[0] && !r[i].m.repetition && pmb__first_of_family(r, i))
 			one_sweep(&out->sweeps[out->nsweeps++], c, r, n, i);
 	return 0;
 }

@@ -1,4 +1,4 @@
-/* branch_figures.h - a branch study's figures (analyse/analysis_branch.c makes them, report/report_branch.c and the JSON render them): per input who wins and the ratio that says so, the misprediction penalty with the points it is fitted on, the mispredictions per item, the seed. */
+/* branch_figures.h - a branch study's figures (analyse/analysis_branch.c makes them, report/report_branch.c and the JSON render them): per input who wins and the ratio that says so, the misprediction penalty with the points it is fitted on, the mispredictions per item, the seed, the verdict over the inputs, the events the study reads. */
 #ifndef PMB_BRANCH_FIGURES_H
 #define PMB_BRANCH_FIGURES_H
 
@@ -46,6 +46,26 @@ struct pmb_branch_input {
 	double rate, ns, cycles;
 };
 
+/* The plan's events a study reads (the analysis resolves them, the
+ * reports read them): branch misses, cycles, instructions, -1 none;
+ * under simulation there is no time and instructions stand for the cost. */
+struct pmb_branch_events {
+	bool sim;
+	int bm, cyc, ins;
+};
+
+/* The study's verdict over its ranked inputs (those with a winner named),
+ * in their order. */
+enum pmb_branch_verdict {
+	PMB_BRANCH_VERDICT_NONE,          /* simulated: no winner is named */
+	PMB_BRANCH_NO_DIFFERENCE,         /* no input with a winner */
+	PMB_BRANCH_LESS_WINS_FROM,        /* ordered: branchless wins at in[from]
+	                                     and every ranked input after it */
+	PMB_BRANCH_LESS_WINS_ALL,         /* ordered: at every ranked input */
+	PMB_BRANCH_LESS_WINS_SOME,        /* at `wins` of `ranked` inputs */
+	PMB_BRANCH_LESS_NEVER_WINS,       /* branchy wins somewhere, branchless nowhere */
+};
+
 struct pmb_branch_figures {
 	char study[200];           /* "branch/sum_if" */
 	bool sim;                  /* counts simulated: no time, no winner, no penalty */
@@ -69,6 +89,16 @@ struct pmb_branch_figures {
 	double misp[2][2];
 	bool seeded;               /* every member's input was generated from seed */
 	uint64_t seed;
+	struct pmb_branch_events ev;
+	/* The verdict: its kind; wins, losses (branchy wins) over ranked
+	 * inputs; from: the in[] index from which branchless wins at every
+	 * ranked input, -1 none; the crossings (ordered inputs): where the
+	 * winner changes, between the ranked inputs in[cross[k][0]] and
+	 * in[cross[k][1]]. */
+	enum pmb_branch_verdict verdict;
+	int ranked, wins, losses, from;
+	int ncross;
+	int cross[PMB_MAX_BRANCH_INPUTS][2];
 };
 
 #endif

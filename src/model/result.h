@@ -197,6 +197,16 @@ struct pmb_measured {
 	int stopped_by;
 };
 
+/* What a derived figure (num / den x scale) may claim. */
+enum pmb_derived_given {
+	PMB_DERIVED_NONE,        /* not computable: its operands are not both resolved */
+	PMB_DERIVED_DEN_LOW,     /* its denominator at or under its resolution: no
+	                            ratio over it (it could be any number) */
+	PMB_DERIVED_BOUND,       /* its numerator below resolution: at most
+	                            derived_bound, not the noise under it */
+	PMB_DERIVED_VALUE,       /* the value itself */
+};
+
 /* What the analysis computed for one benchmark from its struct
  * pmb_measured (and the run's struct pmb_run_measured): analyse writes it,
  * the reports read it. */
@@ -205,6 +215,12 @@ struct pmb_figures {
 	struct pmb_figure ev[PMB_MAX_EVENTS];   /* per item, by plan index */
 	struct pmb_figure est_cycles;           /* time x frequency estimate */
 	double derived[PMB_MAX_DERIVED];        /* NAN where not computable */
+	/* How each derived figure may be given (analysis.c derive()), and
+	 * where its numerator is below resolution the bound it stays under
+	 * (the numerator's resolution over the denominator, with the
+	 * figure's scale; NAN else). */
+	enum pmb_derived_given derived_given[PMB_MAX_DERIVED];
+	double derived_bound[PMB_MAX_DERIVED];
 	double rep_spread;                      /* --repetitions: (max-min)/median of
 	                                           the repetitions' medians; NAN */
 	/* analysis_learn.c: the ladder of pass counts and the repetitions */

@@ -23,6 +23,10 @@ static const char *const pmb_sweep_tier_name[PMB_SWEEP_TIERS] = { "L1", "L2", "L
 struct pmb_sweep_tier {
 	size_t points;   /* 0: no point in this tier */
 	double med[2], lo[2], hi[2];
+	double est_cycles;  /* med[0] in cycles, estimated from the frequency
+	                       where cycles are not counted (perf); NAN else */
+	double over_prev;   /* med[0] over the median of the tier before it with
+	                       points (perf); NAN none */
 };
 
 /* A step between two consecutive points of figure e (-2: time; an event's
@@ -48,6 +52,10 @@ struct pmb_sweep_level {
 	bool crossed;     /* points on both sides of the size */
 	uint64_t a, b;
 	double ratio;
+	bool rose;        /* ratio over PMB_STEP_RATIO, established or not */
+	bool stepped;     /* the step across the size is established: over
+	                     PMB_STEP_RATIO, the two points' intervals apart
+	                     (simulated counts: the ratio alone, they are exact) */
 	bool earlier;     /* a step over PMB_STEP_RATIO below the size */
 	uint64_t sa, sb;
 	double best;
@@ -66,6 +74,8 @@ struct pmb_sweep_level {
 struct pmb_sweep_share {
 	size_t points;   /* 0: no pair in this tier */
 	double diff, lo, hi, base;
+	double pct;      /* 100 diff / base where the share is told (lo > 0,
+	                    base > 0); NAN else */
 };
 
 /* A step only the 4 KiB family takes, with the data TLB reach between. */

@@ -7,68 +7,39 @@
 #include "base.h"
 #include "report_study.h"
 
-/* Where branchy wins, in a verdict's tail: "; branchy wins at p0, p1". */
-static void branchy_wins(FILE *f, const int *w, const char *const *arg, int n)
+/* The verdict over a study's ranked inputs, as the analysis made it
+ * (struct pmb_branch_figures: verdict, from, wins, cross). */
+static void verdict(FILE *f, const struct pmb_branch_figures *b)
 {
 	const char *sep = "; branchy wins at ";
 
-	for (int k = 0; k < n; k++)
-		if (w[k] < 0) {
-			fprintf(f, "%s%s", sep, arg[k]);
-			sep = ", ";
-		}
-}
-
-/* Where the winner changes from one input to the next (ordered inputs). */
-static void crossings(FILE *f, const int *w, const char *const *arg, int n)
-{
-	int prev = 0;
-
-	for (int k = 0; k < n; k++) {
-		if (w[k] && prev && w[k] != prev)
-			fprintf(f, "; they cross between %s and %s", arg[k - 1], arg[k]);
-		if (w[k])
-			prev = w[k];
-	}
-}
-
-/* The verdict over a pair's inputs, in their order: w[k] is +1 where
- * branchless wins (ratio interval below 1), -1 where branchy wins, 0 tie. */
-static void verdict(FILE *f, const int *w, const char *const *arg, int n, bool ordered)
-{
-	int from = n, wins = 0, losses = 0;
-
-	for (int k = 0; k < n; k++) {
-		wins += w[k] > 0;
-		losses += w[k] < 0;
-	}
-	/* The first input from which branchless wins at every later one. */
-	while (from > 0 && w[from - 1] > 0)
-		from--;
-	if (!wins && !losses) {
+	switch (b->verdict) {
+	case PMB_BRANCH_VERDICT_NONE:
+	case PMB_BRANCH_NO_DIFFERENCE:
 		fprintf(f, "no significant difference at any input");
 		return;
-	}
-	if (ordered && from < n && from > 0)
-		fprintf(f, "branchless wins from %s on", arg[from]);
-	else if (ordered && from == 0)
+	case PMB_BRANCH_LESS_WINS_FROM:
+		fprintf(f, "branchless wins from %s on", b->in[b->from].y->args);
+		break;
+	case PMB_BRANCH_LESS_WINS_ALL:
 		fprintf(f, "branchless wins at every input");
-	else if (wins)
-		fprintf(f, "branchless wins at %d of %d inputs", wins, n);
-	else
+		break;
+	case PMB_BRANCH_LESS_WINS_SOME:
+		fprintf(f, "branchless wins at %d of %d inputs", b->wins, b->ranked);
+		break;
+	case PMB_BRANCH_LESS_NEVER_WINS:
 		fprintf(f, "branchless never wins");
-	if (losses)
-		branchy_wins(f, w, arg, n);
-	if (ordered)
-		crossings(f, w, arg, n);
+		break;
+	}
+	for (int k = 0; k < b->ninputs; k++)
+		if (b->in[k].ranked && b->in[k].winner < 0) {
+			fprintf(f, "%s%s", sep, b->in[k].y->args);
+			sep = ", ";
+		}
+	for (int k = 0; k < b->ncross; k++)
+		fprintf(f, "; they cross between %s and %s", b->in[b->cross[k][0]].y->args,
+			b->in[b->cross[k][1]].y->args);
 }
-
-/* The events a branch study shows; under simulation there is no time and
- * instructions stand for the cost. */
-struct study_events {
-	bool sim;
-	int bm, cyc, ins; /* branch misses, cycles, instructions; -1 none */
-};
 
 /* What a study's table says n/a to, for its footnotes. */
 struct study_na {
@@ -79,14 +50,14 @@ struct study_na {
 
 /* A result's cost figure: time, or under simulation instructions (NULL
  * where there are none). */
-static const struct pmb_figure *cost_figure(const struct study_events *ev, const struct pmb_result *x)
+static const struct pmb_figure *cost_figure(const struct pmb_branch_events *ev, const struct pmb_result *x)
 {
 	if (!ev->sim)
 		return &x->f.time;
 	return ev->ins >= 0 ? &x->f.ev[ev->ins] : NULL;
 }
 
-static const struct pmb_figure *cycles_figure(const struct study_events *ev, const struct pmb_result *x)
+static const struct pmb_figure *cycles_figure(const struct pmb_branch_events *ev, const struct pmb_result *x)
 {
 	return ev->cyc >= 0 ? &x->f.ev[ev->cyc] : &x->f.est_cycles;
 }
@@ -108,7 +79,7 @@ static void study_columns(struct pmb__table *t, const struct pmb_context *c, boo
 }
 
 /* What the study's table leaves out for the width, and its legend. */
-static void study_notes(FILE *f, const struct pmb_context *c, struct pmb__table *t, const struct study_events *ev,
+static void study_notes(FILE *f, const struct pmb_context *c, struct pmb__table *t, const struct pmb_branch_events *ev,
 			const struct study_na *a)
 {
 	bool est = !ev->sim && !c->m.has_cycles;
@@ -139,7 +110,7 @@ static void study_notes(FILE *f, const struct pmb_context *c, struct pmb__table 
 
 /* Cost of branchy y, branchless l and speed of light s (NULL: none),
  * cycles and mispredictions, from column k on; returns the column after. */
-static int cost_cells(struct pmb__table *t, const struct study_events *ev, const struct pmb_result *y,
+static int cost_cells(struct pmb__table *t, const struct pmb_branch_events *ev, const struct pmb_result *y,
 		      const struct pmb_result *l, const struct pmb_result *s, int k, struct study_na *a)
 {
 	const struct pmb_figure *col[3] = { cost_figure(ev, y), cost_figure(ev, l),
@@ -203,7 +174,7 @@ static const struct pmb_result *result_of(const struct pmb_result *r, size_t n, 
 }
 
 /* One input's row: branchy against its branchless and sol forms. */
-static void study_row(struct pmb__table *t, const struct study_events *ev, const struct pmb_result *r, size_t n,
+static void study_row(struct pmb__table *t, const struct pmb_branch_events *ev, const struct pmb_result *r, size_t n,
 		      const struct pmb_branch_input *x, struct study_na *a)
 {
 	static const char *const why[] = {
@@ -262,9 +233,6 @@ static void sim_predictor_note(FILE *f)
  * over the inputs, or under simulation how mispredictions go. */
 static void finding(FILE *f, const struct pmb_branch_figures *b)
 {
-	const char *arg[PMB_MAX_BRANCH_INPUTS];
-	int w[PMB_MAX_BRANCH_INPUTS], nw = 0;
-
 	if (b->sim) {
 		fprintf(f, "counts SIMULATED, no time: no winner");
 		if (b->misp[0][0] <= b->misp[0][1] && b->misp[1][0] <= b->misp[1][1])
@@ -272,12 +240,7 @@ static void finding(FILE *f, const struct pmb_branch_figures *b)
 				b->misp[0][0], b->misp[0][1], b->misp[1][0], b->misp[1][1]);
 		return;
 	}
-	for (int k = 0; k < b->ninputs; k++)
-		if (b->in[k].ranked) {
-			arg[nw] = b->in[k].y->args;
-			w[nw++] = b->in[k].winner;
-		}
-	verdict(f, w, arg, nw, b->ordered);
+	verdict(f, b);
 }
 
 /* Columns dropped for the width, least telling first: sol, or the
@@ -286,7 +249,7 @@ static const int drop_perf[] = { 3, 5, 4, 6 }, drop_perf_nobm[] = { 5, 3, 4, 6 }
 
 /* One branch study's table t, from its figures b (a: what its cells say
  * n/a to). */
-static void study_build(const struct pmb_context *c, const struct study_events *ev, const struct pmb_result *r,
+static void study_build(const struct pmb_context *c, const struct pmb_branch_events *ev, const struct pmb_result *r,
 			size_t n, const struct pmb_branch_figures *b, struct pmb__table *t, struct study_na *a)
 {
 	*a = (struct study_na){ 0 };
@@ -297,7 +260,7 @@ static void study_build(const struct pmb_context *c, const struct study_events *
 
 /* One branch study, from its figures b: its finding first, then its
  * table. */
-static int branch_study(FILE *f, const struct pmb_context *c, const struct study_events *ev,
+static int branch_study(FILE *f, const struct pmb_context *c, const struct pmb_branch_events *ev,
 			const struct pmb_result *r, size_t n, const struct pmb_branch_figures *b)
 {
 	struct pmb__table t = { 0 };
@@ -339,22 +302,17 @@ static void penalty_words(FILE *f, const struct pmb_branch_figures *b)
 	fprintf(f, " (rates %s)", b->rates_counted ? "MEASURED" : "DECLARED");
 }
 
-/* The studies of the run in order (their figures, c->branches): fn(each), with
- * the results r[0..n) its rows show. */
+/* The studies of the run in order (their figures, c->f.branches): fn(each),
+ * with the results r[0..n) its rows show and the events it reads. */
 static int each_study(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n,
-		      int (*fn)(FILE *, const struct pmb_context *, const struct study_events *,
+		      int (*fn)(FILE *, const struct pmb_context *, const struct pmb_branch_events *,
 				const struct pmb_result *, size_t, const struct pmb_branch_figures *))
 {
-	const struct study_events ev = {
-		.sim = pmb_context_sim(c),
-		.bm = pmb__context_event(c, "branch-misses|cond-branch-misses"),
-		.cyc = pmb__context_event(c, "cycles"),
-		.ins = pmb__context_event(c, "instructions"),
-	};
 	int err = 0;
 
 	for (int i = 0; i < c->f.nbranches; i++) {
-		int terr = fn(f, c, &ev, r, n, &c->f.branches[i]);
+		const struct pmb_branch_figures *b = &c->f.branches[i];
+		int terr = fn(f, c, &b->ev, r, n, b);
 
 		if (!err)
 			err = terr;

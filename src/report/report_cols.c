@@ -141,26 +141,23 @@ static void cell_derived(struct pmb__coltab *m, const struct pmb__col *k, const 
 {
 	const struct pmb_derived *d = &m->c->m.plan.der[k->arg];
 	double v = x->f.derived[k->arg];
-
-	const struct pmb_figure *num = &x->f.ev[d->num], *den = d->den >= 0 ? &x->f.ev[d->den] : NULL;
 	double scale = d->scale * (derived_pct(d) ? 100 : 1);
 
-	if (!isfinite(v) || v < 0) {
+	switch (x->f.derived_given[k->arg]) {
+	case PMB_DERIVED_NONE:
 		blank(m, b, n, "-", "%s: not computable: its operands are not both resolved", k->head);
 		return;
-	}
-	/* A denominator below resolution: no ratio over it (it could be any
-	 * number: 300 % mispredicted of branches that are noise). */
-	if (den && (!den->valid || den->below_resolution || den->s.median <= den->resolution)) {
+	case PMB_DERIVED_DEN_LOW:
 		blank(m, b, n, "-", "%s: its denominator (%s) is below resolution", k->head,
 		      m->c->m.plan.ev[d->den].name);
 		return;
-	}
-	/* A numerator below resolution: the bound, not the noise under it. */
-	if (num->below_resolution && (!den || (den->valid && !den->below_resolution && den->s.median > 0))) {
+	case PMB_DERIVED_BOUND:
+		/* The bound, not the noise under it. */
 		m->below = true;
-		bound(b, n, num->resolution / (den ? den->s.median : 1) * scale);
+		bound(b, n, x->f.derived_bound[k->arg] * (derived_pct(d) ? 100 : 1));
 		return;
+	case PMB_DERIVED_VALUE:
+		break;
 	}
 	pmb__fmt_num(b, n, v * scale / d->scale);
 }

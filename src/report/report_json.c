@@ -166,6 +166,18 @@ static void write_events(struct pmb__jw *w, const struct pmb_context *c,
 		if (!isfinite(r->f.derived[e]) || r->f.derived[e] < 0)
 			continue;
 		pmb__jw_num(w, pl->der[e].name, r->f.derived[e] + 0.0); /* -0 as 0 */
+		/* What the console gives instead of the value: nothing over a
+		 * denominator that is not resolved, the bound over a numerator
+		 * below resolution. */
+		if (r->f.derived_given[e] == PMB_DERIVED_DEN_LOW) {
+			pmb__json_keyf(k, sizeof(k), pl->der[e].name, "_denominator_below_resolution");
+			pmb__jw_bool(w, k, true);
+		} else if (r->f.derived_given[e] == PMB_DERIVED_BOUND) {
+			pmb__json_keyf(k, sizeof(k), pl->der[e].name, "_below_resolution");
+			pmb__jw_bool(w, k, true);
+			pmb__json_keyf(k, sizeof(k), pl->der[e].name, "_upper_bound");
+			pmb__jw_num(w, k, r->f.derived_bound[e]);
+		}
 		if (pmb_context_sim(c)) {
 			pmb__json_keyf(k, sizeof(k), pl->der[e].name, "_simulated");
 			pmb__jw_bool(w, k, true);

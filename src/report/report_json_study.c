@@ -97,6 +97,50 @@ static void misp_range(struct pmb__jw *w, const char *key, const double *lohi)
 	pmb__jw_close(w, ']');
 }
 
+/* An input's name (its arguments), or null where k is none. */
+static void input_or_null(struct pmb__jw *w, const char *key, const struct pmb_branch_figures *b, int k)
+{
+	pmb__jw_str_or_null(w, key, k >= 0 ? b->in[k].y->args : NULL);
+}
+
+/* The verdict over the inputs with a winner named (null where none is
+ * named: simulated): its kind, the counts, the input from which branchless
+ * wins at every later one, where branchy wins, where the winner changes. */
+static void write_verdict(struct pmb__jw *w, const struct pmb_branch_figures *b)
+{
+	static const char *const kind[] = {
+		[PMB_BRANCH_NO_DIFFERENCE] = "no difference", [PMB_BRANCH_LESS_WINS_FROM] = "branchless wins from",
+		[PMB_BRANCH_LESS_WINS_ALL] = "branchless wins at every input",
+		[PMB_BRANCH_LESS_WINS_SOME] = "branchless wins at some inputs",
+		[PMB_BRANCH_LESS_NEVER_WINS] = "branchless never wins",
+	};
+
+	if (b->verdict == PMB_BRANCH_VERDICT_NONE) {
+		pmb__jw_null(w, "verdict");
+		return;
+	}
+	pmb__jw_open(w, "verdict", '{', false);
+	pmb__jw_str(w, "kind", kind[b->verdict]);
+	pmb__jw_int(w, "inputs_ranked", b->ranked);
+	pmb__jw_int(w, "branchless_wins", b->wins);
+	pmb__jw_int(w, "branchy_wins", b->losses);
+	input_or_null(w, "branchless_wins_from", b, b->from);
+	pmb__jw_open(w, "branchy_wins_at", '[', true);
+	for (int k = 0; k < b->ninputs; k++)
+		if (b->in[k].ranked && b->in[k].winner < 0)
+			pmb__jw_str(w, NULL, b->in[k].y->args);
+	pmb__jw_close(w, ']');
+	pmb__jw_open(w, "crossings", '[', false);
+	for (int k = 0; k < b->ncross; k++) {
+		pmb__jw_open(w, NULL, '[', true);
+		pmb__jw_str(w, NULL, b->in[b->cross[k][0]].y->args);
+		pmb__jw_str(w, NULL, b->in[b->cross[k][1]].y->args);
+		pmb__jw_close(w, ']');
+	}
+	pmb__jw_close(w, ']');
+	pmb__jw_close(w, '}');
+}
+
 static void write_study(struct pmb__jw *w, const struct pmb_branch_figures *b)
 {
 	pmb__jw_open(w, NULL, '{', false);
@@ -116,6 +160,7 @@ static void write_study(struct pmb__jw *w, const struct pmb_branch_figures *b)
 	misp_range(w, "branchless", b->misp[1]);
 	pmb__jw_close(w, '}');
 	write_penalty(w, b);
+	write_verdict(w, b);
 	pmb__jw_close(w, '}');
 }
 

@@ -69,11 +69,13 @@ static void compare_level(FILE *f, const struct pmb_context *c, const struct pmb
 		return;
 	}
 	fmt_span(span, sizeof(span), v->ratio, v->a, v->b);
-	if (v->ratio > PMB_STEP_RATIO) {
+	if (v->stepped) {
 		fprintf(f, "the data step here too (%s)\n", span);
 		return;
 	}
-	fprintf(f, "no step here (%s)", span);
+	/* A rise over PMB_STEP_RATIO whose intervals overlap is no step the
+	 * analysis established: said as such, not as "no step". */
+	fprintf(f, "no step %shere (%s)", v->rose ? "the intervals establish " : "", span);
 	if (v->earlier) {
 		fmt_span(span, sizeof(span), v->best, v->sa, v->sb);
 		fprintf(f, "; the data step earlier (%s)", span);
@@ -83,7 +85,7 @@ static void compare_level(FILE *f, const struct pmb_context *c, const struct pmb
 }
 
 /* "  L2    median 3.1 ns per item over 2 points, 2.5x the tier before" */
-static void tier_line(FILE *f, const struct pmb_context *c, const struct pmb_sweep_figures *s, int t, double prev_tier)
+static void tier_line(FILE *f, const struct pmb_context *c, const struct pmb_sweep_figures *s, int t)
 {
 	const struct pmb_sweep_tier *st = &s->tier[t];
 	char b[32];
@@ -100,10 +102,10 @@ static void tier_line(FILE *f, const struct pmb_context *c, const struct pmb_swe
 	}
 	fprintf(f, " per item%s over %zu point%s", s->sim ? " (simulated)" : "", st->points,
 		st->points == 1 ? "" : "s");
-	if (!s->sim && !c->m.has_cycles && c->m.ghz > 0)
-		fprintf(f, " (est. %.1f cycles)", st->med[0] * c->m.ghz);
-	if (!s->sim && isfinite(prev_tier) && prev_tier > 0)
-		fprintf(f, ", %.1fx the tier before", st->med[0] / prev_tier);
+	if (isfinite(st->est_cycles))
+		fprintf(f, " (est. %.1f cycles)", st->est_cycles);
+	if (isfinite(st->over_prev))
+		fprintf(f, ", %.1fx the tier before", st->over_prev);
 	fputc('\n', f);
 }
 
@@ -138,7 +140,6 @@ static void tier_by_measure(FILE *f, const struct pmb_context *c, const struct p
 
 static void tier_summary(FILE *f, const struct pmb_context *c, const struct pmb_sweep_figures *s)
 {
-	double prev_tier = NAN;
 	bool less = false, more = false;
 
 	for (int t = 0; t < PMB_SWEEP_TIERS; t++) {
@@ -151,8 +152,7 @@ static void tier_summary(FILE *f, const struct pmb_context *c, const struct pmb_
 		/* A tier whose points all cost as another's (the analysis
 		 * counted them there) still says what was measured of it. */
 		if (s->tier[t].points) {
-			tier_line(f, c, s, t, prev_tier);
-			prev_tier = s->tier[t].med[0];
+			tier_line(f, c, s, t);
 		} else {
 			fprintf(f, "  %-5s no point at a cost of its own: those hwloc puts in it cost as "
 				"another tier's\n", pmb_sweep_tier_name[t]);
@@ -269,8 +269,8 @@ static void tlb_share(FILE *f, const struct pmb_sweep_figures *s)
 				b1, b2, b3);
 		else
 			fprintf(f, "%s %s %s%s [%s, %s]", any ? ";" : "", tier, sh->diff >= 0 ? "+" : "", b1, b2, b3);
-		if (sh->base > 0 && sh->lo > 0)
-			fprintf(f, " (%+.0f %%)", 100 * sh->diff / sh->base);
+		if (isfinite(sh->pct))
+			fprintf(f, " (%+.0f %%)", sh->pct);
 		any = true;
 	}
 	if (any)
@@ -335,11 +335,14 @@ static void level_words(FILE *f, const struct pmb_context *c, const struct pmb_s
 		return;
 	}
 	fmt_step(st, sizeof(st), v->ratio);
-	if (v->ratio > PMB_STEP_RATIO) {
+	if (v->stepped) {
 		fprintf(f, "steps %s at L%d %s", st, c->m.topo.cache[k].level, sz);
 		return;
 	}
-	fprintf(f, "no step at L%d %s (%s", c->m.topo.cache[k].level, sz, st);
+	if (v->rose)
+		fprintf(f, "no established step at L%d %s (%s, intervals overlap", c->m.topo.cache[k].level, sz, st);
+	else
+		fprintf(f, "no step at L%d %s (%s", c->m.topo.cache[k].level, sz, st);
 	if (v->earlier) {
 		char s1[24], s2[24];
 

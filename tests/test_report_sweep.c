@@ -238,6 +238,16 @@ int main(void)
 	       w.ctx.f.sweeps[0].level[1].rose && !w.ctx.f.sweeps[0].level[1].stepped &&
 	       w.ctx.f.sweeps[0].level[0].stepped,
 	       "figures: L2's rise x3.0 with intervals that overlap is not stepped; L1's, apart, is");
+	{
+		const struct pmb_sweep_figures *s = &w.ctx.f.sweeps[0];
+		bool listed = false;
+
+		for (int i = 0; i < s->nsteps; i++)
+			listed |= s->step[i].from == 128 * 1024 && s->step[i].to == 1024 * 1024;
+		tap_ok(s->nsteps > 0 && !listed,
+		       "the steps in the data list no rise the intervals do not establish (x3.0, 128KiB to 1MiB; "
+		       "%d listed)", s->nsteps);
+	}
 	tap_ok(own && strstr(own, "  L2 512KiB: no step the intervals establish here (x3.0, 128KiB to 1MiB)\n") &&
 	       !strstr(own, "  L2 512KiB: the data step"), "the L2 line claims no step the intervals do not establish");
 	free(t);

@@ -144,7 +144,8 @@ static void tiers(struct pmb_sweep_figures *s, const struct pmb_context *c, cons
 }
 
 /* Steps in the data by each figure: consecutive points whose cost rises
- * by more than 30 %. */
+ * by more than 30 % with their intervals apart (established()), so that
+ * "the cost steps" names no rise the noise could have made. */
 static void steps(struct pmb_sweep_figures *s, const struct pmb_result *r, size_t n)
 {
 	for (int q = 0; q < s->nfig; q++) {
@@ -158,7 +159,7 @@ static void steps(struct pmb_sweep_figures *s, const struct pmb_result *r, size_
 			if (!sweep_point(x, s->family))
 				continue;
 			ratio = prev ? step(fig(prev, e), fig(x, e)) : 0;
-			if (ratio > PMB_STEP_RATIO && s->nsteps < PMB_MAX_SWEEP_STEPS)
+			if (prev && established(fig(prev, e), fig(x, e), s->sim) && s->nsteps < PMB_MAX_SWEEP_STEPS)
 				s->step[s->nsteps++] = (struct pmb_sweep_step){ prev->m.inst->working_set,
 					x->m.inst->working_set, e, ratio };
 			prev = x;
@@ -198,7 +199,7 @@ static void crossing(struct pmb_sweep_level *v, const struct pmb_sweep_figures *
 		v->rose = v->ratio > PMB_STEP_RATIO;
 		v->stepped = established(fig(a, v->e), fig(b, v->e), s->sim);
 	}
-	if (*sa && *sb && v->best > PMB_STEP_RATIO) {
+	if (*sa && *sb && v->best > PMB_STEP_RATIO && established(fig(*sa, v->e), fig(*sb, v->e), s->sim)) {
 		v->earlier = true;
 		v->sa = (*sa)->m.inst->working_set;
 		v->sb = (*sb)->m.inst->working_set;

@@ -269,7 +269,7 @@ if wants("timing"):
 
 
     with Load() as load:
-        rc, out, err = ab("--time-limit=15s", "--out=" + os.path.join(TMP, "slow"), A0, B30)
+        rc, out, err = ab("--time-limit=10s", "--out=" + os.path.join(TMP, "slow"), A0, B30)
     r = rows(out)
     verdicts = {k: v[7] for k, v in r.items()}
     chain = {f: r.get(("abt/chain", f)) for f in ("ns_per_item", "task_clock_per_item")}

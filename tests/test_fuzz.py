@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """test_fuzz.py - the libFuzzer harnesses (tests/fuzz_*.c) under ASan and
 UBSan: each one's crash corpus (tests/fuzz/NAME/) replayed, then a short run
-of each (PMB_FUZZ_SECONDS, default 3).  Skips, saying why, where clang or
-its libFuzzer is missing.
+of each (PMB_FUZZ_SECONDS, default 1: the suite fuzzes briefly; longer
+fuzzing is the command below).  Skips, saying why, where clang or its
+libFuzzer is missing.
 
 meson builds them, in a build directory of their own (clang, -Dfuzz=true,
 b_sanitize=address,undefined), set up here once as $PMB_BUILD_ROOT/fuzz-asan;
@@ -29,7 +30,7 @@ BUILD = os.environ.get("PMB_BUILD_ROOT") or os.path.join(SRC, "build")
 FUZZ_BUILD = os.path.join(BUILD, "fuzz-asan")
 OUT = os.environ.get("PMB_FUZZ_OUT") or os.path.join(BUILD, "fuzz")
 HARNESSES = ["results", "pair", "cmdline", "counters", "tables"]
-SECONDS = int(os.environ.get("PMB_FUZZ_SECONDS", "3"))
+SECONDS = int(os.environ.get("PMB_FUZZ_SECONDS", "1"))
 ONLY = os.environ.get("PMB_FUZZ_ONLY")
 # The fuzz build directory's options: the sanitizers on every object, with
 # debug information for readable reports; b_lundef=false, which clang needs

@@ -81,9 +81,9 @@ static void build(struct world *w, bool tlbs)
 	c->view.width = 200;
 }
 
-/* The sweep section as the run prints it: the analysis's figures, then
- * their rendering. */
-static char *sweeps(struct world *w)
+/* What one renderer prints of the analysis's sweep figures. */
+static char *rendered(struct world *w, void (*render)(FILE *, const struct pmb_context *,
+						      const struct pmb_result *, size_t))
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -92,24 +92,22 @@ static char *sweeps(struct world *w)
 	if (pmb__analyze_sweeps(&w->ctx, w->r, 2 * NP))
 		return strdup("");
 	f = open_memstream(&text, &len);
-	pmb__report_sweeps(f, &w->ctx, w->r, 2 * NP);
+	render(f, &w->ctx, w->r, 2 * NP);
 	fclose(f);
 	return text;
+}
+
+/* The sweep section as the run prints it: the analysis's figures, then
+ * their rendering. */
+static char *sweeps(struct world *w)
+{
+	return rendered(w, pmb__report_sweeps);
 }
 
 /* The findings' sweep lines as the run prints them. */
 static char *findings_of(struct world *w)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
-
-	if (pmb__analyze_sweeps(&w->ctx, w->r, 2 * NP))
-		return strdup("");
-	f = open_memstream(&text, &len);
-	pmb__sweep_findings(f, &w->ctx, w->r, 2 * NP);
-	fclose(f);
-	return text;
+	return rendered(w, pmb__sweep_findings);
 }
 
 int main(void)

@@ -89,21 +89,15 @@ static void figure(struct pmb_figure *f, const struct totals *t, double ov_pass,
 	free(cost);
 }
 
-/* Event e's count in each of n samples s, scaled to its enabled time (NAN
- * where a sample did not read it or its group never ran), into a new
- * array; NULL where no sample read e (or out of memory). */
+/* The array for event e's count in each of n samples s, scaled to its
+ * enabled time (filled by event_figure, NAN where a sample did not read it
+ * or its group never ran); NULL where no sample read e (or out of memory). */
 static double *scaled_counts(const struct pmb_sample *s, size_t n, int e)
 {
-	double *v = NULL;
-	int scaled;
-
-	for (size_t i = 0; i < n && !v; i++)
+	for (size_t i = 0; i < n; i++)
 		if (s[i].mask & (1u << e))
-			v = malloc(n * sizeof(*v));
-	for (size_t i = 0; v && i < n; i++)
-		if (!pmb__sample_event(&s[i], e, &v[i], &scaled))
-			v[i] = NAN;
-	return v;
+			return malloc(n * sizeof(double));
+	return NULL;
 }
 
 /* Event e's figure from the samples and probes that read it (t: scratch
@@ -114,12 +108,17 @@ static void event_figure(const struct pmb_context *ctx, const struct pmb_result 
 {
 	size_t m = 0, read = 0;
 	int scaled = 0, probe_scaled = 0;
+	double *sv = ps->ev[e] = scaled_counts(r->m.samples, r->m.nsamples, e);
+	double *pv = ps->probe_ev[e] = scaled_counts(r->m.probes, r->m.nprobes, e);
 
 	for (size_t i = 0; i < r->m.nsamples; i++) {
 		double x;
+		bool got = pmb__sample_event(&r->m.samples[i], e, &x, &scaled);
 
 		read += (r->m.samples[i].mask >> e) & 1u;
-		if (pmb__sample_event(&r->m.samples[i], e, &x, &scaled)) {
+		if (sv)
+			sv[i] = got ? x : NAN;
+		if (got) {
 			t->p[m] = (double)r->m.samples[i].passes;
 			t->v[m++] = x;
 		}
@@ -127,14 +126,15 @@ static void event_figure(const struct pmb_context *ctx, const struct pmb_result 
 	t->n = m;
 	for (size_t i = 0; i < r->m.nprobes; i++) {
 		double x;
+		bool got = pmb__sample_event(&r->m.probes[i], e, &x, &probe_scaled);
 
-		if (pmb__sample_event(&r->m.probes[i], e, &x, &probe_scaled)) {
+		if (pv)
+			pv[i] = got ? x : NAN;
+		if (got) {
 			t->p[m] = (double)r->m.probes[i].passes;
 			t->v[m++] = x;
 		}
 	}
-	ps->ev[e] = scaled_counts(r->m.samples, r->m.nsamples, e);
-	ps->probe_ev[e] = scaled_counts(r->m.probes, r->m.nprobes, e);
 	t->nprobe = m - t->n;
 	m = t->n;
 	/* Cycle and clock counts vary with the loop's speed as time does;

@@ -239,7 +239,7 @@ static void footnotes(void)
 		       strstr(t, "page-faults (zero or below resolution in every row)"),
 	       "task-clock and page-faults, not asked for, are left out and named");
 	free(t);
-	w.ctx.view.counters_given = true;
+	w.ctx.m.counters_given = true;
 	t = report(&w);
 	tap_ok(strstr(t, "task-clock/item") && strstr(t, "page-faults/item"),
 	       "the same counters asked for with --counters are shown");

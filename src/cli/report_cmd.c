@@ -83,7 +83,7 @@ static int set_view(const struct pmb_options *o, struct pmb_context *c)
 
 	if (o->columns && pmb__columns_check(o->columns, &c->m.plan, err, sizeof(err)))
 		return pmb__out_error("%s", err);
-	c->view = pmb__console_view(o->out, o->columns, o->wide, o->verbose, c->m.counters_given);
+	c->view = pmb__console_view(o->out, o->columns, o->wide, o->verbose);
 	return 0;
 }
 

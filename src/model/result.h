@@ -256,8 +256,6 @@ struct pmb_console_view {
 	char columns[256];   /* --columns=LIST; "" chosen by what was measured */
 	bool wide;           /* --wide: every column */
 	bool verbose;        /* --verbose: the whole probe in the header */
-	bool counters_given; /* the run's (ctx->m.counters_given), for the
-	                        columns (pmb__console_view, report_out.h) */
 };
 
 /* Where the counts come from: perf_event counters, or valgrind's simulation. */
@@ -365,7 +363,7 @@ static inline const struct pmb_figure *pmb__cost_figure(const struct pmb_context
  * events without any PMU, which the warning names once. */
 static inline bool pmb_context_absent_shown(const struct pmb_context *c, int e)
 {
-	return c->m.event_why[e][0] && (c->view.counters_given || c->m.pmu_ok || c->m.plan.ev[e].kind != PMB_EV_HW);
+	return c->m.event_why[e][0] && (c->m.counters_given || c->m.pmu_ok || c->m.plan.ev[e].kind != PMB_EV_HW);
 }
 
 /* The backend's name, as the reports print it: "perf" or "sim". */

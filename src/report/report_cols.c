@@ -407,7 +407,7 @@ static const char *event_nothing(const struct pmb__coltab *m, int e)
 {
 	const struct pmb_context *c = m->c;
 
-	if (c->view.counters_given || c->m.event_group[e] < 0)
+	if (c->m.counters_given || c->m.event_group[e] < 0)
 		return NULL;
 	if (strstr(c->m.plan.ev[e].encoding, "TASK_CLOCK"))
 		return task_clock_repeats(m, e) ? "repeats ns/item" : NULL;
@@ -528,7 +528,7 @@ static void derived_col(struct pmb__coltab *m, struct pmb__cols *cs, int d)
 	if (!k)
 		return;
 	k->arg = d;
-	k->hidden = !nonzero && !m->c->view.counters_given;
+	k->hidden = !nonzero && !m->c->m.counters_given;
 	snprintf(k->legend, sizeof(k->legend), "%s: %s per %s%s%s", head, ev[der->num].name,
 		 der->scale == 1000 ? "1000 " : "", der->den < 0 ? "item" : ev[der->den].name,
 		 derived_pct(der) ? ", in %" : "");

@@ -172,12 +172,9 @@ int pmb__out_width(const char *out)
 	return 100;
 }
 
-struct pmb_console_view pmb__console_view(const char *out, const char *columns, bool wide, bool verbose,
-					  bool counters_given)
+struct pmb_console_view pmb__console_view(const char *out, const char *columns, bool wide, bool verbose)
 {
-	struct pmb_console_view v = {
-		.width = pmb__out_width(out), .wide = wide, .verbose = verbose, .counters_given = counters_given,
-	};
+	struct pmb_console_view v = { .width = pmb__out_width(out), .wide = wide, .verbose = verbose };
 
 	snprintf(v.columns, sizeof(v.columns), "%s", columns ? columns : "");
 	return v;

@@ -61,11 +61,9 @@ int pmb__out_width(const char *out);
 
 /* The console's view (result.h) of a live run or a run read back: the
  * report's options (--out, --columns, --wide, --verbose: out and columns
- * may be NULL), the width pmb__out_width(out) and whether the run asked
- * for its counters (ctx->m.counters_given).  The one place a view is
- * made. */
-struct pmb_console_view pmb__console_view(const char *out, const char *columns, bool wide, bool verbose,
-					  bool counters_given);
+ * may be NULL) and the width pmb__out_width(out).  The one place a view
+ * is made. */
+struct pmb_console_view pmb__console_view(const char *out, const char *columns, bool wide, bool verbose);
 /* "pmubench: NAME failed: REASON" on stderr for each of r[0..n) that
  * failed its check (PMB_EVERIFY).  Returns 1 where one did, else 0: the
  * exit status of a live run and of `pmubench report` alike. */

@@ -607,7 +607,7 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 	c->m.budget_ns = fixed ? NAN : bench_budget_ns(p);
 	c->m.repetitions = o->repetitions;
 	c->m.counters_given = o->counters != NULL;
-	c->view = pmb__console_view(o->out, o->columns, o->wide, o->verbose, c->m.counters_given);
+	c->view = pmb__console_view(o->out, o->columns, o->wide, o->verbose);
 	if (s) {
 		c->m.overhead = s->overhead;
 		c->m.min_sample_ns = s->ro.min_sample_ns;

@@ -125,6 +125,8 @@ static void test_policy(void)
 	p.ev[0].anchor = true;
 	soft.ev[soft.nev++] = plan_event("task-clock", PMB_EV_SW, sw(PERF_COUNT_SW_TASK_CLOCK));
 	soft.ev[soft.nev++] = plan_event("cycles", PMB_EV_SW, sw(PERF_COUNT_SW_CPU_CLOCK));
+	env.virt = "KVM";
+	env.kernel_pmu = "the kernel exposes no cpu PMU (/sys/bus/event_source/devices: software)";
 	err = pmb__counters_open_plan(&cs, &p, &soft, &env, &o);
 	if (o.hw_counts) {
 		/* The one warning allowed: counters read by read() where the
@@ -144,6 +146,24 @@ static void test_policy(void)
 		       strstr(o.fallback, "est. cycles at 2.00 GHz") && strstr(o.why[0], "no hardware counters here"),
 		       "no PMU: said once, naming the event, with the fallback and the reason (%s)",
 		       o.nwarnings ? o.warning[0] : "");
+		tap_ok(said(&o, "failed (No such file or directory): the kernel exposes no cpu PMU (/sys/bus/"
+			    "event_source/devices: software) in this virtual machine (KVM): its hypervisor",
+			    NULL) && !said(&o, "likely", NULL),
+		       "no PMU: the cause is what was seen (the kernel's PMUs, the virtual machine), not a guess");
+		pmb__counters_close(&cs);
+		p.nev = 1;
+		env.virt = "";
+		env.kernel_pmu = "the kernel's cpu PMU: cpu";
+		pmb__counters_open_plan(&cs, &p, &soft, &env, &o);
+		tap_ok(said(&o, "failed (No such file or directory): the kernel's cpu PMU: cpu, which counts none "
+			    "of them. The run", NULL),
+		       "a cpu PMU that opens none of them is named as such (%s)", o.nwarnings ? o.warning[0] : "");
+		pmb__counters_close(&cs);
+		p.nev = 1;
+		env.kernel_pmu = NULL;
+		pmb__counters_open_plan(&cs, &p, &soft, &env, &o);
+		tap_ok(said(&o, "the kernel's PMUs were not read, so why is not known", NULL),
+		       "unread PMUs: no cause claimed (%s)", o.nwarnings ? o.warning[0] : "");
 	}
 	pmb__counters_close(&cs);
 }

@@ -137,11 +137,18 @@ static void virt_name(char *out, size_t n)
 	}
 	if (out[0] || !(f = fopen("/proc/cpuinfo", "r")))
 		return;
-	while (fgets(buf, sizeof(buf), f))
-		if (!strncmp(buf, "flags", 5) && strstr(buf, " hypervisor")) {
-			snprintf(out, n, "a hypervisor");
+	/* The whole line: an x86 flags line is 600 characters and more, and
+	 * "hypervisor" sits past its first 256 (350 on a Zen 3 guest). */
+	char *line = NULL;
+	size_t cap = 0;
+
+	while (getline(&line, &cap, f) > 0)
+		if (!strncmp(line, "flags", 5)) {
+			if (strstr(line, " hypervisor"))
+				snprintf(out, n, "a hypervisor");
 			break;
 		}
+	free(line);
 	fclose(f);
 }
 

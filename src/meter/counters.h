@@ -136,6 +136,10 @@ struct pmb_counters_env {
 	const char *virt;        /* the hypervisor or emulator ("QEMU"); NULL
 	                            or "" none: then an event the kernel refuses
 	                            is the virtual PMU's gap, not the CPU's */
+	const char *kernel_pmu;  /* what the kernel exposes: "the kernel's cpu
+	                            PMU: cpu" or "the kernel exposes no cpu PMU
+	                            (...)" (plan's pmb__events_kernel_pmu); NULL
+	                            not read */
 };
 
 /* Open the plan's events: every event the PMU counts, in as few groups as

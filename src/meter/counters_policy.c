@@ -369,13 +369,34 @@ static void tally(const struct pmb_counters *c, const struct pmb_event_plan *p,
 	}
 }
 
+/* Why no hardware event opened, from what was seen, not guessed: the
+ * kernel's PMUs (no cpu PMU, or the one that refused) and whether this is
+ * a virtual machine. */
+static void no_pmu_cause(char *out, size_t size, const struct pmb_counters_env *env)
+{
+	bool virt = env->virt && env->virt[0];
+	/* probe.c's "a hypervisor": seen only in the CPU's flags. */
+	const char *vm = !virt ? "" : strncmp(env->virt, "a ", 2) ? env->virt : "the CPU's flags say 'hypervisor'";
+
+	if (!env->kernel_pmu || !env->kernel_pmu[0])
+		snprintf(out, size, "the kernel's PMUs were not read, so why is not known");
+	else if (!strncmp(env->kernel_pmu, "the kernel's cpu PMU: ", 22))
+		snprintf(out, size, "%s, which counts none of them%s%s%s", env->kernel_pmu,
+			 virt ? " in this virtual machine (" : "", vm, virt ? ")" : "");
+	else if (virt)
+		snprintf(out, size, "%s in this virtual machine (%s): its hypervisor gives it none, or none "
+			 "its kernel drives", env->kernel_pmu, vm);
+	else
+		snprintf(out, size, "%s: no perf driver for this CPU registered one", env->kernel_pmu);
+}
+
 /* No PMU at all: say so once, naming every hardware event, and add the
  * software counters so that the run still counts something real. */
 static void no_pmu(struct pmb_counters *c, struct pmb_event_plan *p, const struct pmb_event_plan *sw,
 		   const struct pmb_counters_env *env, struct pmb_counters_outcome *o)
 {
 	int idx[PMB_MAX_EVENTS], n = 0, err = 0;
-	char names[320];
+	char names[320], cause[320];
 
 	for (int e = 0; e < p->nev; e++)
 		if (p->ev[e].kind == PMB_EV_HW) {
@@ -383,10 +404,10 @@ static void no_pmu(struct pmb_counters *c, struct pmb_event_plan *p, const struc
 			err = err ? err : c->open_errno[e];
 		}
 	name_list(names, sizeof(names), p, idx, n);
-	say(o, "hardware counters are not available: opening %s failed (%s). This is likely a virtual "
-	    "machine without a virtual PMU, or a kernel without perf support for this CPU. The run "
+	no_pmu_cause(cause, sizeof(cause), env);
+	say(o, "hardware counters are not available: opening %s failed (%s): %s. The run "
 	    "still gives time, software counters and cycles estimated from the measured frequency%s.",
-	    names, strerror(err ? err : ENOENT),
+	    names, strerror(err ? err : ENOENT), cause,
 	    env->sim_hint ? "; --backend=sim gives simulated instruction, branch and cache counts" : "");
 	snprintf(o->fallback, sizeof(o->fallback), "no PMU: time, software counters, est. cycles at %.2f GHz",
 		 env->ghz);

@@ -316,11 +316,15 @@ static int open_perf(const struct pmb_options *o, const struct pmb_plan *p, stru
 		     struct pmb_warnings *w)
 {
 	struct pmb_event_plan sw;
+	char kernel_pmu[320];
 	struct pmb_counters_env env = { .paranoid = m->env.paranoid, .ghz = m->env.ghz, .sim_hint = true,
-					.read = o->read, .virt = m->env.virt };
+					.read = o->read, .virt = m->env.virt, .kernel_pmu = kernel_pmu };
 	bool have_sw = pmb__events_resolve("task-clock,page-faults,context-switches", p->cpu,
 					  m->events.kernel, &sw) == 0;
-	int err = pmb__counters_open_plan(&m->counters, &m->events, have_sw ? &sw : NULL, &env, &m->got);
+	int err;
+
+	pmb__events_kernel_pmu(kernel_pmu, sizeof(kernel_pmu));
+	err = pmb__counters_open_plan(&m->counters, &m->events, have_sw ? &sw : NULL, &env, &m->got);
 
 	for (int i = 0; i < m->got.nwarnings; i++)
 		pmb__warn(w, "%s", m->got.warning[i]);

@@ -1,10 +1,12 @@
-/* test_selfcheck_report.c - --self-check's verdicts on constructed results (issue 26): a WRONG check on a core other work kept busy names that load and the idlest core to rerun on, exactly; on an idle core it blames the machine; checks without a counter read NOT CHECKED. */
+/* test_selfcheck_report.c - --self-check's verdicts (the analysis's, analysis_check.c) and their report on constructed results (issue 26): a WRONG check on a core other work kept busy names that load and the idlest core to rerun on, exactly; on an idle core it blames the machine; checks without a counter read NOT CHECKED. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "selfcheck.h"
+#include "analysis.h"
+#include "plan.h"
+#include "report.h"
 #include "tap.h"
 
 #define NC 5
@@ -27,10 +29,13 @@ static void results(struct pmb_result *r, struct pmb_instance *in, size_t n, dou
 }
 
 /* The report's text for ctx and results; returns its exit status. */
-static int report(const struct pmb_context *ctx, const struct pmb_result *r, size_t n, char *buf, size_t size)
+static int report(const struct pmb_context *ctx, struct pmb_result *r, size_t n, char *buf, size_t size)
 {
 	FILE *f = fmemopen(buf, size, "w");
-	int rc = pmb__selfcheck_report(ctx, r, n, f);
+
+	for (size_t i = 0; i < n; i++)
+		pmb__analysis_check(ctx, &r[i], &r[i].f);
+	int rc = pmb__report_selfcheck(ctx, r, n, f);
 
 	fclose(f);
 	return rc;

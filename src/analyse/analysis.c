@@ -328,6 +328,7 @@ static int figures(const struct pmb_context *ctx, const struct pmb_result *r, st
 		out->per_sample[i].repetition = r[i].m.repetition;
 		if (r[i].m.status == 0)
 			analyze_one(ctx, &r[i], fig[i], &out->per_sample[i]);
+		pmb__analysis_check(ctx, &r[i], fig[i]);
 	}
 	pmb__analysis_links(ctx, r, fig, n, reps);
 	/* Spread between repetitions: each is a whole call, fresh setup. */

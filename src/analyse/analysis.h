@@ -34,6 +34,11 @@ size_t pmb__per_item_values(const double *v, const double *p, size_t n, double o
  * where the work went (pmb_result.work_went) before the warnings name it. */
 bool pmb__analysis_no_work(const struct pmb_context *ctx, const struct pmb_result *r);
 
+/* For analysis.c (in analysis_check.c): r's known answer (--self-check)
+ * against the figure it names, into fig->check (verdict NONE where r has
+ * none). */
+void pmb__analysis_check(const struct pmb_context *ctx, const struct pmb_result *r, struct pmb_figures *fig);
+
 /* Per-item figures of every result, then baselines and references, without
  * the warnings (pmb__analyze is this, then pmb__analysis_warn). */
 int pmb__analyze_figures(struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t repetitions);

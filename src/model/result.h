@@ -16,9 +16,19 @@
 #include "branch_figures.h"
 #include "per_sample.h"
 
+/* A benchmark with a known answer (--self-check's calibration kernels):
+ * the figure it checks and the range accepted. */
+struct pmb_known_answer {
+	const char *what;   /* event names "a|b" (the first the plan has), or
+	                       "cycles" (counted, else estimated) */
+	double lo, hi;      /* accepted per-item range */
+	const char *expect; /* "1 cycle/item" */
+};
+
 /* One expanded benchmark: a definition with its argument values. */
 struct pmb_instance {
 	const struct pmb_benchmark_def *def;
+	const struct pmb_known_answer *known; /* --self-check's; NULL none */
 	char name[192];    /* group/kernel/variant/args */
 	char family[160];  /* group/kernel/variant: the name without args */
 	char args[64];     /* "p50", "32KiB", "" */
@@ -207,6 +217,21 @@ enum pmb_derived_given {
 	PMB_DERIVED_VALUE,       /* the value itself */
 };
 
+/* A known answer against its figure (analysis_check.c). */
+enum pmb_check_verdict { PMB_CHECK_NONE, PMB_CHECK_OK, PMB_CHECK_WRONG, PMB_CHECK_UNCHECKED };
+struct pmb_check_figure {
+	enum pmb_check_verdict verdict; /* NONE: the benchmark has no known answer;
+	                                   UNCHECKED: it failed, or no figure */
+	int event;           /* plan index of the figure checked, -1 the
+	                        estimated cycles or none */
+	double value;        /* that figure's median per item; NAN none */
+	bool estimated, simulated;
+	/* WRONG where the PMU counts cycles equal to instructions exactly
+	 * (an emulator without timing): the cycles per item then. */
+	bool timeless;
+	double timeless_cycles;
+};
+
 /* What the analysis computed for one benchmark from its struct
  * pmb_measured (and the run's struct pmb_run_measured): analyse writes it,
  * the reports read it. */
@@ -234,6 +259,7 @@ struct pmb_figures {
 	 * ns/item scaled by the span's CPU share; NAN none. */
 	double cpu_per_item;
 	const char *cpu_source;  /* "task-clock", "thread CPU time", NULL */
+	struct pmb_check_figure check; /* --self-check's verdict */
 };
 
 /* One benchmark's stage outputs side by side, each written by one stage:

@@ -7,5 +7,6 @@
 #include "topology.h"
 #include "tlb.h"
 #include "events.h"
+#include "selfcheck.h"
 
 #endif

@@ -18,6 +18,12 @@ int pmb__report_text(FILE *f, const struct pmb_context *c,
  * (report_disasm.c). */
 void pmb__report_disasm(FILE *f, const struct pmb_result *r, size_t n);
 
+/* --self-check's report of res[0..n) (the results of instances with a
+ * known answer, analysed): one line per check (expected, measured, the
+ * analysis's verdict) to out, and what the failures mean.  Returns 0 when
+ * every check that could run passed, 1 otherwise. */
+int pmb__report_selfcheck(const struct pmb_context *ctx, const struct pmb_result *res, size_t n, FILE *out);
+
 int pmb__report_json(FILE *f, const struct pmb_context *c,
 		    const struct pmb_result *r, size_t n);
 int pmb__report_csv(FILE *f, const struct pmb_context *c,

@@ -18,7 +18,6 @@
 #include "report.h"
 #include "model.h"
 #include "run.h"
-#include "selfcheck.h"
 #include "meter.h"
 
 /* pmb__run_path(), at the bottom, is the path; the stages come above it in
@@ -695,7 +694,7 @@ static int report(const struct pmb_options *o, const struct pmb_run *run, const 
 	int rc;
 
 	if (o->self_check) {
-		rc = pmb__selfcheck_report(run->ctx, run->res, run->n, stdout);
+		rc = pmb__report_selfcheck(run->ctx, run->res, run->n, stdout);
 		if (s->stopped)
 			pmb__out_incomplete(run->ctx->m.incomplete);
 		return s->stopped ? 128 + s->stopped : rc;

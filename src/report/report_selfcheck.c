@@ -1,0 +1,81 @@
+/* report_selfcheck.c - --self-check's table: each known answer, the figure measured, the analysis's verdict, and what the failures mean. */
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+#include "report_fmt.h"
+
+/* One check's row: expected, measured, verdict. */
+static void check_line(const struct pmb_context *ctx, const struct pmb_result *r, struct pmb__table *t)
+{
+	static const char *const word[] = { "", "ok", "WRONG", "NOT CHECKED" };
+	const struct pmb_known_answer *k = r->m.inst->known;
+	const struct pmb_check_figure *c = &r->f.check;
+	char meas[64] = "-";
+
+	if (r->m.status)
+		snprintf(meas, sizeof(meas), "%s", r->m.reason);
+	else if (c->verdict == PMB_CHECK_UNCHECKED)
+		snprintf(meas, sizeof(meas), "no %.*s counter here", (int)strcspn(k->what, "|"), k->what);
+	else
+		snprintf(meas, sizeof(meas), "%.3f %s/item%s", c->value,
+			 c->event >= 0 ? ctx->m.plan.ev[c->event].name : "cycles",
+			 c->estimated ? " (est.)" : c->simulated ? " (sim.)" : "");
+	pmb__table_add_row(t);
+	pmb__table_set(t, 0, "%s", r->m.inst->name);
+	pmb__table_set(t, 1, "%s", k->expect);
+	pmb__table_set(t, 2, "%s", meas);
+	pmb__table_set(t, 3, "%s", word[c->verdict]);
+}
+
+int pmb__report_selfcheck(const struct pmb_context *ctx, const struct pmb_result *res, size_t n, FILE *out)
+{
+	struct pmb__table t = { .ncol = 4, .head = { "check", "expected", "measured", "verdict" },
+				.left = { true, true, true, true } };
+	int count[4] = { 0 };
+	const struct pmb_result *timeless = NULL;
+
+	fprintf(out, "self-check on core %d (%s backend)%s\n", ctx->m.cpu, pmb_backend_name(ctx->m.backend),
+		pmb_context_sim(ctx) ? ": counts SIMULATED by valgrind; no time, so no cycles" :
+		ctx->m.pmu_ok ? "" : ": no hardware counters, cycles ESTIMATED from time");
+	int notrun = 0; /* a signal stopped the run first: not "no counter" */
+
+	for (size_t i = 0; i < n; i++) {
+		if (!res[i].m.inst->known)
+			continue;
+		check_line(ctx, &res[i], &t);
+		count[res[i].f.check.verdict]++;
+		notrun += res[i].m.not_run;
+		if (!timeless && res[i].f.check.timeless)
+			timeless = &res[i];
+	}
+	pmb__table_print(out, &t);
+	int failed = count[PMB_CHECK_WRONG], unchecked = count[PMB_CHECK_UNCHECKED] - notrun;
+	/* A busy core is the likeliest cause: name its load, and another
+	 * core to try, before blaming the machine (issue 26). */
+	if (failed && ctx->m.busy > 0.2 && ctx->m.idlest_cpu >= 0)
+		fprintf(out, "%d check%s WRONG on core %d, which other work kept %.0f %% busy before the run "
+			"(load average %.2f): its figures cannot be trusted while it is; rerun on an idler "
+			"core: pmubench --self-check --cpu=%d\n", failed, failed == 1 ? "" : "s", ctx->m.cpu,
+			ctx->m.busy * 100, ctx->m.loadavg[0], ctx->m.idlest_cpu);
+	else if (failed && ctx->m.busy > 0.2)
+		fprintf(out, "%d check%s WRONG on core %d, which other work kept %.0f %% busy before the run "
+			"(load average %.2f): its figures cannot be trusted while it is; rerun on an idle "
+			"core (--self-check --cpu=N)\n", failed, failed == 1 ? "" : "s", ctx->m.cpu,
+			ctx->m.busy * 100, ctx->m.loadavg[0]);
+	else if (failed)
+		fprintf(out, "%d check%s WRONG: this machine's figures cannot be trusted as they are\n",
+			failed, failed == 1 ? "" : "s");
+	if (timeless)
+		fprintf(out, "note: %s: cycles equal instructions exactly (%.3f per item): this PMU counts "
+			"one cycle per instruction, as an emulator without timing does (QEMU -icount), so "
+			"cache and memory latency cannot show here\n", timeless->m.inst->name,
+			timeless->f.check.timeless_cycles);
+	if (unchecked)
+		fprintf(out, "%d check%s could not run here (no counter for them)%s\n",
+			unchecked, unchecked == 1 ? "" : "s", failed ? "" : "; the others passed");
+	if (ctx->m.pmu_ok == false && !pmb_context_sim(ctx))
+		fprintf(out, "note: the add chain defines the frequency estimate, so its "
+			"est. cycles check only shows the harness is consistent\n");
+	return failed ? 1 : 0;
+}

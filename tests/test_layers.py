@@ -16,7 +16,8 @@ context, io/'s reading of a saved run, model/'s helpers), the figures
 the reports take results and contexts through const pointers, but for
 the analysis's entries, which hand them on split (analysis.h).  The
 console's view is made only by report/'s pmb__console_view(), and run.c
-prints only through report_out.c."""
+prints only through report_out.c.  The event plan is held by value only
+in the context (the run's one plan) and as the software fallback's."""
 import os
 import re
 
@@ -199,6 +200,37 @@ for b in views + prints:
 ok(not views, "the console's view is made only by pmb__console_view() (%d members assigned "
    "elsewhere)" % len(views))
 ok(not prints, "run.c prints only through report_out.c (%d calls of its own)" % len(prints))
+
+# One event plan per run (issue 25): struct pmb_event_plan (12 KB) is held
+# by value only where the run keeps it, the context's m.plan, which the plan
+# stage resolves into and the open stage opens in place; every other holder
+# points to it (or to one allocated).  A member, variable or parameter of
+# that type anywhere else is a copy waiting to differ from what was opened.
+PLAN_BY_VALUE = re.compile(r"\bstruct pmb_event_plan\s+(\w+)\s*(?:[;,)=]|\[)")
+PLAN_HELD = {
+    ("model/result.h", "plan"): "the run's one plan, in struct pmb_run_measured",
+    ("run/run.c", "sw"): "open_perf's three software events, which the meter appends to the plan "
+                         "where no PMU counts",
+}
+copies, held = [], set()
+for folder, f in sources():
+    path = os.path.join(SRC, folder, f)
+    for no, line in enumerate(open(path), 1):
+        code = re.sub(r'/\*.*?(\*/|$)|//.*|"(?:[^"\\]|\\.)*"', "", line)
+        for m in PLAN_BY_VALUE.finditer(code):
+            key = ("%s/%s" % (folder, f), m.group(1))
+            if key in PLAN_HELD:
+                held.add(key)
+            else:
+                copies.append("src/%s/%s:%d: a struct pmb_event_plan by value (%s): point to the run's "
+                              "(ctx->m.plan) instead" % (folder, f, no, m.group(1)))
+for b in copies:
+    diag(b)
+ok(not copies, "struct pmb_event_plan is held by value only as the context's plan and the software "
+   "fallback's (%d elsewhere)" % len(copies))
+for key, why in sorted(PLAN_HELD.items()):
+    ok(key in held, "%s still holds a struct pmb_event_plan %s (%s); else drop it from PLAN_HELD"
+       % (key[0], key[1], why))
 
 for key, why in sorted(EXCEPTIONS.items()):
     ok(key in used, "listed exception %s -> %s is still there (%s); else drop it from the list"

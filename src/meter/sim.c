@@ -182,14 +182,29 @@ static int cond_quantity(const char *enc)
 	return misp ? Q_COND_MISSES : Q_COND;
 }
 
-static int lookup_by_meaning(const char *name, enum pmb_event_meaning *means);
+/* What one pmb__sim_resolve() works with, on its stack: the resolver keeps
+ * no state of its own between calls, so that a resolve is reentrant and
+ * none reads what an earlier one left. */
+struct sim_resolve {
+	const struct pmb_sim_names *names; /* the plan's reading of PMU event
+	                                      names, as handed in (run.c) */
+	struct pmb_event_plan *plan;       /* being filled */
+	int quant[PMB_MAX_EVENTS];         /* the quantity of each plan event */
+	char assumed[96];                  /* which PMUs the name at hand was
+	                                      read as: appended to the encoding
+	                                      of the event it adds ("" none),
+	                                      so that the run says what it
+	                                      assumed */
+};
+
+static int lookup_by_meaning(struct sim_resolve *r, const char *name, enum pmb_event_meaning *means);
 
 /* The quantity of name with a privilege-level modifier (":u", ":k", ...)
  * after a name the backend knows: ":u" is what the simulator counts
  * anyway (valgrind runs user-mode code only); a level that counts the
  * kernel is refused.  -1 where name has no such modifier or its base is
  * unknown; -2 refused (said). */
-static int with_level(const char *name, enum pmb_event_meaning *means)
+static int with_level(struct sim_resolve *r, const char *name, enum pmb_event_meaning *means)
 {
 	const char *colon = strrchr(name, ':');
 	char base[64];
@@ -201,7 +216,7 @@ static int with_level(const char *name, enum pmb_event_meaning *means)
 	int q = lookup(base);
 
 	if (q < 0)
-		q = lookup_by_meaning(base, means);
+		q = lookup_by_meaning(r, base, means);
 	if (q < 0)
 		return q == -2 ? -2 : -1;
 	if (strcmp(colon + 1, "u")) {
@@ -212,10 +227,6 @@ static int with_level(const char *name, enum pmb_event_meaning *means)
 	return q;
 }
 
-/* The plan's reading of PMU event names, as pmb__sim_resolve was handed it
- * (run.c gives the events module's): used only while it resolves. */
-static const struct pmb_sim_names *names;
-
 /* The quantity of one name as the events module resolves it for the
  * perf backend: libpfm4's events, the tables' aliases, perf's generic
  * names, raw codes.  It is the simulated quantity of what its encoding
@@ -223,7 +234,8 @@ static const struct pmb_sim_names *names;
  * branches, L1d and last-level misses.  -1 where it resolves to nothing the
  * simulator has; *means then says what it counts, PMB_MEANS_OTHER where it
  * did not resolve. */
-static int resolve_one(const char *name, struct pmb_event_plan *pl, enum pmb_event_meaning *means)
+static int resolve_one(const struct pmb_sim_names *names, const char *name, struct pmb_event_plan *pl,
+		       enum pmb_event_meaning *means)
 {
 	/* 1 + the quantity; 0 none (cycles: callgrind has none). */
 	static const int by_means[PMB_MEANS_COUNT] = {
@@ -253,15 +265,10 @@ static int resolve_one(const char *name, struct pmb_event_plan *pl, enum pmb_eve
 	return q;
 }
 
-/* Which PMUs a name was read as: appended to the encoding of the event
- * being added ("" none), so that the run says what it assumed. */
-static char assumed[96];
-
 #define MAX_PMUS 128
-static char pmus[MAX_PMUS][32];
 
 /* "nhm, wsm, snb (+15)": the first three of the PMUs pmus[at[0..n)]. */
-static void pmu_list(const int *at, int n, char *out, size_t size)
+static void pmu_list(char (*pmus)[32], const int *at, int n, char *out, size_t size)
 {
 	size_t len = 0;
 
@@ -282,7 +289,7 @@ static void pmu_list(const int *at, int n, char *out, size_t size)
  * has (perf's generic names, the tables' aliases, raw codes, "pmu::NAME")
  * resolve as on the perf backend here.  -1 where the name gives nothing
  * the simulator has (said by the caller from *means), -2 refused (said). */
-static int lookup_by_meaning(const char *name, enum pmb_event_meaning *means)
+static int lookup_by_meaning(struct sim_resolve *r, const char *name, enum pmb_event_meaning *means)
 {
 	/* The tables' aliases the simulator lacks mean one thing everywhere,
 	 * though only some PMUs have a row for them. */
@@ -292,9 +299,9 @@ static int lookup_by_meaning(const char *name, enum pmb_event_meaning *means)
 	struct pmb_event_plan *pl;
 	enum pmb_event_meaning m2 = PMB_MEANS_OTHER;
 	int agree[MAX_PMUS], other[MAX_PMUS], np, na = 0, no = 0, q = -1, q2 = -1;
-	char list[80], list2[80];
+	char list[80], list2[80], pmus[MAX_PMUS][32]; /* the PMUs that know name */
 
-	assumed[0] = '\0';
+	r->assumed[0] = '\0';
 	*means = PMB_MEANS_OTHER;
 	for (size_t i = 0; i < PMB__ARRAY_LEN(lacking); i++)
 		if (!strcasecmp(name, lacking[i].name)) {
@@ -304,9 +311,9 @@ static int lookup_by_meaning(const char *name, enum pmb_event_meaning *means)
 	/* One plan (10 KB) for every PMU's look-up. */
 	if (!(pl = malloc(sizeof(*pl))))
 		return -1;
-	np = names->pmus_knowing(name, pmus, MAX_PMUS);
+	np = r->names->pmus_knowing(name, pmus, MAX_PMUS);
 	if (np == 0) {
-		q = resolve_one(name, pl, means);
+		q = resolve_one(r->names, name, pl, means);
 		free(pl);
 		return q;
 	}
@@ -316,7 +323,7 @@ static int lookup_by_meaning(const char *name, enum pmb_event_meaning *means)
 		int qi;
 
 		snprintf(full, sizeof(full), "%.31s::%.63s", pmus[i], name);
-		qi = resolve_one(full, pl, &mi);
+		qi = resolve_one(r->names, full, pl, &mi);
 		if (mi == PMB_MEANS_OTHER && qi < 0)
 			continue;
 		if (!na || (mi == *means && qi == q)) {
@@ -335,16 +342,16 @@ static int lookup_by_meaning(const char *name, enum pmb_event_meaning *means)
 	free(pl);
 	if (!na)
 		return -1;
-	pmu_list(agree, na, list, sizeof(list));
+	pmu_list(pmus, agree, na, list, sizeof(list));
 	if (no) {
-		pmu_list(other, no, list2, sizeof(list2));
+		pmu_list(pmus, other, no, list2, sizeof(list2));
 		pmb__sim_set_err("event '%s' cannot be simulated: it counts %s on libpfm4's %s but %s on %s; "
 				 "name the PMU (%s::%s) or ask for a simulated event",
 				 name, q >= 0 ? quantity[q].name : "something else", list,
 				 q2 >= 0 ? quantity[q2].name : "something else", list2, pmus[agree[0]], name);
 		return -2;
 	}
-	snprintf(assumed, sizeof(assumed), "as on libpfm4's %s", list);
+	snprintf(r->assumed, sizeof(r->assumed), "as on libpfm4's %s", list);
 	return q;
 }
 
@@ -450,18 +457,18 @@ static int next_name(const char **p, char name[64])
 	return 0;
 }
 
-/* Add quantity q to plan under name, unless it is there already (asked
- * twice, by two names or a set). */
-static int add_quantity(const char *name, int q, struct pmb_event_plan *plan,
-			int *quant)
+/* Add quantity q to the plan under name, unless it is there already
+ * (asked twice, by two names or a set). */
+static int add_quantity(struct sim_resolve *r, const char *name, int q)
 {
+	struct pmb_event_plan *plan = r->plan;
 	struct pmb_event *ev;
-	char as[sizeof(assumed)];
+	char as[sizeof(r->assumed)];
 
-	memcpy(as, assumed, sizeof(as));
-	assumed[0] = '\0';
+	memcpy(as, r->assumed, sizeof(as));
+	r->assumed[0] = '\0';
 	for (int e = 0; e < plan->nev; e++)
-		if (quant[e] == q) {
+		if (r->quant[e] == q) {
 			pmb__event_also(&plan->ev[e], name); /* the reports name it */
 			return 0;
 		}
@@ -483,49 +490,46 @@ static int add_quantity(const char *name, int q, struct pmb_event_plan *plan,
 	ev->anchor = q == Q_INSTRUCTIONS;
 	ev->means = quantity[q].means;
 	ev->sim_mask = quantity[q].mask;
-	quant[plan->nev++] = q;
+	r->quant[plan->nev++] = q;
 	return 0;
 }
 
-static int add_list(const char *list, struct pmb_event_plan *plan, int *quant,
-		    int depth);
+static int add_list(struct sim_resolve *r, const char *list, int depth);
 
 /* Add set "@name" (depth-limited against a set that names itself). */
-static int add_set(const char *name, struct pmb_event_plan *plan, int *quant,
-		   int depth)
+static int add_set(struct sim_resolve *r, const char *name, int depth)
 {
 	for (size_t i = 0; i < PMB__ARRAY_LEN(sets); i++)
 		if (!strcasecmp(name + 1, sets[i].name) && depth <= 2)
-			return add_list(sets[i].list, plan, quant, depth + 1);
+			return add_list(r, sets[i].list, depth + 1);
 	err_unknown(name);
 	return PMB_ENOSIM;
 }
 
-/* One name of a list (a set expanded) into plan. */
-static int add_name(const char *name, struct pmb_event_plan *plan, int *quant, int depth)
+/* One name of a list (a set expanded) into the plan. */
+static int add_name(struct sim_resolve *r, const char *name, int depth)
 {
 	enum pmb_event_meaning means;
 	int q;
 
 	if (name[0] == '@')
-		return add_set(name, plan, quant, depth);
+		return add_set(r, name, depth);
 	q = lookup(name);
-	if (q < 0 && (q = with_level(name, &means)) == -2)
+	if (q < 0 && (q = with_level(r, name, &means)) == -2)
 		return PMB_ENOSIM;
-	if (q < 0 && (q = lookup_by_meaning(name, &means)) < 0) {
+	if (q < 0 && (q = lookup_by_meaning(r, name, &means)) < 0) {
 		if (q == -1)
 			err_refused(name, means);
 		return PMB_ENOSIM;
 	}
-	return add_quantity(name, q, plan, quant);
+	return add_quantity(r, name, q);
 }
 
-/* Add the names of list (sets expanded) to plan; quant[e] is the quantity
- * of plan event e.  The names the user gave (depth 0) that cannot be
- * simulated are named all at once, their errors joined by "; ", then
+/* Add the names of list (sets expanded) to the plan, r->quant[e] the
+ * quantity of its event e.  The names the user gave (depth 0) that cannot
+ * be simulated are named all at once, their errors joined by "; ", then
  * what the backend gives; other errors stop at once. */
-static int add_list(const char *list, struct pmb_event_plan *plan, int *quant,
-		    int depth)
+static int add_list(struct sim_resolve *r, const char *list, int depth)
 {
 	char name[64], all[PMB__SIM_ERR_LEN] = "";
 	const char *p = list;
@@ -537,7 +541,7 @@ static int add_list(const char *list, struct pmb_event_plan *plan, int *quant,
 		int e = next_name(&p, name);
 
 		if (!e && name[0])
-			e = add_name(name, plan, quant, depth);
+			e = add_name(r, name, depth);
 		if (e == PMB_ENOSIM && depth == 0 && name[0]) {
 			if (len < sizeof(all))
 				len += (size_t)snprintf(all + len, sizeof(all) - len, "%s%s", nbad ? "; " : "",
@@ -560,10 +564,10 @@ static int add_list(const char *list, struct pmb_event_plan *plan, int *quant,
 
 int pmb__sim_resolve(const char *list, const struct pmb_sim_names *with, struct pmb_event_plan *plan)
 {
-	int quant[PMB_MAX_EVENTS];
+	struct sim_resolve r = { .names = with, .plan = plan };
+	const int *quant = r.quant;
 	int rc;
 
-	names = with;
 	pmb__sim_err[0] = '\0';
 	memset(plan, 0, sizeof(*plan));
 	snprintf(plan->pmu_name, sizeof(plan->pmu_name), "callgrind");
@@ -571,12 +575,12 @@ int pmb__sim_resolve(const char *list, const struct pmb_sim_names *with, struct 
 		 "valgrind callgrind: cache and branch-predictor simulation");
 	if (!list || !list[strspn(list, " \t,")])
 		list = "@default";
-	rc = add_list(list, plan, quant, 0);
+	rc = add_list(&r, list, 0);
 	/* Instructions are the cost under simulation (there is no time): a
 	 * named counter is counted beside them, never instead (issue 26). */
 	for (int e = 0; !rc && e <= plan->nev; e++)
 		if (e == plan->nev) {
-			rc = add_quantity("instructions", Q_INSTRUCTIONS, plan, quant);
+			rc = add_quantity(&r, "instructions", Q_INSTRUCTIONS);
 			break;
 		} else if (quant[e] == Q_INSTRUCTIONS) {
 			break;

@@ -45,7 +45,11 @@ struct sim_meter {
 	char buf[DUMP_BUF];
 };
 
-/* callgrind numbers its dumps 1, 2, ... per process. */
+/* callgrind numbers its dumps 1, 2, ... per process: this mirrors
+ * valgrind's own count, which is the process's whatever meter asks (a
+ * meter opened after another one closed goes on from it), so it is the
+ * process's too, not a meter's.  Two meters at once cannot be: callgrind's
+ * collection and statistics are process-wide. */
 static unsigned long sim_dumps;
 
 /* Number of the newest dump "cg.out.N" in dir (0: none), for when the
@@ -78,20 +82,21 @@ static unsigned long newest_dump(const char *dir)
 #define DUMP_ROOM (64 << 10)
 
 /* Why a dump in dir may be missing or cut short, as a clause for the
- * error ("" where neither reason holds): dir's filesystem has no room,
- * or a file size limit (ulimit -f) cuts files short. */
-static const char *dump_cause(const char *dir)
+ * error, into cause (size bytes; "" where neither reason holds): dir's
+ * filesystem has no room, or a file size limit (ulimit -f) cuts files
+ * short.  Returns cause. */
+#define DUMP_CAUSE 160
+static const char *dump_cause(const char *dir, char *cause, size_t size)
 {
-	static char cause[160];
 	struct statvfs fs;
 	struct rlimit lim;
 
 	cause[0] = '\0';
 	if (statvfs(dir, &fs) == 0 && (unsigned long long)fs.f_bavail * fs.f_frsize < DUMP_ROOM)
-		snprintf(cause, sizeof(cause), "; its filesystem is full (%llu bytes free): set TMPDIR to a folder with room",
+		snprintf(cause, size, "; its filesystem is full (%llu bytes free): set TMPDIR to a folder with room",
 			 (unsigned long long)fs.f_bavail * fs.f_frsize);
 	else if (getrlimit(RLIMIT_FSIZE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY)
-		snprintf(cause, sizeof(cause), "; files are limited to %llu bytes (ulimit -f)",
+		snprintf(cause, size, "; files are limited to %llu bytes (ulimit -f)",
 			 (unsigned long long)lim.rlim_cur);
 	return cause;
 }
@@ -219,6 +224,7 @@ static int sim_start(void *ctx, int group)
  * dump we did not ask for threw it off. */
 static int read_dump(struct sim_meter *sm, char *path, size_t n)
 {
+	char cause[DUMP_CAUSE];
 	int rc;
 
 	sim_dumps++;
@@ -233,7 +239,7 @@ static int read_dump(struct sim_meter *sm, char *path, size_t n)
 	}
 	if (rc) {
 		pmb__sim_set_err("callgrind wrote no readable dump in %s: %s%s",
-				 sm->dir, pmb_strerror(rc), dump_cause(sm->dir));
+				 sm->dir, pmb_strerror(rc), dump_cause(sm->dir, cause, sizeof(cause)));
 		return rc;
 	}
 	if (sm->on_dump)
@@ -270,7 +276,7 @@ static int fill_sample(const struct sim_meter *sm, const char *path,
 static int sim_stop(void *ctx, int group, struct pmb_sample *s)
 {
 	struct sim_meter *sm = ctx;
-	char path[PATH_MAX + 32];
+	char path[PATH_MAX + 32], cause[DUMP_CAUSE];
 	uint64_t val[PMB__NCOL];
 	unsigned have = 0;
 	int rc;
@@ -286,7 +292,7 @@ static int sim_stop(void *ctx, int group, struct pmb_sample *s)
 	rc = parse_dump(sm->buf, val, &have);
 	if (rc) {
 		pmb__sim_set_err("cannot read callgrind dump %s: no events/summary lines%s",
-				 path, dump_cause(sm->dir));
+				 path, dump_cause(sm->dir, cause, sizeof(cause)));
 		return rc;
 	}
 	return fill_sample(sm, path, val, have, s);

@@ -42,15 +42,17 @@ struct pmb_plan {
 	struct pmb_instance *inst;     /* malloc'ed */
 	size_t ninst;
 	size_t reps;                   /* calls of each instance */
-	struct pmb_event_plan events;  /* resolved by name, not opened yet */
+	const struct pmb_event_plan *events; /* the run's one event plan, in its
+	                                  context (ctx->m.plan): resolved by
+	                                  name there (plan_events), opened in
+	                                  place (open_meter: the software
+	                                  fallback's events added), read here */
 	struct pmb_disasm **disasm;    /* --disasm: per instance, malloc'ed */
 };
 
 /* counters opened: the environment, and what reads a sample. */
 struct pmb_opened {
 	struct pmb_env env;
-	struct pmb_event_plan events;    /* the plan's, with the software events
-	                                    the fallback added */
 	struct pmb_counters counters;    /* the perf backend's groups */
 	struct pmb_meter meter;          /* what the runner calls around a sample */
 	struct pmb_counters_outcome got; /* per event: group or why not;
@@ -205,24 +207,27 @@ static int plan_benchmarks(const struct pmb_options *o, struct pmb_plan *p, stru
  * module does: handed in, since the meter does not reach into the plan. */
 static const struct pmb_sim_names sim_names = { pmb__events_resolve, pmb__events_pmus_knowing };
 
-/* The events, by name: the simulator's, or libpfm4's and the tables'. */
-static int plan_events(const struct pmb_options *o, struct pmb_plan *p)
+/* The events, by name: the simulator's, or libpfm4's and the tables',
+ * into ev, where the run keeps them (its context's plan: the one copy,
+ * which the open stage opens in place and the reports and the JSON read);
+ * the plan reads them through p->events from here on. */
+static int plan_events(const struct pmb_options *o, struct pmb_plan *p, struct pmb_event_plan *ev)
 {
 	bool sweep = false;
 	int err = -1;
 
+	p->events = ev;
 	if (p->sim)
-		return pmb__sim_resolve(o->counters, &sim_names, &p->events) ? pmb__out_error("%s", pmb__sim_error()) : 0;
+		return pmb__sim_resolve(o->counters, &sim_names, ev) ? pmb__out_error("%s", pmb__sim_error()) : 0;
 	for (size_t i = 0; i < p->ninst; i++)
 		sweep |= p->inst[i].tier[0] != 0;
 	/* A working-set sweep is about which level served the loads: by
 	 * default it also counts the @cache set, where this PMU has it (a PMU
 	 * the tables do not know keeps the plain default). */
 	if (!o->counters && sweep)
-		err = pmb__events_resolve(PMB_DEFAULT_COUNTERS ",@cache", p->cpu, o->kernel, &p->events);
+		err = pmb__events_resolve(PMB_DEFAULT_COUNTERS ",@cache", p->cpu, o->kernel, ev);
 	if (err)
-		err = pmb__events_resolve(o->counters ? o->counters : PMB_DEFAULT_COUNTERS, p->cpu, o->kernel,
-					 &p->events);
+		err = pmb__events_resolve(o->counters ? o->counters : PMB_DEFAULT_COUNTERS, p->cpu, o->kernel, ev);
 	if (err)
 		return pmb__out_error("--counters: %s", *pmb__events_error() ? pmb__events_error() : pmb_strerror(err));
 	return 0;
@@ -257,7 +262,7 @@ static int plan_disasm(const struct pmb_options *o, struct pmb_plan *p, struct p
 		}
 		p->disasm[i]->meant_empty = d->empty;
 		pmb__disasm_counted(p->disasm[i]);
-		pmb__disasm_rank(p->disasm[i], p->events.nev ? p->events.ev[0].name : NULL);
+		pmb__disasm_rank(p->disasm[i], p->events->nev ? p->events->ev[0].name : NULL);
 	}
 	return 0;
 }
@@ -303,27 +308,29 @@ static int check_outputs(const struct pmb_options *o)
 static int open_sim(const struct pmb_plan *p, struct pmb_opened *m)
 {
 	pmb__sim_geometry(p->info_ok ? &p->info : NULL, m->sim_geometry, sizeof(m->sim_geometry));
-	if (pmb__sim_meter(&m->meter, &m->events))
+	if (pmb__sim_meter(&m->meter, p->events))
 		return pmb__out_error("--backend=sim: %s", pmb__sim_error());
 	m->ngroups = m->meter.ngroups;
 	snprintf(m->got.fallback, sizeof(m->got.fallback), "simulated by valgrind callgrind: time is not measured");
 	return 0;
 }
 
-/* The plan's events under the fallback policy of counters_policy.c. */
-static int open_perf(const struct pmb_options *o, const struct pmb_plan *p, struct pmb_opened *m,
-		     struct pmb_warnings *w)
+/* The plan's events (ev, which is p->events) under the fallback policy of
+ * counters_policy.c, opened in place: without a PMU it adds the software
+ * events to them. */
+static int open_perf(const struct pmb_options *o, const struct pmb_plan *p, struct pmb_event_plan *ev,
+		     struct pmb_opened *m, struct pmb_warnings *w)
 {
 	struct pmb_event_plan sw;
 	char kernel_pmu[320];
 	struct pmb_counters_env env = { .paranoid = m->env.paranoid, .ghz = m->env.ghz, .sim_hint = true,
 					.read = o->read, .virt = m->env.virt, .kernel_pmu = kernel_pmu };
 	bool have_sw = pmb__events_resolve("task-clock,page-faults,context-switches", p->cpu,
-					  m->events.kernel, &sw) == 0;
+					  ev->kernel, &sw) == 0;
 	int err;
 
 	pmb__events_kernel_pmu(kernel_pmu, sizeof(kernel_pmu));
-	err = pmb__counters_open_plan(&m->counters, &m->events, have_sw ? &sw : NULL, &env, &m->got);
+	err = pmb__counters_open_plan(&m->counters, ev, have_sw ? &sw : NULL, &env, &m->got);
 
 	for (int i = 0; i < m->got.nwarnings; i++)
 		pmb__warn(w, "%s", m->got.warning[i]);
@@ -339,17 +346,18 @@ static int open_perf(const struct pmb_options *o, const struct pmb_plan *p, stru
 	return 0;
 }
 
-static int open_meter(const struct pmb_options *o, const struct pmb_plan *p, struct pmb_opened *m,
-		      struct pmb_warnings *w)
+/* Pinned, the environment probed, the counters of ev (the plan's events,
+ * p->events) opened. */
+static int open_meter(const struct pmb_options *o, const struct pmb_plan *p, struct pmb_event_plan *ev,
+		      struct pmb_opened *m, struct pmb_warnings *w)
 {
 	int err = pmb__topology_pin(p->topo, p->cpu);
 
 	if (err)
 		pmb__warn(w, "could not pin to core %d (%s): samples may migrate", p->cpu, pmb_strerror(err));
 	pmb__env_probe(&m->env, p->cpu, p->sim, w);
-	m->events = p->events;
 	m->read_inside_ns = -1;
-	return p->sim ? open_sim(p, m) : open_perf(o, p, m, w);
+	return p->sim ? open_sim(p, m) : open_perf(o, p, ev, m, w);
 }
 
 /* ---- measure ------------------------------------------------------------- */
@@ -464,10 +472,10 @@ static int measure(const struct pmb_options *o, const struct pmb_plan *p, const 
 
 /* The event --disasm samples with a PMU: the first counted hardware
  * event (cycles by default), or -1. */
-static int sampled_event(const struct pmb_opened *m)
+static int sampled_event(const struct pmb_plan *p, const struct pmb_opened *m)
 {
-	for (int e = 0; e < m->events.nev; e++)
-		if (m->got.event_group[e] >= 0 && m->events.ev[e].attr.type != PERF_TYPE_SOFTWARE)
+	for (int e = 0; e < p->events->nev; e++)
+		if (m->got.event_group[e] >= 0 && p->events->ev[e].attr.type != PERF_TYPE_SOFTWARE)
 			return e;
 	return -1;
 }
@@ -478,7 +486,7 @@ static int sampled_event(const struct pmb_opened *m)
 static void annotate(const struct pmb_plan *p, const struct pmb_opened *m, struct pmb_samples *s,
 		     struct pmb_warnings *w)
 {
-	int e = p->sim ? -1 : sampled_event(m), err;
+	int e = p->sim ? -1 : sampled_event(p, m), err;
 
 	if (p->disasm && !p->sim && e < 0)
 		pmb__warn(w, "--disasm: no hardware event counts here, so none is sampled per instruction; "
@@ -492,11 +500,11 @@ static void annotate(const struct pmb_plan *p, const struct pmb_opened *m, struc
 		if (p->sim && pmb__sim_annotate(&s->ro, &m->meter, &p->inst[i], p->disasm[i]))
 			pmb__warn(w, "--disasm: %s", pmb__sim_error());
 		if (e >= 0) {
-			err = pmb__runner_sample(&s->ro, &m->meter, &p->inst[i], e, &m->events.ev[e].attr,
-						 m->events.ev[e].name, p->disasm[i]);
+			err = pmb__runner_sample(&s->ro, &m->meter, &p->inst[i], e, &p->events->ev[e].attr,
+						 p->events->ev[e].name, p->disasm[i]);
 			if (err)
 				pmb__warn(w, "--disasm: %s: cannot sample %s here: %s", p->inst[i].name,
-					 m->events.ev[e].name, pmb_strerror(err));
+					 p->events->ev[e].name, pmb_strerror(err));
 		}
 link:
 		if (!p->disasm[i]->counted && !p->disasm[i]->sampled)
@@ -555,19 +563,16 @@ static void analyze(struct pmb_context *ctx, struct pmb_result *res, size_t n, s
 }
 
 /* The reports' one input, read-only from here on (the analysis adds its
- * warnings): what each stage returned.  s NULL: nothing measured
- * (--topology).  Returns it calloc'ed, or NULL. */
-static struct pmb_context *context_of(const struct pmb_options *o, const struct pmb_plan *p,
-				      const struct pmb_opened *m, const struct pmb_samples *s,
-				      const struct pmb_warnings *w)
+ * warnings): what each stage returned, into c, which holds the event plan
+ * already (resolved there and opened in place) and is zero elsewhere.  s
+ * NULL: nothing measured (--topology). */
+static void context_of(struct pmb_context *c, const struct pmb_options *o, const struct pmb_plan *p,
+		       const struct pmb_opened *m, const struct pmb_samples *s, const struct pmb_warnings *w)
 {
-	struct pmb_context *c = calloc(1, sizeof(*c));
 	const struct pmb_env *env = &m->env;
 	bool fixed;
 
 	_Static_assert(sizeof(c->m.event_why) == sizeof(m->got.why), "event_why");
-	if (!c)
-		return NULL;
 	snprintf(c->m.date, sizeof(c->m.date), "%s", env->date);
 	/* Any bytes may be in them; every report writes them (text.h). */
 	pmb__text_safe(c->m.host, sizeof(c->m.host), env->host);
@@ -586,7 +591,6 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 	c->m.ncpus = p->ncpus;
 	c->m.topo = p->info;
 	c->m.topo_ok = p->info_ok;
-	c->m.plan = m->events;
 	c->m.ngroups = m->ngroups;
 	memcpy(c->m.event_group, m->got.event_group, sizeof(c->m.event_group));
 	memcpy(c->m.event_why, m->got.why, sizeof(c->m.event_why));
@@ -620,7 +624,6 @@ static struct pmb_context *context_of(const struct pmb_options *o, const struct 
 			 pmb__interrupt_name(s->stopped), s->nrun, s->n, s->n == 1 ? "" : "s");
 	for (int i = 0; i < w->n; i++)
 		pmb__warn(&c->m.warnings, "%s", w->text[i]);
-	return c;
 }
 
 /* pmb__out_report, with SIGINT, SIGTERM and SIGHUP held off while files
@@ -709,31 +712,31 @@ static int report(const struct pmb_options *o, const struct pmb_run *run, const 
 
 /* --columns names columns of the events the run counts (a fallback's
  * too): checked once they are known, before the long part. */
-static int check_columns(const struct pmb_options *o, const struct pmb_opened *m)
+static int check_columns(const struct pmb_options *o, const struct pmb_plan *p)
 {
 	char err[1600];
 
-	if (pmb__columns_check(o->columns, &m->events, err, sizeof(err)))
+	if (pmb__columns_check(o->columns, p->events, err, sizeof(err)))
 		return pmb__out_error("%s", err);
 	return 0;
 }
 
-/* Counters opened, samples measured, figures analysed (into run, which
- * owns them from here on), report written unless quiet. */
+/* Counters opened, samples measured, figures analysed (into ctx, which
+ * holds the plan's events, and the results, handed to run, which owns them
+ * from here on), report written unless quiet. */
 static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, struct pmb_warnings *warn,
-		    struct pmb_run *run)
+		    struct pmb_context *ctx, struct pmb_run *run)
 {
 	struct pmb_opened opened;
 	struct pmb_samples samples;
-	struct pmb_context *ctx = NULL;
 	int rc, printed = 0;
 
 	memset(&opened, 0, sizeof(opened));
 	memset(&samples, 0, sizeof(samples));
-	rc = open_meter(o, plan, &opened, warn);
+	rc = open_meter(o, plan, &ctx->m.plan, &opened, warn);
 	if (rc)
 		goto out;
-	if (o->columns && check_columns(o, &opened)) {
+	if (o->columns && check_columns(o, plan)) {
 		rc = 2;
 		goto out;
 	}
@@ -741,8 +744,8 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 	/* --topology: what is planned, on the counters opened; nothing is
 	 * measured, and the command line prints it. */
 	if (o->topology) {
-		run->ctx = context_of(o, plan, &opened, NULL, warn);
-		rc = run->ctx ? 0 : pmb__out_error("out of memory");
+		context_of(ctx, o, plan, &opened, NULL, warn);
+		run->ctx = ctx;
 		goto out;
 	}
 	rc = o->quiet ? 0 : pmb__interrupt_catch(isatty(2)); /* pmb_run(): the caller's signals */
@@ -758,17 +761,12 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 	if (rc)
 		goto out;
 	annotate(plan, &opened, &samples, warn);
-	ctx = context_of(o, plan, &opened, &samples, warn);
-	if (!ctx) {
-		rc = pmb__out_error("out of memory");
-		goto out;
-	}
+	context_of(ctx, o, plan, &opened, &samples, warn);
 	analyze(ctx, samples.res, samples.n, plan->reps);
 	pmb__out_context_warnings(ctx, &printed);
 	run->ctx = ctx;
 	run->res = samples.res;
 	run->n = samples.n;
-	ctx = NULL;
 	samples.res = NULL;
 	rc = pmb__run_values(run) ? pmb__out_error("out of memory") : 0;
 	if (!rc && !o->quiet)
@@ -783,8 +781,6 @@ out:
 	if (plan->sim && opened.meter.ctx)
 		pmb__sim_meter_close(&opened.meter);
 	pmb__counters_close(&opened.counters);
-	pmb__context_free(ctx);
-	free(ctx);
 	return rc;
 }
 
@@ -871,6 +867,7 @@ int pmb__run_path(const struct pmb_options *o, struct pmb_run *run)
 {
 	struct pmb_plan plan;
 	struct pmb_warnings warn = { 0 };
+	struct pmb_context *ctx = NULL; /* the run's, from the events on */
 	int rc;
 
 	rc = plan_start(o, &plan);
@@ -887,15 +884,24 @@ int pmb__run_path(const struct pmb_options *o, struct pmb_run *run)
 		goto out;
 	}
 	rc = plan_benchmarks(o, &plan, &warn);
+	/* The context is made before the events are resolved, so that they
+	 * are resolved where the run keeps them (ctx->m.plan, 12 KB): each
+	 * stage then reads or opens that one, none copies it. */
+	if (!rc && !(ctx = calloc(1, sizeof(*ctx))))
+		rc = pmb__out_error("out of memory");
 	if (!rc)
-		rc = plan_events(o, &plan);
+		rc = plan_events(o, &plan, &ctx->m.plan);
 	if (!rc)
 		rc = plan_disasm(o, &plan, &warn);
 	if (!rc)
-		rc = run_plan(o, &plan, &warn, run);
+		rc = run_plan(o, &plan, &warn, ctx, run);
 out:
 	plan_end(&plan, run);
 	pmb__events_fini();
 	pmb__warnings_free(&warn);
+	if (run->ctx != ctx) { /* not handed to the run */
+		pmb__context_free(ctx);
+		free(ctx);
+	}
 	return rc;
 }

@@ -154,18 +154,26 @@ static void event_figure(const struct pmb_context *ctx, const struct pmb_result 
 	fig->ev[e].simulated = ctx->m.plan.ev[e].kind == PMB_EV_SIM;
 }
 
+double pmb__analysis_est_ghz(const struct pmb_context *ctx)
+{
+	double g = ctx->m.ghz;
+
+	return !pmb_context_sim(ctx) && !ctx->m.has_cycles && g > 0 && isfinite(g) ? g : 0;
+}
+
 /* Cycles from time where no cycles event counts: as good as the frequency
  * estimate, and labelled estimated wherever it is shown. */
 static void estimate_cycles(const struct pmb_context *ctx, struct pmb_figures *fig)
 {
+	double g = pmb__analysis_est_ghz(ctx);
+
 	memset(&fig->est_cycles, 0, sizeof(fig->est_cycles));
 	fig->est_cycles.normalized = fig->est_cycles.ratio = NAN;
-	if (ctx->m.has_cycles || !(ctx->m.ghz > 0) || !fig->time.valid)
+	if (!(g > 0) || !fig->time.valid)
 		return;
 	fig->est_cycles = fig->time;
 	fig->est_cycles.estimated = true;
 	struct pmb_summary *s = &fig->est_cycles.s;
-	double g = ctx->m.ghz;
 	s->median *= g, s->mean *= g, s->min *= g, s->max *= g;
 	s->stddev *= g, s->ci_lo *= g, s->ci_hi *= g;
 	fig->est_cycles.resolution *= g;
@@ -319,6 +327,7 @@ static int figures(const struct pmb_context *ctx, const struct pmb_result *r, st
 		   size_t n, size_t reps, struct pmb_run_figures *out)
 {
 	pmb__per_sample_free(out);
+	out->est_ghz = pmb__analysis_est_ghz(ctx);
 	out->per_sample = calloc(n + 1, sizeof(*out->per_sample));
 	if (!out->per_sample)
 		return -ENOMEM;

@@ -327,6 +327,17 @@ struct pmb_run_figures {
 	int nbranches;
 	struct pmb_per_sample *per_sample; /* each result's figures per sample (analysis.c); owned */
 	size_t nper_sample;
+	/* What a sweep's and a branch study's points are figures of, chosen
+	 * once for every report (console, JSON, plot): -2 time (perf), else
+	 * an event's plan index.  Under simulation, where nothing is timed,
+	 * a sweep's is the miss event that tells its tiers apart
+	 * (analysis_sweep.c) and a branch study's its mispredictions (the
+	 * study's ev.bm, analysis_branch.c), each else the plan's first. */
+	int sweep_event, branch_event;
+	/* The frequency cycles are estimated from time with (GHz): the
+	 * probe's, where time is measured and no cycles event counts; 0 where
+	 * no cycles are estimated (pmb__analysis_est_ghz). */
+	double est_ghz;
 };
 
 /* The reports' one input about the run: what run.c assembled from the

@@ -180,6 +180,15 @@ static void estimate_cycles(const struct pmb_context *ctx, struct pmb_figures *f
 	fig->est_cycles.fixed *= g;
 }
 
+/* The event that stands for a result's cost where time does not: the
+ * instructions, else the plan's first; -1 none planned. */
+static int cost_event(const struct pmb_context *ctx)
+{
+	int ins = pmb__context_event(ctx, "instructions");
+
+	return ins >= 0 ? ins : ctx->m.plan.nev > 0 ? 0 : -1;
+}
+
 /* CPU time per item, for JSON's cpu_time (Google Benchmark's CPU time):
  * task-clock per item where it was counted; else ns/item times the CPU
  * share of the samples phase (the thread's CPU time over its wall time);
@@ -328,6 +337,7 @@ static int figures(const struct pmb_context *ctx, const struct pmb_result *r, st
 {
 	pmb__per_sample_free(out);
 	out->est_ghz = pmb__analysis_est_ghz(ctx);
+	out->cost_event = cost_event(ctx);
 	out->per_sample = calloc(n + 1, sizeof(*out->per_sample));
 	if (!out->per_sample)
 		return -ENOMEM;

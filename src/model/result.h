@@ -334,6 +334,10 @@ struct pmb_run_figures {
 	 * (analysis_sweep.c) and a branch study's its mispredictions (the
 	 * study's ev.bm, analysis_branch.c), each else the plan's first. */
 	int sweep_event, branch_event;
+	/* The event that stands for a result's cost where time does not (the
+	 * simulator; pmb__cost_figure): its instructions, else the plan's
+	 * first; -1 the plan has none (analysis.c). */
+	int cost_event;
 	/* The frequency cycles are estimated from time with (GHz): the
 	 * probe's, where time is measured and no cycles event counts; 0 where
 	 * no cycles are estimated (pmb__analysis_est_ghz). */
@@ -357,14 +361,13 @@ static inline bool pmb_context_sim(const struct pmb_context *c)
 }
 
 /* The figure that stands for a result's cost: its time, or where time is
- * not measured (the simulator) its instructions (ins: plan index, or -1),
- * else its first event. */
-static inline const struct pmb_figure *pmb__cost_figure(const struct pmb_context *c, const struct pmb_result *r,
-							int ins)
+ * not measured (the simulator) the run's cost_event (its instructions,
+ * else its first event), as the analysis chose it. */
+static inline const struct pmb_figure *pmb__cost_figure(const struct pmb_context *c, const struct pmb_result *r)
 {
-	if (r->f.time.valid || c->m.plan.nev == 0)
+	if (r->f.time.valid || c->f.cost_event < 0)
 		return &r->f.time;
-	return &r->f.ev[ins >= 0 ? ins : 0];
+	return &r->f.ev[c->f.cost_event];
 }
 
 /* Whether an event that does not count is shown (as n/a, with its reason)

@@ -34,16 +34,16 @@ size_t pmb__per_item_values(const double *v, const double *p, size_t n, double o
  * where the work went (pmb_result.work_went) before the warnings name it. */
 bool pmb__analysis_no_work(const struct pmb_context *ctx, const struct pmb_result *r);
 
+/* Per-item figures of every result, then baselines and references, without
+ * the warnings (pmb__analyze is this, then pmb__analysis_warn). */
+int pmb__analyze_figures(struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t repetitions);
+
 /* The frequency cycles are estimated from time with (GHz): the probe's
  * estimate where time is measured (not simulated) and no cycles event
  * counts, and the estimate is a number above 0; else 0, no cycles are
  * estimated.  The one rule of each result's est_cycles, a sweep's tiers
  * in cycles and the run's est_ghz that the reports label them with. */
 double pmb__analysis_est_ghz(const struct pmb_context *ctx);
-
-/* Per-item figures of every result, then baselines and references, without
- * the warnings (pmb__analyze is this, then pmb__analysis_warn). */
-int pmb__analyze_figures(struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t repetitions);
 
 /* For analysis.c (in analysis_fixed.c): f's fixed cost per sample from
  * the per-sample costs cost[i] (harness overhead subtracted) over p[i]

@@ -17,7 +17,10 @@ the reports take results and contexts through const pointers, but for
 the analysis's entries, which hand them on split (analysis.h).  The
 console's view is made only by report/'s pmb__console_view(), and run.c
 prints only through report_out.c.  The event plan is held by value only
-in the context (the run's one plan) and as the software fallback's."""
+in the context (the run's one plan) and as the software fallback's.  A
+report renders the figures the analysis chose: report/ looks no event up
+by name (pmb__context_event; one kept, listed with why) and estimates no
+cycles from the measured frequency."""
 import os
 import re
 
@@ -231,6 +234,44 @@ ok(not copies, "struct pmb_event_plan is held by value only as the context's pla
 for key, why in sorted(PLAN_HELD.items()):
     ok(key in held, "%s still holds a struct pmb_event_plan %s (%s); else drop it from PLAN_HELD"
        % (key[0], key[1], why))
+
+# A report renders figures; it does not choose them (issue 25).  Which
+# event a sweep, a branch study or a result's cost is a figure of is the
+# analysis's (ctx->f.sweep_event, branch_event, cost_event), so report/
+# looks no event up by name; and cycles estimated from time are the
+# analysis's too (r->f.est_cycles, a sweep tier's est_cycles, ctx->f.est_ghz
+# the factor), so report/ never multiplies or divides by the measured
+# frequency (ctx->m.ghz), which it may print (or write in MHz).
+LOOKUP = re.compile(r"\bpmb__context_event\s*\(")
+CYCLES = re.compile(r"[*/]\s*(?:\w+(?:->|\.))*m\.ghz\b|\bm\.ghz\s*[*/](?!\s*1000\b)")
+# Lookups in report/ kept on purpose: file -> why.
+LOOKUPS_KEPT = {
+    "report_text.c": "the header's harness overhead in instructions per sample: a count of the "
+                     "harness's empty loop, printed as measured, not a figure of the user's code",
+}
+lookups, cycles, kept = [], [], set()
+for folder, f in sources():
+    if folder != "report":
+        continue
+    for no, line in enumerate(open(os.path.join(SRC, folder, f)), 1):
+        code = re.sub(r'/\*.*?(\*/|$)|//.*|"(?:[^"\\]|\\.)*"', "", line)
+        if LOOKUP.search(code):
+            if f in LOOKUPS_KEPT:
+                kept.add(f)
+            else:
+                lookups.append("src/report/%s:%d: looks an event up by name; read the event the analysis "
+                               "chose (ctx->f.sweep_event, branch_event, cost_event): %s" % (f, no, line.strip()))
+        if CYCLES.search(code):
+            cycles.append("src/report/%s:%d: turns time into cycles with the measured frequency; read the "
+                          "analysis's estimate (est_cycles, ctx->f.est_ghz): %s" % (f, no, line.strip()))
+for b in lookups + cycles:
+    diag(b)
+ok(not lookups, "report/ looks no event up by name: which event a figure is of is the analysis's "
+   "(%d lookups elsewhere than %s)" % (len(lookups), ", ".join(sorted(LOOKUPS_KEPT))))
+ok(not cycles, "report/ estimates no cycles from time: the analysis's est_ghz is the one factor "
+   "(%d lines multiply or divide by ctx->m.ghz)" % len(cycles))
+for f, why in sorted(LOOKUPS_KEPT.items()):
+    ok(f in kept, "the lookup kept in src/report/%s is still there (%s); else drop it from the list" % (f, why))
 
 for key, why in sorted(EXCEPTIONS.items()):
     ok(key in used, "listed exception %s -> %s is still there (%s); else drop it from the list"

@@ -65,6 +65,7 @@ static void build(struct world *w)
 	memset(w, 0, sizeof(*w));
 	c->m.backend = PMB_BACKEND_PERF;
 	c->m.ghz = 3;
+	c->f.est_ghz = 3; /* the analysis's: cycles estimated at the probe's 3 GHz (est_cycles) */
 	c->m.repetitions = 1;
 	c->m.clock.resolution_ns = 10;
 	c->m.clock.source = "CLOCK_MONOTONIC";

@@ -4,9 +4,11 @@ live run printed, byte for byte, for the same width and options.  Each live
 run saves its own results with --save (or writes them with --format=json
 --out), so both sides come from the same samples: the four cases of
 test_golden.py under --backend=sim (the console at one of 80, 120 and 200
-columns each, with its --plot, CSV, the JSON saved), a perf-backend run (time only where there is
-no PMU), and the files that cannot be reported (an older schema, another
-program's file, malformed JSON), each refused in one line with exit 2."""
+columns each, with its --plot, CSV, the JSON saved), a perf-backend run
+(time only where there is no PMU), a timed sweep with its --plot (its
+axis of estimated cycles where none count), and the files that cannot be
+reported (an older schema, another program's file, malformed JSON), each
+refused in one line with exit 2."""
 import json
 import os
 import tempfile
@@ -135,6 +137,11 @@ def perf_case():
         live = run("report", "--wide", "--verbose", saved, env=env_cols(200))
         same("perf: two reports of one file agree", live.stdout, again.stdout)
     check_format("perf.csv", args, "csv")
+    # A timed sweep and its plot: where no cycles count, the plot's axis
+    # of cycles estimated at the frequency the analysis chose (est_ghz),
+    # which report computes again from the saved run.
+    check_console("perf.sweep", ["--backend=perf", "--filter=^mem/chase/(16KiB|256KiB)$", "--samples=5",
+                                 "--min-sample-time=200us"], 120, True)
 
 
 def refused(what, file_text, expect, exact=False):

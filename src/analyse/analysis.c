@@ -154,22 +154,39 @@ static void event_figure(const struct pmb_context *ctx, const struct pmb_result 
 	fig->ev[e].simulated = ctx->m.plan.ev[e].kind == PMB_EV_SIM;
 }
 
+double pmb__analysis_est_ghz(const struct pmb_context *ctx)
+{
+	double g = ctx->m.ghz;
+
+	return !pmb_context_sim(ctx) && !ctx->m.has_cycles && g > 0 && isfinite(g) ? g : 0;
+}
+
 /* Cycles from time where no cycles event counts: as good as the frequency
  * estimate, and labelled estimated wherever it is shown. */
 static void estimate_cycles(const struct pmb_context *ctx, struct pmb_figures *fig)
 {
+	double g = pmb__analysis_est_ghz(ctx);
+
 	memset(&fig->est_cycles, 0, sizeof(fig->est_cycles));
 	fig->est_cycles.normalized = fig->est_cycles.ratio = NAN;
-	if (ctx->m.has_cycles || !(ctx->m.ghz > 0) || !fig->time.valid)
+	if (!(g > 0) || !fig->time.valid)
 		return;
 	fig->est_cycles = fig->time;
 	fig->est_cycles.estimated = true;
 	struct pmb_summary *s = &fig->est_cycles.s;
-	double g = ctx->m.ghz;
 	s->median *= g, s->mean *= g, s->min *= g, s->max *= g;
 	s->stddev *= g, s->ci_lo *= g, s->ci_hi *= g;
 	fig->est_cycles.resolution *= g;
 	fig->est_cycles.fixed *= g;
+}
+
+/* The event that stands for a result's cost where time does not: the
+ * instructions, else the plan's first; -1 none planned. */
+static int cost_event(const struct pmb_context *ctx)
+{
+	int ins = pmb__context_event(ctx, "instructions");
+
+	return ins >= 0 ? ins : ctx->m.plan.nev > 0 ? 0 : -1;
 }
 
 /* CPU time per item, for JSON's cpu_time (Google Benchmark's CPU time):
@@ -319,6 +336,8 @@ static int figures(const struct pmb_context *ctx, const struct pmb_result *r, st
 		   size_t n, size_t reps, struct pmb_run_figures *out)
 {
 	pmb__per_sample_free(out);
+	out->est_ghz = pmb__analysis_est_ghz(ctx);
+	out->cost_event = cost_event(ctx);
 	out->per_sample = calloc(n + 1, sizeof(*out->per_sample));
 	if (!out->per_sample)
 		return -ENOMEM;

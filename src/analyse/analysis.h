@@ -43,6 +43,13 @@ void pmb__analysis_check(const struct pmb_context *ctx, const struct pmb_result 
  * the warnings (pmb__analyze is this, then pmb__analysis_warn). */
 int pmb__analyze_figures(struct pmb_context *ctx, struct pmb_result *r, size_t n, size_t repetitions);
 
+/* The frequency cycles are estimated from time with (GHz): the probe's
+ * estimate where time is measured (not simulated) and no cycles event
+ * counts, and the estimate is a number above 0; else 0, no cycles are
+ * estimated.  The one rule of each result's est_cycles, a sweep's tiers
+ * in cycles and the run's est_ghz that the reports label them with. */
+double pmb__analysis_est_ghz(const struct pmb_context *ctx);
+
 /* For analysis.c (in analysis_fixed.c): f's fixed cost per sample from
  * the per-sample costs cost[i] (harness overhead subtracted) over p[i]
  * passes: n samples of the ladder, then nprobe fixed-cost probes; exact
@@ -75,7 +82,8 @@ void pmb__analysis_learn(const struct pmb_context *ctx, const struct pmb_result 
 bool pmb__first_of_family(const struct pmb_result *r, size_t i);
 
 /* The figures of every working-set sweep in r[0..n) (a family of points
- * with a tier), into out->sweeps (analysis_sweep.c; replaced if there).
+ * with a tier), into out->sweeps (analysis_sweep.c; replaced if there),
+ * and what sweeps are figures of, into out->sweep_event.
  * Returns 0 or -ENOMEM. */
 int pmb__analysis_sweeps(const struct pmb_context *ctx, struct pmb_run_figures *out, const struct pmb_result *r,
 			 size_t n);
@@ -83,8 +91,9 @@ int pmb__analysis_sweeps(const struct pmb_context *ctx, struct pmb_run_figures *
 int pmb__analyze_sweeps(struct pmb_context *ctx, const struct pmb_result *r, size_t n);
 
 /* The figures of every branch study in r[0..n) (a branchy result's .study,
- * with its branchless and sol forms), into ctx->branches in the order of
- * their first branchy results (analysis_branch.c; replaced if there).
+ * with its branchless and sol forms), into out->branches in the order of
+ * their first branchy results (analysis_branch.c; replaced if there), and
+ * what a study's points are figures of, into out->branch_event.
  * Returns 0 or -ENOMEM. */
 int pmb__analysis_branches(const struct pmb_context *ctx, struct pmb_run_figures *out, const struct pmb_result *r,
 			   size_t n);

@@ -263,6 +263,9 @@ int pmb__analysis_branches(const struct pmb_context *c, struct pmb_run_figures *
 	free(out->branches);
 	out->branches = NULL;
 	out->nbranches = 0;
+	/* Under simulation a study is drawn in its mispredictions, or where
+	 * none is counted the plan's first event (its name says which). */
+	out->branch_event = !ev.sim ? -2 : ev.bm >= 0 ? ev.bm : 0;
 	for (size_t i = 0; i < n; i++)
 		m += opens_study(r, i, study, sizeof(study));
 	if (!m)

@@ -8,8 +8,9 @@
 #include "analysis.h"
 #include "base.h"
 
-/* The figure a sweep is summarised by under simulation: a miss event
- * (what tells the tiers apart), else the first event. */
+/* The figure a sweep is summarised and drawn by under simulation: a miss
+ * event (what tells the tiers apart), else the first event (the run's
+ * sweep_event). */
 static int sweep_event(const struct pmb_context *c)
 {
 	int e = pmb__context_event(c, PMB_L1_MISS_EVENTS "|" PMB_LL_MISS_EVENTS);
@@ -428,7 +429,7 @@ static void tlb_steps(struct pmb_sweep_figures *s, const struct pmb_context *c, 
  * cycles are not counted, and over the tier before's. */
 static void tier_ratios(struct pmb_sweep_figures *s, const struct pmb_context *c)
 {
-	double prev = NAN;
+	double prev = NAN, ghz = pmb__analysis_est_ghz(c);
 
 	for (int t = 0; t < PMB_SWEEP_TIERS; t++) {
 		struct pmb_sweep_tier *st = &s->tier[t];
@@ -436,8 +437,8 @@ static void tier_ratios(struct pmb_sweep_figures *s, const struct pmb_context *c
 		st->est_cycles = st->over_prev = NAN;
 		if (!st->points || s->sim)
 			continue;
-		if (!c->m.has_cycles && c->m.ghz > 0)
-			st->est_cycles = st->med[0] * c->m.ghz;
+		if (ghz > 0)
+			st->est_cycles = st->med[0] * ghz;
 		if (isfinite(prev) && prev > 0)
 			st->over_prev = st->med[0] / prev;
 		prev = st->med[0];
@@ -481,6 +482,7 @@ int pmb__analysis_sweeps(const struct pmb_context *c, struct pmb_run_figures *ou
 	free(out->sweeps);
 	out->sweeps = NULL;
 	out->nsweeps = 0;
+	out->sweep_event = pmb_context_sim(c) ? sweep_event(c) : -2;
 	for (size_t i = 0; i < n; i++)
 		m += r[i].m.inst->tier[0] && !r[i].m.repetition && pmb__first_of_family(r, i);
 	if (!m)

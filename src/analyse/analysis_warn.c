@@ -159,7 +159,7 @@ static void find_in_time(const struct pmb_result *r, struct findings *k)
 /* "fixed cost 1.0 ms [0.98, 1.02] per sample (96 % of a sample) in NAME";
  * under sim in the counted event. */
 static void fixed_line(const struct pmb_context *ctx, const struct pmb_result *r, const struct pmb_figure *f,
-		       int ins, struct findings *k)
+		       struct findings *k)
 {
 	char v[32], lo[32], hi[32];
 
@@ -175,16 +175,16 @@ static void fixed_line(const struct pmb_context *ctx, const struct pmb_result *r
 				v, f->fixed_share * 100, r->m.inst->name);
 	} else {
 		fig_add(&k->fixed, f->fixed_share, "fixed cost %.0f %s per sample (%.0f %% of a sample, "
-			"SIMULATED, exact)\t in %s", f->fixed, ctx->m.plan.ev[ins >= 0 ? ins : 0].name,
+			"SIMULATED, exact)\t in %s", f->fixed, ctx->m.plan.ev[ctx->f.cost_event].name,
 			f->fixed_share * 100, r->m.inst->name);
 	}
 }
 
 /* What r's cost figure (time, or under sim its instructions) shows: a
  * fixed cost per sample, a baseline or reference that gives no figure. */
-static void find_in_cost(const struct pmb_context *ctx, const struct pmb_result *r, int ins, struct findings *k)
+static void find_in_cost(const struct pmb_context *ctx, const struct pmb_result *r, struct findings *k)
 {
-	const struct pmb_figure *f = pmb__cost_figure(ctx, r, ins);
+	const struct pmb_figure *f = pmb__cost_figure(ctx, r);
 	const char *nw = f->normalized_why, *rw = f->ratio_why;
 
 	if (!f->valid)
@@ -192,7 +192,7 @@ static void find_in_cost(const struct pmb_context *ctx, const struct pmb_result 
 	/* A body below resolution with a fixed cost is the worst case (the
 	 * work removed, the setup measured): flagged too. */
 	if (f->fixed_flagged && !r->m.inst->def->empty)
-		fixed_line(ctx, r, f, ins, k);
+		fixed_line(ctx, r, f, k);
 	if (nw && !strcmp(nw, PMB_WHY_BASE_SLOWER))
 		add_name(&k->slower, r->m.inst->name);
 	else if (nw && !strcmp(nw, PMB_WHY_BASE_EQUAL))
@@ -334,7 +334,7 @@ static void warn(const struct pmb_context *ctx, struct pmb_run_figures *out, con
 		if (res[i].m.status)
 			continue;
 		find_in_time(&res[i], &k);
-		find_in_cost(ctx, &res[i], ins, &k);
+		find_in_cost(ctx, &res[i], &k);
 		find_too_fast(ctx, &res[i], ins, &k);
 		find_in_counts(ctx, &res[i], br, &k);
 	}

@@ -353,6 +353,21 @@ struct pmb_run_figures {
 	int nbranches;
 	struct pmb_per_sample *per_sample; /* each result's figures per sample (analysis.c); owned */
 	size_t nper_sample;
+	/* What a sweep's and a branch study's points are figures of, chosen
+	 * once for every report (console, JSON, plot): -2 time (perf), else
+	 * an event's plan index.  Under simulation, where nothing is timed,
+	 * a sweep's is the miss event that tells its tiers apart
+	 * (analysis_sweep.c) and a branch study's its mispredictions (the
+	 * study's ev.bm, analysis_branch.c), each else the plan's first. */
+	int sweep_event, branch_event;
+	/* The event that stands for a result's cost where time does not (the
+	 * simulator; pmb__cost_figure): its instructions, else the plan's
+	 * first; -1 the plan has none (analysis.c). */
+	int cost_event;
+	/* The frequency cycles are estimated from time with (GHz): the
+	 * probe's, where time is measured and no cycles event counts; 0 where
+	 * no cycles are estimated (pmb__analysis_est_ghz). */
+	double est_ghz;
 };
 
 /* The reports' one input about the run: what run.c assembled from the
@@ -372,14 +387,13 @@ static inline bool pmb_context_sim(const struct pmb_context *c)
 }
 
 /* The figure that stands for a result's cost: its time, or where time is
- * not measured (the simulator) its instructions (ins: plan index, or -1),
- * else its first event. */
-static inline const struct pmb_figure *pmb__cost_figure(const struct pmb_context *c, const struct pmb_result *r,
-							int ins)
+ * not measured (the simulator) the run's cost_event (its instructions,
+ * else its first event), as the analysis chose it. */
+static inline const struct pmb_figure *pmb__cost_figure(const struct pmb_context *c, const struct pmb_result *r)
 {
-	if (r->f.time.valid || c->m.plan.nev == 0)
+	if (r->f.time.valid || c->f.cost_event < 0)
 		return &r->f.time;
-	return &r->f.ev[ins >= 0 ? ins : 0];
+	return &r->f.ev[c->f.cost_event];
 }
 
 /* Whether an event that does not count is shown (as n/a, with its reason)

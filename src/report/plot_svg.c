@@ -27,21 +27,21 @@ static const char *const variant_dash[] = { "", "", " stroke-dasharray=\"6,3\"" 
 struct panel {
 	const struct pmb_context *c;
 	double y0;	/* top of the panel in the document */
-	bool sim, est;	/* est: a right-hand axis in estimated cycles */
+	bool sim;
 	char unit[96];
 	/* What the panels being drawn show, set per kind of panel by
 	 * pmb__plot_svg: the kind (1 sweeps, with a log axis and no zero; 2
-	 * branch studies), and under simulation the event (a miss event for
-	 * sweeps, mispredictions for branch studies, where the plan has them). */
+	 * branch studies), and the figure the analysis chose for that kind
+	 * (the run's sweep_event or branch_event: -2 time, else an event). */
 	int kind;
 	int event;
 };
 
 /* The figure a result is drawn with: ns per item, or the panel kind's
- * event under simulation. */
+ * event (under simulation). */
 static const struct pmb_figure *drawn_figure(const struct panel *p, const struct pmb_result *x)
 {
-	return pmb_context_sim(p->c) ? &x->f.ev[p->event] : &x->f.time;
+	return p->event < 0 ? &x->f.time : &x->f.ev[p->event];
 }
 
 /* The 95 % interval of the median of x's drawn figure, where it has one
@@ -122,11 +122,12 @@ static bool value(const struct panel *p, const struct pmb_result *x, double *v)
 }
 
 /* Separator, title, plot frame, the y axes (gridlines and labelled ticks
- * on the left; estimated cycles on the right where cycles are estimated). */
+ * on the left; estimated cycles on the right where the analysis estimated
+ * them: at its est_ghz). */
 static void frame(FILE *f, const struct panel *p, const struct axis *ay, const char *name,
 		  const char *what)
 {
-	double t[64], mid = p->y0 + (PT + PB) / 2;
+	double t[64], mid = p->y0 + (PT + PB) / 2, ghz = p->c->f.est_ghz;
 	char b[32], a[128];
 	int n = pmb__svg_ticks(ay, 1, false, t, 64);
 
@@ -145,13 +146,13 @@ static void frame(FILE *f, const struct panel *p, const struct axis *ay, const c
 		"stroke=\"#999\"/>\n", PL, p->y0 + PT, PR - PL, PB - PT);
 	snprintf(a, sizeof(a), "text-anchor=\"middle\" transform=\"rotate(-90 24 %.1f)\"", mid);
 	pmb__svg_text(f, 24, mid, a, "%s", p->unit);
-	if (!p->est)
+	if (!(ghz > 0))
 		return;
 	pmb__svg_text(f, PR, p->y0 + 44, "text-anchor=\"end\" font-size=\"11\" fill=\"#666\"",
-	     "est. cycles = ns x %.2f GHz (ESTIMATED: no cycles counter)", p->c->m.ghz);
-	n = pmb__svg_ticks(ay, p->c->m.ghz, true, t, 64);
+	     "est. cycles = ns x %.2f GHz (ESTIMATED: no cycles counter)", ghz);
+	n = pmb__svg_ticks(ay, ghz, true, t, 64);
 	for (int k = 0; k < n; k++) {
-		double y = pmb__svg_ax_map(ay, t[k] / p->c->m.ghz);
+		double y = pmb__svg_ax_map(ay, t[k] / ghz);
 
 		pmb__svg_line(f, PR, y, PR + 5, y, "stroke=\"#444\"");
 		pmb__svg_fmt_tick(b, sizeof(b), t[k]);
@@ -520,9 +521,7 @@ int pmb__plot_svg(FILE *f, const struct pmb_context *c, const struct pmb_result 
 	struct panel p = { .c = c, .sim = is_sim(c), .y0 = HEAD_H };
 	int npanels = 0;
 
-	int sweep_ev = pmb__context_event(c, PMB_L1_MISS_EVENTS "|" PMB_LL_MISS_EVENTS);
-	int branch_ev = pmb__context_event(c, "cond-branch-misses|branch-misses");
-	int kind_ev[3] = { 0, sweep_ev < 0 ? 0 : sweep_ev, branch_ev < 0 ? 0 : branch_ev };
+	int kind_ev[3] = { 0, c->f.sweep_event, c->f.branch_event };
 
 	for (int kind = 1; kind <= 2; kind++) {
 		p.event = kind_ev[kind];
@@ -532,11 +531,7 @@ int pmb__plot_svg(FILE *f, const struct pmb_context *c, const struct pmb_result 
 	}
 	if (!npanels)
 		return -ENODATA;
-	p.est = !p.sim && !c->m.has_cycles && c->m.ghz > 0 && isfinite(c->m.ghz);
-	if (p.sim)
-		snprintf(p.unit, sizeof(p.unit), "%.48s per item (simulated)", c->m.plan.ev[0].name);
-	else
-		snprintf(p.unit, sizeof(p.unit), "ns per item");
+	snprintf(p.unit, sizeof(p.unit), "ns per item");
 
 	int h = HEAD_H + npanels * PANEL_H + 10;
 
@@ -552,7 +547,7 @@ int pmb__plot_svg(FILE *f, const struct pmb_context *c, const struct pmb_result 
 	for (int kind = 1; kind <= 2; kind++) {
 		p.event = kind_ev[kind];
 		p.kind = kind;
-		if (p.sim)
+		if (p.event >= 0)
 			snprintf(p.unit, sizeof(p.unit), "%.48s per item (simulated)",
 				 c->m.plan.ev[p.event].name);
 		for (size_t i = 0; i < n; i++) {

@@ -62,15 +62,19 @@ static const struct pmb_figure *cycles_figure(const struct pmb_branch_events *ev
 	return ev->cyc >= 0 ? &x->f.ev[ev->cyc] : &x->f.est_cycles;
 }
 
-/* The headers, each with its unit ("y/l": branchy / branchless). */
-static void study_columns(struct pmb__table *t, const struct pmb_context *c, bool sim)
+/* The headers, each with its unit ("y/l": branchy / branchless); the
+ * cycles the study's figures are (b->cycles_counted: counted, else
+ * estimated from time). */
+static void study_columns(struct pmb__table *t, const struct pmb_branch_figures *b)
 {
+	bool sim = b->sim;
+
 	t->head[t->ncol] = "input", t->left[t->ncol++] = true;
 	t->head[t->ncol++] = sim ? "branchy instr/item" : "branchy ns/item";
 	t->head[t->ncol++] = sim ? "branchless instr/item" : "branchless ns/item";
 	t->head[t->ncol++] = sim ? "sol instr/item" : "sol ns/item";
 	if (!sim)
-		t->head[t->ncol++] = c->m.has_cycles ? "cycles/item y/l" : "est.cyc/item y/l";
+		t->head[t->ncol++] = b->cycles_counted ? "cycles/item y/l" : "est.cyc/item y/l";
 	t->head[t->ncol++] = "misp/item y/l";
 	if (!sim) {
 		t->head[t->ncol++] = "ratio× l/y";
@@ -79,10 +83,10 @@ static void study_columns(struct pmb__table *t, const struct pmb_context *c, boo
 }
 
 /* What the study's table leaves out for the width, and its legend. */
-static void study_notes(FILE *f, const struct pmb_context *c, struct pmb__table *t, const struct pmb_branch_events *ev,
-			const struct study_na *a)
+static void study_notes(FILE *f, const struct pmb_branch_figures *b, struct pmb__table *t,
+			const struct pmb_branch_events *ev, const struct study_na *a)
 {
-	bool est = !ev->sim && !c->m.has_cycles;
+	bool est = !ev->sim && !b->cycles_counted;
 
 	for (int k = 0, any = 0; k < t->ncol; k++)
 		if (t->hide[k])
@@ -249,11 +253,11 @@ static const int drop_perf[] = { 3, 5, 4, 6 }, drop_perf_nobm[] = { 5, 3, 4, 6 }
 
 /* One branch study's table t, from its figures b (a: what its cells say
  * n/a to). */
-static void study_build(const struct pmb_context *c, const struct pmb_branch_events *ev, const struct pmb_result *r,
-			size_t n, const struct pmb_branch_figures *b, struct pmb__table *t, struct study_na *a)
+static void study_build(const struct pmb_branch_events *ev, const struct pmb_result *r, size_t n,
+			const struct pmb_branch_figures *b, struct pmb__table *t, struct study_na *a)
 {
 	*a = (struct study_na){ 0 };
-	study_columns(t, c, ev->sim);
+	study_columns(t, b);
 	for (int k = 0; k < b->ninputs; k++)
 		study_row(t, ev, r, n, &b->in[k], a);
 }
@@ -267,7 +271,7 @@ static int branch_study(FILE *f, const struct pmb_context *c, const struct pmb_b
 	struct study_na a;
 	int err;
 
-	study_build(c, ev, r, n, b, &t, &a);
+	study_build(ev, r, n, b, &t, &a);
 	fprintf(f, "\nbranch study %s: ", b->study);
 	finding(f, b);
 	fprintf(f, "\n  branchless / branchy per input");
@@ -278,7 +282,7 @@ static int branch_study(FILE *f, const struct pmb_context *c, const struct pmb_b
 		pmb__table_fit(&t, (size_t)c->view.width, ev->sim ? drop_sim : ev->bm < 0 ? drop_perf_nobm : drop_perf,
 			       ev->sim ? 2 : 4);
 	err = pmb__table_print(f, &t);
-	study_notes(f, c, &t, ev, &a);
+	study_notes(f, b, &t, ev, &a);
 	penalty_line(f, b);
 	if (ev->sim)
 		sim_predictor_note(f);

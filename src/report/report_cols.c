@@ -552,7 +552,7 @@ static void time_cols(struct pmb__coltab *m, struct pmb__cols *cs)
 		return;
 	k = col_add(cs, "cycles", "est.cyc/item", 5, cell_est);
 	snprintf(k->legend, sizeof(k->legend), "est.cyc: cycles ESTIMATED as ns/item × %.2f GHz "
-		 "(no cycles counter)", m->c->m.ghz);
+		 "(no cycles counter)", m->c->f.est_ghz);
 }
 
 static bool any_of(const struct pmb__coltab *m, int what)

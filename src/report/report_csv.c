@@ -171,13 +171,12 @@ static void time_columns(FILE *f, const struct pmb_result *r, bool t)
  * fixed cost per sample. */
 static void cost_columns(FILE *f, const struct pmb_context *c, const struct pmb_result *r, bool ok)
 {
-	int ins = pmb__context_event(c, "instructions");
-	const struct pmb_figure *g = pmb__cost_figure(c, r, ins);
+	const struct pmb_figure *g = pmb__cost_figure(c, r);
 	char why[96];
 	bool v = ok && g->valid;
 	bool ratio = v && (isfinite(g->ratio) || g->ratio_why);
 
-	pmb__csv_field(f, !v ? "" : g == &r->f.time ? "ns" : c->m.plan.ev[ins >= 0 ? ins : 0].name, false);
+	pmb__csv_field(f, !v ? "" : g == &r->f.time ? "ns" : c->m.plan.ev[c->f.cost_event].name, false);
 	pmb__csv_num(f, g->normalized, v);
 	pmb__csv_num(f, g->normalized_lo, v);
 	pmb__csv_num(f, g->normalized_hi, v);

@@ -155,7 +155,7 @@ static void write_events(struct pmb__jw *w, const struct pmb_context *c,
 		if (pmb_context_sim(c))
 			json_fixed(w, name, fg);
 	}
-	if (!c->m.has_cycles && r->f.est_cycles.valid) {
+	if (r->f.est_cycles.valid) { /* made only where no cycles count (analysis.c) */
 		write_figure(w, "est_cycles", &r->f.est_cycles, false);
 		pmb__jw_bool(w, "est_cycles_estimated", true);
 	}

@@ -26,8 +26,9 @@ char *pmb__out_visible(char *dst, size_t size, const char *src);
 int pmb__out_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* From now on until called with NULL, pmb__out_error() keeps its first
- * message in buf[0..size) instead of printing it, and warnings are not
- * printed: pmb_run() prints nothing. */
+ * message in buf[0..size) instead of printing it: with the warnings, the
+ * progress and the report left out by its quiet options, pmb_run()
+ * prints nothing. */
 void pmb__out_capture(char *buf, size_t size);
 
 /* Print text[*printed..n) as "pmubench: warning: ..." lines on stderr and

@@ -327,12 +327,10 @@ int pmb__report_main_table(FILE *f, const struct pmb_context *c, const struct pm
 
 	m = (struct pmb__coltab){ .c = c, .r = r, .n = n, .reps = c->m.repetitions > 0 ? (size_t)c->m.repetitions : 1,
 			 .sim = pmb_context_sim(c), .cost = -1 };
-	/* Under simulation a ratio is of the instructions, or where they were
-	 * not asked for of the first event (as pmb__cost_figure). */
-	if (m.sim && c->m.plan.nev > 0) {
-		m.cost = pmb__context_event(c, "instructions");
-		m.cost = m.cost >= 0 ? m.cost : 0;
-	}
+	/* Under simulation a ratio is of the run's cost event (as
+	 * pmb__cost_figure): its instructions, else its first event. */
+	if (m.sim)
+		m.cost = c->f.cost_event;
 	pmb__cols_build(&m, &cs);
 	layout(&m, &cs, on, &t);
 	if (m.sim)

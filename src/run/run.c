@@ -740,7 +740,8 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 		rc = 2;
 		goto out;
 	}
-	pmb__out_warnings(warn->text, warn->n, &printed);
+	if (!o->quiet)
+		pmb__out_warnings(warn->text, warn->n, &printed);
 	/* --topology: what is planned, on the counters opened; nothing is
 	 * measured, and the command line prints it. */
 	if (o->topology) {
@@ -763,7 +764,8 @@ static int run_plan(const struct pmb_options *o, const struct pmb_plan *plan, st
 	annotate(plan, &opened, &samples, warn);
 	context_of(ctx, o, plan, &opened, &samples, warn);
 	analyze(ctx, samples.res, samples.n, plan->reps);
-	pmb__out_context_warnings(ctx, &printed);
+	if (!o->quiet)
+		pmb__out_context_warnings(ctx, &printed);
 	run->ctx = ctx;
 	run->res = samples.res;
 	run->n = samples.n;

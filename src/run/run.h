@@ -45,7 +45,8 @@ struct pmb_options {
 	bool wide, verbose;      /* --wide, --verbose: the console report's */
 	const char *topology_src; /* hidden, for tests: a made-up topology */
 	bool quiet;              /* pmb_run(): no report, no warnings, no
-	                            progress, errors kept (pmb__out_capture) */
+	                            progress (run.c leaves them out), errors
+	                            kept (pmb__out_capture) */
 };
 
 /* A run measured and analysed: the public API's struct pmb_run, which

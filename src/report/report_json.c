@@ -425,6 +425,8 @@ static void write_disasm_insn(struct pmb__jw *w, const struct pmb_disasm *d, con
 	pmb__jw_str(w, "role", pmb__da_role_name(in->kind));
 	pmb__jw_bool(w, "conditional_branch", in->kind & PMB_DA_COND);
 	pmb__jw_bool(w, "call", in->kind & PMB_DA_CALL);
+	/* padding: the console lists it only where it ran */
+	pmb__jw_bool(w, "nop", in->kind & PMB_DA_NOP);
 	if (in->target)
 		pmb__jw_uint(w, "target", in->target);
 	if (d->counted)

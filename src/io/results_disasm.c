@@ -201,7 +201,7 @@ static int read_part(struct rd *r, const json_t *o, struct pmb_disasm *d, int p,
 	if (pmb__da_part_kind_of(json_string_value(kind), pt))
 		return bad(r, "kind", "\"loop\", \"called\" or \"found\"", kind);
 	if (!pt->callee && p != d->nloops)
-		return bad(r, "kind", "a called or found function after one (the loops come first)", kind);
+		return bad(r, "kind", "\"called\" or \"found\" after such a part (the loops come first)", kind);
 	d->nloops += !pt->callee;
 	err = str_at(r, o, "function", pt->name, sizeof(pt->name), true);
 	if (!err)

@@ -152,6 +152,12 @@ else:
                                                   next(((a, b) for a, b in zip(sec[0].splitlines(),
                                                                                sec[1].splitlines()) if a != b),
                                                        None)))
+        again = run("report", "--format=json", f)
+        with open(f) as g:
+            written = g.read()
+        ok(again.returncode == 0 and again.stdout == written,
+           "pmubench report --format=json of %s writes the saved file byte for byte (rc %d; %d and %d bytes)"
+           % (os.path.basename(f), again.returncode, len(written), len(again.stdout)))
     shutil.rmtree(tmp, ignore_errors=True)
 
     # The nop: where objdump puts it in bm_nop, listed at 1.000 per item.

@@ -566,8 +566,9 @@ static int read_result(struct loader *l, const json_t *b, const json_t *events, 
 	return err;
 }
 
-/* --disasm's listing of instance i (benchmarks[i*reps].disasm), which its
- * repetitions share as the live run's results do. */
+/* --disasm's listing of benchmark k: read from an instance's first
+ * repetition (benchmarks[i*reps].disasm) and shared by the others, as the
+ * live run's results share it. */
 static int read_disasm(struct loader *l, const json_t *b, struct pmb_loaded_run *run, size_t k)
 {
 	const json_t *x = get(b, "disasm");

@@ -4,7 +4,8 @@ its own binary (capstone, libelf), their per-instruction counts under
 --backend=sim (exact for the simulator: one execution per item, the branchy
 sum_if's one conditional jump at 0.50 mispredictions per item at p50 and
 none at p0, the branchless form none), the checks seed 004 asks for, the
-JSON, and a stripped binary's message.  Prints TAP."""
+JSON, `pmubench report` of a saved --disasm run (the live listing byte for
+byte), and a stripped binary's message.  Prints TAP."""
 import json
 import os
 import re
@@ -118,7 +119,9 @@ SIM = ["sum_if/branchy/p0: the conditional jump runs once per item and mispredic
        "sum_if/branchless/p0 and p50: no misprediction per item on any instruction",
        "sum_if: the executions per instruction add up to the simulated instructions per item",
        "the listing is ranked by the chosen event: the jump first at 0.5",
-       "only the loop that ran and what it calls are shown"]
+       "only the loop that ran and what it calls are shown",
+       "report of the saved run prints the --disasm sections byte for byte as the live run, at 100 columns",
+       "report --format=json of the saved run writes its listings (and the rest) byte for byte"]
 why = sim_unavailable()
 if why:
     for t in SIM:
@@ -147,7 +150,12 @@ else:
                   for i in q["instructions"])
         sums.append((n, round(tot, 4), b.get("instructions_per_item")))
     ok(all(isinstance(s[2], (int, float)) and abs(s[1] - s[2]) < 0.01 for s in sums), SIM[3] + " (%r)" % sums)
-    r = run(*args[:-1], "--filter=^branch/sum_if/branchy/p50$")
+    # The console run saves its results: `pmubench report` of them must
+    # draw the listings the live run drew (issue 25 point 4), from the
+    # same counts, so exact.
+    tmp = tempfile.mkdtemp(prefix="pmb-disasm-")
+    saved, cols = os.path.join(tmp, "sum_if.json"), dict(os.environ, COLUMNS="100")
+    r = run(*args[:-1], "--filter=^branch/sum_if/branchy/p50$", "--save=" + saved, env=cols)
     m = re.search(r"ranked by misp per item: 1\. ([0-9a-f]+) ([0-9.]+)", r.stdout)
     ok(m and int(m.group(1), 16) == j50.get("address") and abs(float(m.group(2)) - 0.5) < 0.02,
        SIM[4] + " (%s)" % (m.group(0) if m else r.stdout[-300:]))
@@ -156,6 +164,20 @@ else:
     shown = re.findall(r"^  (measured loop in|called from the loop:) (\S+)", sec, re.M)
     ok(len(shown) == 2 and shown[1][1] == "pmb_sum_if_branchy" and "not shown" in sec,
        SIM[5] + " (%r)" % shown)
+    again = run("report", saved, env=cols)
+    live_sec, again_sec = ("\n--disasm " + x.stdout.partition("\n--disasm ")[2] for x in (r, again))
+    ok(r.returncode == 0 and again.returncode == 0 and live_sec.count("\n--disasm ") == 2
+       and again_sec == live_sec and again.stdout == r.stdout and "note:" not in again.stderr,
+       SIM[6] + " (rc %d, %d; %d and %d bytes of sections; first difference: %r; %r)"
+       % (r.returncode, again.returncode, len(live_sec), len(again_sec),
+          next(((a, b) for a, b in zip(live_sec.splitlines(), again_sec.splitlines()) if a != b), None),
+          again.stderr[-300:]))
+    again = run("report", "--format=json", saved)
+    with open(saved) as f:
+        written = f.read()
+    ok(again.returncode == 0 and again.stdout == written and '"nop": true' in written, SIM[7]
+       + " (rc %d, %d and %d bytes)" % (again.returncode, len(written), len(again.stdout)))
+    shutil.rmtree(tmp, ignore_errors=True)
 
 # ---- a stripped binary ------------------------------------------------------------
 STRIP = "a stripped binary: --disasm says so in one line, exit 2; without --disasm it runs"

@@ -10,7 +10,8 @@ the random bytes' half), its jns mispredicts about half the time, and the
 listing must hold those instructions, say what share of the counted
 instructions it accounts for and name the rest.  Without counts the static
 listing must not claim the compiler made a branchy kernel branchless when
-the loop calls through a pointer.  Prints TAP."""
+the loop calls through a pointer.  `pmubench report` of the saved runs
+draws the same listings byte for byte.  Prints TAP."""
 import json
 import os
 import re
@@ -121,16 +122,43 @@ if WHY:
     for c in CASES:
         skip("%s: the kernel listed and counted under --backend=sim (5 points)" % c[0], WHY)
     skip("a nop executed in the loop is listed, counted 1.000 per item and ranked", WHY)
+    skip("pmubench report of the saved runs draws their listings byte for byte", WHY)
 else:
+    # The console runs save their results: `pmubench report` of each must
+    # draw the listings as the live run did (issue 25 point 4), the parts
+    # found by their counts and the nop that ran included.
+    tmp = tempfile.mkdtemp(prefix="pmb-reach-")
+    cols = dict(os.environ, COLUMNS="100")
+    saved = [os.path.join(tmp, "reach.json"), os.path.join(tmp, "plug.json")]
     r, d = as_json([BENCH], *SIM, "--filter=^reach/")
-    con = bench(*SIM, "--filter=^reach/")
+    con = subprocess.run([BENCH, *SIM, "--filter=^reach/", "--save=" + saved[0]], capture_output=True, text=True,
+                         timeout=300, env=cols)
     for c in CASES[:2]:
         check_reached(d, con.stdout, *c)
     plug = [os.environ["PMUBENCH"], "--load=" + PLUGIN]
     r, dp = as_json(plug, *SIM, "--filter=^plug/")
-    conp = run("--load=" + PLUGIN, *SIM, "--filter=^plug/")
+    conp = run("--load=" + PLUGIN, *SIM, "--filter=^plug/", "--save=" + saved[1], env=cols)
     for c in CASES[2:]:
         check_reached(dp, conp.stdout, *c)
+    for live, f in zip((con, conp), saved):
+        again = run("report", f, env=cols)
+        sec = [x.stdout.partition("\n--disasm ")[2] for x in (live, again)]
+        found = sec[1].count("reached by no direct call (found by its counts)")
+        ok(live.returncode == 0 and again.returncode == 0 and sec[0] and sec[1] == sec[0]
+           and again.stdout == live.stdout and found >= 1 and "note:" not in again.stderr,
+           "pmubench report of %s (its %d listings, %d found by counts) prints the live console byte for byte "
+           "(rc %d, %d; first difference %r)" % (os.path.basename(f), sec[1].count("\n--disasm ") + 1, found,
+                                                  live.returncode, again.returncode,
+                                                  next(((a, b) for a, b in zip(sec[0].splitlines(),
+                                                                               sec[1].splitlines()) if a != b),
+                                                       None)))
+        again = run("report", "--format=json", f)
+        with open(f) as g:
+            written = g.read()
+        ok(again.returncode == 0 and again.stdout == written,
+           "pmubench report --format=json of %s writes the saved file byte for byte (rc %d; %d and %d bytes)"
+           % (os.path.basename(f), again.returncode, len(written), len(again.stdout)))
+    shutil.rmtree(tmp, ignore_errors=True)
 
     # The nop: where objdump puts it in bm_nop, listed at 1.000 per item.
     od = shutil.which("objdump")

@@ -44,22 +44,28 @@ def events(d):
     return (d or {}).get("context", {}).get("events", [])
 
 
-def run_saved(*args, env=None, user=None):
+def run_saved(*args, env=None, user=None, report=None):
     """One run for a check that needs its console and its figures both:
     (the console run's CompletedProcess, the results it wrote with --save,
     parsed, or None).  --save writes the document --format=json prints, so
     one run serves where a JSON run and a console run of the same options
     did: a pmubench run costs the emulated guest about a CPU second of the
-    host, most of it the run's start-up and calibration (issue 29)."""
+    host, most of it the run's start-up and calibration (issue 29).
+    report (a list): gets `pmubench report`'s CompletedProcess of the saved
+    file, run where the file is, with the same environment."""
     if GUEST:
         path = "/tmp/pmb-saved.json"
         r = run(*args, "--save=" + path, env=env, user=user)
+        if report is not None:
+            report.append(run("report", path, env=env, user=user))
         text = pmbtap.guest().sh("cat %s 2>/dev/null; rm -f %s" % (path, path)).stdout
     else:
         fd, path = tempfile.mkstemp(prefix="pmb-hw-", suffix=".json")
         os.close(fd)
         try:
             r = run(*args, "--save=" + path, env=env)
+            if report is not None:
+                report.append(run("report", path, env=env))
             with open(path) as f:
                 text = f.read()
         finally:
@@ -672,6 +678,8 @@ SAMPLE = [
     "--disasm --counters=%s: shares per instruction, ranked, the skid caveat stated",
     "--disasm --counters=%s: the share of the samples the listing holds is said; where fewer than half the "
     "samples the period implies landed, how many against how many",
+    "--disasm --counters=%s: pmubench report of the saved run prints its console, the sampled listing with it, "
+    "byte for byte",
 ]
 for ev in ("instructions", "cycles"):
     names = [t % (ev, ev) if t.count("%s") == 2 else t % ev for t in SAMPLE]
@@ -680,7 +688,8 @@ for ev in ("instructions", "cycles"):
         continue
     # One run: its console for the listing's words, its saved results for
     # the figures (a JSON run and a console run of the same options before).
-    r, d = run_saved("--disasm", "--counters=%s" % ev, "--filter=^calib/add_chain4$", *FAST, env=env)
+    again = []
+    r, d = run_saved("--disasm", "--counters=%s" % ev, "--filter=^calib/add_chain4$", *FAST, env=env, report=again)
     x = bench(d, "calib/add_chain4").get("disasm") or {}
     n, cnt, per = x.get("samples"), x.get("event_count"), x.get("sample_period")
     # A PMU that interrupts on every overflow gives the count / period (the
@@ -729,6 +738,13 @@ for ev in ("instructions", "cycles"):
     ok(acc and num(exp) and (bool(thin) == bool(is_thin)) and (not thin or int(thin.group(2)) > 2 * int(thin.group(1))),
        names[3] + " (%s; %s; %r of %r expected)" % (acc.group(0) if acc else None, thin.group(0) if thin else None,
                                                    got, exp))
+    # The sampled listing read back (issue 25 point 4): the shares, the
+    # sampling's figures and the ranking drawn as the live run drew them.
+    sec = [x.partition("\n--disasm ")[2] for x in (r.stdout, again[0].stdout)]
+    ok(r.returncode == 0 and again[0].returncode == 0 and "share of %s samples" % ev in sec[0]
+       and sec[1] == sec[0] and again[0].stdout == r.stdout,
+       names[4] + " (rc %d; first difference %r)" % (again[0].returncode, next(
+           ((a, b) for a, b in zip(r.stdout.splitlines(), again[0].stdout.splitlines()) if a != b), None)))
 
 # ---- --disasm on the PMU: a kernel called through a pointer (issue 26) ------
 # tests/disasm_bench.c's reach/pointer calls count_hi through a function

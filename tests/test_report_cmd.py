@@ -6,8 +6,10 @@ run saves its own results with --save (or writes them with --format=json
 test_golden.py under --backend=sim (the console at one of 80, 120 and 200
 columns each, with its --plot, CSV, the JSON saved), a perf-backend run
 (time only where there is no PMU), a timed sweep with its --plot (its
-axis of estimated cycles where none count), and the files that cannot be
-reported (an older schema, another program's file, malformed JSON), each
+axis of estimated cycles where none count), a --disasm run's listings (and
+an older file's, without the padding marked), and the files that cannot be
+reported (an older schema, another program's file, malformed JSON, a
+listing out of range), each
 refused in one line with exit 2."""
 import json
 import os
@@ -224,23 +226,94 @@ def errors():
 
 
 
-def disasm_kept():
-    """A --disasm run's listing is kept in its JSON for tools, not drawn
-    again by report: report says so, once, on stderr."""
+def listings(text):
+    """The console's --disasm sections, from the first to the end."""
+    return "\n--disasm " + text.partition("\n--disasm ")[2] if "\n--disasm " in text else ""
+
+
+def addresses(data, nop_in_shown=False):
+    """Addresses (as the console writes them) of every instruction of the
+    listings, or of the padding in the parts they show."""
+    return {"%x" % i["address"] for b in data["benchmarks"] for p in (b.get("disasm") or {}).get("parts", [])
+            if p["measured"] or not nop_in_shown for i in p["instructions"] if i.get("nop") or not nop_in_shown}
+
+
+def disasm_reported():
+    """A --disasm run (the perf backend: without a PMU, the static listing)
+    reported again: its listings byte for byte; a file of an older
+    pmubench (no "nop") drawn with one note, its padding listed; a listing
+    that cannot be drawn refused in one line naming the member."""
     save = path("disasm.json")
-    r = run("--filter=^calib/(empty|add_chain)$", "--disasm", "--samples=3", "--min-sample-time=100us",
-            "--save=" + save)
-    again = run("report", save)
-    notes = [x for x in again.stderr.splitlines() if x.startswith("pmubench: note: ")]
-    ok(r.returncode == 0 and again.returncode == 0 and "--disasm calib/" in r.stdout and
-       "--disasm calib/" not in again.stdout and len(notes) == 1 and
-       "holds the --disasm listing of 2 benchmarks (benchmarks[].disasm); report does not show it" in notes[0],
-       "report of a --disasm run: the listing not drawn, one note saying where it is (%d, %d, %r)"
-       % (r.returncode, again.returncode, notes or again.stderr[-200:]))
+    args = ["--filter=^branch/sum_if/branchy/p50$", "--disasm", "--samples=3", "--min-sample-time=100us"]
+    r = run(*args, "--save=" + save, env=env_cols(120))
+    again = run("report", save, env=env_cols(120))
+    live = listings(r.stdout)
+    ok(r.returncode == 0 and again.returncode == 0 and live.count("\n--disasm ") == 2 and
+       listings(again.stdout) == live and "note:" not in again.stderr,
+       "report of a --disasm run: its two listings byte for byte (rc %d, %d; %d and %d bytes; %r)"
+       % (r.returncode, again.returncode, len(live), len(listings(again.stdout)), again.stderr[-200:]))
+    same("report of a --disasm run: the whole console byte for byte", r.stdout, again.stdout)
+    try:
+        with open(save) as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return
+    old = json.loads(json.dumps(data))
+    for b in old["benchmarks"]:
+        for p in (b.get("disasm") or {}).get("parts", []):
+            for i in p["instructions"]:
+                del i["nop"]
+    p = path("disasm-old.json")
+    with open(p, "w") as f:
+        json.dump(old, f)
+    olds = run("report", p, env=env_cols(120))
+    notes = [x for x in olds.stderr.splitlines() if x.startswith("pmubench: note: ")]
+    # What it draws besides the live listing: the padding the live run
+    # left out (with counts or samples, the padding that ran was drawn).
+    lines = live.splitlines()
+    extra = [x for x in listings(olds.stdout).splitlines() if x not in lines]
+    at = {t for x in extra for t in x.split() if t in addresses(data)}
+    hidden = addresses(data, True) - {t for x in lines for t in x.split()}
+    ok(olds.returncode == 0 and len(notes) == 1 and "the --disasm listings of 2 benchmarks were saved by an "
+       "older pmubench, without which instructions are padding (instructions[].nop)" in notes[0] and
+       hidden and at == hidden and len(extra) == len(hidden),
+       "an older file without \"nop\": drawn, the padding the live run left out listed besides (%r of %r), "
+       "one note (%r)" % (sorted(at), sorted(hidden), notes or olds.stderr[-200:]))
+    name = data["benchmarks"][0]["name"]
+
+    def bad(what, edit, member, found):
+        x = json.loads(json.dumps(data))
+        edit(x["benchmarks"][0])
+        refused("--disasm listing: " + what, json.dumps(x), "pmubench: report: %s: %s: disasm%s: expected %s\n"
+                % (path("bad.json"), name, member, found), exact=True)
+
+    def insn(b):
+        return b["disasm"]["parts"][0]["instructions"][0]
+
+    bad("a negative address", lambda b: insn(b).update(address=-4096),
+        ".parts[0].instructions[0].address", "a whole number from 0 to 2^53, found -4096")
+    bad("a huge address", lambda b: insn(b).update(address=1e300),
+        ".parts[0].instructions[0].address", "a whole number from 0 to 2^53, found 1.0000000000000001e+300")
+    bad("truncated bytes", lambda b: insn(b).update(bytes=insn(b)["bytes"][:-1]),
+        ".parts[0].instructions[0].bytes", "1 to 15 bytes as hex pairs (\"8b 45 f0\"), found the string \"%s\""
+        % insn(data["benchmarks"][0])["bytes"][:-1])
+    bad("a text of the wrong type", lambda b: insn(b).update(text=7),
+        ".parts[0].instructions[0].text", "a string of at most 143 bytes, found 7")
+    bad("an unknown role", lambda b: insn(b).update(role="boss"),
+        ".parts[0].instructions[0].role", "\"choice\", \"loop\" or \"body\", found the string \"boss\"")
+    bad("negative decisions", lambda b: b["disasm"].update(decisions=-1),
+        ".decisions", "a whole number from 0 to 2^53, found -1")
+    bad("17 parts", lambda b: b["disasm"].update(parts=b["disasm"]["parts"] * 17),
+        ".parts", "an array of at most 16, found an array")
+    bad("a note too long", lambda b: b["disasm"].update(notes=["x" * 400]),
+        ".notes[0]", "a string of at most 319 bytes, found the string \"%s\"" % ("x" * 40))
+    bad("a negative share", lambda b: b["disasm"].update(accounted_share=-0.5),
+        ".accounted_share", "a number of at least 0, or null, found -0.5")
+    bad("a listing not an object", lambda b: b.update(disasm=[1]), "", "an object, found an array")
 
 
 sim_cases()
 perf_case()
 errors()
-disasm_kept()
+disasm_reported()
 done()

@@ -107,11 +107,14 @@ int pmb__report_main(int argc, char **argv)
 	if (!rc) {
 		pmb__analyze(run.ctx, run.res, run.n, run.reps);
 		pmb__out_context_warnings(run.ctx, &printed);
-		/* The listing is kept in the JSON for tools, not drawn again. */
-		if (run.disasm_kept)
-			fprintf(stderr, "pmubench: note: %s holds the --disasm listing of %zu benchmark%s "
-				"(benchmarks[].disasm); report does not show it: run them again with --disasm\n",
-				file, run.disasm_kept, run.disasm_kept == 1 ? "" : "s");
+		/* An older pmubench's listing lacks only which instructions
+		 * are padding: drawn, with what differs said once. */
+		if (run.disasm_no_nop)
+			fprintf(stderr, "pmubench: note: %s: the --disasm listing%s of %zu benchmark%s %s saved by an "
+				"older pmubench, without which instructions are padding (instructions[].nop): every "
+				"nop is listed, where the live run listed only those that ran\n", file,
+				run.disasm_no_nop == 1 ? "" : "s", run.disasm_no_nop, run.disasm_no_nop == 1 ? "" : "s",
+				run.disasm_no_nop == 1 ? "was" : "were");
 		rc = pmb__out_report((enum pmb_format)o.format, o.out, o.plot, run.ctx, run.res, run.n);
 		if (!rc)
 			rc = pmb__out_failed_checks(run.res, run.n);

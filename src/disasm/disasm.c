@@ -14,8 +14,6 @@
 #include "disasm_cfg.h"
 #include "disasm_internal.h"
 
-const char *const pmb__da_count_name[PMB_DA_NCOUNT] = { "exec", "misp", "l1d", "ll" };
-
 char pmb__da_err[512];
 
 const char *pmb__disasm_error(void)
@@ -585,14 +583,6 @@ static int loops_from(struct da *a, uint64_t addr)
 struct pmb_disasm_insn *pmb__disasm_find(struct pmb_disasm *d, uint64_t addr)
 {
 	return pmb__disasm_find_in(d, d->file, addr);
-}
-
-void pmb__disasm_free(struct pmb_disasm *d)
-{
-	if (!d)
-		return;
-	free(d->insn);
-	free(d);
 }
 
 /* Open file, find the function (by name where sym is given, else at

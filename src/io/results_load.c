@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "results_disasm.h"
 #include "results_io_internal.h"
 #include "results_load.h"
 #include "model.h"
@@ -565,6 +566,31 @@ static int read_result(struct loader *l, const json_t *b, const json_t *events, 
 	return err;
 }
 
+/* --disasm's listing of benchmark k: read from an instance's first
+ * repetition (benchmarks[i*reps].disasm) and shared by the others, as the
+ * live run's results share it. */
+static int read_disasm(struct loader *l, const json_t *b, struct pmb_loaded_run *run, size_t k)
+{
+	const json_t *x = get(b, "disasm");
+	const char *name = run->res[k].m.inst->name;
+	bool no_nop = false;
+	char what[200];
+	int err;
+
+	if (k % run->reps) {
+		run->res[k].disasm = run->res[k - k % run->reps].disasm;
+		return 0;
+	}
+	if (!x)
+		return 0;
+	snprintf(what, sizeof(what), "%.120s: its --disasm listing", name);
+	err = spend(l, what, pmb__results_disasm_bytes(x));
+	if (!err)
+		err = pmb__results_read_disasm(x, name, &run->res[k].disasm, &no_nop, l->err, l->errlen);
+	run->disasm_no_nop += no_nop;
+	return err;
+}
+
 /* Instance i is the one of benchmark i*reps (its repetitions follow it). */
 static int read_results(struct loader *l, const json_t *root, struct pmb_loaded_run *run)
 {
@@ -596,12 +622,12 @@ static int read_results(struct loader *l, const json_t *root, struct pmb_loaded_
 			return FAIL(l, "benchmark %zu has %d repetitions where the run made %d: several runs "
 				    "merged into one file (pmubench ab --out) are not one run", k,
 				    integer(b, "repetitions", 1), run->ctx->m.repetitions);
-		if (k % run->reps == 0) {
+		if (k % run->reps == 0)
 			read_instance(b, get(b, "instance"), &run->inst[i], &run->defs[i]);
-			run->disasm_kept += json_is_object(get(b, "disasm"));
-		}
 		run->res[k].m.inst = &run->inst[i];
 		err = read_result(l, b, get(get(root, "context"), "events"), &run->res[k]);
+		if (!err)
+			err = read_disasm(l, b, run, k);
 		if (err)
 			return err;
 		/* The analysis finds a link's result at instance * reps + rep. */
@@ -642,6 +668,8 @@ void pmb__loaded_run_free(struct pmb_loaded_run *r)
 		return;
 	for (size_t i = 0; r->res && i < r->n; i++)
 		pmb__result_free_samples(&r->res[i]);
+	for (size_t i = 0; r->res && r->reps && i < r->ninst; i++)
+		pmb__disasm_free(r->res[i * r->reps].disasm);
 	free(r->res);
 	free(r->inst);
 	free(r->defs);

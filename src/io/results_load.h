@@ -27,8 +27,9 @@ struct pmb_loaded_run {
 	struct pmb_loaded_def *defs; /* what inst[].def points into */
 	size_t ninst;
 	char clock_source[32];       /* what ctx->clock.source points to */
-	size_t disasm_kept;          /* instances whose --disasm listing the
-	                                file holds (JSON only: not read back) */
+	size_t disasm_no_nop;        /* --disasm listings saved before the
+	                                file said which instructions are
+	                                padding: every one is drawn */
 };
 
 /* The lowest results_schema (context) that holds what a run is analysed

@@ -5,5 +5,6 @@
 #include "result.h"
 #include "results_names.h"
 #include "merged.h"
+#include "disasm_listing.h"
 
 #endif

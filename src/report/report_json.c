@@ -422,9 +422,11 @@ static void write_disasm_insn(struct pmb__jw *w, const struct pmb_disasm *d, con
 	pmb__jw_str(w, "bytes", bytes);
 	pmb__jw_str(w, "text", in->text);
 	pmb__jw_str_or_null(w, "source_line", in->src[0] ? in->src : NULL);
-	pmb__jw_str(w, "role", in->kind & PMB_DA_DECISION ? "choice" : in->kind & PMB_DA_HARNESS ? "loop" : "body");
+	pmb__jw_str(w, "role", pmb__da_role_name(in->kind));
 	pmb__jw_bool(w, "conditional_branch", in->kind & PMB_DA_COND);
 	pmb__jw_bool(w, "call", in->kind & PMB_DA_CALL);
+	/* padding: the console lists it only where it ran */
+	pmb__jw_bool(w, "nop", in->kind & PMB_DA_NOP);
 	if (in->target)
 		pmb__jw_uint(w, "target", in->target);
 	if (d->counted)
@@ -494,7 +496,7 @@ static void write_disasm(struct pmb__jw *w, const struct pmb_disasm *d)
 		const struct pmb_disasm_part *pt = &d->part[p];
 
 		pmb__jw_open(w, NULL, '{', false);
-		pmb__jw_str(w, "kind", pt->found ? "found" : pt->callee ? "called" : "loop");
+		pmb__jw_str(w, "kind", pmb__da_part_kind_name(pt));
 		pmb__jw_str(w, "function", pt->name);
 		pmb__jw_str(w, "file", pt->file);
 		pmb__jw_uint(w, "low", pt->lo);

@@ -18,6 +18,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 
 from x86_machine import (SYSFS, cpu_model, default_cpu, hybrid_pmus, no_pmu_reason, num,
                          pmu_type_of, read_text)
@@ -40,6 +41,7 @@ CHECKS = [
     ("mux", "forced multiplexing: marked, median", "marked, +-2 %"),
     ("dis_rate", "--disasm: samples for count/period", ">= 50 %"),
     ("dis_hot", "--disasm: hottest of sum_if branchy p50", "branch, its load, skid"),
+    ("dis_report", "--disasm: pmubench report of the saved run", "byte for byte"),
     ("selfcheck", "--self-check verdicts", "every one ok"),
     ("hybrid", "hybrid: core type and its PMU", "PMU of the core"),
 ]
@@ -107,9 +109,9 @@ class Pmubench:
             a.startswith("--cpu=") for a in args) else []
         return [self.path, *pin, *args]
 
-    def run(self, *args, timeout=TIMEOUT):
+    def run(self, *args, timeout=TIMEOUT, env=None):
         try:
-            return subprocess.run(self.argv(*args), capture_output=True, text=True, timeout=timeout)
+            return subprocess.run(self.argv(*args), capture_output=True, text=True, timeout=timeout, env=env)
         except subprocess.TimeoutExpired as e:
             return subprocess.CompletedProcess(e.cmd, 124, e.stdout or "", "timed out after %d s" % timeout)
 
@@ -379,9 +381,36 @@ def feeding_load(ins, i):
 
 def check_disasm(t, pmb):
     """sum_if branchy p50 under --disasm, its mispredictions sampled: the
-    samples landed for count / period, and the hottest instruction."""
-    r, d = pmb.json("--disasm", "--counters=branch-misses", "--filter=^branch/sum_if/branchy/p50$")
-    judge_disasm(t, bench(d, "branch/sum_if/branchy/p50").get("disasm") or {}, r)
+    samples landed for count / period, and the hottest instruction; then
+    `pmubench report` of the results the run saved draws the console,
+    the sampled listing with it, byte for byte (the one check of the
+    sampled listing read back: no PMU where pmubench is built)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        saved, env = os.path.join(tmp, "disasm.json"), dict(os.environ, COLUMNS="100")
+        r = pmb.run("--disasm", "--counters=branch-misses", "--filter=^branch/sum_if/branchy/p50$",
+                    "--save=" + saved, env=env)
+        try:
+            with open(saved) as f:
+                d = json.load(f)
+        except (OSError, ValueError):
+            d = None
+        judge_disasm(t, bench(d, "branch/sum_if/branchy/p50").get("disasm") or {}, r)
+        if d is None:
+            t.put("dis_report", "FAIL", "n/a", "the run saved no results (%d: %s)" % (r.returncode, tail(r)))
+            return
+        try:
+            again = subprocess.run([pmb.path, "report", saved], capture_output=True, text=True, timeout=TIMEOUT,
+                                   env=env)
+        except subprocess.TimeoutExpired:
+            again = subprocess.CompletedProcess([], 124, "", "timed out after %d s" % TIMEOUT)
+    live, back = r.stdout, again.stdout
+    diff = next(((k + 1, a, b) for k, (a, b) in enumerate(zip(live.splitlines(), back.splitlines())) if a != b),
+                None)
+    what = "%d bytes at 100 columns, %d --disasm section(s)" % (len(live), live.count("\n--disasm "))
+    t.passed("dis_report", again.returncode == 0 and back == live and "\n--disasm " in live, what,
+             "report of the saved run printed the live console: " + what,
+             "report (%d: %s) differs from the live console: %s" % (
+                 again.returncode, tail(again), "line %d: %r against %r" % diff if diff else "in length"))
 
 
 def judge_disasm(t, x, r):
@@ -506,7 +535,7 @@ def measure(t, pmb, ctx, args):
         (("read_agree", "read_cost"), lambda: check_read(t, pmb)),
         (("split",), lambda: check_split(t, pmb, ctx.get("pmu") or {})),
         (("mux",), lambda: check_mux(t, pmb, args.hog, ref)),
-        (("dis_rate", "dis_hot"), lambda: check_disasm(t, pmb)),
+        (("dis_rate", "dis_hot", "dis_report"), lambda: check_disasm(t, pmb)),
         (("selfcheck",), lambda: check_selfcheck(t, pmb)),
         (("hybrid",), lambda: check_hybrid(t, pmb)),
     ]

@@ -29,8 +29,9 @@ static const double ladder[] = { 1, 3, 2, 4 };
  * Precision and the budget are its stop rules (issue 27); STOP_MAX_SAMPLES
  * is no third one but a memory bound: the most running_halfwidth sorts on
  * its stack between samples.  A default budget (a quarter of a second) at
- * the shortest sample (1 ms) takes about 250; were it reached all the
- * same (--min-sample-time lowered to microseconds), stopped_by says
+ * the default shortest sample (250 us; the ladder's samples average 2.6
+ * times it) takes about 380; were it reached all the same
+ * (--min-sample-time lowered to tens of microseconds), stopped_by says
  * "samples". */
 #define MIN_SAMPLES 10
 #define MIN_PRECISE (3 * LADDER_LEN)
@@ -101,8 +102,8 @@ static uint64_t schedule_passes(struct pmb__running *r, int k)
  * Between the ladder's own ends (1x and 4x) the fastest long sample still
  * carries disturbances a long sample cannot escape (here 1-3 % of its
  * time, against none in the fastest short one), which the two-point check
- * reads as a smaller a: a 4 MiB memset per sample read -16 % at the
- * default 1 ms.  Against probes of an eighth of the passes, where a is
+ * reads as a smaller a: a 4 MiB memset per sample read -16 % at
+ * 1 ms samples.  Against probes of an eighth of the passes, where a is
  * most of the sample, and the ladder's 1x: -3 %, every run within 10 %.
  * Counts need no probe (they are exact), nor the harness overhead (it has
  * its one-pass samples), nor a pass too long to divide. */

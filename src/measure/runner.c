@@ -163,11 +163,12 @@ static void calibrated(struct pmb__running *r, uint64_t passes, uint64_t ns)
  * before this benchmark, by the analysis's own bootstrap and seed, so that
  * "precision" in the JSON means the printed error is within the goal; the
  * analysis subtracts the fit of before and after, which moved the JSON's
- * error to 1.0012 % once in a default run (113 benchmarks).  It judged the raw per-pass time's order statistics
- * before, and on a quiet 16-core VM stopped branch/bsearch/sol/512KiB at
- * +-0.7 % where the report printed +-20 % (two modes, 4 of 16 samples in
- * the faster), and calib/empty at +-1.6 % where it printed +-525 % (its
- * time is the difference of two near-equal times).  The bootstrap (1000
+ * error to 1.0012 % once in a default run (113 benchmarks).  It judged
+ * the raw per-pass time's order statistics before, and on a quiet 16-core
+ * VM stopped branch/bsearch/sol/512KiB at +-0.7 % where the report
+ * printed +-20 % (two modes, 4 of 16 samples in the faster), and
+ * calib/empty at +-1.6 % where it printed +-525 % (its time is the
+ * difference of two near-equal times).  The bootstrap (1000
  * resamples, O(n) each: about 1 ms at 300 samples) is asked only once
  * the cheap order-statistics interval is within 1.5 times the goal (on the
  * quiet VM the two agreed within 0.83-1.46x in 90 % of benchmarks at 12-20

@@ -574,7 +574,7 @@ struct pmb_run_options {
 	double precision;            /* stop once the median's interval is
 	                                within +-precision (a fraction, below
 	                                1); 0: 0.01; negative: no such stop */
-	double min_sample_time_s;    /* shortest sample, at most 10; 0: 1 ms */
+	double min_sample_time_s;    /* shortest sample, at most 10; 0: 250 us */
 	int repetitions;             /* calls of each benchmark, 1 to 1000;
 	                                0: 1 */
 	bool pin_cpu;                /* pin to .cpu; false: the core it

@@ -146,9 +146,9 @@ static void typed_defaults(void)
 	       "its figures: time first, lo <= median <= hi (%zu)", nv);
 	tap_ok(run->ctx && run->ctx->m.samples == 0 && run->ctx->m.precision == 0.01 && run->ctx->m.budget_ns > 0 &&
 		       run->ctx->m.repetitions == 1 && run->ctx->m.hugepages == 1 && run->ctx->m.seed == 0 &&
-		       run->ctx->m.min_sample_ns >= 1e6 && seen_seed == 99,
+		       run->ctx->m.min_sample_ns >= 250e3 && seen_seed == 99,
 	       "defaults: adaptive samples (fixed count %d) to +-%g %% or a budget of %.0f ms, 1 repetition, huge "
-	       "pages on, the definition's seed (%llu), samples of 1 ms or more (%.0f ns)",
+	       "pages on, the definition's seed (%llu), samples of 250 us or more (%.0f ns)",
 	       run->ctx ? run->ctx->m.samples : -1, run->ctx ? run->ctx->m.precision * 100 : -1.0,
 	       run->ctx ? run->ctx->m.budget_ns / 1e6 : -1.0, (unsigned long long)seen_seed,
 	       run->ctx ? run->ctx->m.min_sample_ns : 0.0);

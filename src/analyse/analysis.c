@@ -9,7 +9,7 @@
 
 #define CONF 0.95
 #define RESAMPLES 1000
-#define STAT_SEED 0x70b1u /* fixed: the same samples give the same intervals */
+#define STAT_SEED PMB_SUMMARY_SEED /* fixed: the same samples give the same intervals */
 
 /* What a sample of median size cannot tell apart from zero: the clock's
  * (or counter's) step spread over the items, or the noise of the

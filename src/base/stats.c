@@ -565,6 +565,11 @@ bool pmb__multimodal(const double *x, size_t n)
 	return res;
 }
 
+int pmb__summary_ci(const double *x, size_t n, uint64_t seed, double *lo, double *hi)
+{
+	return pmb__bootstrap_median_ci(x, n, 0.95, 1000, seed, lo, hi);
+}
+
 int pmb__summarize(const double *x, size_t n, uint64_t seed,
 		  struct pmb_summary *s)
 {
@@ -583,8 +588,7 @@ int pmb__summarize(const double *x, size_t n, uint64_t seed,
 	}
 	s->stddev = pmb__stddev(x, n);
 	s->mdape = pmb__mdape(x, n);
-	err = pmb__bootstrap_median_ci(x, n, 0.95, 1000, seed, &s->ci_lo,
-				      &s->ci_hi);
+	err = pmb__summary_ci(x, n, seed, &s->ci_lo, &s->ci_hi);
 	if (err)
 		return err;
 	pmb__tukey(x, n, &s->tukey);

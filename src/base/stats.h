@@ -140,4 +140,14 @@ struct pmb_summary {
 int pmb__summarize(const double *x, size_t n, uint64_t seed,
 		  struct pmb_summary *s);
 
+/* The seed the analysis summarizes every figure with: fixed, so the same
+ * samples give the same intervals, and shared with the runner, whose stop
+ * for precision asks for the interval the analysis will print. */
+#define PMB_SUMMARY_SEED 0x70b1u
+
+/* The interval pmb__summarize gives the median of x[0..n) (its ci_lo and
+ * ci_hi, the same arithmetic), without the rest of the summary.  Returns
+ * as pmb__bootstrap_median_ci. */
+int pmb__summary_ci(const double *x, size_t n, uint64_t seed, double *lo, double *hi);
+
 #endif

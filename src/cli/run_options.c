@@ -44,7 +44,7 @@ static const struct pmb_optdef options[] = {
 	  .help = "stop sampling a benchmark once its median's\ninterval is within +-PCT percent (default 1;\n"
 		  "0: sample to the budget)" },
 	{ .name = "--min-sample-time", .kind = PMB_OPT_DURATION, .value = AT(min_sample_ns), .hi = 10,
-	  .meta = "=T", .help = "shortest sample, e.g. 1ms, 500us (default 1ms,\nnever under 1000 x the "
+	  .meta = "=T", .help = "shortest sample, e.g. 1ms, 500us (default 250us,\nnever under 1000 x the "
 				"clock's resolution nor\n100 x the counter reads inside a sample)" },
 	{ .name = "--repetitions", .kind = PMB_OPT_INT, .value = AT(repetitions), .lo = 1, .hi = 1000,
 	  .meta = "=N", .help = "call each benchmark N times (fresh setup)" },

@@ -28,6 +28,10 @@ struct pmb__running {
 	int taken;
 	double spent_ns;    /* this benchmark's own samples and probes */
 	struct pmb_stop_rule rule; /* when sampling stops (calibrated()) */
+	double ov_pass, ov_sample; /* the harness overhead the stop for
+	                              precision subtracts (0: none) */
+	size_t boot_next_n;  /* the stop's bootstrap is asked again from this
+	                        many samples on (running_halfwidth) */
 	bool adaptive;      /* the rule decides, not target alone */
 	uint64_t rng;       /* splitmix64 state: stretch of the ladder */
 	bool overhead;      /* the harness-overhead run: schedule N, 2N */

@@ -15,7 +15,7 @@ void pmb__run_defaults(struct pmb_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->samples = PMB_DEFAULT_SAMPLES;
-	o->min_sample_ns = 1e6;
+	o->min_sample_ns = PMB_DEFAULT_MIN_SAMPLE_NS;
 	o->precision = 0.01;
 	o->cpu = -1;
 	o->format = PMB_FORMAT_CONSOLE;
@@ -94,7 +94,7 @@ static int check_numbers(const struct pmb_run_options *opt, char *err, size_t si
 		return BAD("pmb_run_options.precision=%g: expected a fraction below 1 (0.01 is 1 %%), 0 for the "
 			   "default or a negative value for none", opt->precision);
 	if (!(opt->min_sample_time_s >= 0 && opt->min_sample_time_s <= 10))
-		return BAD("pmb_run_options.min_sample_time_s=%g: expected seconds from 0 (the default, 1 ms) to 10",
+		return BAD("pmb_run_options.min_sample_time_s=%g: expected seconds from 0 (the default, 250 us) to 10",
 			   opt->min_sample_time_s);
 	if (opt->repetitions < 0 || opt->repetitions > 1000)
 		return BAD("pmb_run_options.repetitions=%d: expected 1 to 1000, or 0 for the default",

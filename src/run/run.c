@@ -415,7 +415,7 @@ static struct pmb_runner_opts runner_opts(const struct pmb_options *o, const str
 		.progress = isatty(2) && !o->quiet ? pmb__out_progress : NULL,
 	};
 
-	if (p->sim && (o->kernel || o->min_sample_ns != 1e6))
+	if (p->sim && (o->kernel || o->min_sample_ns != PMB_DEFAULT_MIN_SAMPLE_NS))
 		pmb__warn(w, "--kernel and --min-sample-time mean nothing under --backend=sim: valgrind counts "
 			 "user-space instructions and does not time samples");
 	if (o->samples_given && o->samples < 3)

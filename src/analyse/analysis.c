@@ -348,6 +348,11 @@ static int figures(const struct pmb_context *ctx, const struct pmb_result *r, st
 		if (r[i].m.status == 0)
 			analyze_one(ctx, &r[i], fig[i], &out->per_sample[i]);
 		pmb__analysis_check(ctx, &r[i], fig[i]);
+		fig[i]->passes = fig[i]->ns = 0;
+		for (size_t k = 0; k < r[i].m.nsamples; k++) {
+			fig[i]->passes += r[i].m.samples[k].passes;
+			fig[i]->ns += r[i].m.samples[k].ns;
+		}
 	}
 	pmb__analysis_links(ctx, r, fig, n, reps);
 	/* Spread between repetitions: each is a whole call, fresh setup. */

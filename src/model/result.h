@@ -260,6 +260,9 @@ struct pmb_figures {
 	double cpu_per_item;
 	const char *cpu_source;  /* "task-clock", "thread CPU time", NULL */
 	struct pmb_check_figure check; /* --self-check's verdict */
+	uint64_t passes, ns;     /* over every sample (not the probes): what the
+	                            console's count columns, the CSV and the
+	                            Google Benchmark fields print */
 };
 
 /* One benchmark's stage outputs side by side, each written by one stage:

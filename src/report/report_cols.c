@@ -368,11 +368,9 @@ static void cell_reps(struct pmb__coltab *m, const struct pmb__col *k, const str
 /* Samples, passes over all of them, and the time they took. */
 static void cell_count(struct pmb__coltab *m, const struct pmb__col *k, const struct pmb_result *x, char *b, size_t n)
 {
-	uint64_t passes = 0, ns = 0;
+	uint64_t passes = x->f.passes, ns = x->f.ns;
 
 	(void)m;
-	for (size_t q = 0; q < x->m.nsamples; q++)
-		passes += x->m.samples[q].passes, ns += x->m.samples[q].ns;
 	if (k->arg == 0)
 		snprintf(b, n, "%zu", x->m.nsamples);
 	else if (k->arg == 1 && passes < 10000)

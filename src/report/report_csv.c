@@ -219,16 +219,11 @@ static void write_row(FILE *f, const struct pmb_context *c,
 	const struct pmb_instance *in = r->m.inst;
 	bool ok = r->m.status == 0;
 	bool t = ok && r->f.time.valid && !pmb_context_sim(c);
-	uint64_t passes = 0;
-	size_t i;
-
-	for (i = 0; i < r->m.nsamples; i++)
-		passes += r->m.samples[i].passes;
 	pmb__csv_field(f, in->name, false);
 	pmb__csv_field(f, in->tier, false);
 	unum(f, in->working_set, in->tier[0]);
 	unum(f, r->m.nsamples, ok);
-	unum(f, passes, ok);
+	unum(f, r->f.passes, ok);
 	unum(f, r->m.items_per_pass, ok);
 	time_columns(f, r, t);
 	cost_columns(f, c, r, ok);

@@ -395,15 +395,11 @@ static void write_run(struct pmb__jw *w, const struct pmb_context *c,
 		      const struct pmb_result *x, size_t k)
 {
 	bool time_ok = x->f.time.valid && !pmb_context_sim(c);
-	uint64_t passes = 0;
-	size_t i;
 
-	for (i = 0; i < x->m.nsamples; i++)
-		passes += x->m.samples[i].passes;
-	write_gbench_times(w, x, passes, time_ok);
+	write_gbench_times(w, x, x->f.passes, time_ok);
 	if (time_ok)
 		write_time(w, x);
-	write_run_facts(w, c, x, passes);
+	write_run_facts(w, c, x, x->f.passes);
 	write_events(w, c, x);
 	write_raw(w, c, x, pmb__per_sample_of(c, x, k), time_ok);
 }

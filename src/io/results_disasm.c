@@ -292,21 +292,16 @@ static int read_sampling(struct rd *r, const json_t *x, struct pmb_disasm *d)
 	int err = str_at(r, x, "sampled_event", d->sample_event, sizeof(d->sample_event), false);
 
 	d->sampled = d->sample_event[0] != '\0';
-	if (!err && d->sampled)
-		err = u64_at(r, x, "sample_period", &d->sample_period, true);
-	if (!err && d->sampled)
-		err = u64_at(r, x, "samples", &d->samples_all, true);
-	if (!err && d->sampled)
-		err = u64_at(r, x, "samples_in_code", &d->samples_in, true);
-	if (!err && d->sampled)
-		err = u64_at(r, x, "samples_lost", &d->samples_lost, true);
-	if (!err && d->sampled)
-		err = u64_at(r, x, "samples_in_kernel", &d->samples_kernel, true);
-	if (!err && d->sampled)
-		err = u64_at(r, x, "samples_in_program", &d->samples_program, true);
-	if (!err && d->sampled)
-		err = num_at(r, x, "event_count", &d->sampled_count, NAN, true);
-	return err;
+	if (err || !d->sampled)
+		return err;
+	if ((err = u64_at(r, x, "sample_period", &d->sample_period, true)) ||
+	    (err = u64_at(r, x, "samples", &d->samples_all, true)) ||
+	    (err = u64_at(r, x, "samples_in_code", &d->samples_in, true)) ||
+	    (err = u64_at(r, x, "samples_lost", &d->samples_lost, true)) ||
+	    (err = u64_at(r, x, "samples_in_kernel", &d->samples_kernel, true)) ||
+	    (err = u64_at(r, x, "samples_in_program", &d->samples_program, true)))
+		return err;
+	return num_at(r, x, "event_count", &d->sampled_count, NAN, true);
 }
 
 static int read_head(struct rd *r, const json_t *x, struct pmb_disasm *d)

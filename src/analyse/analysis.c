@@ -68,14 +68,15 @@ static void figure(struct pmb_figure *f, const struct totals *t, double ov_pass,
 	memset(f, 0, sizeof(*f));
 	f->normalized = f->ratio = f->ratio_lo = f->ratio_hi = NAN;
 	f->fixed_lo = f->fixed_hi = f->fixed_two_point = f->fixed_fit = NAN;
+	/* Every sample has passes and a value: all n are numbers (filled
+	 * first, whatever follows: the caller keeps the time's). */
+	pmb__per_item_values(v, p, n, ov_sample, ov_pass, items, per_item);
 	if (!cost || n == 0) {
 		free(cost);
 		return;
 	}
 	for (size_t i = 0; i < all; i++)
 		cost[i] = v[i] - ov_sample - ov_pass * p[i];
-	/* Every sample has passes and a value: all n are numbers. */
-	pmb__per_item_values(v, p, n, ov_sample, ov_pass, items, per_item);
 	if (pmb__summarize(per_item, n, STAT_SEED, &f->s) != 0) {
 		free(cost);
 		return; /* out of memory: not measured rather than made up */
@@ -298,7 +299,7 @@ static void analyze_one(const struct pmb_context *ctx, const struct pmb_result *
 	ps->nprobes = r->m.nprobes;
 	ps->ns_per_item = malloc(n * sizeof(double));
 	if (ps->ns_per_item)
-		pmb__per_item_values(t.v, t.p, n, o->ns_per_sample, o->ns_per_pass, items, ps->ns_per_item);
+		memcpy(ps->ns_per_item, pi, n * sizeof(double));
 	if (pmb_context_sim(ctx))
 		fig->time.valid = false; /* valgrind's clock says nothing */
 	for (int e = 0; e < ctx->m.plan.nev; e++)

@@ -156,11 +156,6 @@ static bool rung_modes(const struct rung *g, int m, double items)
 	return x[lo] > 0 && x[hi] / x[lo] > MODE_GAP && x[hi] - x[lo] > 3 * se && !falling && !rising;
 }
 
-static struct pmb_figure *cost_figure(struct pmb_figures *fig, int e)
-{
-	return e == -1 ? &fig->time : &fig->ev[e];
-}
-
 /* One result's ladder: learning and modes between rungs. */
 static void learn_one(const struct pmb_context *ctx, const struct pmb_result *r, struct pmb_figures *fig, int e)
 {
@@ -173,7 +168,7 @@ static void learn_one(const struct pmb_context *ctx, const struct pmb_result *r,
 	fig->learning = isfinite(fall) && fall > (exact ? LEARN_FALL_EXACT : LEARN_FALL_TIMED) && (exact || clear);
 	fig->rung_modes = !exact && rung_modes(g, m, (double)(r->m.items_per_pass ? r->m.items_per_pass : 1));
 	if (fig->rung_modes)
-		cost_figure(fig, e)->s.multimodal = true;
+		pmb__figure_of(fig, e)->s.multimodal = true;
 }
 
 /* Whether two figures' medians and intervals are apart: by MODE_GAP, and
@@ -196,12 +191,12 @@ static void reps_one(const struct pmb_result *res, struct pmb_figures *const *fi
 
 	for (size_t a = 0; a < reps; a++)
 		for (size_t b = a + 1; b < reps; b++)
-			if (!res[a].m.status && !res[b].m.status && cost_figure(fig[a], e)->valid &&
-			    cost_figure(fig[b], e)->valid && apart(cost_figure(fig[a], e), cost_figure(fig[b], e)))
+			if (!res[a].m.status && !res[b].m.status && pmb__figure_of(fig[a], e)->valid &&
+			    pmb__figure_of(fig[b], e)->valid && apart(pmb__figure_of(fig[a], e), pmb__figure_of(fig[b], e)))
 				split = true;
 	for (size_t a = 0; split && a < reps; a++) {
 		fig[a]->rep_modes = true;
-		cost_figure(fig[a], e)->s.multimodal = true;
+		pmb__figure_of(fig[a], e)->s.multimodal = true;
 	}
 }
 
@@ -217,7 +212,7 @@ void pmb__analysis_learn(const struct pmb_context *ctx, const struct pmb_result 
 	if (e == -2)
 		return;
 	for (size_t i = 0; i < n; i++)
-		if (!r[i].m.status && r[i].m.nsamples && !r[i].m.inst->def->empty && cost_figure(fig[i], e)->valid)
+		if (!r[i].m.status && r[i].m.nsamples && !r[i].m.inst->def->empty && pmb__figure_of(fig[i], e)->valid)
 			learn_one(ctx, &r[i], fig[i], e);
 	for (size_t i = 0; reps > 1 && i + reps <= n; i += reps)
 		reps_one(&r[i], &fig[i], reps, e);

@@ -20,21 +20,9 @@ struct side {
 	size_t n;
 };
 
-/* Figure e (-1: time) of a result, to read. */
-static const struct pmb_figure *fig_in(const struct pmb_result *r, int e)
-{
-	return e < 0 ? &r->f.time : &r->f.ev[e];
-}
-
-/* Figure e of the figures being written. */
-static struct pmb_figure *fig_out(struct pmb_figures *f, int e)
-{
-	return e < 0 ? &f->time : &f->ev[e];
-}
-
 static bool measured(const struct pmb_result *r, int e)
 {
-	return r && r->m.status == 0 && fig_in(r, e)->valid;
+	return r && r->m.status == 0 && pmb__result_figure(r, e)->valid;
 }
 
 /* Per-item samples of figure e of r into out (r->m.nsamples long), by
@@ -70,7 +58,7 @@ static size_t per_item_samples(const struct pmb_context *ctx, const struct pmb_r
 static void side_load(const struct pmb_context *ctx, struct side *s, const struct pmb_result *r, int e)
 {
 	s->r = measured(r, e) ? r : NULL;
-	s->f = s->r ? fig_in(r, e) : NULL;
+	s->f = s->r ? pmb__result_figure(r, e) : NULL;
 	s->n = 0;
 	s->x = s->r ? malloc((r->m.nsamples + 1) * sizeof(double)) : NULL;
 	if (s->x)
@@ -159,7 +147,7 @@ static void link_figure(const struct pmb_context *ctx, const struct pmb_result *
 			const struct pmb_result *base, const struct pmb_result *ref, const struct pmb_result *rbase,
 			int e)
 {
-	struct pmb_figure *f = fig_out(out, e);
+	struct pmb_figure *f = pmb__figure_of(out, e);
 	struct side x, b = { 0 }, y = { 0 }, yb = { 0 };
 
 	if (!f->valid)
@@ -241,7 +229,7 @@ static void mark_targets(const struct pmb_context *ctx, const struct pmb_result 
 			if (!t || t->m.status || (k ? t->m.inst->reference : t->m.inst->baseline) >= 0)
 				continue;
 			for (int e = -1; e < ctx->m.plan.nev; e++) {
-				struct pmb_figure *f = fig_out(fig[ti], e);
+				struct pmb_figure *f = pmb__figure_of(fig[ti], e);
 
 				if (!f->valid)
 					continue;
@@ -262,7 +250,7 @@ void pmb__analysis_links(const struct pmb_context *ctx, const struct pmb_result 
 {
 	for (size_t i = 0; i < n; i++)
 		for (int e = -1; e < ctx->m.plan.nev; e++) {
-			struct pmb_figure *f = fig_out(fig[i], e);
+			struct pmb_figure *f = pmb__figure_of(fig[i], e);
 
 			f->normalized = f->normalized_lo = f->normalized_hi = NAN;
 			f->ratio = f->ratio_lo = f->ratio_hi = NAN;

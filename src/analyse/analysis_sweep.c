@@ -55,12 +55,6 @@ static bool established(const struct pmb_figure *a, const struct pmb_figure *b, 
 	return step(a, b) > PMB_STEP_RATIO && (exact || b->s.ci_lo > a->s.ci_hi);
 }
 
-/* The figure a sweep point is compared by: time (e < 0) or event e. */
-static const struct pmb_figure *fig(const struct pmb_result *x, int e)
-{
-	return e < 0 ? &x->f.time : &x->f.ev[e];
-}
-
 /* A point of family fam that was measured: not failed, not a repetition. */
 static bool sweep_point(const struct pmb_result *x, const char *fam)
 {
@@ -124,7 +118,7 @@ static void tiers(struct pmb_sweep_figures *s, const struct pmb_context *c, cons
 			size_t m = 0;
 
 			for (size_t j = s->first; j < n; j++) {
-				const struct pmb_figure *fg = fig(&r[j], s->ev[q]);
+				const struct pmb_figure *fg = pmb__result_figure(&r[j], s->ev[q]);
 
 				if (!sweep_point(&r[j], s->family) || point_tier(s, c, &r[j]) != t ||
 				    m >= PMB_MAX_TIER_POINTS || !fg->valid)
@@ -159,8 +153,9 @@ static void steps(struct pmb_sweep_figures *s, const struct pmb_result *r, size_
 
 			if (!sweep_point(x, s->family))
 				continue;
-			ratio = prev ? step(fig(prev, e), fig(x, e)) : 0;
-			if (prev && established(fig(prev, e), fig(x, e), s->sim) && s->nsteps < PMB_MAX_SWEEP_STEPS)
+			ratio = prev ? step(pmb__result_figure(prev, e), pmb__result_figure(x, e)) : 0;
+			if (prev && established(pmb__result_figure(prev, e), pmb__result_figure(x, e), s->sim) &&
+			    s->nsteps < PMB_MAX_SWEEP_STEPS)
 				s->step[s->nsteps++] = (struct pmb_sweep_step){ prev->m.inst->working_set,
 					x->m.inst->working_set, e, ratio };
 			prev = x;
@@ -180,10 +175,10 @@ static void crossing(struct pmb_sweep_level *v, const struct pmb_sweep_figures *
 	for (size_t j = s->first; j < n; j++) {
 		const struct pmb_result *p = &r[j];
 
-		if (!sweep_point(p, s->family) || !fig(p, v->e)->valid)
+		if (!sweep_point(p, s->family) || !pmb__result_figure(p, v->e)->valid)
 			continue;
 		if (prev) {
-			double ratio = step(fig(prev, v->e), fig(p, v->e));
+			double ratio = step(pmb__result_figure(prev, v->e), pmb__result_figure(p, v->e));
 
 			if (prev->m.inst->working_set <= size && p->m.inst->working_set > size)
 				a = prev, b = p;
@@ -196,11 +191,12 @@ static void crossing(struct pmb_sweep_level *v, const struct pmb_sweep_figures *
 		v->crossed = true;
 		v->a = a->m.inst->working_set;
 		v->b = b->m.inst->working_set;
-		v->ratio = step(fig(a, v->e), fig(b, v->e));
+		v->ratio = step(pmb__result_figure(a, v->e), pmb__result_figure(b, v->e));
 		v->rose = v->ratio > PMB_STEP_RATIO;
-		v->stepped = established(fig(a, v->e), fig(b, v->e), s->sim);
+		v->stepped = established(pmb__result_figure(a, v->e), pmb__result_figure(b, v->e), s->sim);
 	}
-	if (*sa && *sb && v->best > PMB_STEP_RATIO && established(fig(*sa, v->e), fig(*sb, v->e), s->sim)) {
+	if (*sa && *sb && v->best > PMB_STEP_RATIO &&
+	    established(pmb__result_figure(*sa, v->e), pmb__result_figure(*sb, v->e), s->sim)) {
 		v->earlier = true;
 		v->sa = (*sa)->m.inst->working_set;
 		v->sb = (*sb)->m.inst->working_set;
@@ -242,17 +238,18 @@ static void capacity(struct pmb_sweep_level *v, const struct pmb_sweep_figures *
 	 * other capacity is claimed. */
 	if (v->rose)
 		return;
-	if (v->earlier && sb->m.inst->working_set * 2 <= size && established(fig(sa, v->e), fig(sb, v->e), s->sim)) {
+	if (v->earlier && sb->m.inst->working_set * 2 <= size &&
+	    established(pmb__result_figure(sa, v->e), pmb__result_figure(sb, v->e), s->sim)) {
 		v->capacity = PMB_CAPACITY_LESS;
 		a = sa, b = sb;
 	} else if (v->crossed) {
 		for (size_t j = s->first; j < n && !a; j++) {
 			const struct pmb_result *p = &r[j];
 
-			if (!sweep_point(p, s->family) || !fig(p, v->e)->valid)
+			if (!sweep_point(p, s->family) || !pmb__result_figure(p, v->e)->valid)
 				continue;
 			if (prev && prev->m.inst->working_set > size && p->m.inst->working_set <= next &&
-			    established(fig(prev, v->e), fig(p, v->e), s->sim)) {
+			    established(pmb__result_figure(prev, v->e), pmb__result_figure(p, v->e), s->sim)) {
 				if (prev->m.inst->working_set >= 2 * size)
 					a = prev, b = p, v->capacity = PMB_CAPACITY_MORE;
 				else
@@ -265,8 +262,8 @@ static void capacity(struct pmb_sweep_level *v, const struct pmb_sweep_figures *
 		return;
 	v->cap_from = a->m.inst->working_set;
 	v->cap_to = b->m.inst->working_set;
-	v->cap_ratio = step(fig(a, v->e), fig(b, v->e));
-	v->cap_tier = v->e == -2 ? matching_tier(s, fig(b, v->e), tier_of_level(c->m.topo.cache[k].level)) : -1;
+	v->cap_ratio = step(pmb__result_figure(a, v->e), pmb__result_figure(b, v->e));
+	v->cap_tier = v->e == -2 ? matching_tier(s, pmb__result_figure(b, v->e), tier_of_level(c->m.topo.cache[k].level)) : -1;
 	/* Where the points past a step that came early are counted: fixed
 	 * here, from hwloc's tiers, before the tiers are counted again. */
 	v->to_tier = v->cap_tier;

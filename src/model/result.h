@@ -389,6 +389,19 @@ static inline bool pmb_context_sim(const struct pmb_context *c)
 	return c->m.backend == PMB_BACKEND_SIM;
 }
 
+/* Figure e of figures being written: the time where e < 0, else event
+ * e's (as analyse/ indexes "time or an event"). */
+static inline struct pmb_figure *pmb__figure_of(struct pmb_figures *f, int e)
+{
+	return e < 0 ? &f->time : &f->ev[e];
+}
+
+/* Figure e of a result, to read: its time where e < 0, else event e's. */
+static inline const struct pmb_figure *pmb__result_figure(const struct pmb_result *r, int e)
+{
+	return e < 0 ? &r->f.time : &r->f.ev[e];
+}
+
 /* The figure that stands for a result's cost: its time, or where time is
  * not measured (the simulator) the run's cost_event (its instructions,
  * else its first event), as the analysis chose it. */

@@ -41,7 +41,7 @@ struct panel {
  * event (under simulation). */
 static const struct pmb_figure *drawn_figure(const struct panel *p, const struct pmb_result *x)
 {
-	return p->event < 0 ? &x->f.time : &x->f.ev[p->event];
+	return pmb__result_figure(x, p->event);
 }
 
 /* The 95 % interval of the median of x's drawn figure, where it has one

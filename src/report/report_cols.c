@@ -185,7 +185,7 @@ static bool is_reference(const struct pmb__coltab *m, size_t idx)
 
 static const struct pmb_figure *cost_of(const struct pmb__coltab *m, const struct pmb_result *x)
 {
-	return m->cost < 0 ? &x->f.time : &x->f.ev[m->cost];
+	return pmb__result_figure(x, m->cost);
 }
 
 /* "v [lo, hi]" of a figure linked to another (normalized, a ratio), in

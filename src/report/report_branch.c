@@ -264,9 +264,10 @@ static void study_build(const struct pmb_branch_events *ev, const struct pmb_res
 
 /* One branch study, from its figures b: its finding first, then its
  * table. */
-static int branch_study(FILE *f, const struct pmb_context *c, const struct pmb_branch_events *ev,
-			const struct pmb_result *r, size_t n, const struct pmb_branch_figures *b)
+static int branch_study(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n,
+			const struct pmb_branch_figures *b)
 {
+	const struct pmb_branch_events *ev = &b->ev;
 	struct pmb__table t = { 0 };
 	struct study_na a;
 	int err;
@@ -306,24 +307,6 @@ static void penalty_words(FILE *f, const struct pmb_branch_figures *b)
 	fprintf(f, " (rates %s)", b->rates_counted ? "MEASURED" : "DECLARED");
 }
 
-/* The studies of the run in order (their figures, c->f.branches): fn(each),
- * with the results r[0..n) its rows show and the events it reads. */
-static int each_study(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n,
-		      int (*fn)(FILE *, const struct pmb_context *, const struct pmb_branch_events *,
-				const struct pmb_result *, size_t, const struct pmb_branch_figures *))
-{
-	int err = 0;
-
-	for (int i = 0; i < c->f.nbranches; i++) {
-		const struct pmb_branch_figures *b = &c->f.branches[i];
-		int terr = fn(f, c, &b->ev, r, n, b);
-
-		if (!err)
-			err = terr;
-	}
-	return err;
-}
-
 void pmb__branch_findings(FILE *f, const struct pmb_context *c)
 {
 	for (int i = 0; i < c->f.nbranches; i++) {
@@ -340,5 +323,12 @@ void pmb__branch_findings(FILE *f, const struct pmb_context *c)
  * mispredictions, and no winner is named. */
 int pmb__report_branch_studies(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
 {
-	return each_study(f, c, r, n, branch_study);
+	int err = 0;
+
+	for (int i = 0; i < c->f.nbranches; i++) {
+		int e = branch_study(f, c, r, n, &c->f.branches[i]);
+
+		err = err ? err : e;
+	}
+	return err;
 }

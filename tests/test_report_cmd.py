@@ -19,6 +19,7 @@ from pmbtap import diag, done, ok, require_pmubench, run, sim_unavailable, skip
 
 require_pmubench()
 
+SRC = os.environ.get("PMB_SOURCE_ROOT") or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOPO = "pack:1 l3:1(size=8MiB) l2:1(size=1MiB) l1d:1(size=32KiB) core:1 pu:1"
 SIM = ["--backend=sim", "--cpu=0", "--topology-source=" + TOPO, "--samples=5"]
 # test_golden.py's CASES: a plain run, references, a sweep and a branch
@@ -312,8 +313,41 @@ def disasm_reported():
     bad("a listing not an object", lambda b: b.update(disasm=[1]), "", "an object, found an array")
 
 
+def long_name():
+    """A benchmark name longer than half the width (a --load plugin's may
+    be anything) is printed whole on a line of its own, its figures on
+    the next, in the columns the short name had: at 80 columns a
+    75-character name once left room for no figure ("not shown, for the
+    width of 80 columns: ..." every one).  On the golden refs fixture,
+    one name renamed."""
+    fixture = os.path.join(SRC, "tests", "golden", "refs.json")
+    old = "branch/filter/branchless/p50"
+    new = old + "_an_argument_whose_name_fills_the_line_" + "x" * 8
+    text = read(fixture)
+    if text is None or ('"%s"' % old).encode() not in text:
+        ok(False, "long name: the golden fixture %s names %s" % (fixture, old))
+        return
+    with open(path("long.json"), "wb") as f:
+        f.write(text.replace(('"%s"' % old).encode(), ('"%s"' % new).encode()))
+    a = run("report", fixture, env=env_cols(80))
+    b = run("report", path("long.json"), env=env_cols(80))
+    lines, orig = b.stdout.splitlines(), a.stdout.splitlines()
+    row = [x for x in orig if x.startswith(old + " ")]
+    at = lines.index(new) if new in lines else -1
+    wide = [x for x in lines if len(x) > 80]
+    ok(a.returncode == 0 and b.returncode == 0 and row and at > 0 and at + 1 < len(lines) and
+       lines[at + 1].split() == row[0].split()[1:] and not wide,
+       "long name: a %d-character name at 80 columns is printed whole on its own line, the figures its "
+       "row had under it (%r; %s), no line over 80 columns (%d)" %
+       (len(new), lines[at + 1] if 0 < at < len(lines) - 1 else b.stderr[-200:], row[:1], len(wide)))
+    heads = [x.split() for x in lines if x.startswith("benchmark ")]
+    ok(heads and heads == [x.split() for x in orig if x.startswith("benchmark ")],
+       "long name: the tables keep the columns the short name had (%s)" % heads[:1])
+
+
 sim_cases()
 perf_case()
 errors()
 disasm_reported()
+long_name()
 done()

@@ -128,9 +128,15 @@ static void pad(FILE *f, size_t n)
 		fputc(' ', f);
 }
 
+static bool wrapped(const struct pmb__table *t, int c, size_t k)
+{
+	return c == 0 && t->wrap0 && k > t->wrap0;
+}
+
 /* One line: row `row`, or the header where row is SIZE_MAX; hidden
  * columns left out.  Padded by hand (printf's widths count bytes), and
- * only before text: no line ends in spaces. */
+ * only before text: no line ends in spaces.  A first cell past wrap0 on
+ * a line of its own first. */
 static void print_line(FILE *f, const struct pmb__table *t, const size_t *w, size_t row)
 {
 	size_t owed = 0;
@@ -139,6 +145,12 @@ static void print_line(FILE *f, const struct pmb__table *t, const size_t *w, siz
 	for (int c = 0; c < t->ncol; c++) {
 		const char *s = row == SIZE_MAX ? t->head[c] : cell(t, row, c);
 		size_t k = pmb__text_width(s);
+
+		if (row != SIZE_MAX && wrapped(t, c, k) && !t->hide[c]) {
+			fprintf(f, "%s\n", s);
+			s = "";
+			k = 0;
+		}
 
 		if (t->hide[c])
 			continue;
@@ -166,7 +178,7 @@ void pmb__table_widths(const struct pmb__table *t, size_t *w)
 		for (size_t r = 0; r < t->nrow; r++) {
 			size_t k = pmb__text_width(cell(t, r, c));
 
-			if (k > w[c])
+			if (k > w[c] && !wrapped(t, c, k))
 				w[c] = k;
 		}
 	}

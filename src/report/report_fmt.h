@@ -21,6 +21,10 @@ struct pmb__table {
 	const char *head[PMB_TABLE_MAXCOL]; /* head[0] NULL: no header, no rule */
 	bool left[PMB_TABLE_MAXCOL];
 	bool hide[PMB_TABLE_MAXCOL]; /* not printed (kept for its width) */
+	/* A first-column cell wider than this (0: none is) prints on a line
+	 * of its own, the row's other cells on the next under an empty one:
+	 * a long name takes no room from the figures, and is never cut. */
+	size_t wrap0;
 	size_t nrow, cap;
 	size_t *off;  /* nrow * ncol offsets into text; offset 0 is "" */
 	char *text;
@@ -40,7 +44,8 @@ void pmb__table_set(struct pmb__table *t, int col, const char *fmt, ...)
  * from before the free: 0, or -ENOMEM when rows or cells are missing. */
 int pmb__table_print(FILE *f, struct pmb__table *t);
 /* Each column's width in w[0..ncol): its widest cell or header, in
- * terminal columns (UTF-8 characters, not bytes). */
+ * terminal columns (UTF-8 characters, not bytes); first-column cells past
+ * wrap0 not counted. */
 void pmb__table_widths(const struct pmb__table *t, size_t *w);
 /* Hide columns drop[0..ndrop), in that order, while the table is wider
  * than width.  Returns how many it hid. */

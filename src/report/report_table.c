@@ -7,6 +7,12 @@
 #include "report_cols.h"
 #include "report_cols_internal.h"
 
+/* A benchmark name over half the width goes on a line of its own, its
+ * figures on the next: a 75-character name at 80 columns had left room
+ * for no figure at all ("not shown, for the width of 80 columns: ns, ci,
+ * cycles, ratio"), and a name is never shortened. */
+#define NAME_WRAP(c) ((size_t)(c)->view.width / 2)
+
 /* ---- which columns are shown ----------------------------------------------- */
 
 /* Whether word (a --columns word) names column k: its key, or the short
@@ -262,7 +268,7 @@ static size_t rows_with_something(const struct pmb__table *t, bool *keep)
  * them. */
 static int second_table(FILE *f, struct pmb__coltab *m, const struct pmb__cols *cs, bool *on)
 {
-	struct pmb__table t = { 0 };
+	struct pmb__table t = { .wrap0 = NAME_WRAP(m->c) };
 	bool more[PMB_MAXCOLS] = { false }, cand[PMB_MAXCOLS], any = false, below = m->below, *keep;
 	size_t w[PMB_MAXCOLS], tw[PMB_TABLE_MAXCOL], dropped;
 	int nnotes = m->notes.n, err = 0;
@@ -320,7 +326,7 @@ static void under(FILE *f, struct pmb__coltab *m, const struct pmb__cols *cs, co
 int pmb__report_main_table(FILE *f, const struct pmb_context *c, const struct pmb_result *r, size_t n)
 {
 	struct pmb__coltab m;
-	struct pmb__table t = { 0 };
+	struct pmb__table t = { .wrap0 = NAME_WRAP(c) };
 	struct pmb__cols cs = { .n = 0 };
 	bool on[PMB_MAXCOLS] = { false };
 	int err, err2;

@@ -226,4 +226,29 @@ if name and name.group(1) not in ("none", "callgrind"):
 else:
     skip("--topology with libpfm4's PMU disabled", "libpfm4 names no PMU here (%r)" % line)
 
+# ---- --cpu against the topology -----------------------------------------------
+# A core outside the machine, or outside --topology-source's topology, is
+# named with the cores there are; without --cpu a topology that lacks the
+# core this process runs on is measured on its first core, not refused
+# with a --cpu the user never gave.
+r = run("--cpu=4096", EMPTY)
+ok(r.returncode == 2 and r.stdout == "" and re.fullmatch(
+    r"pmubench: --cpu=4096: no such core here; expected one of [0-9][0-9,-]* that this process may use",
+    one_line(r) or ""), "--cpu=4096: exit 2, the cores there are (%r)" % r.stderr.strip()[:200])
+ONE = "--topology-source=pack:1 l3:1(size=8MiB) l2:1(size=1MiB) l1d:1(size=32KiB) core:1 pu:1"
+refused(run(ONE, "--cpu=1", EMPTY), "pmubench: --cpu=1: no such core in --topology-source's topology; "
+        "expected one of 0 that this process may use", "--cpu outside --topology-source's one core")
+cpus = sorted(os.sched_getaffinity(0))
+if len(cpus) > 1 and shutil.which("taskset"):
+    r = subprocess.run(["taskset", "-c", str(cpus[-1]), PMB, ONE, EMPTY, "--samples=3", "--min-sample-time=100us",
+                        "--format=json"], capture_output=True, text=True, timeout=120)
+    try:
+        cpu = json.loads(r.stdout)["context"]["pinned_cpu"]
+    except (ValueError, KeyError) as e:
+        cpu = "%s: %s" % (e, r.stderr.strip()[-200:])
+    ok(r.returncode == 0 and cpu == 0, "started on core %d without --cpu, --topology-source's one core 0 is "
+       "measured (cpu %r)" % (cpus[-1], cpu))
+else:
+    skip("a run started outside --topology-source's cores", "one core allowed here, or no taskset")
+
 done()

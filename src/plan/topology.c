@@ -291,6 +291,24 @@ bool pmb__topology_cpu_valid(struct pmb_topology *t, int cpu)
 	return !allowed || hwloc_bitmap_isset(allowed, (unsigned)cpu);
 }
 
+void pmb__topology_cpus(struct pmb_topology *t, char *buf, size_t size, int *first)
+{
+	hwloc_bitmap_t set;
+	hwloc_const_cpuset_t allowed;
+
+	*first = -1;
+	if (size)
+		buf[0] = 0;
+	if (!t || !(set = hwloc_bitmap_dup(hwloc_topology_get_topology_cpuset(t->h))))
+		return;
+	allowed = hwloc_topology_get_allowed_cpuset(t->h);
+	if (allowed)
+		hwloc_bitmap_and(set, set, allowed);
+	*first = hwloc_bitmap_first(set);
+	hwloc_bitmap_list_snprintf(buf, size, set);
+	hwloc_bitmap_free(set);
+}
+
 int pmb__topology_pin(struct pmb_topology *t, int cpu)
 {
 	hwloc_obj_t pu, node;

@@ -21,6 +21,9 @@ int pmb__topology_info(struct pmb_topology *t, int cpu,
 		      struct pmb_topology_info *info);
 /* Number of PUs / whether `cpu` is a valid PU allowed for this process. */
 bool pmb__topology_cpu_valid(struct pmb_topology *t, int cpu);
+/* The cores pmb__topology_cpu_valid accepts, as a list ("0-3,6"), into
+ * buf; their first into *first (-1 where none). */
+void pmb__topology_cpus(struct pmb_topology *t, char *buf, size_t size, int *first);
 /* Bind the calling thread to PU `cpu` and its memory to that PU's NUMA
  * node (a refused memory binding on a one-node machine is no error).
  * Returns 0 or -errno; on a synthetic or XML topology binds nothing and

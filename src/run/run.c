@@ -133,9 +133,23 @@ static int plan_machine(const struct pmb_options *o, struct pmb_plan *p)
 	p->cpu = o->cpu >= 0 ? o->cpu : sched_getcpu();
 	if (p->cpu < 0)
 		p->cpu = 0;
-	if (!pmb__topology_cpu_valid(p->topo, p->cpu))
-		return pmb__out_error("--cpu=%d: no such core here; expected one of 0-%d that this process may use",
-				     p->cpu, p->ncpus - 1);
+	if (!pmb__topology_cpu_valid(p->topo, p->cpu)) {
+		char cpus[256];
+		int first;
+
+		pmb__topology_cpus(p->topo, cpus, sizeof(cpus), &first);
+		/* Not asked for: the core this process runs on, outside the
+		 * topology given; its first core instead. */
+		if (o->cpu < 0 && first >= 0)
+			p->cpu = first;
+		else if (o->cpu < 0)
+			return pmb__out_error("%s has no core this process may use", o->topology_src ?
+					      "--topology-source's topology" : "the machine's topology");
+		else
+			return pmb__out_error("--cpu=%d: no such core %s; expected one of %s that this process "
+					     "may use", p->cpu, o->topology_src ? "in --topology-source's topology" :
+					     "here", cpus[0] ? cpus : "none");
+	}
 	p->info_ok = pmb__topology_info(p->topo, p->cpu, &p->info) == 0;
 	if (p->sim) { /* CPUID under valgrind is valgrind's, not the host's */
 		memset(&p->info.tlb, 0, sizeof(p->info.tlb));

@@ -33,17 +33,13 @@ HARNESSES = ["results", "pair", "cmdline", "counters", "tables"]
 SECONDS = int(os.environ.get("PMB_FUZZ_SECONDS", "1"))
 ONLY = os.environ.get("PMB_FUZZ_ONLY")
 # The fuzz build directory's options: the sanitizers on every object, with
-# line tables for readable reports; b_lundef=false, which clang needs
+# debug information for readable reports; b_lundef=false, which clang needs
 # with the sanitizers.  -O0: the sanitizers need no optimisation, and clang
 # compiles the library's 78 files in 2.5 times less CPU than at -O1 (12 of
 # them: 2.9 s against 7.2 s here), about half of this test's time from a
 # fresh clone (issue 29); the few seconds of fuzzing run fewer inputs.
-# -gline-tables-only, not -g: a sanitizer's report names file:line and
-# inlined frames from the line tables alone; the variables' and types'
-# information -g adds is for a debugger.  The harnesses' build took 19.5
-# CPU s here, against 24.5 with -g.
 SETUP = ["-Dfuzz=true", "-Db_sanitize=address,undefined", "-Db_lundef=false",
-         "-Doptimization=0", "-Ddebug=false", "-Dc_args=-gline-tables-only"]
+         "-Doptimization=0", "-Ddebug=true"]
 
 
 def skip_all(reason):

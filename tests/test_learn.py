@@ -89,8 +89,10 @@ if wants("cli"):
         ok(any("repetitions disagree beyond their intervals for learn/modes" in x for x in warnings_of(d)),
            "and a warning names learn/modes")
 
-        # The simulated predictor, said under the built-in study.
-        r = run("--backend=sim", "--filter=^branch/sum_if/")
+        # The simulated predictor, said under the built-in study: of two
+        # inputs (a note every simulated study prints), not of 18
+        # benchmarks (1.6 CPU s here, against 3.8: issue 29).
+        r = run("--backend=sim", "--filter=^branch/sum_if/branch(y|less)/p(0|50)$")
         ok(r.returncode == 0 and "simulated predictor: valgrind's model" in r.stdout and
            "never learns an input" in r.stdout and "not\n    what your CPU does" in r.stdout,
            "under sim the branch study says what the simulated predictor is")

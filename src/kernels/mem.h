@@ -12,9 +12,12 @@
 
 /* Link the bytes / line lines of buf (line >= sizeof(void *), a multiple of
  * it) into one random cycle: the first word of each line points to the next
- * line.  Sattolo's algorithm on the lines themselves: linear time, no extra
- * memory, the same cycle for the same seed.  Returns 0, or -EINVAL for
- * fewer than 2 lines or a bad line size. */
+ * line.  Sattolo's algorithm on 32-bit line indices kept in the lines' last
+ * n * 4 bytes, then written as links: linear time, no extra memory, the
+ * same cycle for the same seed; the rest of the lines that held the
+ * indices is zeroed, other bytes past the links are left alone.  Returns
+ * 0, or -EINVAL for fewer than 2 or more than 2^32 lines or a bad line
+ * size. */
 int pmb_chase_build(void *buf, size_t bytes, size_t line, uint64_t seed);
 
 /* Follow `steps` links from p; returns where it ends.  One dependent load

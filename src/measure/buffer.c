@@ -145,9 +145,9 @@ static void live_add(char *p, size_t len, bool huge)
  * and 640 MiB again before 1.25 GiB.  In the KVM guest above those were
  * mostly pages freed a moment before, cheap to fault again: the default
  * run's buffer sequence took 4.4-4.6 s instead of 4.6-4.7 s, almost all
- * of it the 1.25 GiB of huge pages the host had taken back, which both pay; on
- * hardware that clears a page at the same cost whoever freed it last, the
- * 832 MiB saved per page size are the whole difference. */
+ * of it the 1.25 GiB of huge pages the host had taken back, which both
+ * pay; on hardware that clears a page at the same cost whoever freed it
+ * last, the 832 MiB saved per page size are the whole difference. */
 static char *spare_grow(size_t len, size_t bytes)
 {
 	size_t pg = page_size(), old = spare.len;

@@ -63,6 +63,54 @@ static void test_chase(void)
 			}
 }
 
+/* The cycle of a seed, as Sattolo's algorithm makes it in the lines
+ * themselves with the build's draws (the high half of splitmix64 times i):
+ * the build's index array must give the same links, byte for byte, so that
+ * simulated counts and goldens do not move with how it is built. */
+static void reference_chase(char *buf, size_t n, size_t line, uint64_t seed)
+{
+	uint64_t st = seed;
+
+	for (size_t i = 0; i < n; i++)
+		*(uintptr_t *)(buf + i * line) = i;
+	for (size_t i = n - 1; i > 0; i--) {
+		size_t j = (size_t)(((pmb_rng_splitmix64(&st) >> 32) * i) >> 32);
+		uintptr_t t = *(uintptr_t *)(buf + i * line);
+
+		*(uintptr_t *)(buf + i * line) = *(uintptr_t *)(buf + j * line);
+		*(uintptr_t *)(buf + j * line) = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		*(uintptr_t *)(buf + i * line) = (uintptr_t)buf + *(uintptr_t *)(buf + i * line) * line;
+}
+
+static void test_chase_reference(void)
+{
+	static const size_t lines[] = { 2, 3, 17, 1000, 65537 };
+	static const size_t line_sizes[] = { sizeof(void *), 24, 64 };
+	size_t differ = 0, cases = 0;
+
+	for (size_t l = 0; l < sizeof(line_sizes) / sizeof(line_sizes[0]); l++)
+		for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+			for (uint64_t seed = 0; seed < 3; seed++) {
+				size_t ls = line_sizes[l], b = lines[i] * ls + ls / 2;
+				char *a = calloc(1, b), *c = calloc(1, b);
+
+				pmb_chase_build(a, b, ls, seed);
+				reference_chase(c, lines[i], ls, seed);
+				for (size_t k = 0; k < lines[i]; k++) {
+					*(uintptr_t *)(a + k * ls) -= (uintptr_t)a;
+					*(uintptr_t *)(c + k * ls) -= (uintptr_t)c;
+				}
+				differ += memcmp(a, c, b) != 0;
+				cases++;
+				free(a);
+				free(c);
+			}
+	tap_ok(differ == 0, "the build's cycle is Sattolo's in the lines, byte for byte "
+	       "(%zu of %zu buffers differ)", differ, cases);
+}
+
 static void test_chase_seeds(void)
 {
 	size_t n = 4096, b = n * PMB_MEM_LINE;
@@ -218,6 +266,7 @@ static void test_random_spread(void)
 int main(void)
 {
 	test_chase();
+	test_chase_reference();
 	test_chase_seeds();
 	test_chase_verify_rejects();
 	test_read();

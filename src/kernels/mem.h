@@ -12,9 +12,15 @@
 
 /* Link the bytes / line lines of buf (line >= sizeof(void *), a multiple of
  * it) into one random cycle: the first word of each line points to the next
- * line.  Sattolo's algorithm on the lines themselves: linear time, no extra
- * memory, the same cycle for the same seed.  Returns 0, or -EINVAL for
- * fewer than 2 lines or a bad line size. */
+ * line.  Sattolo's algorithm on 32-bit line indices kept in the lines' last
+ * n * 4 bytes, then written as links: linear time, no extra memory, the
+ * same cycle for the same seed; the rest of the lines that held the
+ * indices is zeroed, other bytes past the links are left alone.  The
+ * links are checked as they are written to be a permutation of the lines
+ * (pmb_chase_verify_links' test, with a bitmap of bytes / line bits).
+ * Returns 0, PMB_EVERIFY if they are not (a wrong build), -ENOMEM (the
+ * bitmap), or -EINVAL for fewer than 2 or more than 2^32 lines or a bad
+ * line size. */
 int pmb_chase_build(void *buf, size_t bytes, size_t line, uint64_t seed);
 
 /* Follow `steps` links from p; returns where it ends.  One dependent load
@@ -27,11 +33,12 @@ void *pmb_chase_walk(void *p, size_t steps);
  * Returns 0, or PMB_EVERIFY. */
 int pmb_chase_verify(const void *buf, size_t bytes, size_t line);
 
-/* The check of a cycle too large to walk: every link points to the start
- * of a line inside buf, and every line is the target of exactly one link
- * (the links are a permutation of the lines; one cycle it is by
- * pmb_chase_build's construction).  Reads the lines in order, no load
- * depending on another.  Returns 0, PMB_EVERIFY, or -ENOMEM (its bitmap
+/* The check of a cycle too large to walk, on the links in buf (the one
+ * pmb_chase_build makes as it writes them, as a separate pass: the tests'
+ * oracle): every link points to the start of a line inside buf, and every
+ * line is the target of exactly one link (the links are a permutation of
+ * the lines; one cycle it is by pmb_chase_build's construction).  Reads
+ * the lines in order, no load depending on another.  Returns 0, PMB_EVERIFY, or -ENOMEM (its bitmap
  * of bytes / line bits). */
 int pmb_chase_verify_links(const void *buf, size_t bytes, size_t line);
 

@@ -40,7 +40,7 @@ struct pmb_runner_opts {
  * touched so it is resident.  NULL on failure. */
 void *pmb__buffer_map(size_t bytes, bool huge);
 /* Frees a buffer of pmb__buffer_map: the largest freed is kept (one), and
- * the next buffer of its page size that fits is made from it. */
+ * the next buffer of its page size is made from it, grown if smaller. */
 void pmb__buffer_unmap(void *p, size_t bytes);
 /* Unmaps the buffer kept, if any: at the end of a run. */
 void pmb__buffer_trim(void);

@@ -111,8 +111,14 @@ env = {k: v for k, v in os.environ.items() if k != "LIBPFM_FORCE_PMU"}
 
 # ---- does this machine count? --------------------------------------------
 # The default counters: the figures from its --save, its --wide console for
-# LACK's table below (one run).
-r0, d = run_saved("--filter=^calib/add_chain$", "--wide", *FAST, env=env)
+# LACK's table below (one run).  In the guest it also runs KNOWN's three
+# benchmarks (below), since there the default counters are instructions
+# and cycles and what QEMU does not implement: one pmubench run fewer there
+# (issue 29).  Elsewhere KNOWN names its counters in a run of its own: a
+# real PMU's default events may not fit one group, and without one the
+# extra benchmarks would only cost time.
+KNOWN_FILTER = "^calib/(add_chain4?|empty)$"
+r0, d = run_saved("--filter=" + (KNOWN_FILTER if GUEST else "^calib/add_chain$"), "--wide", *FAST, env=env)
 r, d0 = r0, d
 if d is None:
     ok(False, "calib/add_chain JSON run (%d: %s)" % (r.returncode, r.stderr.strip()[-300:]))
@@ -158,8 +164,10 @@ KNOWN = [
 if not hw:
     checks(KNOWN, NOHW)
 else:
-    r, d = run_json("--counters=instructions,cycles", "--filter=^calib/(add_chain4?|empty)$",
-                    *FAST, env=env)
+    # In the guest: the first run's (the default counters there are
+    # instructions, cycles and events QEMU does not implement, shown n/a).
+    r, d = (r0, d0) if GUEST else run_json("--counters=instructions,cycles", "--filter=" + KNOWN_FILTER,
+                                           *FAST, env=env)
     b, b4, be = (bench(d, "calib/" + n) for n in ("add_chain", "add_chain4", "empty"))
     ins, cyc = b.get("instructions_per_item"), b.get("cycles_per_item")
     ok(near(ins, 1, 0.05), KNOWN[0] + " (%r)" % ins)
@@ -371,18 +379,22 @@ if not hw:
 elif not ARM:
     checks(ARMCHK, "%s is not an Arm PMU" % host)
 else:
-    r, d = run_json("--counters=instructions,BR_MIS_PRED", "--filter=^calib/add_chain$", *FAST, env=env)
+    # One run for both: the architectural names, BR_MIS_PRED among them
+    # beside events that count (INST_RETIRED, CPU_CYCLES); two runs before,
+    # its first with instructions beside it (issue 29).
+    arch = ["BR_MIS_PRED", "BR_PRED", "INST_RETIRED", "CPU_CYCLES", "L1D_CACHE", "L1D_CACHE_REFILL"]
+    r, d = run_json("--counters=" + ",".join(arch), "--filter=^calib/add_chain$", *FAST, env=env)
     e = [x for x in events(d) if x.get("name") == "BR_MIS_PRED"]
     b = bench(d, "calib/add_chain")
+    inst = [b.get(x.get("key", "") + "_per_item") for x in events(d) if x.get("name") == "INST_RETIRED"]
     if e and e[0].get("unsupported"):
         ok(e[0].get("group") is None and e[0].get("not_counted") == e[0]["unsupported"]
-           and b.get("BR_MIS_PRED_per_item") is None and e[0]["unsupported"] in r.stderr,
-           ARMCHK[0] + " (%r)" % e[0]["unsupported"])
+           and b.get("BR_MIS_PRED_per_item") is None and e[0]["unsupported"] in r.stderr
+           and inst and num(inst[0]),
+           ARMCHK[0] + " (%r; INST_RETIRED %r)" % (e[0]["unsupported"], inst))
     else:
         ok(e and num(b.get("BR_MIS_PRED_per_item")),
            "this PMU implements BR_MIS_PRED and counts it (%r)" % b.get("BR_MIS_PRED_per_item"))
-    arch = ["BR_MIS_PRED", "BR_PRED", "INST_RETIRED", "CPU_CYCLES", "L1D_CACHE", "L1D_CACHE_REFILL"]
-    r, d = run_json("--counters=" + ",".join(arch), "--filter=^calib/empty$", "--samples=5", env=env)
     got = [x.get("name") for x in events(d)]
     ok(r.returncode == 0 and got == arch, ARMCHK[1] + " (%d: %r %s)" % (r.returncode, got, r.stderr[-200:]))
     r, d = r_misp

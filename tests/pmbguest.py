@@ -65,13 +65,14 @@ class Guest:
         if not ok:
             raise GuestError(why)
         # -icount shift=0: one instruction per virtual ns, which QEMU's PMU
-        # model needs to count instructions (exactly) at all.  sleep=off:
-        # where the guest idles, its clock jumps to the next timer, not
-        # waiting it out in real time (every pmubench run's 100 ms look at
-        # the other cores' load, half a second of each boot); the
-        # instructions counted are the same (issue 29).
+        # model needs to count instructions (exactly) at all.  Not
+        # sleep=off: it would skip the guest's idle time (every pmubench
+        # run's 100 ms look at the other cores' load), but an idle guest
+        # then races its clock through its timers, 0.46 CPU s per second
+        # that it waits for the host (for the other guest, say), where
+        # sleep=on costs 0.01 (issue 29).
         self.cmd = [QEMU, "-M", "virt", "-cpu", cpu, "-smp", str(smp), "-m", str(mem),
-                    "-accel", "tcg", "-icount", "shift=0,sleep=off",
+                    "-accel", "tcg", "-icount", "shift=0",
                     "-nodefaults", "-display", "none", "-monitor", "none", "-serial", "stdio",
                     "-kernel", KERNEL, "-initrd", INITRD,
                     "-append", ("console=ttyAMA0 rdinit=/init quiet loglevel=0 " + append).strip()]

@@ -22,7 +22,7 @@ SOURCE_ROOT = os.environ.get("PMB_SOURCE_ROOT") or os.path.dirname(HERE)
 BUILD = os.environ.get("PMB_AARCH64_BUILD") or os.path.join(SOURCE_ROOT, "build-aarch64")
 GUEST_DIR = os.path.join(BUILD, "guest")
 KERNEL = os.path.join(GUEST_DIR, "vmlinuz")
-INITRD = os.path.join(GUEST_DIR, "initramfs.gz")
+INITRD = os.path.join(GUEST_DIR, "initramfs.cpio")
 QEMU = "qemu-system-aarch64"
 GUEST_PATH = "/pmb:/pmb/tests:/bin:/sbin:/usr/bin:/usr/sbin"
 EVENTS_DIR = "/pmb/events"
@@ -65,7 +65,12 @@ class Guest:
         if not ok:
             raise GuestError(why)
         # -icount shift=0: one instruction per virtual ns, which QEMU's PMU
-        # model needs to count instructions (exactly) at all.
+        # model needs to count instructions (exactly) at all.  Not
+        # sleep=off: it would skip the guest's idle time (every pmubench
+        # run's 100 ms look at the other cores' load), but an idle guest
+        # then races its clock through its timers, 0.46 CPU s per second
+        # that it waits for the host (for the other guest, say), where
+        # sleep=on costs 0.01 (issue 29).
         self.cmd = [QEMU, "-M", "virt", "-cpu", cpu, "-smp", str(smp), "-m", str(mem),
                     "-accel", "tcg", "-icount", "shift=0",
                     "-nodefaults", "-display", "none", "-monitor", "none", "-serial", "stdio",

@@ -111,8 +111,16 @@ env = {k: v for k, v in os.environ.items() if k != "LIBPFM_FORCE_PMU"}
 
 # ---- does this machine count? --------------------------------------------
 # The default counters: the figures from its --save, its --wide console for
-# LACK's table below (one run).
-r0, d = run_saved("--filter=^calib/add_chain$", "--wide", *FAST, env=env)
+# LACK's table below (one run).  In the guest it also runs KNOWN's three
+# benchmarks (below), since there the default counters are instructions
+# and cycles and what QEMU does not implement: one pmubench run fewer there
+# (issue 29).  Elsewhere KNOWN names its counters in a run of its own: a
+# real PMU's default events may not fit one group, and without one the
+# extra benchmarks would only cost time.
+# There it reads with --read=syscall too, for SELF's syscall run below.
+KNOWN_FILTER = "^calib/(add_chain4?|empty)$"
+r0, d = run_saved(*(["--filter=" + KNOWN_FILTER, "--read=syscall"] if GUEST else ["--filter=^calib/add_chain$"]),
+                  "--wide", *FAST, env=env)
 r, d0 = r0, d
 if d is None:
     ok(False, "calib/add_chain JSON run (%d: %s)" % (r.returncode, r.stderr.strip()[-300:]))
@@ -158,8 +166,10 @@ KNOWN = [
 if not hw:
     checks(KNOWN, NOHW)
 else:
-    r, d = run_json("--counters=instructions,cycles", "--filter=^calib/(add_chain4?|empty)$",
-                    *FAST, env=env)
+    # In the guest: the first run's (the default counters there are
+    # instructions, cycles and events QEMU does not implement, shown n/a).
+    r, d = (r0, d0) if GUEST else run_json("--counters=instructions,cycles", "--filter=" + KNOWN_FILTER,
+                                           *FAST, env=env)
     b, b4, be = (bench(d, "calib/" + n) for n in ("add_chain", "add_chain4", "empty"))
     ins, cyc = b.get("instructions_per_item"), b.get("cycles_per_item")
     ok(near(ins, 1, 0.05), KNOWN[0] + " (%r)" % ins)
@@ -371,18 +381,22 @@ if not hw:
 elif not ARM:
     checks(ARMCHK, "%s is not an Arm PMU" % host)
 else:
-    r, d = run_json("--counters=instructions,BR_MIS_PRED", "--filter=^calib/add_chain$", *FAST, env=env)
+    # One run for both: the architectural names, BR_MIS_PRED among them
+    # beside events that count (INST_RETIRED, CPU_CYCLES); two runs before,
+    # its first with instructions beside it (issue 29).
+    arch = ["BR_MIS_PRED", "BR_PRED", "INST_RETIRED", "CPU_CYCLES", "L1D_CACHE", "L1D_CACHE_REFILL"]
+    r, d = run_json("--counters=" + ",".join(arch), "--filter=^calib/add_chain$", *FAST, env=env)
     e = [x for x in events(d) if x.get("name") == "BR_MIS_PRED"]
     b = bench(d, "calib/add_chain")
+    inst = [b.get(x.get("key", "") + "_per_item") for x in events(d) if x.get("name") == "INST_RETIRED"]
     if e and e[0].get("unsupported"):
         ok(e[0].get("group") is None and e[0].get("not_counted") == e[0]["unsupported"]
-           and b.get("BR_MIS_PRED_per_item") is None and e[0]["unsupported"] in r.stderr,
-           ARMCHK[0] + " (%r)" % e[0]["unsupported"])
+           and b.get("BR_MIS_PRED_per_item") is None and e[0]["unsupported"] in r.stderr
+           and inst and num(inst[0]),
+           ARMCHK[0] + " (%r; INST_RETIRED %r)" % (e[0]["unsupported"], inst))
     else:
         ok(e and num(b.get("BR_MIS_PRED_per_item")),
            "this PMU implements BR_MIS_PRED and counts it (%r)" % b.get("BR_MIS_PRED_per_item"))
-    arch = ["BR_MIS_PRED", "BR_PRED", "INST_RETIRED", "CPU_CYCLES", "L1D_CACHE", "L1D_CACHE_REFILL"]
-    r, d = run_json("--counters=" + ",".join(arch), "--filter=^calib/empty$", "--samples=5", env=env)
     got = [x.get("name") for x in events(d)]
     ok(r.returncode == 0 and got == arch, ARMCHK[1] + " (%d: %r %s)" % (r.returncode, got, r.stderr[-200:]))
     r, d = r_misp
@@ -571,6 +585,12 @@ def read_run(mode, *extra, console=()):
     figures then come from its --save)."""
     args = ["--read=" + mode, "--counters=instructions,cycles", "--filter=^calib/add_chain$", *FAST, *extra]
     r, d = run_saved(*args, *console, env=env) if console else run_json(*args, env=env)
+    return read_figures(r, d)
+
+
+def read_figures(r, d):
+    """(r, its context, calib/add_chain's instructions per item, the harness
+    overhead's instructions per sample) of a run r and its results d."""
     c = (d or {}).get("context", {})
     ins = bench(d, "calib/add_chain").get("instructions_per_item")
     per = c.get("harness_overhead", {}).get("events", {}).get("instructions", {}).get("per_sample")
@@ -602,7 +622,10 @@ else:
         # --verbose --wide: its console's read path and overhead lines too
         # (SELF[9]), one run.
         rs, cs, ins_s, per_s = read_run("self", console=("--verbose", "--wide"))
-        rr, cr, ins_r, per_r = read_run("syscall")
+        # In the guest: the first run's, which reads by read() there
+        # (--read=syscall; its counters are instructions and cycles, the
+        # others QEMU's PMU does not implement), one run fewer (issue 29).
+        rr, cr, ins_r, per_r = read_figures(r0, d0) if GUEST else read_run("syscall")
         if rs.returncode == 2 and not GUEST:
             checks(SELF, "this kernel keeps the counters from user space: " + rs.stderr.strip()[-200:])
         else:

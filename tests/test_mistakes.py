@@ -251,4 +251,24 @@ if len(cpus) > 1 and shutil.which("taskset"):
 else:
     skip("a run started outside --topology-source's cores", "one core allowed here, or no taskset")
 
+# Under --backend=sim nothing is timed: --topology says the frequency and
+# the clock were not measured, not "0.00 GHz" and "resolution 0 ns" (the
+# probe is skipped inside valgrind), and the JSON holds null for them.
+why = sim_unavailable()
+if why:
+    skip("--topology --backend=sim: frequency and clock not measured", why)
+else:
+    r = run("--topology", "--backend=sim")
+    ok(r.returncode == 0 and "core frequency estimate: not measured under --backend=sim" in r.stdout and
+       "clock: CLOCK_MONOTONIC, not measured under --backend=sim" in r.stdout and " GHz" not in r.stdout,
+       "--topology --backend=sim: frequency and clock not measured, said so (%r)" %
+       [x for x in r.stdout.splitlines() if x.startswith(("core frequency", "clock"))])
+    r = run("--backend=sim", EMPTY, "--format=json")
+    try:
+        c = json.loads(r.stdout)["context"]
+        got = (c["clock"]["resolution_ns"], c["clock"]["read_cost_ns"], c["core_ghz_estimate"])
+    except (ValueError, KeyError) as e:
+        got = str(e)
+    ok(got == (None, None, None), "a sim run's JSON: clock resolution, read cost and frequency null (%r)" % (got,))
+
 done()

@@ -342,6 +342,9 @@ def long_name():
        "long name: a %d-character name at 80 columns is printed whole on its own line, the figures its "
        "row had under it (%r; %s), no line over 80 columns (%d)" %
        (len(new), lines[at + 1] if 0 < at < len(lines) - 1 else b.stderr[-200:], row[:1], len(wide)))
+    w = run("report", "--wide", path("long.json"), env=env_cols(80))
+    ok(w.returncode == 0 and any(x.startswith(new + " ") for x in w.stdout.splitlines()),
+       "long name: under --wide, whose lines are never wrapped, the name stays on its row (rc %d)" % w.returncode)
     heads = [x.split() for x in lines if x.startswith("benchmark ")]
     ok(heads and heads == [x.split() for x in orig if x.startswith("benchmark ")],
        "long name: the tables keep the columns the short name had (%s)" % heads[:1])

@@ -164,6 +164,7 @@ void pmb__env_probe(struct pmb_env *env, int cpu, bool sim, struct pmb_warnings 
 	 * one-benchmark sim run's CPU time). */
 	if (sim) {
 		env->clock.source = "CLOCK_MONOTONIC";
+		env->clock.resolution_ns = env->clock.read_cost_ns = NAN; /* JSON null */
 	} else {
 		pmb__clock_probe(&env->clock);
 		if (pmb__clock_estimate_ghz(&env->ghz))

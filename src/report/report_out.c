@@ -288,6 +288,12 @@ int pmb__out_topology(const struct pmb_context *ctx)
 	for (int e = 0; e < ctx->m.plan.nev; e++)
 		if (pmb_context_absent_shown(ctx, e))
 			printf("  not counted: %s: %s\n", ctx->m.plan.ev[e].name, ctx->m.event_why[e]);
+	/* Under simulation neither is measured (probe.c): said, not 0. */
+	if (pmb_context_sim(ctx)) {
+		printf("core frequency estimate: not measured under --backend=sim (valgrind times nothing)\n");
+		printf("clock: %s, not measured under --backend=sim\n", ctx->m.clock.source);
+		return 0;
+	}
 	printf("core frequency estimate: %.2f GHz (dependent add chain against the clock)\n", ctx->m.ghz);
 	printf("clock: %s, resolution %.0f ns, %.1f ns per read\n", ctx->m.clock.source,
 	       ctx->m.clock.resolution_ns, ctx->m.clock.read_cost_ns);

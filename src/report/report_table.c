@@ -10,8 +10,9 @@
 /* A benchmark name over half the width goes on a line of its own, its
  * figures on the next: a 75-character name at 80 columns had left room
  * for no figure at all ("not shown, for the width of 80 columns: ns, ci,
- * cycles, ratio"), and a name is never shortened. */
-#define NAME_WRAP(c) ((size_t)(c)->view.width / 2)
+ * cycles, ratio"), and a name is never shortened.  Not under --wide,
+ * whose lines are never wrapped. */
+#define NAME_WRAP(c) ((c)->view.wide ? (size_t)0 : (size_t)(c)->view.width / 2)
 
 /* ---- which columns are shown ----------------------------------------------- */
 

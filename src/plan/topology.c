@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -319,6 +320,18 @@ int pmb__topology_pin(struct pmb_topology *t, int cpu)
 	pu = hwloc_get_pu_obj_by_os_index(t->h, (unsigned)cpu);
 	if (!pu)
 		return -EINVAL;
+	/* A made-up topology (--topology-source) is not this system's, and
+	 * hwloc binds nothing on it: the thread goes to the machine's core
+	 * of that number itself (its memory is the machine's anyway). */
+	if (!hwloc_topology_is_thissystem(t->h)) {
+		cpu_set_t set;
+
+		if (cpu >= CPU_SETSIZE)
+			return -EINVAL;
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		return sched_setaffinity(0, sizeof(set), &set) < 0 ? -errno : 0;
+	}
 	if (hwloc_set_cpubind(t->h, pu->cpuset, HWLOC_CPUBIND_THREAD) < 0)
 		return -(errno ? errno : EINVAL);
 

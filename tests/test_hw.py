@@ -740,7 +740,8 @@ for ev in ("instructions", "cycles"):
     # sample outside the program is possible: the window opens with an
     # ioctl whose C library wrapper returns in user mode with the counter
     # on (1 of 109 samples once in the guest; "every sample in the kernel
-    # or the program" had failed on it).  On a real PMU nearly all are the
+    # or the program" had failed on it): a window's few instructions, so
+    # at most 2 samples or 5 % of them.  On a real PMU nearly all are the
     # loop's.
     inc = x.get("samples_in_code") or 0
     prog = x.get("samples_in_program")
@@ -753,7 +754,7 @@ for ev in ("instructions", "cycles"):
     kshare = sum(u["share"] for u in unpl if u["function"] == "the kernel")
     named = sum(u["share"] for u in unpl if u["function"] != "the kernel") + (x.get("unplaced_rest") or 0)
     ok(len(loop) == 1 and ins and lo < hi and num(prog) and inc <= prog <= user and n and abs(told - 1) < 1e-9
-       and abs(kshare * n - kern) < 1e-6 and named * n >= user - prog - 1e-6
+       and abs(kshare * n - kern) < 1e-6 and named * n >= user - prog - 1e-6 and user - prog <= max(2, n // 20)
        and abs(sum(i.get("share", 0) for i in listed) * n - inc) < 1e-6 and (GUEST or inc >= 0.9 * user),
        names[1] + " (%r of %r in the loop, %r in the program's code, %r in the kernel; named elsewhere %r)"
        % (inc, n, prog, kern, [(u["function"], u.get("file"), round(u["share"] * n)) for u in unpl

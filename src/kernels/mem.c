@@ -1,5 +1,6 @@
 /* mem.c - memory kernels across the cache tiers: load latency (chase), sequential and random read. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,17 @@ static uint64_t peek_below(uint64_t state, uint64_t ahead, uint64_t n)
 	return rand_below(&st, n);
 }
 
+/* Whether line k (of n) is a link's target for the first time, marking
+ * it in hit (n bits): the permutation test of pmb_chase_build and
+ * pmb_chase_verify_links. */
+static bool first_target(uint64_t *hit, size_t k, size_t n)
+{
+	if (k >= n || (hit[k / 64] >> (k % 64)) & 1)
+		return false;
+	hit[k / 64] |= (uint64_t)1 << (k % 64);
+	return true;
+}
+
 int pmb_chase_build(void *buf, size_t bytes, size_t line, uint64_t seed)
 {
 	size_t n, i, j, bad = 0;
@@ -77,8 +89,9 @@ int pmb_chase_build(void *buf, size_t bytes, size_t line, uint64_t seed)
 	 * the last n * 4 bytes of the lines: the pass writing link i (at
 	 * i * line) overwrites only indices below i + 1, already read, as
 	 * line >= 8 (so the indices need no memory of their own: the run's
-	 * peak is the working set, and the check's bitmap below 1/512 of it).  1.25 GiB: 0.65-0.72 s -> 0.31-0.37 s on huge pages,
-	 * 0.70 -> 0.36-0.40 s on 4 KiB ones (KVM guest, side by side). */
+	 * peak is the working set, and the check's bitmap below 1/512 of
+	 * it).  1.25 GiB: 0.65-0.72 s -> 0.31-0.37 s on huge pages, 0.70 ->
+	 * 0.36-0.40 s on 4 KiB ones (KVM guest, side by side). */
 	idx = (uint32_t *)(void *)((char *)buf + n * line - n * sizeof(*idx));
 	for (i = 0; i < n; i++)
 		idx[i] = (uint32_t)i;
@@ -104,10 +117,7 @@ int pmb_chase_build(void *buf, size_t bytes, size_t line, uint64_t seed)
 	for (i = 0; i < n; i++) {
 		uint32_t k = idx[i];
 
-		if (k >= n || (hit[k / 64] >> (k % 64)) & 1)
-			bad++;
-		else
-			hit[k / 64] |= (uint64_t)1 << (k % 64);
+		bad += !first_target(hit, k, n);
 		LINK(buf, line, i) = (uintptr_t)buf + (uintptr_t)k * line;
 	}
 	free(hit);
@@ -177,10 +187,7 @@ int pmb_chase_verify_links(const void *buf, size_t bytes, size_t line)
 		uintptr_t next = *(const uintptr_t *)(base + i * line);
 		size_t k = (next - base) / line;
 
-		if (next < base || k >= n || (next - base) % line || (hit[k / 64] >> (k % 64)) & 1)
-			bad++;
-		else
-			hit[k / 64] |= (uint64_t)1 << (k % 64);
+		bad += next < base || (next - base) % line || !first_target(hit, k, n);
 	}
 	free(hit);
 	return bad ? PMB_EVERIFY : 0;

@@ -38,8 +38,8 @@ int pmb_chase_verify(const void *buf, size_t bytes, size_t line);
  * oracle): every link points to the start of a line inside buf, and every
  * line is the target of exactly one link (the links are a permutation of
  * the lines; one cycle it is by pmb_chase_build's construction).  Reads
- * the lines in order, no load depending on another.  Returns 0, PMB_EVERIFY, or -ENOMEM (its bitmap
- * of bytes / line bits). */
+ * the lines in order, no load depending on another.  Returns 0,
+ * PMB_EVERIFY, or -ENOMEM (its bitmap of bytes / line bits). */
 int pmb_chase_verify_links(const void *buf, size_t bytes, size_t line);
 
 /* Sum of v[0..n) (wrapping), the mem/read kernel; n a multiple of 8 (one

@@ -19,11 +19,19 @@ X86_CHECKS = ["imul_chain"]   # its 3-cycle latency is an x86-64 answer
 # them and WRONG far outside them, whatever the exact bounds are.
 ANSWER = {"add_chain": (1, 1), "imul_chain": (3, 3), "l1_chase": (4, 5),
           "coin_flip": (0.5, 0.5), "nop_loop": (1, 1)}
-VERDICT = re.compile(r"\s(ok|WRONG|NOT CHECKED)\s*$")
+VERDICT = re.compile(r"\s(ok|WRONG|NOT CHECKED|UNSTEADY)\s*$")
 # Measured here: about 4 runs in 10 have a WRONG on a loaded 2-core VM (a
 # disturbed frequency estimate moves add_chain and imul_chain together).
 # So the run is judged once, and only where the machine was idle enough
-# (pmbtap.Load); it was retried up to 5 times.
+# (pmbtap.Load); it was retried up to 5 times.  On an idle guest the host
+# still moved it unseen (stop 41's CI: add_chain WRONG; here 5 runs in 80
+# had l1_chase at 5.9-8.4 est. cycles, samples from 4.4 to 13, and one
+# add_chain at 1.54 with the frequency 3.23 GHz before, 2.48 after): a
+# cycles check out of range on a core that did not keep steady is UNSTEADY,
+# not judged, its evidence printed and checked below.
+UNSTEADY_WHY = re.compile(r"^selfcheck/(\S+) UNSTEADY, not judged: (.*)$", re.M)
+SAMPLES = re.compile(r"its samples ran from ([0-9.]+) to ([0-9.]+) (?:est\. )?cycles/item, the known .* among them")
+MOVED = re.compile(r"the add chain ran at ([0-9.]+) GHz before them and ([0-9.]+) GHz after")
 
 
 
@@ -65,7 +73,7 @@ ok(all(r.returncode in (0, 1) for r, _ in runs),
 ok(sorted(rows) == sorted(CHECKS), "one line per check: %r" % sorted(rows))
 ok(sum(1 for l in out.splitlines() if l.startswith("selfcheck/")) == len(CHECKS),
    "no check is printed twice")
-ok(all(v in ("ok", "WRONG", "NOT CHECKED") for _, v in rows.values()),
+ok(all(v in ("ok", "WRONG", "NOT CHECKED", "UNSTEADY") for _, v in rows.values()),
    "every line ends in a verdict: %r" % {k: v for k, (_, v) in rows.items()})
 hdr = [l for l in out.splitlines() if l.split()[:1] == ["check"]]
 ok(hdr and all(w in hdr[0] for w in ("expected", "measured", "verdict")),
@@ -95,7 +103,26 @@ for name in CHECKS:
         if lo * 0.97 <= v <= hi * 1.03:
             ok(verdict == "ok", "%s: %g is the known answer, verdict %s" % (name, v, verdict))
         elif v < lo * 0.5 or v > hi * 2:
-            ok(verdict == "WRONG", "%s: %g is far from the known answer, verdict %s" % (name, v, verdict))
+            ok(verdict == "WRONG" or (verdict == "UNSTEADY" and name in CYCLE_CHECKS),
+               "%s: %g is far from the known answer, verdict %s" % (name, v, verdict))
+
+# Each UNSTEADY check says why, and the why holds: its samples' range
+# reaches the known answer, or the frequency moved more than 5 %.
+why = dict(UNSTEADY_WHY.findall(out))
+for name, (rest, verdict) in rows.items():
+    if verdict != "UNSTEADY":
+        continue
+    w = why.get(name, "")
+    s, mv = SAMPLES.search(w), MOVED.search(w)
+    lo, hi = ANSWER[name]
+    ok(name in CYCLE_CHECKS and (s or mv),
+       "%s: UNSTEADY only for a cycles check, with its evidence: %r" % (name, w))
+    if s:
+        ok(float(s.group(1)) <= hi * 1.1 and float(s.group(2)) >= lo * 0.875,
+           "%s: its samples (%s to %s) reach the known answer" % (name, s.group(1), s.group(2)))
+    if mv:
+        ok(abs(float(mv.group(2)) / float(mv.group(1)) - 1) > 0.045,
+           "%s: the frequency moved over 5 %% (%s -> %s GHz)" % (name, mv.group(1), mv.group(2)))
 
 # Built for another CPU than x86-64, the x86-only checks say NOT CHECKED.
 arch = binary_arch()
@@ -136,6 +163,7 @@ elif load.busy:
        "no counter check is WRONG (wrong: %r)" % wrong)
     skip("nothing is WRONG and --self-check exits 0 (wrong: %r)" % wrong, load.why)
 else:
-    ok(r.returncode == 0 and not wrong, "nothing is WRONG and --self-check exits 0 (wrong: %r)" % wrong)
+    if not ok(r.returncode == 0 and not wrong, "nothing is WRONG and --self-check exits 0 (wrong: %r)" % wrong):
+        diag(out)
 
 done()

@@ -23,7 +23,8 @@ static void results(struct pmb_result *r, struct pmb_instance *in, size_t n, dou
 			struct pmb_figure *f = &r[i].f.est_cycles;
 
 			f->valid = f->estimated = true;
-			f->s.median = cyc[i];
+			f->s.median = f->s.min = f->s.max = cyc[i];
+			f->s.n = 10;
 		}
 	}
 }
@@ -88,6 +89,46 @@ int main(void)
 	       strstr(out, "2 checks could not run here (no counter for them); the others passed\n"),
 	       "checks without their counter: NOT CHECKED, counted once (%zu bytes of report)", strlen(out));
 	tap_ok(strstr(out, "cycles ESTIMATED from time") != NULL, "no PMU: the header says cycles are estimated");
+
+	/* UNSTEADY: out of range, on a core that did not keep steady. */
+	ctx.m.busy = 0.05;
+	ctx.m.idlest_cpu = 0;
+	results(r, in, n, 1.6);
+	r[0].f.est_cycles.s.min = 0.98;
+	r[0].f.est_cycles.s.max = 2.3;
+	rc = report(&ctx, r, n, out, sizeof(out));
+	tap_ok(rc == 0 && r[0].f.check.verdict == PMB_CHECK_UNSTEADY && !strstr(out, "WRONG"),
+	       "samples from 0.98 to 2.3 around a median of 1.6: UNSTEADY, not WRONG, exit 0 (%d)", rc);
+	tap_ok(strstr(out, "selfcheck/add_chain UNSTEADY, not judged: its samples ran from 0.980 to 2.300 "
+			   "est. cycles/item, the known 1 cycle/item among them: the core did not run it steadily\n") &&
+	       strstr(out, "1 check UNSTEADY: rerun, on a quiet machine, or on an idler core: "
+			   "pmubench --self-check --cpu=0\n") && !strstr(out, "the others passed"),
+	       "UNSTEADY names its samples' range and the core to rerun on, and no \"others passed\" follows");
+	r[0].f.est_cycles.s.min = 1.2;
+	report(&ctx, r, n, out, sizeof(out));
+	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG && strstr(out, "1 check WRONG"),
+	       "every sample above the range (1.2 to 2.3): WRONG");
+	r[0].f.est_cycles.s.min = 0.98;
+	r[0].f.est_cycles.s.n = 1;
+	report(&ctx, r, n, out, sizeof(out));
+	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG, "one sample has no spread to show: WRONG");
+
+	results(r, in, n, 1.6);
+	ctx.m.ghz = 3.23;
+	ctx.m.ghz_after = 2.48;
+	rc = report(&ctx, r, n, out, sizeof(out));
+	tap_ok(rc == 0 && r[0].f.check.verdict == PMB_CHECK_UNSTEADY &&
+	       strstr(out, "selfcheck/add_chain UNSTEADY, not judged: the core's speed moved during the checks: the "
+			   "add chain ran at 3.23 GHz before them and 2.48 GHz after, and its cycles are estimated "
+			   "from the first\n"), "est. cycles after the frequency moved 3.23 -> 2.48 GHz: UNSTEADY, both named");
+	ctx.m.ghz_after = 3.10;
+	report(&ctx, r, n, out, sizeof(out));
+	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG, "a move of 4 %% (3.23 -> 3.10 GHz) is not a moved speed: WRONG");
+	ctx.m.ghz_after = 2.48;
+	r[0].f.est_cycles.estimated = false;
+	report(&ctx, r, n, out, sizeof(out));
+	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG, "cycles not estimated from time: a moved speed excuses nothing");
+	ctx.m.ghz = ctx.m.ghz_after = 0;
 	free(in);
 	return tap_done();
 }

@@ -21,6 +21,34 @@ static void timeless(const struct pmb_context *ctx, const struct pmb_figures *fi
 	}
 }
 
+/* How far the frequency estimate made after the checks may stand from the
+ * one their cycles are estimated with, relative, before the core is taken
+ * not to have kept its speed: the add chain's check allows 10 %. */
+#define SPEED_MOVED 0.05
+
+/* A cycles figure out of its range is judged only where the core kept
+ * steady through it.  It did not where some of its samples gave the known
+ * answer and others did not (the samples' fastest and slowest per item
+ * hold the range between them: something else took the core's caches or
+ * time for part of the check, as a VM's host does unseen), or, for cycles
+ * estimated from time, where the frequency estimated again after the
+ * checks moved from the one used.  Counts of instructions and branches do
+ * not depend on what else runs: out of range, they are WRONG. */
+static void unsteady(const struct pmb_context *ctx, const struct pmb_known_answer *k, const struct pmb_figure *f,
+		     struct pmb_check_figure *c)
+{
+	double g = ctx->m.ghz, ga = ctx->m.ghz_after;
+
+	if (strcmp(k->what, "cycles"))
+		return;
+	c->seen_lo = f->s.min;
+	c->seen_hi = f->s.max;
+	c->straddles = f->s.n > 1 && f->s.min <= k->hi && f->s.max >= k->lo;
+	c->speed_moved = f->estimated && g > 0 && ga > 0 && fabs(ga / g - 1) > SPEED_MOVED;
+	if (c->straddles || c->speed_moved)
+		c->verdict = PMB_CHECK_UNSTEADY;
+}
+
 void pmb__analysis_check(const struct pmb_context *ctx, const struct pmb_result *r, struct pmb_figures *fig)
 {
 	const struct pmb_known_answer *k = r->m.inst ? r->m.inst->known : NULL;
@@ -46,4 +74,6 @@ void pmb__analysis_check(const struct pmb_context *ctx, const struct pmb_result 
 	c->verdict = c->value >= k->lo && c->value <= k->hi ? PMB_CHECK_OK : PMB_CHECK_WRONG;
 	if (c->verdict == PMB_CHECK_WRONG)
 		timeless(ctx, fig, c);
+	if (c->verdict == PMB_CHECK_WRONG && !c->timeless)
+		unsteady(ctx, k, f, c);
 }

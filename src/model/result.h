@@ -218,10 +218,20 @@ enum pmb_derived_given {
 };
 
 /* A known answer against its figure (analysis_check.c). */
-enum pmb_check_verdict { PMB_CHECK_NONE, PMB_CHECK_OK, PMB_CHECK_WRONG, PMB_CHECK_UNCHECKED };
+enum pmb_check_verdict { PMB_CHECK_NONE, PMB_CHECK_OK, PMB_CHECK_WRONG, PMB_CHECK_UNCHECKED,
+			 PMB_CHECK_UNSTEADY };
 struct pmb_check_figure {
 	enum pmb_check_verdict verdict; /* NONE: the benchmark has no known answer;
-	                                   UNCHECKED: it failed, or no figure */
+	                                   UNCHECKED: it failed, or no figure;
+	                                   UNSTEADY: a cycles figure out of its
+	                                   range on a core that did not keep
+	                                   steady during it (not judged) */
+	/* UNSTEADY's evidence: its samples' fastest and slowest per item, the
+	 * known answer between them (some samples gave it); or, for cycles
+	 * estimated from time, the core's speed moved (the frequency estimate
+	 * again after the checks, ghz_after, apart from the one used). */
+	bool straddles, speed_moved;
+	double seen_lo, seen_hi;
 	int event;           /* plan index of the figure checked, -1 the
 	                        estimated cycles or none */
 	double value;        /* that figure's median per item; NAN none */
@@ -303,6 +313,10 @@ struct pmb_run_measured {
 	int ncpus;
 	struct pmb_clock_probe clock;
 	double ghz;                /* frequency estimate; 0 unknown */
+	double ghz_after;          /* --self-check without a cycles event: the
+	                              estimate made again after the checks, to
+	                              tell whether the core kept its speed; 0
+	                              not measured */
 	double group_read_ns;      /* cost of one counter-group read; -1 n/a */
 	char read_path[8];         /* "self", "syscall", "mixed"; "" no counters */
 	char read_why[PMB_READ_WHY]; /* "" or why a group is read by read() */

@@ -8,7 +8,7 @@
 /* One check's row: expected, measured, verdict. */
 static void check_line(const struct pmb_context *ctx, const struct pmb_result *r, struct pmb__table *t)
 {
-	static const char *const word[] = { "", "ok", "WRONG", "NOT CHECKED" };
+	static const char *const word[] = { "", "ok", "WRONG", "NOT CHECKED", "UNSTEADY" };
 	const struct pmb_known_answer *k = r->m.inst->known;
 	const struct pmb_check_figure *c = &r->f.check;
 	char meas[64] = "-";
@@ -28,11 +28,28 @@ static void check_line(const struct pmb_context *ctx, const struct pmb_result *r
 	pmb__table_set(t, 3, "%s", word[c->verdict]);
 }
 
+/* Why a check is UNSTEADY, from the analysis's evidence: the samples on
+ * both sides of the known answer, or the core's speed moved. */
+static void unsteady_line(const struct pmb_context *ctx, const struct pmb_result *r, FILE *out)
+{
+	const struct pmb_check_figure *c = &r->f.check;
+	const char *unit = c->estimated ? "est. cycles" : c->simulated ? "sim. cycles" : "cycles";
+
+	fprintf(out, "%s UNSTEADY, not judged: ", r->m.inst->name);
+	if (c->straddles)
+		fprintf(out, "its samples ran from %.3f to %.3f %s/item, the known %s among them: the core did "
+			"not run it steadily%s",
+			c->seen_lo, c->seen_hi, unit, r->m.inst->known->expect, c->speed_moved ? "; and " : "\n");
+	if (c->speed_moved)
+		fprintf(out, "the core's speed moved during the checks: the add chain ran at %.2f GHz before them "
+			"and %.2f GHz after, and its cycles are estimated from the first\n", ctx->m.ghz, ctx->m.ghz_after);
+}
+
 int pmb__report_selfcheck(const struct pmb_context *ctx, const struct pmb_result *res, size_t n, FILE *out)
 {
 	struct pmb__table t = { .ncol = 4, .head = { "check", "expected", "measured", "verdict" },
 				.left = { true, true, true, true } };
-	int count[4] = { 0 };
+	int count[5] = { 0 };
 	const struct pmb_result *timeless = NULL;
 
 	fprintf(out, "self-check on core %d (%s backend)%s\n", ctx->m.cpu, pmb_backend_name(ctx->m.backend),
@@ -51,6 +68,16 @@ int pmb__report_selfcheck(const struct pmb_context *ctx, const struct pmb_result
 	}
 	pmb__table_print(out, &t);
 	int failed = count[PMB_CHECK_WRONG], unchecked = count[PMB_CHECK_UNCHECKED] - notrun;
+	int unsteady = count[PMB_CHECK_UNSTEADY];
+
+	for (size_t i = 0; i < n; i++)
+		if (res[i].m.inst->known && res[i].f.check.verdict == PMB_CHECK_UNSTEADY)
+			unsteady_line(ctx, &res[i], out);
+	if (unsteady && ctx->m.idlest_cpu >= 0 && ctx->m.idlest_cpu != ctx->m.cpu)
+		fprintf(out, "%d check%s UNSTEADY: rerun, on a quiet machine, or on an idler core: "
+			"pmubench --self-check --cpu=%d\n", unsteady, unsteady == 1 ? "" : "s", ctx->m.idlest_cpu);
+	else if (unsteady)
+		fprintf(out, "%d check%s UNSTEADY: rerun on a quiet machine\n", unsteady, unsteady == 1 ? "" : "s");
 	/* A busy core is the likeliest cause: name its load, and another
 	 * core to try, before blaming the machine (issue 26). */
 	if (failed && ctx->m.busy > 0.2 && ctx->m.idlest_cpu >= 0)
@@ -73,7 +100,7 @@ int pmb__report_selfcheck(const struct pmb_context *ctx, const struct pmb_result
 			timeless->f.check.timeless_cycles);
 	if (unchecked)
 		fprintf(out, "%d check%s could not run here (no counter for them)%s\n",
-			unchecked, unchecked == 1 ? "" : "s", failed ? "" : "; the others passed");
+			unchecked, unchecked == 1 ? "" : "s", failed || unsteady ? "" : "; the others passed");
 	if (ctx->m.pmu_ok == false && !pmb_context_sim(ctx))
 		fprintf(out, "note: the add chain defines the frequency estimate, so its "
 			"est. cycles check only shows the harness is consistent\n");

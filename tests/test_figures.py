@@ -432,6 +432,25 @@ def sim_cache_vocabulary():
            "sim refuses %s (means %s), in one line naming the nearest simulated events (%s)" % (name, means, err))
 
 
+def memset_truth(pin):
+    """hidden/cost/0's truth, the memset after 1 ms of waiting: (ns, why
+    it is unsteady or None)."""
+    _, m = run_json("--filter=^hidden/memset_after_wait/", *pin)
+    w0, w1 = (m or {}).get("hidden/memset_after_wait/0"), (m or {}).get("hidden/memset_after_wait/1")
+    if not (w0 and w1):
+        return None, None
+    truth = w1["ns_per_item"] - w0["ns_per_item"]
+    spread = (w1["ns_per_item_ci_hi"] - w1["ns_per_item_ci_lo"]) / 2 / truth if truth > 0 else None
+    fastest = w1["ns_per_item_min"] - w0["ns_per_item_min"]
+    diag("the memset after 1 ms of waiting: median %.0f ns, fastest %.0f ns, interval +/-%.0f %% of it"
+         % (truth, fastest, 100 * spread if spread is not None else float("nan")))
+    if spread is None or spread > 0.05 or abs(fastest / truth - 1) > 0.10:
+        return truth, ("the memset's own cost is not steady here (median %.0f ns, fastest %.0f ns, "
+                       "interval +/-%s of the median): no truth to hold a 10 %% bound to"
+                       % (truth, fastest, "%.0f %%" % (100 * spread) if spread is not None else "?"))
+    return truth, None
+
+
 def perf_fixed():
     why = emulated_timing()
     if why:
@@ -459,20 +478,21 @@ def perf_fixed():
             # 63 us on a Zen 3 guest where after the wait it cost 88-156 us
             # (Intel guest: 142 against 146).  Where its own cost moves by
             # more than the bound from sample to sample, there is no truth
-            # to hold a 10 % bound to.
-            _, m = run_json("--filter=^hidden/memset_after_wait/", *pin)
-            w0, w1 = (m or {}).get("hidden/memset_after_wait/0"), (m or {}).get("hidden/memset_after_wait/1")
-            if w0 and w1:
-                truth = truth_mem = w1["ns_per_item"] - w0["ns_per_item"]
-                spread = (w1["ns_per_item_ci_hi"] - w1["ns_per_item_ci_lo"]) / 2 / truth if truth > 0 else None
-                fastest = w1["ns_per_item_min"] - w0["ns_per_item_min"]
-                diag("the memset after 1 ms of waiting: median %.0f ns, fastest %.0f ns, interval +/-%.0f %% of it"
-                     % (truth, fastest, 100 * spread if spread is not None else float("nan")))
-                if spread is None or spread > 0.05 or abs(fastest / truth - 1) > 0.10:
-                    unsteady = ("the memset's own cost is not steady here (median %.0f ns, fastest %.0f ns, "
-                                "interval +/-%s of the median): no truth to hold a 10 %% bound to"
-                                % (truth, fastest, "%.0f %%" % (100 * spread) if spread is not None else "?"))
+            # to hold a 10 % bound to.  Nor where it moves between runs: it
+            # is measured before hidden/cost/0's run and after it, and must
+            # not move by the bound (once here: 107790 ns before, steady at
+            # +/-3 %, and the estimate 129818 after; in 8 runs beside one
+            # another it read 114705 to 316633 ns).
+            truth, unsteady = memset_truth(pin)
+            truth_mem = truth
         r, b = run_json("--filter=^%s$" % name, "--min-sample-time=" + mst, *pin)
+        if name == "hidden/cost/0" and truth and not unsteady:
+            after, unsteady = memset_truth(pin)
+            if after and not unsteady and abs(after / truth - 1) > 0.10:
+                unsteady = ("the memset's own cost moved between the runs: %.0f ns before hidden/cost/0's, "
+                            "%.0f ns after: no truth to hold a 10 %% bound to" % (truth, after))
+            elif after and not unsteady:
+                truth = (truth + after) / 2
         h = b and b.get(name)
         ok(h is not None, "%s runs under the perf backend" % name)
         if not h or not truth:

@@ -25,13 +25,19 @@ VERDICT = re.compile(r"\s(ok|WRONG|NOT CHECKED|UNSTEADY)\s*$")
 # So the run is judged once, and only where the machine was idle enough
 # (pmbtap.Load); it was retried up to 5 times.  On an idle guest the host
 # still moved it unseen (stop 41's CI: add_chain WRONG; here 5 runs in 80
-# had l1_chase at 5.9-8.4 est. cycles, samples from 4.4 to 13, and one
-# add_chain at 1.54 with the frequency 3.23 GHz before, 2.48 after): a
-# cycles check out of range on a core that did not keep steady is UNSTEADY,
-# not judged, its evidence printed and checked below.
-UNSTEADY_WHY = re.compile(r"^selfcheck/(\S+) UNSTEADY, not judged: (.*)$", re.M)
-SAMPLES = re.compile(r"its samples ran from ([0-9.]+) to ([0-9.]+) (?:est\. )?cycles/item, the known .* among them")
-MOVED = re.compile(r"the add chain ran at ([0-9.]+) GHz before them and ([0-9.]+) GHz after")
+# had l1_chase at 5.9-8.4 est. cycles, its fastest samples 4.4-5.0, and one
+# add_chain read 1.54 with the frequency estimated at 3.23 GHz before the
+# checks and 2.48 after): a cycles check out of range that the run's own
+# evidence accounts for is UNSTEADY, not judged, its evidence printed and
+# checked below; where the frequency moved and a cycles check is WRONG all
+# the same, the machine was not steady enough to judge (skipped, saying so).
+UNSTEADY_WHY = re.compile(r"^note: selfcheck/(\S+) UNSTEADY, not judged: (.*)$", re.M)
+FASTEST = re.compile(r"its fastest sample read ([0-9.]+) (?:est\. )?cycles/item, within the known .*, "
+                     r"its median ([0-9.]+) \(slowest ([0-9.]+)\)")
+AT_AFTER = re.compile(r"at the frequency estimated after the checks it would read ([0-9.]+) est\. cycles/item, "
+                      r"against ([0-9.]+) at the first: the known .* is within that span")
+MOVED = re.compile(r"^note: the frequency estimated from an add chain was ([0-9.]+) GHz before the checks and "
+                   r"([0-9.]+) GHz after them; est\. cycles use the first$", re.M)
 
 
 
@@ -40,7 +46,7 @@ def parse(out):
     """{check: (rest of the line without the verdict, verdict)}"""
     rows = {}
     for line in out.splitlines():
-        m = re.match(r"selfcheck/(\S+)\s+(.*)$", line)
+        m = re.match(r"selfcheck/(\S+)\s{2,}(.*)$", line)   # table rows only
         if not m:
             continue
         v = VERDICT.search(line)
@@ -106,23 +112,61 @@ for name in CHECKS:
             ok(verdict == "WRONG" or (verdict == "UNSTEADY" and name in CYCLE_CHECKS),
                "%s: %g is far from the known answer, verdict %s" % (name, v, verdict))
 
-# Each UNSTEADY check says why, and the why holds: its samples' range
-# reaches the known answer, or the frequency moved more than 5 %.
-why = dict(UNSTEADY_WHY.findall(out))
-for name, (rest, verdict) in rows.items():
-    if verdict != "UNSTEADY":
-        continue
-    w = why.get(name, "")
-    s, mv = SAMPLES.search(w), MOVED.search(w)
-    lo, hi = ANSWER[name]
-    ok(name in CYCLE_CHECKS and (s or mv),
-       "%s: UNSTEADY only for a cycles check, with its evidence: %r" % (name, w))
-    if s:
-        ok(float(s.group(1)) <= hi * 1.1 and float(s.group(2)) >= lo * 0.875,
-           "%s: its samples (%s to %s) reach the known answer" % (name, s.group(1), s.group(2)))
-    if mv:
-        ok(abs(float(mv.group(2)) / float(mv.group(1)) - 1) > 0.045,
-           "%s: the frequency moved over 5 %% (%s -> %s GHz)" % (name, mv.group(1), mv.group(2)))
+
+
+def unsteady_evidence(out, rows):
+    """Each UNSTEADY check's why, and whether it holds: its fastest sample
+    gave the known answer while its median read high, or at the frequency
+    estimated after the checks (moved over 5 %) it reads the known answer.
+    [(name, why, good, what was checked)]"""
+    why = dict(UNSTEADY_WHY.findall(out))
+    moved = MOVED.search(out)
+    seen = []
+    for name, (rest, verdict) in rows.items():
+        if verdict != "UNSTEADY":
+            continue
+        w = why.get(name, "")
+        f, a = FASTEST.search(w), AT_AFTER.search(w)
+        lo, hi = ANSWER[name]
+        good = name in CYCLE_CHECKS and bool(f or a)
+        said = "a cycles check, with its evidence"
+        if f:
+            good = good and lo * 0.875 <= float(f.group(1)) <= hi * 1.1 < float(f.group(2))
+            said += "; its fastest sample %s in range, its median %s over it" % (f.group(1), f.group(2))
+        if a:
+            g0, g1 = (float(moved.group(1)), float(moved.group(2))) if moved else (0, 0)
+            at, first = float(a.group(1)), float(a.group(2))
+            good = good and g0 > 0 and abs(g1 / g0 - 1) > 0.045 and abs(at / first / (g1 / g0) - 1) < 0.01 \
+                and min(at, first) <= hi * 1.1 and max(at, first) >= lo * 0.875
+            said += "; the frequency %s -> %s GHz, moved over 5 %%, and at it %s, the known answer in the " \
+                    "span to %s" % (g0, g1, at, first)
+        seen.append((name, w, good, said))
+    return seen
+
+
+# The parser on a constructed report (a host that is unsteady on cue does
+# not exist): an UNSTEADY row and its note, each read as what it is.
+FAKE = """self-check on core 1 (perf backend): no hardware counters, cycles ESTIMATED from time
+check                 expected              measured                       verdict
+--------------------------------------------------------------------------------------
+selfcheck/add_chain   1 cycle/item          1.300 cycles/item (est.)       UNSTEADY
+selfcheck/imul_chain  3 cycles/item         3.007 cycles/item (est.)       ok
+selfcheck/l1_chase    4-5 cycles/item       5.924 cycles/item (est.)       UNSTEADY
+note: the frequency estimated from an add chain was 3.23 GHz before the checks and 2.48 GHz after them; est. cycles use the first
+note: selfcheck/add_chain UNSTEADY, not judged: at the frequency estimated after the checks it would read 0.998 est. cycles/item, against 1.300 at the first: the known 1 cycle/item is within that span
+note: selfcheck/l1_chase UNSTEADY, not judged: its fastest sample read 4.437 est. cycles/item, within the known 4-5 cycles/item, its median 5.924 (slowest 9.978)
+"""
+fake = parse(FAKE)
+fake_seen = unsteady_evidence(FAKE, fake)
+ok(fake.get("add_chain") == ("1 cycle/item          1.300 cycles/item (est.)", "UNSTEADY") and
+   fake.get("l1_chase", ("", ""))[1] == "UNSTEADY" and len(fake) == 3 and
+   [(n, g) for n, _, g, _ in fake_seen] == [("add_chain", True), ("l1_chase", True)],
+   "the parser reads a constructed report's UNSTEADY rows as rows and their notes as evidence: %r %r"
+   % (fake, fake_seen))
+
+# Each UNSTEADY check of the real run says why, and the why holds.
+for name, w, good, said in unsteady_evidence(out, rows):
+    ok(good, "%s UNSTEADY: %s (%r)" % (name, said, w))
 
 # Built for another CPU than x86-64, the x86-only checks say NOT CHECKED.
 arch = binary_arch()
@@ -133,7 +177,8 @@ if not_here:
        % (arch, ", ".join(not_here), [rows.get(c) for c in not_here]))
 hw = "no hardware counters" not in out
 if hw:
-    ok(all(rows.get(c, ("", ""))[1] in ("ok", "WRONG") for c in CHECKS if c not in not_here),
+    ok(all(rows.get(c, ("", ""))[1] in ("ok", "WRONG") or
+           (rows.get(c, ("", ""))[1] == "UNSTEADY" and c in CYCLE_CHECKS) for c in CHECKS if c not in not_here),
        "with hardware counters every check is measured")
     ok(all("(est.)" not in rows.get(c, ("", ""))[0] for c in CHECKS),
        "with hardware counters no cycle figure is estimated")
@@ -163,7 +208,17 @@ elif load.busy:
        "no counter check is WRONG (wrong: %r)" % wrong)
     skip("nothing is WRONG and --self-check exits 0 (wrong: %r)" % wrong, load.why)
 else:
-    if not ok(r.returncode == 0 and not wrong, "nothing is WRONG and --self-check exits 0 (wrong: %r)" % wrong):
+    moved = MOVED.search(out)
+    unsteady = [c for c, (_, v) in rows.items() if v == "UNSTEADY"]
+    if wrong and moved and not [c for c in wrong if c not in CYCLE_CHECKS]:
+        # pmubench's own measurement says the clock was not steady: the
+        # cycles estimated from it cannot be judged (issue 29, point 5).
+        skip("nothing is WRONG and --self-check exits 0 (wrong: %r)" % wrong,
+             "the machine did not keep its speed: %s" % moved.group(0))
+    elif not ok(r.returncode == 0 and not wrong, "nothing is WRONG and --self-check exits 0 (wrong: %r)" % wrong):
         diag(out)
+    if unsteady:
+        skip("every cycles check judged ok", "%s UNSTEADY: %s" % (", ".join(unsteady), " ".join(
+            l for l in out.splitlines() if l.startswith("note: selfcheck/") and "UNSTEADY" in l)))
 
 done()

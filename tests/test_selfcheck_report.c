@@ -1,4 +1,4 @@
-/* test_selfcheck_report.c - --self-check's verdicts (the analysis's, analysis_check.c) and their report on constructed results (issue 26): a WRONG check on a core other work kept busy names that load and the idlest core to rerun on, exactly; on an idle core it blames the machine; checks without a counter read NOT CHECKED. */
+/* test_selfcheck_report.c - --self-check's verdicts (the analysis's, analysis_check.c) and their report on constructed results (issue 26): a WRONG check on a core other work kept busy names that load and the idlest core to rerun on, exactly; on an idle core it blames the machine; checks without a counter read NOT CHECKED; a cycles figure out of range that the run's own evidence accounts for (its fastest sample in range, or the frequency estimated after the checks) reads UNSTEADY, and nothing else does. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,7 +90,7 @@ int main(void)
 	       "checks without their counter: NOT CHECKED, counted once (%zu bytes of report)", strlen(out));
 	tap_ok(strstr(out, "cycles ESTIMATED from time") != NULL, "no PMU: the header says cycles are estimated");
 
-	/* UNSTEADY: out of range, on a core that did not keep steady. */
+	/* UNSTEADY: out of range, where the run's own evidence accounts for it. */
 	ctx.m.busy = 0.05;
 	ctx.m.idlest_cpu = 0;
 	results(r, in, n, 1.6);
@@ -98,37 +98,116 @@ int main(void)
 	r[0].f.est_cycles.s.max = 2.3;
 	rc = report(&ctx, r, n, out, sizeof(out));
 	tap_ok(rc == 0 && r[0].f.check.verdict == PMB_CHECK_UNSTEADY && !strstr(out, "WRONG"),
-	       "samples from 0.98 to 2.3 around a median of 1.6: UNSTEADY, not WRONG, exit 0 (%d)", rc);
-	tap_ok(strstr(out, "selfcheck/add_chain UNSTEADY, not judged: its samples ran from 0.980 to 2.300 "
-			   "est. cycles/item, the known 1 cycle/item among them: the core did not run it steadily\n") &&
-	       strstr(out, "1 check UNSTEADY: rerun, on a quiet machine, or on an idler core: "
-			   "pmubench --self-check --cpu=0\n") && !strstr(out, "the others passed"),
-	       "UNSTEADY names its samples' range and the core to rerun on, and no \"others passed\" follows");
+	       "median 1.6 reading high, its fastest sample 0.98 in range: UNSTEADY, not WRONG, exit 0 (%d)", rc);
+	tap_ok(strstr(out, "note: selfcheck/add_chain UNSTEADY, not judged: its fastest sample read 0.980 est. "
+			   "cycles/item, within the known 1 cycle/item, its median 1.600 (slowest 2.300)\n") &&
+	       strstr(out, "1 check UNSTEADY: rerun it; if it recurs, on an idler core: pmubench --self-check --cpu=0\n") &&
+	       !strstr(out, "the others passed") && !strstr(out, "note: the frequency"),
+	       "UNSTEADY names its fastest sample, median and slowest, and the core to rerun on; no \"others passed\"");
+	ctx.m.idlest_cpu = -1;
+	report(&ctx, r, n, out, sizeof(out));
+	tap_ok(strstr(out, "1 check UNSTEADY: rerun it\n") != NULL, "no idler core known: rerun it, no core named");
+	ctx.m.idlest_cpu = 0;
+	r[0].f.est_cycles.fixed_flagged = true;
+	report(&ctx, r, n, out, sizeof(out));
+	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG,
+	       "the same samples with a fixed cost per sample flagged (the ladder's short samples high): WRONG");
+	r[0].f.est_cycles.fixed_flagged = false;
 	r[0].f.est_cycles.s.min = 1.2;
 	report(&ctx, r, n, out, sizeof(out));
-	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG && strstr(out, "1 check WRONG"),
-	       "every sample above the range (1.2 to 2.3): WRONG");
+	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG, "every sample above the range (1.2 to 2.3): WRONG");
+	r[0].f.est_cycles.s.min = 0.5;
+	report(&ctx, r, n, out, sizeof(out));
+	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG, "its fastest sample under the range (0.5): WRONG");
 	r[0].f.est_cycles.s.min = 0.98;
 	r[0].f.est_cycles.s.n = 1;
 	report(&ctx, r, n, out, sizeof(out));
 	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG, "one sample has no spread to show: WRONG");
+	results(r, in, n, 0.8);
+	r[0].f.est_cycles.s.min = 0.5;
+	r[0].f.est_cycles.s.max = 1.0;
+	report(&ctx, r, n, out, sizeof(out));
+	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG,
+	       "reading low (0.8, samples 0.5 to 1.0): WRONG, no interference makes a sample faster");
 
-	results(r, in, n, 1.6);
+	/* The frequency estimated again after the checks. */
+	results(r, in, n, 1.3);
 	ctx.m.ghz = 3.23;
 	ctx.m.ghz_after = 2.48;
 	rc = report(&ctx, r, n, out, sizeof(out));
 	tap_ok(rc == 0 && r[0].f.check.verdict == PMB_CHECK_UNSTEADY &&
-	       strstr(out, "selfcheck/add_chain UNSTEADY, not judged: the core's speed moved during the checks: the "
-			   "add chain ran at 3.23 GHz before them and 2.48 GHz after, and its cycles are estimated "
-			   "from the first\n"), "est. cycles after the frequency moved 3.23 -> 2.48 GHz: UNSTEADY, both named");
+	       strstr(out, "note: the frequency estimated from an add chain was 3.23 GHz before the checks and 2.48 GHz "
+			   "after them; est. cycles use the first\n") &&
+	       strstr(out, "note: selfcheck/add_chain UNSTEADY, not judged: at the frequency estimated after the checks "
+			   "it would read 0.998 est. cycles/item, against 1.300 at the first: the known 1 cycle/item is "
+			   "within that span\n"), "1.3 est. cycles, the frequency 3.23 -> 2.48 GHz: at 2.48 it reads 0.998, "
+	       "in range: UNSTEADY, both frequencies and both readings named");
+	results(r, in, n, 1.6);
+	rc = report(&ctx, r, n, out, sizeof(out));
+	tap_ok(rc == 1 && r[0].f.check.verdict == PMB_CHECK_WRONG &&
+	       strstr(out, "note: the frequency estimated from an add chain was 3.23 GHz before") &&
+	       !strstr(out, "UNSTEADY"), "1.6 est. cycles, the frequency 3.23 -> 2.48 GHz (1.23 at it): the move does not "
+	       "account for it: WRONG, exit 1, the move still told");
+	results(r, in, n, 1.3);
+	ctx.m.ghz = 2.48;
+	ctx.m.ghz_after = 3.23;
+	report(&ctx, r, n, out, sizeof(out));
+	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG, "reading high while the frequency rose (2.48 -> 3.23 GHz): WRONG");
+	ctx.m.ghz = 3.23;
 	ctx.m.ghz_after = 3.10;
 	report(&ctx, r, n, out, sizeof(out));
-	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG, "a move of 4 %% (3.23 -> 3.10 GHz) is not a moved speed: WRONG");
+	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG && !strstr(out, "note: the frequency"),
+	       "a move of 4 %% (3.23 -> 3.10 GHz) is not a moved speed: WRONG, no note");
 	ctx.m.ghz_after = 2.48;
 	r[0].f.est_cycles.estimated = false;
 	report(&ctx, r, n, out, sizeof(out));
 	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG, "cycles not estimated from time: a moved speed excuses nothing");
+
+	/* WRONG and UNSTEADY in one run. */
+	results(r, in, n, 1.0);
+	r[1].f.est_cycles.s.median = 4.0;
+	r[1].f.est_cycles.s.min = 3.6;
+	r[1].f.est_cycles.s.max = 4.4;
+	r[2].f.est_cycles.s.median = 7.0;
+	r[2].f.est_cycles.s.min = 4.4;
+	r[2].f.est_cycles.s.max = 9.0;
 	ctx.m.ghz = ctx.m.ghz_after = 0;
+	rc = report(&ctx, r, n, out, sizeof(out));
+	tap_ok(rc == 1 && r[1].f.check.verdict == PMB_CHECK_WRONG && r[2].f.check.verdict == PMB_CHECK_UNSTEADY &&
+	       strstr(out, "1 check UNSTEADY") && strstr(out, "1 check WRONG") && !strstr(out, "the others passed"),
+	       "imul_chain WRONG (3.6-4.4) and l1_chase UNSTEADY (4.4-9.0): exit 1, both told, no \"others passed\"");
+
+	/* With a PMU: counts that nothing else running moves stay WRONG, and
+	 * a cycles count equal to instructions (no timing model) too. */
+	static struct pmb_context pmu;
+	pmu = ctx;
+	pmu.m.pmu_ok = pmu.m.has_cycles = true;
+	pmu.m.plan.nev = 2;
+	snprintf(pmu.m.plan.ev[0].name, sizeof(pmu.m.plan.ev[0].name), "cycles");
+	snprintf(pmu.m.plan.ev[1].name, sizeof(pmu.m.plan.ev[1].name), "instructions");
+	pmu.m.ghz = 3.23;
+	pmu.m.ghz_after = 2.48;
+	results(r, in, n, 1.0);
+	struct pmb_figure *nop = &r[4].f.ev[1], *chase = &r[2].f.ev[0], *chase_in = &r[2].f.ev[1];
+
+	nop->valid = true;
+	nop->s.n = 10;
+	nop->s.median = 1.3, nop->s.min = 0.995, nop->s.max = 1.6;
+	chase->valid = chase_in->valid = true;
+	chase->s.n = chase_in->s.n = 10;
+	chase->s.median = chase_in->s.median = 6.0;
+	chase->s.min = 4.0, chase->s.max = 7.0;
+	rc = report(&pmu, r, n, out, sizeof(out));
+	tap_ok(rc == 1 && r[4].f.check.verdict == PMB_CHECK_WRONG && strstr(out, "1.300 instructions/item"),
+	       "nop_loop at 1.3 instructions, its fastest sample in range, the speed moved: WRONG");
+	tap_ok(r[2].f.check.verdict == PMB_CHECK_WRONG && r[2].f.check.timeless &&
+	       strstr(out, "note: selfcheck/l1_chase: cycles equal instructions exactly"),
+	       "l1_chase's cycles equal its instructions (6.0), its fastest sample 4.0 in range: WRONG, the "
+	       "timeless note, not UNSTEADY");
+	chase_in->s.median = 3.0;
+	report(&pmu, r, n, out, sizeof(out));
+	tap_ok(r[2].f.check.verdict == PMB_CHECK_UNSTEADY && strstr(out, "its fastest sample read 4.000 cycles/item"),
+	       "counted cycles 6.0 over 3.0 instructions, fastest 4.0: UNSTEADY, its cycles not called estimated");
 	free(in);
 	return tap_done();
 }

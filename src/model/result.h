@@ -224,14 +224,16 @@ struct pmb_check_figure {
 	enum pmb_check_verdict verdict; /* NONE: the benchmark has no known answer;
 	                                   UNCHECKED: it failed, or no figure;
 	                                   UNSTEADY: a cycles figure out of its
-	                                   range on a core that did not keep
-	                                   steady during it (not judged) */
-	/* UNSTEADY's evidence: its samples' fastest and slowest per item, the
-	 * known answer between them (some samples gave it); or, for cycles
-	 * estimated from time, the core's speed moved (the frequency estimate
-	 * again after the checks, ghz_after, apart from the one used). */
-	bool straddles, speed_moved;
-	double seen_lo, seen_hi;
+	                                   range that the run's own evidence
+	                                   accounts for (not judged) */
+	/* The evidence for UNSTEADY (analysis_check.c unsteady()), kept for a
+	 * WRONG cycles figure too: its samples' fastest and slowest per item,
+	 * and fastest_in where the fastest gave the known answer while the
+	 * median reads high; speed_moved where cycles are estimated from time
+	 * and the frequency estimated after the checks (ghz_after) stands over
+	 * 5 % from the one used, at_after the figure at that frequency. */
+	bool fastest_in, speed_moved;
+	double seen_lo, seen_hi, at_after;
 	int event;           /* plan index of the figure checked, -1 the
 	                        estimated cycles or none */
 	double value;        /* that figure's median per item; NAN none */

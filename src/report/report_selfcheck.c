@@ -28,21 +28,19 @@ static void check_line(const struct pmb_context *ctx, const struct pmb_result *r
 	pmb__table_set(t, 3, "%s", word[c->verdict]);
 }
 
-/* Why a check is UNSTEADY, from the analysis's evidence: the samples on
- * both sides of the known answer, or the core's speed moved. */
-static void unsteady_line(const struct pmb_context *ctx, const struct pmb_result *r, FILE *out)
+/* Why a check is UNSTEADY: the analysis's evidence, one line each. */
+static void unsteady_lines(const struct pmb_result *r, FILE *out)
 {
 	const struct pmb_check_figure *c = &r->f.check;
-	const char *unit = c->estimated ? "est. cycles" : c->simulated ? "sim. cycles" : "cycles";
+	const char *name = r->m.inst->name, *expect = r->m.inst->known->expect, *unit = c->estimated ? "est. " : "";
 
-	fprintf(out, "%s UNSTEADY, not judged: ", r->m.inst->name);
-	if (c->straddles)
-		fprintf(out, "its samples ran from %.3f to %.3f %s/item, the known %s among them: the core did "
-			"not run it steadily%s",
-			c->seen_lo, c->seen_hi, unit, r->m.inst->known->expect, c->speed_moved ? "; and " : "\n");
-	if (c->speed_moved)
-		fprintf(out, "the core's speed moved during the checks: the add chain ran at %.2f GHz before them "
-			"and %.2f GHz after, and its cycles are estimated from the first\n", ctx->m.ghz, ctx->m.ghz_after);
+	if (c->fastest_in)
+		fprintf(out, "note: %s UNSTEADY, not judged: its fastest sample read %.3f %scycles/item, within the "
+			"known %s, its median %.3f (slowest %.3f)\n", name, c->seen_lo, unit, expect, c->value, c->seen_hi);
+	if (c->speed_moved && !c->fastest_in)
+		fprintf(out, "note: %s UNSTEADY, not judged: at the frequency estimated after the checks it would read "
+			"%.3f est. cycles/item, against %.3f at the first: the known %s is within that span\n", name,
+			c->at_after, c->value, expect);
 }
 
 int pmb__report_selfcheck(const struct pmb_context *ctx, const struct pmb_result *res, size_t n, FILE *out)
@@ -51,6 +49,7 @@ int pmb__report_selfcheck(const struct pmb_context *ctx, const struct pmb_result
 				.left = { true, true, true, true } };
 	int count[5] = { 0 };
 	const struct pmb_result *timeless = NULL;
+	bool moved = false;
 
 	fprintf(out, "self-check on core %d (%s backend)%s\n", ctx->m.cpu, pmb_backend_name(ctx->m.backend),
 		pmb_context_sim(ctx) ? ": counts SIMULATED by valgrind; no time, so no cycles" :
@@ -65,19 +64,23 @@ int pmb__report_selfcheck(const struct pmb_context *ctx, const struct pmb_result
 		notrun += res[i].m.not_run;
 		if (!timeless && res[i].f.check.timeless)
 			timeless = &res[i];
+		moved |= res[i].f.check.speed_moved;
 	}
 	pmb__table_print(out, &t);
 	int failed = count[PMB_CHECK_WRONG], unchecked = count[PMB_CHECK_UNCHECKED] - notrun;
 	int unsteady = count[PMB_CHECK_UNSTEADY];
 
+	if (moved)
+		fprintf(out, "note: the frequency estimated from an add chain was %.2f GHz before the checks and "
+			"%.2f GHz after them; est. cycles use the first\n", ctx->m.ghz, ctx->m.ghz_after);
 	for (size_t i = 0; i < n; i++)
 		if (res[i].m.inst->known && res[i].f.check.verdict == PMB_CHECK_UNSTEADY)
-			unsteady_line(ctx, &res[i], out);
+			unsteady_lines(&res[i], out);
 	if (unsteady && ctx->m.idlest_cpu >= 0 && ctx->m.idlest_cpu != ctx->m.cpu)
-		fprintf(out, "%d check%s UNSTEADY: rerun, on a quiet machine, or on an idler core: "
+		fprintf(out, "%d check%s UNSTEADY: rerun it; if it recurs, on an idler core: "
 			"pmubench --self-check --cpu=%d\n", unsteady, unsteady == 1 ? "" : "s", ctx->m.idlest_cpu);
 	else if (unsteady)
-		fprintf(out, "%d check%s UNSTEADY: rerun on a quiet machine\n", unsteady, unsteady == 1 ? "" : "s");
+		fprintf(out, "%d check%s UNSTEADY: rerun it\n", unsteady, unsteady == 1 ? "" : "s");
 	/* A busy core is the likeliest cause: name its load, and another
 	 * core to try, before blaming the machine (issue 26). */
 	if (failed && ctx->m.busy > 0.2 && ctx->m.idlest_cpu >= 0)

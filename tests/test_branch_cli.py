@@ -178,21 +178,21 @@ PENALTY_MIN_CYCLES = 10
 
 
 def step(by, ghz):
-    """(whether branchy p50 - p0 holds its floor, what was judged)."""
+    """(whether branchy p50 - p0 holds its floor, what was judged, that
+    step in ns per item or None)."""
     y0, y50 = (by.get("branch/sum_if/branchy/" + a, {}) for a in ("p0", "p50"))
     t0, t50 = y0.get("ns_per_item"), y50.get("ns_per_item")
     r0, r50 = y0.get("declared_mispredict_rate"), y50.get("declared_mispredict_rate")
     if not all(num(v) for v in (t0, t50, r0, r50)) or not (num(ghz) and ghz > 0):
         return False, ("branchy p50 - p0: no figures, declared rates or frequency to judge "
-                       "(%r, %r, %r, %r, %r GHz)" % (t0, t50, r0, r50, ghz))
+                       "(%r, %r, %r, %r, %r GHz)" % (t0, t50, r0, r50, ghz)), None
     floor = (r50 - r0) * PENALTY_MIN_CYCLES / ghz
     return t50 - t0 >= floor, ("branchy p50 - p0: %.3f - %.3f = %.3f ns per item >= %.3f ns, "
                                "(%.2f - %.2f) mispredictions per item x %d cycles at %.2f GHz"
-                               % (t50, t0, t50 - t0, floor, r50, r0, PENALTY_MIN_CYCLES, ghz)), floor
+                               % (t50, t0, t50 - t0, floor, r50, r0, PENALTY_MIN_CYCLES, ghz)), t50 - t0
 
 
-step_good, step_said, *floor = step(by, ((d or {}).get("context") or {}).get("core_ghz_estimate"))
-floor = floor[0] if floor else None
+step_good, step_said, step_ns = step(by, ((d or {}).get("context") or {}).get("core_ghz_estimate"))
 diag(step_said)
 diag("branchy p50/p0 %s, branchless p50/p0 %s [%s, %s]; %s" % (ry, rl, rl_lo, rl_hi, load.said))
 # Where an instance's buffers lie moves its time by a few per cent, beyond
@@ -214,7 +214,10 @@ for b in (rd or {}).get("benchmarks", []):
 # of 15 (interleaved in one cohort, so not the host's speed over time; the
 # ratio's range over setups then [0.741, 0.804]).  What the branchless form
 # must not show is what its input costs a branch: its p50 - p0, over the
-# setups' interval ends, stays under the floor branchy's step is held to.
+# setups' interval ends, stays under a quarter of branchy's step measured
+# in the same run, what a branch that mispredicted an eighth of the items
+# (a quarter of branchy's 0.5) would add: 0.76 ns here, where the modes
+# stand 0.18 ns apart and the branchless kernel costs 0.6-0.75 ns in all.
 if len(reps.get("p0", [])) == 3 and len(reps.get("p50", [])) == 3 and min(lo for lo, _ in reps["p0"]) > 0:
     rl_lo = min(lo for lo, _ in reps["p50"]) / max(hi for _, hi in reps["p0"])
     rl_hi = max(hi for _, hi in reps["p50"]) / min(lo for lo, _ in reps["p0"])
@@ -230,12 +233,13 @@ if load.busy:
 else:
     ok(step_good is True, step_said)
     # The branchless kernel runs the same instructions on the same bytes
-    # whatever their values (no branch on them): the truth is 1, and the
-    # interval the two medians' 95 %% intervals give the ratio must hold it.
-    ok(dl_hi is not None and floor is not None and dl_hi < floor,
-       "branchless p50 - p0 over fresh setups, at most %s ns per item, stays under the %s ns its input's "
-       "mispredictions cost branchy at least (p50/p0 %s, over setups [%s, %s])"
-       % (dl_hi and "%.3f" % dl_hi, floor and "%.3f" % floor, rl and "%.3f" % rl,
+    # whatever their values (no branch on them): the input's
+    # mispredictions, which cost branchy its step, must not show in it.
+    bound = step_ns / 4 if step_good is True else None
+    ok(dl_hi is not None and bound is not None and dl_hi < bound,
+       "branchless p50 - p0 over fresh setups, at most %s ns per item, stays under %s ns, a quarter of "
+       "branchy's step (p50/p0 %s, over setups [%s, %s])"
+       % (dl_hi and "%.3f" % dl_hi, bound and "%.3f" % bound, rl and "%.3f" % rl,
           rl_lo and "%.3f" % rl_lo, rl_hi and "%.3f" % rl_hi))
 
 done()

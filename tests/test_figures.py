@@ -437,7 +437,7 @@ def memset_truth(pin):
     it is unsteady or None)."""
     _, m = run_json("--filter=^hidden/memset_after_wait/", *pin)
     w0, w1 = (m or {}).get("hidden/memset_after_wait/0"), (m or {}).get("hidden/memset_after_wait/1")
-    if not (w0 and w1):
+    if not ok(w0 and w1, "hidden/memset_after_wait/0 and /1 run under the perf backend"):
         return None, None
     truth = w1["ns_per_item"] - w0["ns_per_item"]
     spread = (w1["ns_per_item_ci_hi"] - w1["ns_per_item_ci_lo"]) / 2 / truth if truth > 0 else None
@@ -468,7 +468,6 @@ def perf_fixed():
     cases = [("hidden/cost/50", 50e3, "150us"), ("hidden/cost/200", 200e3, "400us"),
              ("hidden/cost/1000", 1000e3, "1500us"), ("hidden/cost/0", None, "1ms")]
     pin = ["--cpu=%d" % cpu] if cpu is not None else []
-    truth_mem = None
     for name, truth, mst in cases:
         unsteady = None
         if truth is None:
@@ -484,14 +483,17 @@ def perf_fixed():
             # +/-3 %, and the estimate 129818 after; in 8 runs beside one
             # another it read 114705 to 316633 ns).
             truth, unsteady = memset_truth(pin)
-            truth_mem = truth
         r, b = run_json("--filter=^%s$" % name, "--min-sample-time=" + mst, *pin)
         if name == "hidden/cost/0" and truth and not unsteady:
             after, unsteady = memset_truth(pin)
-            if after and not unsteady and abs(after / truth - 1) > 0.10:
+            if unsteady:
+                unsteady = "after hidden/cost/0's run: " + unsteady
+            elif not after:
+                unsteady = "the memset after hidden/cost/0's run gave no figure (failed above)"
+            elif abs(after / truth - 1) > 0.10:
                 unsteady = ("the memset's own cost moved between the runs: %.0f ns before hidden/cost/0's, "
                             "%.0f ns after: no truth to hold a 10 %% bound to" % (truth, after))
-            elif after and not unsteady:
+            else:
                 truth = (truth + after) / 2
         h = b and b.get(name)
         ok(h is not None, "%s runs under the perf backend" % name)
@@ -534,7 +536,6 @@ def perf_fixed():
            % said)
     else:
         skip("perf: 'too fast' for a removed body", "noise made it %s ns per item, resolved" % t.get("ns_per_item"))
-    del truth_mem
 
 
 HEAD = ("fixed cost per sample inside the measured loop (two-point check i*j*(t_i - t_j)/(j - i), "

@@ -210,11 +210,34 @@ elif load.busy:
 else:
     moved = MOVED.search(out)
     unsteady = [c for c, (_, v) in rows.items() if v == "UNSTEADY"]
-    if wrong and moved and not [c for c in wrong if c not in CYCLE_CHECKS]:
+    only_cycles = wrong and not [c for c in wrong if c not in CYCLE_CHECKS]
+    again = None
+    if only_cycles and not moved:
+        # A cycles check WRONG with all its samples out, on a machine idle
+        # by its own measure: the once seen here (l1_chase at 12.000 est.
+        # cycles, every sample at L2's latency, add_chain and imul_chain
+        # right beside it; 1 run in about 160) did not recur in the next.
+        # So the run is measured once more, at once: a figure the harness
+        # gets wrong is wrong again; one that the next run gives right was
+        # the machine's moment, measured, and the point skips saying both.
+        with Load() as load2:
+            r2 = subprocess.run([PMB, "--self-check", "--samples=10"] +
+                                (["--cpu=%d" % cpu] if cpu is not None else []),
+                                capture_output=True, text=True, timeout=300)
+        rows2 = parse(r2.stdout)
+        again = {c: rows2.get(c, ("", None)) for c in wrong}
+        diag("measured again: %r; %s" % (again, load2.said))
+    if only_cycles and moved:
         # pmubench's own measurement says the clock was not steady: the
         # cycles estimated from it cannot be judged (issue 29, point 5).
         skip("nothing is WRONG and --self-check exits 0 (wrong: %r)" % wrong,
              "the machine did not keep its speed: %s" % moved.group(0))
+    elif again and all(v == "ok" for _, v in again.values()):
+        skip("nothing is WRONG and --self-check exits 0 (wrong: %r)" % wrong,
+             "not reproduced: %s, and measured again at once %s" % (
+                 "; ".join("%s %s" % (c, rows[c][0]) for c in wrong),
+                 "; ".join("%s %s %s" % (c, m, v) for c, (m, v) in again.items())))
+        diag(out)
     elif not ok(r.returncode == 0 and not wrong, "nothing is WRONG and --self-check exits 0 (wrong: %r)" % wrong):
         diag(out)
     if unsteady:

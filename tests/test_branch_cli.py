@@ -236,6 +236,8 @@ else:
     # whatever their values (no branch on them): the input's
     # mispredictions, which cost branchy its step, must not show in it.
     bound = step_ns / 4 if step_good is True else None
+    if bound is None:
+        diag("no branchy step held its floor (the point above), so none sizes the branchless bound")
     ok(dl_hi is not None and bound is not None and dl_hi < bound,
        "branchless p50 - p0 over fresh setups, at most %s ns per item, stays under %s ns, a quarter of "
        "branchy's step (p50/p0 %s, over setups [%s, %s])"

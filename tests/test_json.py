@@ -60,9 +60,9 @@ def add_chain_judged(d, others, fig):
     the 95 % intervals of three repetitions of it (d: --repetitions=3, each
     a fresh setup: one setup's interval leaves out how setups differ, seen
     idle here at 0.987 [0.972, 0.996] and then 0.999 [0.990, 1.010]); the
-    harness overhead's noise per item the run subtracted
-    (context/harness_overhead/ns_noise_per_pass over the kernel's items per
-    pass, in cycles); and how far the probe itself moved between this run
+    harness overhead's noise per item the run subtracted (each
+    repetition's own, benchmarks[]/harness_overhead/ns_noise_per_pass,
+    measured beside it, over the kernel's items per pass, in cycles); and how far the probe itself moved between this run
     and the runs just before and after it (others: core_ghz_estimate of
     each): a frequency that moves that much between runs moves within one
     too.  The run after it is there because the probe is taken at a run's
@@ -70,8 +70,8 @@ def add_chain_judged(d, others, fig):
     for all three setups (1.24 cycles per add, probes 3.18 and 3.24 GHz,
     no other work in this guest), a change of speed after the probe that
     only a later probe can show.  And below, by up to the harness overhead
-    per pass the run subtracted (context/harness_overhead/ns_per_pass over
-    the items per pass): the chain's latency hides the loop's own
+    per pass the run subtracted (each repetition's harness_overhead
+    ns_per_pass over the items per pass): the chain's latency hides the loop's own
     instructions, which the subtraction takes away all the same (pmubench(7);
     stop 42's first fresh clone: 0.979-0.981 over 3 setups, intervals to
     0.999, probes 3.244 GHz, where such runs subtract 0.32-0.74 ns a pass,

@@ -1,4 +1,4 @@
-/* test_selfcheck_report.c - --self-check's verdicts (the analysis's, analysis_check.c) and their report on constructed results (issue 26): a WRONG check on a core other work kept busy names that load and the idlest core to rerun on, exactly; on an idle core it blames the machine; checks without a counter read NOT CHECKED; a cycles figure out of range that the run's own evidence accounts for (its fastest sample in range, or the frequency estimated after the checks) reads UNSTEADY, and nothing else does. */
+/* test_selfcheck_report.c - --self-check's verdicts (the analysis's, analysis_check.c) and their report on constructed results (issue 26): a WRONG check on a core other work kept busy names that load and the idlest core to rerun on, exactly; on an idle core it blames the machine; checks without a counter read NOT CHECKED; a cycles figure out of range that the run's own evidence accounts for (a quarter of its samples in range and no fixed cost per sample to account for it, or the frequency estimated after the checks) reads UNSTEADY, and nothing else does. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,10 +11,17 @@
 
 #define NC 5
 
-/* est. cycles per item of the three cycle checks, others not counted */
+/* Ten samples of 1000 passes of 64 items each. */
+static struct pmb_sample smp[10];
+
+/* est. cycles per item of the three cycle checks, others not counted; all
+ * samples alike, no fixed cost per sample. */
 static void results(struct pmb_result *r, struct pmb_instance *in, size_t n, double add_chain)
 {
 	const double cyc[] = { add_chain, 3.0, 4.5 };
+
+	for (int k = 0; k < 10; k++)
+		smp[k].passes = 1000;
 
 	memset(r, 0, n * sizeof(*r));
 	for (size_t i = 0; i < n; i++) {
@@ -23,8 +30,12 @@ static void results(struct pmb_result *r, struct pmb_instance *in, size_t n, dou
 			struct pmb_figure *f = &r[i].f.est_cycles;
 
 			f->valid = f->estimated = true;
-			f->s.median = f->s.min = f->s.max = cyc[i];
+			f->s.median = f->s.min = f->s.max = f->s.tukey.q1 = f->s.tukey.q3 = cyc[i];
 			f->s.n = 10;
+			f->fixed_hi = 0;
+			r[i].m.samples = smp;
+			r[i].m.nsamples = 10;
+			r[i].m.items_per_pass = 64;
 		}
 	}
 }
@@ -93,17 +104,42 @@ int main(void)
 	/* UNSTEADY: out of range, where the run's own evidence accounts for it. */
 	ctx.m.busy = 0.05;
 	ctx.m.idlest_cpu = 0;
+	ctx.view.width = 1000; /* the notes on one line each, for the exact words */
 	results(r, in, n, 1.6);
 	r[0].f.est_cycles.s.min = 0.98;
+	r[0].f.est_cycles.s.tukey.q1 = 1.05;
 	r[0].f.est_cycles.s.max = 2.3;
 	rc = report(&ctx, r, n, out, sizeof(out));
 	tap_ok(rc == 0 && r[0].f.check.verdict == PMB_CHECK_UNSTEADY && !strstr(out, "WRONG"),
-	       "median 1.6 reading high, its fastest sample 0.98 in range: UNSTEADY, not WRONG, exit 0 (%d)", rc);
-	tap_ok(strstr(out, "note: selfcheck/add_chain UNSTEADY, not judged: its fastest sample read 0.980 est. "
-			   "cycles/item, within the known 1 cycle/item, its median 1.600 (slowest 2.300)\n") &&
+	       "median 1.6 reading high, a quarter of its samples in range (q1 1.05, fastest 0.98): UNSTEADY, exit 0 (%d)",
+	       rc);
+	tap_ok(strstr(out, "note: selfcheck/add_chain UNSTEADY, not judged: a quarter of its samples or more read within "
+			   "the known 0.9-1.1 cycles/item (fastest 0.980, first quartile 1.050 est. cycles/item), its "
+			   "median 1.600, slowest 2.300; a fixed cost per sample adds at most 0.000\n") &&
 	       strstr(out, "1 check UNSTEADY: rerun it; if it recurs, on an idler core: pmubench --self-check --cpu=0\n") &&
 	       !strstr(out, "the others passed") && !strstr(out, "note: the frequency"),
-	       "UNSTEADY names its fastest sample, median and slowest, and the core to rerun on; no \"others passed\"");
+	       "UNSTEADY names the known range, its fastest, first quartile, median, slowest, the fixed cost's bound, "
+	       "and the core to rerun on; no \"others passed\"");
+	ctx.view.width = 80;
+	report(&ctx, r, n, out, sizeof(out));
+	{
+		const char *nl = strstr(out, "note: selfcheck/add_chain UNSTEADY");
+		size_t w = 0, widest = 0;
+
+		for (const char *p = nl; p && *p; p++) {
+			if (*p == '\n') {
+				widest = w > widest ? w : widest;
+				w = 0;
+				if (!strncmp(p + 1, "    ", 4) || !strncmp(p + 1, "note:", 5))
+					continue;
+				break;
+			}
+			w++;
+		}
+		tap_ok(nl && widest <= 80 && strstr(nl, "\n    "), "at 80 columns the note wraps, its further lines "
+		       "indented by 4, none over 80 (widest %zu)", widest);
+	}
+	ctx.view.width = 1000;
 	ctx.m.idlest_cpu = -1;
 	report(&ctx, r, n, out, sizeof(out));
 	tap_ok(strstr(out, "1 check UNSTEADY: rerun it\n") != NULL, "no idler core known: rerun it, no core named");
@@ -113,16 +149,29 @@ int main(void)
 	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG,
 	       "the same samples with a fixed cost per sample flagged (the ladder's short samples high): WRONG");
 	r[0].f.est_cycles.fixed_flagged = false;
+	r[0].f.est_cycles.fixed_hi = 40000; /* up to 0.625 per item over 1000 passes of 64 */
+	report(&ctx, r, n, out, sizeof(out));
+	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG,
+	       "a fixed cost per sample not resolved but up to 40000 a sample (0.625 per item, more than 1.6 - 1.1): WRONG");
+	r[0].f.est_cycles.fixed_hi = NAN;
+	report(&ctx, r, n, out, sizeof(out));
+	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG, "no interval for a fixed cost per sample: WRONG");
+	r[0].f.est_cycles.fixed_hi = 0;
+	r[0].f.est_cycles.s.tukey.q1 = 1.2;
+	report(&ctx, r, n, out, sizeof(out));
+	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG, "its fastest sample in range, its first quartile out (1.2): WRONG");
+	r[0].f.est_cycles.s.tukey.q1 = 1.3;
 	r[0].f.est_cycles.s.min = 1.2;
 	report(&ctx, r, n, out, sizeof(out));
 	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG, "every sample above the range (1.2 to 2.3): WRONG");
+	r[0].f.est_cycles.s.tukey.q1 = 1.05;
 	r[0].f.est_cycles.s.min = 0.5;
 	report(&ctx, r, n, out, sizeof(out));
-	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG, "its fastest sample under the range (0.5): WRONG");
+	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG, "a sample under the range (0.5): WRONG");
 	r[0].f.est_cycles.s.min = 0.98;
-	r[0].f.est_cycles.s.n = 1;
+	r[0].f.est_cycles.s.n = 3;
 	report(&ctx, r, n, out, sizeof(out));
-	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG, "one sample has no spread to show: WRONG");
+	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG, "three samples have no quartile to show: WRONG");
 	results(r, in, n, 0.8);
 	r[0].f.est_cycles.s.min = 0.5;
 	r[0].f.est_cycles.s.max = 1.0;
@@ -139,9 +188,23 @@ int main(void)
 	       strstr(out, "note: the frequency estimated from an add chain was 3.23 GHz before the checks and 2.48 GHz "
 			   "after them; est. cycles use the first\n") &&
 	       strstr(out, "note: selfcheck/add_chain UNSTEADY, not judged: at the frequency estimated after the checks "
-			   "it would read 0.998 est. cycles/item, against 1.300 at the first: the known 1 cycle/item is "
-			   "within that span\n"), "1.3 est. cycles, the frequency 3.23 -> 2.48 GHz: at 2.48 it reads 0.998, "
-	       "in range: UNSTEADY, both frequencies and both readings named");
+			   "it would read 0.998 est. cycles/item, against 1.300 at the first; the known 0.9-1.1 reaches "
+			   "into that span\n"), "1.3 est. cycles, the frequency 3.23 -> 2.48 GHz: at 2.48 it reads 0.998, "
+	       "in range: UNSTEADY, both frequencies, both readings and the known range named");
+	results(r, in, n, 1.4);
+	report(&ctx, r, n, out, sizeof(out));
+	tap_ok(r[0].f.check.verdict == PMB_CHECK_UNSTEADY &&
+	       strstr(out, "it would read 1.075 est. cycles/item, against 1.400 at the first; the known 0.9-1.1 reaches "
+			   "into that span\n"), "1.4 est. cycles, 1.075 at 2.48 GHz: the span 1.075-1.4 reaches into 0.9-1.1 "
+	       "(not 1 itself): UNSTEADY, worded so");
+	results(r, in, n, 0.8);
+	ctx.m.ghz = 2.48;
+	ctx.m.ghz_after = 3.23;
+	report(&ctx, r, n, out, sizeof(out));
+	tap_ok(r[0].f.check.verdict == PMB_CHECK_UNSTEADY,
+	       "reading low (0.8) where the frequency rose 2.48 -> 3.23 GHz (1.042 at it): UNSTEADY");
+	ctx.m.ghz = 3.23;
+	ctx.m.ghz_after = 2.48;
 	results(r, in, n, 1.6);
 	rc = report(&ctx, r, n, out, sizeof(out));
 	tap_ok(rc == 1 && r[0].f.check.verdict == PMB_CHECK_WRONG &&
@@ -167,9 +230,11 @@ int main(void)
 	results(r, in, n, 1.0);
 	r[1].f.est_cycles.s.median = 4.0;
 	r[1].f.est_cycles.s.min = 3.6;
+	r[1].f.est_cycles.s.tukey.q1 = 3.8;
 	r[1].f.est_cycles.s.max = 4.4;
 	r[2].f.est_cycles.s.median = 7.0;
 	r[2].f.est_cycles.s.min = 4.4;
+	r[2].f.est_cycles.s.tukey.q1 = 5.0;
 	r[2].f.est_cycles.s.max = 9.0;
 	ctx.m.ghz = ctx.m.ghz_after = 0;
 	rc = report(&ctx, r, n, out, sizeof(out));
@@ -196,7 +261,8 @@ int main(void)
 	chase->valid = chase_in->valid = true;
 	chase->s.n = chase_in->s.n = 10;
 	chase->s.median = chase_in->s.median = 6.0;
-	chase->s.min = 4.0, chase->s.max = 7.0;
+	chase->s.min = 4.0, chase->s.max = 7.0, chase->s.tukey.q1 = 5.0;
+	chase->fixed_hi = 0;
 	rc = report(&pmu, r, n, out, sizeof(out));
 	tap_ok(rc == 1 && r[4].f.check.verdict == PMB_CHECK_WRONG && strstr(out, "1.300 instructions/item"),
 	       "nop_loop at 1.3 instructions, its fastest sample in range, the speed moved: WRONG");
@@ -206,8 +272,8 @@ int main(void)
 	       "timeless note, not UNSTEADY");
 	chase_in->s.median = 3.0;
 	report(&pmu, r, n, out, sizeof(out));
-	tap_ok(r[2].f.check.verdict == PMB_CHECK_UNSTEADY && strstr(out, "its fastest sample read 4.000 cycles/item"),
-	       "counted cycles 6.0 over 3.0 instructions, fastest 4.0: UNSTEADY, its cycles not called estimated");
+	tap_ok(r[2].f.check.verdict == PMB_CHECK_UNSTEADY && strstr(out, "(fastest 4.000, first quartile 5.000 cycles/item)"),
+	       "counted cycles 6.0 over 3.0 instructions, fastest 4.0, q1 5.0: UNSTEADY, its cycles not called estimated");
 	free(in);
 	return tap_done();
 }

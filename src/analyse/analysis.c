@@ -177,8 +177,10 @@ static void estimate_cycles(const struct pmb_context *ctx, struct pmb_figures *f
 	struct pmb_summary *s = &fig->est_cycles.s;
 	s->median *= g, s->mean *= g, s->min *= g, s->max *= g;
 	s->stddev *= g, s->ci_lo *= g, s->ci_hi *= g;
+	s->tukey.q1 *= g, s->tukey.q3 *= g;
 	fig->est_cycles.resolution *= g;
-	fig->est_cycles.fixed *= g;
+	fig->est_cycles.fixed *= g, fig->est_cycles.fixed_lo *= g, fig->est_cycles.fixed_hi *= g;
+	fig->est_cycles.fixed_two_point *= g, fig->est_cycles.fixed_fit *= g;
 }
 
 /* The event that stands for a result's cost where time does not: the

@@ -1,5 +1,7 @@
 /* analysis_check.c - a known answer (--self-check) against the figure it checks: ok, WRONG or not checked. */
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis.h"
@@ -27,28 +29,62 @@ static void timeless(const struct pmb_context *ctx, const struct pmb_figures *fi
  * 3.24 GHz in 24 of 30 here), under the add chain's own 10 %. */
 #define SPEED_MOVED 0.05
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The most a fixed cost per sample can add to r's median sample per item:
+ * its interval's upper end over the items of a sample of the median
+ * passes; NAN where there is no interval (or no samples). */
+static double fixed_per_item_hi(const struct pmb_result *r, const struct pmb_figure *f)
+{
+	size_t n = r->m.nsamples;
+	uint64_t *p = n ? malloc(n * sizeof(*p)) : NULL;
+	double items = (double)(r->m.items_per_pass ? r->m.items_per_pass : 1), mid;
+
+	if (!p || !isfinite(f->fixed_hi)) {
+		free(p);
+		return NAN;
+	}
+	for (size_t i = 0; i < n; i++)
+		p[i] = r->m.samples[i].passes;
+	qsort(p, n, sizeof(*p), cmp_u64);
+	mid = (double)p[n / 2];
+	free(p);
+	return mid > 0 ? fmax(f->fixed_hi, 0) / (mid * items) : NAN;
+}
+
 /* A cycles figure out of its range is not judged (UNSTEADY) where what was
  * measured accounts for it, established both ways:
- * - it reads high, its fastest sample gave the known answer, and no fixed
- *   cost per sample shows (the ladder's short samples reading high is the
- *   harness's fault, not the core's): its samples disagree;
- * - its cycles are estimated from time, and at the frequency estimated
- *   again after the checks, moved by more than SPEED_MOVED, it would read
- *   within the range (or the range lies between the two readings).
- * Otherwise it is WRONG: a figure below the range (no interference makes a
- * sample faster), samples all out, counts of instructions and branches
- * (nothing else running moves them).  The evidence is kept for the report
- * either way. */
-static void unsteady(const struct pmb_context *ctx, const struct pmb_known_answer *k, const struct pmb_figure *f,
-		     struct pmb_check_figure *c)
+ * - it reads high while a quarter of its samples or more gave the known
+ *   answer (its first quartile within the range, none under it), and the
+ *   most a fixed cost per sample could add (its interval's upper end: the
+ *   ladder's short samples reading high would be the harness's fault) does
+ *   not bring the median back into the range: its samples disagree;
+ * - its cycles are estimated from time, the frequency estimated again
+ *   after the checks moved by more than SPEED_MOVED, and the range reaches
+ *   into the span between the figure at the one frequency and at the
+ *   other (the core ran somewhere between them).
+ * Otherwise it is WRONG: a figure under its range unless a risen frequency
+ * accounts for it (no other work makes a sample faster), a bias that moves
+ * every sample, counts of instructions and branches (nothing else running
+ * moves them).  The evidence is kept for the report either way. */
+static void unsteady(const struct pmb_context *ctx, const struct pmb_result *r, const struct pmb_known_answer *k,
+		     const struct pmb_figure *f, struct pmb_check_figure *c)
 {
 	double g = ctx->m.ghz, ga = ctx->m.ghz_after, v = c->value;
 
 	if (strcmp(k->what, "cycles") || f->simulated)
 		return;
 	c->seen_lo = f->s.min;
+	c->seen_q1 = f->s.tukey.q1;
 	c->seen_hi = f->s.max;
-	c->fastest_in = f->s.n > 1 && v > k->hi && f->s.min >= k->lo && f->s.min <= k->hi && !f->fixed_flagged;
+	c->fixed_hi = fixed_per_item_hi(r, f);
+	c->fastest_in = f->s.n > 3 && v > k->hi && f->s.min >= k->lo && f->s.tukey.q1 <= k->hi &&
+			!f->fixed_flagged && isfinite(c->fixed_hi) && v - c->fixed_hi > k->hi;
 	c->speed_moved = f->estimated && g > 0 && ga > 0 && fabs(ga / g - 1) > SPEED_MOVED;
 	c->at_after = c->speed_moved ? v * ga / g : NAN;
 	bool explains = c->speed_moved && fmin(v, c->at_after) <= k->hi && fmax(v, c->at_after) >= k->lo;
@@ -82,5 +118,5 @@ void pmb__analysis_check(const struct pmb_context *ctx, const struct pmb_result 
 	if (c->verdict == PMB_CHECK_WRONG)
 		timeless(ctx, fig, c);
 	if (c->verdict == PMB_CHECK_WRONG && !c->timeless)
-		unsteady(ctx, k, f, c);
+		unsteady(ctx, r, k, f, c);
 }

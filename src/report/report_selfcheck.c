@@ -28,19 +28,35 @@ static void check_line(const struct pmb_context *ctx, const struct pmb_result *r
 	pmb__table_set(t, 3, "%s", word[c->verdict]);
 }
 
-/* Why a check is UNSTEADY: the analysis's evidence, one line each. */
-static void unsteady_lines(const struct pmb_result *r, FILE *out)
+/* A note: "note: " and text wrapped to the console's width, its further
+ * lines indented by 4. */
+static void note(const struct pmb_context *ctx, FILE *out, const char *text)
+{
+	fputs("note: ", out);
+	pmb__wrap(out, text, 6, 4, ctx->view.width > 0 ? (size_t)ctx->view.width : 100);
+}
+
+/* Why a check is UNSTEADY: the analysis's evidence, a note each. */
+static void unsteady_lines(const struct pmb_context *ctx, const struct pmb_result *r, FILE *out)
 {
 	const struct pmb_check_figure *c = &r->f.check;
-	const char *name = r->m.inst->name, *expect = r->m.inst->known->expect, *unit = c->estimated ? "est. " : "";
+	const struct pmb_known_answer *k = r->m.inst->known;
+	const char *name = r->m.inst->name, *unit = c->estimated ? "est. " : "";
+	char t[512];
 
-	if (c->fastest_in)
-		fprintf(out, "note: %s UNSTEADY, not judged: its fastest sample read %.3f %scycles/item, within the "
-			"known %s, its median %.3f (slowest %.3f)\n", name, c->seen_lo, unit, expect, c->value, c->seen_hi);
-	if (c->speed_moved && !c->fastest_in)
-		fprintf(out, "note: %s UNSTEADY, not judged: at the frequency estimated after the checks it would read "
-			"%.3f est. cycles/item, against %.3f at the first: the known %s is within that span\n", name,
-			c->at_after, c->value, expect);
+	if (c->fastest_in) {
+		snprintf(t, sizeof(t), "%s UNSTEADY, not judged: a quarter of its samples or more read within the "
+			 "known %g-%g cycles/item (fastest %.3f, first quartile %.3f %scycles/item), its median %.3f, "
+			 "slowest %.3f; a fixed cost per sample adds at most %.3f", name, k->lo, k->hi, c->seen_lo,
+			 c->seen_q1, unit, c->value, c->seen_hi, c->fixed_hi);
+		note(ctx, out, t);
+	}
+	if (c->speed_moved && !c->fastest_in) {
+		snprintf(t, sizeof(t), "%s UNSTEADY, not judged: at the frequency estimated after the checks it would "
+			 "read %.3f est. cycles/item, against %.3f at the first; the known %g-%g reaches into that span",
+			 name, c->at_after, c->value, k->lo, k->hi);
+		note(ctx, out, t);
+	}
 }
 
 int pmb__report_selfcheck(const struct pmb_context *ctx, const struct pmb_result *res, size_t n, FILE *out)
@@ -70,12 +86,16 @@ int pmb__report_selfcheck(const struct pmb_context *ctx, const struct pmb_result
 	int failed = count[PMB_CHECK_WRONG], unchecked = count[PMB_CHECK_UNCHECKED] - notrun;
 	int unsteady = count[PMB_CHECK_UNSTEADY];
 
-	if (moved)
-		fprintf(out, "note: the frequency estimated from an add chain was %.2f GHz before the checks and "
-			"%.2f GHz after them; est. cycles use the first\n", ctx->m.ghz, ctx->m.ghz_after);
+	if (moved) {
+		char t[160];
+
+		snprintf(t, sizeof(t), "the frequency estimated from an add chain was %.2f GHz before the checks and "
+			 "%.2f GHz after them; est. cycles use the first", ctx->m.ghz, ctx->m.ghz_after);
+		note(ctx, out, t);
+	}
 	for (size_t i = 0; i < n; i++)
 		if (res[i].m.inst->known && res[i].f.check.verdict == PMB_CHECK_UNSTEADY)
-			unsteady_lines(&res[i], out);
+			unsteady_lines(ctx, &res[i], out);
 	if (unsteady && ctx->m.idlest_cpu >= 0 && ctx->m.idlest_cpu != ctx->m.cpu)
 		fprintf(out, "%d check%s UNSTEADY: rerun it; if it recurs, on an idler core: "
 			"pmubench --self-check --cpu=%d\n", unsteady, unsteady == 1 ? "" : "s", ctx->m.idlest_cpu);

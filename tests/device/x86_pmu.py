@@ -473,7 +473,7 @@ def check_selfcheck(t, pmb):
     why = "; ".join("%s %s (expected %s)" % (x[0].split("/", 1)[1], x[2], x[1]) for x in rows)
     if unchecked:
         why += "; not checked: " + ", ".join(unchecked)
-    if unsteady and not wrong and not unchecked:
+    if unsteady and not wrong and not unchecked and r.returncode == 0:
         # Not judged by pmubench itself, with its evidence: a skip with
         # the measured reason, not a pass and not a failure.
         notes = [l for l in r.stdout.splitlines() if l.startswith("note: ")]

@@ -66,6 +66,7 @@ int main(void)
 	if (!tap_ok(planned == 0 && n == NC, "the self-check plans %d checks (%zu)", NC, n))
 		return tap_done();
 	ctx.m.backend = PMB_BACKEND_PERF;
+	ctx.view.width = 1000; /* each line whole, for the exact words; 80 below */
 	ctx.m.cpu = 1;
 	ctx.m.busy = 0.62;
 	ctx.m.loadavg[0] = 1.93;
@@ -115,7 +116,8 @@ int main(void)
 	       rc);
 	tap_ok(strstr(out, "note: selfcheck/add_chain UNSTEADY, not judged: a quarter of its samples or more read within "
 			   "the known 0.9-1.1 cycles/item (fastest 0.980, first quartile 1.050 est. cycles/item), its "
-			   "median 1.600, slowest 2.300; a fixed cost per sample adds at most 0.000\n") &&
+			   "median 1.600, slowest 2.300; a fixed cost per sample would add up to 0.000 est. cycles/item at "
+			   "its median sample's length (its 95 % interval's upper end)\n") &&
 	       strstr(out, "1 check UNSTEADY: rerun it; if it recurs, on an idler core: pmubench --self-check --cpu=0\n") &&
 	       !strstr(out, "the others passed") && !strstr(out, "note: the frequency"),
 	       "UNSTEADY names the known range, its fastest, first quartile, median, slowest, the fixed cost's bound, "
@@ -149,6 +151,18 @@ int main(void)
 	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG,
 	       "the same samples with a fixed cost per sample flagged (the ladder's short samples high): WRONG");
 	r[0].f.est_cycles.fixed_flagged = false;
+	r[0].f.est_cycles.fixed_hi = 1000; /* up to 0.0156 per item over 1000 passes of 64 */
+	report(&ctx, r, n, out, sizeof(out));
+	tap_ok(r[0].f.check.verdict == PMB_CHECK_UNSTEADY && strstr(out, "would add up to 0.016 est. cycles/item"),
+	       "a fixed cost per sample of up to 1000 a sample (0.016 per item, short of 1.6 - 1.1): still UNSTEADY");
+	for (int k = 0; k < 10; k++)
+		smp[k].passes = k < 5 ? 100 : 1000;
+	r[0].f.est_cycles.fixed_hi = 3500;
+	report(&ctx, r, n, out, sizeof(out));
+	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG, "samples of 100 and 1000 passes, five each: the bound is "
+	       "taken at the lower middle, 100 passes (3500 a sample: 0.547 per item, over 1.6 - 1.1): WRONG");
+	for (int k = 0; k < 10; k++)
+		smp[k].passes = 1000;
 	r[0].f.est_cycles.fixed_hi = 40000; /* up to 0.625 per item over 1000 passes of 64 */
 	report(&ctx, r, n, out, sizeof(out));
 	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG,

@@ -37,7 +37,7 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* The most a fixed cost per sample can add to r's median sample per item:
- * its interval's upper end over the items of a sample of the median
+ * its 95 % interval's upper end over the items of a sample of the median
  * passes; NAN where there is no interval (or no samples). */
 static double fixed_per_item_hi(const struct pmb_result *r, const struct pmb_figure *f)
 {
@@ -52,7 +52,7 @@ static double fixed_per_item_hi(const struct pmb_result *r, const struct pmb_fig
 	for (size_t i = 0; i < n; i++)
 		p[i] = r->m.samples[i].passes;
 	qsort(p, n, sizeof(*p), cmp_u64);
-	mid = (double)p[n / 2];
+	mid = (double)p[(n - 1) / 2]; /* the lower of two middles: the larger bound */
 	free(p);
 	return mid > 0 ? fmax(f->fixed_hi, 0) / (mid * items) : NAN;
 }
@@ -83,12 +83,12 @@ static void unsteady(const struct pmb_context *ctx, const struct pmb_result *r, 
 	c->seen_q1 = f->s.tukey.q1;
 	c->seen_hi = f->s.max;
 	c->fixed_hi = fixed_per_item_hi(r, f);
-	c->fastest_in = f->s.n > 3 && v > k->hi && f->s.min >= k->lo && f->s.tukey.q1 <= k->hi &&
+	c->quarter_in = f->s.n > 3 && v > k->hi && f->s.min >= k->lo && f->s.tukey.q1 <= k->hi &&
 			!f->fixed_flagged && isfinite(c->fixed_hi) && v - c->fixed_hi > k->hi;
 	c->speed_moved = f->estimated && g > 0 && ga > 0 && fabs(ga / g - 1) > SPEED_MOVED;
 	c->at_after = c->speed_moved ? v * ga / g : NAN;
 	bool explains = c->speed_moved && fmin(v, c->at_after) <= k->hi && fmax(v, c->at_after) >= k->lo;
-	if (c->fastest_in || explains)
+	if (c->quarter_in || explains)
 		c->verdict = PMB_CHECK_UNSTEADY;
 }
 

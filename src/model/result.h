@@ -229,12 +229,12 @@ struct pmb_check_figure {
 	/* The evidence for UNSTEADY (analysis_check.c unsteady()), kept for a
 	 * WRONG cycles figure too: its samples' fastest, first quartile and
 	 * slowest per item, the most a fixed cost per sample adds per item
-	 * (NAN unknown), and fastest_in where a quarter of the samples gave the
+	 * (NAN unknown), and quarter_in where a quarter of the samples gave the
 	 * known answer while the median reads high; speed_moved where cycles
 	 * are estimated from time and the frequency estimated after the checks
 	 * (ghz_after) stands over 5 % from the one used, at_after the figure at
 	 * that frequency. */
-	bool fastest_in, speed_moved;
+	bool quarter_in, speed_moved;
 	double seen_lo, seen_q1, seen_hi, fixed_hi, at_after;
 	int event;           /* plan index of the figure checked, -1 the
 	                        estimated cycles or none */

@@ -476,7 +476,7 @@ def check_selfcheck(t, pmb):
     if unsteady and not wrong and not unchecked and r.returncode == 0:
         # Not judged by pmubench itself, with its evidence: a skip with
         # the measured reason, not a pass and not a failure.
-        notes = [l for l in r.stdout.splitlines() if l.startswith("note: ")]
+        notes = [l for l in re.sub(r"\n    (?=\S)", " ", r.stdout).splitlines() if l.startswith("note: ")]
         t.skip("selfcheck", "%s UNSTEADY (%s): %s" % (", ".join(unsteady), why, " ".join(notes)))
         return
     t.passed("selfcheck", not wrong and not unchecked and not unsteady and r.returncode == 0, fig, why, why)

@@ -536,7 +536,8 @@ if not GUEST:
     skip(SELF, "needs the emulated machine (tests/aarch64)")
 else:
     r = run("--self-check")
-    lines = r.stdout.splitlines()
+    # Its notes wrap to the width, their further lines indented by 4.
+    lines = re.sub(r"\n    (?=\S)", " ", r.stdout).splitlines()
     chase = [l for l in lines if l.startswith("selfcheck/l1_chase")]
     note = [l for l in lines if l.startswith("note: selfcheck/l1_chase: cycles equal instructions exactly")]
     ok(r.returncode == 1 and chase and chase[0].endswith("WRONG") and len(note) == 1

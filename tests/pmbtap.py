@@ -34,6 +34,12 @@ def skip(what, reason):
     print("ok %d - %s # SKIP %s" % (_n, what, reason))
 
 
+def unwrapped(text):
+    """text with each wrapped line's further lines (pmubench indents them
+    by 4: its notes) joined back onto it, for reading line by line."""
+    return re.sub(r"\n    (?=\S)", " ", text)
+
+
 def diag(text):
     """Diagnostic lines."""
     for line in str(text).splitlines():

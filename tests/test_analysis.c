@@ -306,6 +306,12 @@ static void probes(struct pmb_context *ctx)
 	tap_ok(near(a.f.time.fixed_share, share, 1e-3) && near(plain.f.time.fixed_share, share, 1e-3),
 	       "probes: the share is of a ladder sample, %.4f (%.4f; %.4f without probes)", share,
 	       a.f.time.fixed_share, plain.f.time.fixed_share);
+	/* Its bound, resolved or not, over the same median sample: what the
+	 * self-check holds a reading against (analysis_check.c). */
+	tap_ok(near(a.f.time.fixed_share_hi, a.f.time.fixed_hi / (fixed + per_pass * 2500), 1e-3) &&
+		       a.f.time.fixed_share_hi >= a.f.time.fixed_share,
+	       "probes: the share's bound is the interval's upper end over that sample, %.4f (%.4f)",
+	       a.f.time.fixed_hi / (fixed + per_pass * 2500), a.f.time.fixed_share_hi);
 	/* Flagged only from 10 ladder samples: 9 and 3 probes are not 12. */
 	struct pmb_result nine;
 	make(&nine, &in, per_pass / 10, 1, fixed, o);

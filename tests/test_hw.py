@@ -537,7 +537,7 @@ if not GUEST:
 else:
     r = run("--self-check")
     # Its notes wrap to the width, their further lines indented by 4.
-    lines = re.sub(r"\n    (?=\S)", " ", r.stdout).splitlines()
+    lines = pmbtap.unwrapped(r.stdout).splitlines()
     chase = [l for l in lines if l.startswith("selfcheck/l1_chase")]
     note = [l for l in lines if l.startswith("note: selfcheck/l1_chase: cycles equal instructions exactly")]
     ok(r.returncode == 1 and chase and chase[0].endswith("WRONG") and len(note) == 1

@@ -8,7 +8,7 @@ import re
 import subprocess
 import sys
 
-from pmbtap import Load, binary_arch, diag, done, emulated_timing, idlest_cpu, ok, skip  # noqa: E402
+from pmbtap import Load, binary_arch, diag, done, emulated_timing, idlest_cpu, ok, skip, unwrapped  # noqa: E402
 
 PMB = os.environ.get("PMUBENCH")
 CHECKS = ["add_chain", "imul_chain", "l1_chase", "coin_flip", "nop_loop"]
@@ -68,11 +68,18 @@ if not PMB or not os.access(PMB, os.X_OK):
 # timing check is judged only where nothing else ran beside the run.
 TIMING_WHY = emulated_timing()
 cpu = idlest_cpu()
-with Load() as load:
-    r = subprocess.run([PMB, "--self-check", "--samples=10"] +
-                       (["--cpu=%d" % cpu] if cpu is not None else []),
-                       capture_output=True, text=True, timeout=300)
-rows = parse(r.stdout)
+
+
+def self_check():
+    """One --self-check on the idlest core, and what else the machine did
+    meanwhile: (completed process, its rows, pmbtap.Load)."""
+    with Load() as busy:
+        p = subprocess.run([PMB, "--self-check", "--samples=10"] + (["--cpu=%d" % cpu] if cpu is not None else []),
+                           capture_output=True, text=True, timeout=300)
+    return p, parse(p.stdout), busy
+
+
+r, rows, load = self_check()
 runs = [(r, rows)]
 out = r.stdout
 diag(load.said)
@@ -117,18 +124,12 @@ for name in CHECKS:
 
 
 
-def joined(out):
-    """out with each wrapped note's further lines (indented by 4) joined
-    back onto it."""
-    return re.sub(r"\n    (?=\S)", " ", out)
-
-
 def unsteady_evidence(out, rows):
     """Each UNSTEADY check's why, and whether it holds: its fastest sample
     gave the known answer while its median read high, or at the frequency
     estimated after the checks (moved over 5 %) it reads the known answer.
     [(name, why, good, what was checked)]"""
-    out = joined(out)
+    out = unwrapped(out)
     why = dict(UNSTEADY_WHY.findall(out))
     moved = MOVED.search(out)
     seen = []
@@ -226,7 +227,7 @@ elif load.busy:
        "no counter check is WRONG (wrong: %r)" % wrong)
     skip("nothing is WRONG and --self-check exits 0 (wrong: %r)" % wrong, load.why)
 else:
-    moved = MOVED.search(joined(out))
+    moved = MOVED.search(unwrapped(out))
     unsteady = [c for c, (_, v) in rows.items() if v == "UNSTEADY"]
     flagged = [c for c in CYCLE_CHECKS if rows.get(c, ("", ""))[1] in ("WRONG", "UNSTEADY")]
     clean = busy2 = None
@@ -240,11 +241,7 @@ else:
         # again; a run after it that is idle, exits 0 and gives those checks
         # ok shows the first was the machine's moment, and the points skip
         # saying both runs' figures (and the frequency note where given).
-        with Load() as load2:
-            r2 = subprocess.run([PMB, "--self-check", "--samples=10"] +
-                                (["--cpu=%d" % cpu] if cpu is not None else []),
-                                capture_output=True, text=True, timeout=300)
-        rows2 = parse(r2.stdout)
+        r2, rows2, load2 = self_check()
         busy2 = load2.why if load2.busy else None
         clean = (r2.returncode == 0 and sorted(rows2) == sorted(CHECKS) and not load2.busy and
                  all(rows2[c][1] == "ok" for c in flagged) and
@@ -269,7 +266,7 @@ else:
         skip("every cycles check judged ok", "measured again to judge %s, but %s" % (", ".join(flagged), busy2))
     elif unsteady and clean:
         skip("every cycles check judged ok", "%s UNSTEADY: %s; not reproduced: %s" % (", ".join(unsteady), " ".join(
-            l for l in joined(out).splitlines() if l.startswith("note: selfcheck/") and "UNSTEADY" in l), said))
+            l for l in unwrapped(out).splitlines() if l.startswith("note: selfcheck/") and "UNSTEADY" in l), said))
     elif unsteady:
         ok(False, "an UNSTEADY check gives the known answer when measured again at once (%s)" % said)
 

@@ -11,17 +11,11 @@
 
 #define NC 5
 
-/* Ten samples of 1000 passes of 64 items each. */
-static struct pmb_sample smp[10];
-
 /* est. cycles per item of the three cycle checks, others not counted; all
  * samples alike, no fixed cost per sample. */
 static void results(struct pmb_result *r, struct pmb_instance *in, size_t n, double add_chain)
 {
 	const double cyc[] = { add_chain, 3.0, 4.5 };
-
-	for (int k = 0; k < 10; k++)
-		smp[k].passes = 1000;
 
 	memset(r, 0, n * sizeof(*r));
 	for (size_t i = 0; i < n; i++) {
@@ -32,10 +26,7 @@ static void results(struct pmb_result *r, struct pmb_instance *in, size_t n, dou
 			f->valid = f->estimated = true;
 			f->s.median = f->s.min = f->s.max = f->s.tukey.q1 = f->s.tukey.q3 = cyc[i];
 			f->s.n = 10;
-			f->fixed_hi = 0;
-			r[i].m.samples = smp;
-			r[i].m.nsamples = 10;
-			r[i].m.items_per_pass = 64;
+			f->fixed_share_hi = 0;
 		}
 	}
 }
@@ -151,26 +142,19 @@ int main(void)
 	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG,
 	       "the same samples with a fixed cost per sample flagged (the ladder's short samples high): WRONG");
 	r[0].f.est_cycles.fixed_flagged = false;
-	r[0].f.est_cycles.fixed_hi = 1000; /* up to 0.0156 per item over 1000 passes of 64 */
+	r[0].f.est_cycles.fixed_share_hi = 0.01; /* up to 0.016 per item of 1.6 */
 	report(&ctx, r, n, out, sizeof(out));
 	tap_ok(r[0].f.check.verdict == PMB_CHECK_UNSTEADY && strstr(out, "would add up to 0.016 est. cycles/item"),
-	       "a fixed cost per sample of up to 1000 a sample (0.016 per item, short of 1.6 - 1.1): still UNSTEADY");
-	for (int k = 0; k < 10; k++)
-		smp[k].passes = k < 5 ? 100 : 1000;
-	r[0].f.est_cycles.fixed_hi = 3500;
+	       "a fixed cost per sample of up to 1 %% of the median sample (0.016 per item, short of 1.6 - 1.1): "
+	       "still UNSTEADY");
+	r[0].f.est_cycles.fixed_share_hi = 0.34;
 	report(&ctx, r, n, out, sizeof(out));
-	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG, "samples of 100 and 1000 passes, five each: the bound is "
-	       "taken at the lower middle, 100 passes (3500 a sample: 0.547 per item, over 1.6 - 1.1): WRONG");
-	for (int k = 0; k < 10; k++)
-		smp[k].passes = 1000;
-	r[0].f.est_cycles.fixed_hi = 40000; /* up to 0.625 per item over 1000 passes of 64 */
-	report(&ctx, r, n, out, sizeof(out));
-	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG,
-	       "a fixed cost per sample not resolved but up to 40000 a sample (0.625 per item, more than 1.6 - 1.1): WRONG");
-	r[0].f.est_cycles.fixed_hi = NAN;
+	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG, "a fixed cost per sample not resolved but up to 34 %% of the "
+	       "median sample (0.544 per item, more than 1.6 - 1.1): WRONG");
+	r[0].f.est_cycles.fixed_share_hi = NAN;
 	report(&ctx, r, n, out, sizeof(out));
 	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG, "no interval for a fixed cost per sample: WRONG");
-	r[0].f.est_cycles.fixed_hi = 0;
+	r[0].f.est_cycles.fixed_share_hi = 0;
 	r[0].f.est_cycles.s.tukey.q1 = 1.2;
 	report(&ctx, r, n, out, sizeof(out));
 	tap_ok(r[0].f.check.verdict == PMB_CHECK_WRONG, "its fastest sample in range, its first quartile out (1.2): WRONG");
@@ -276,7 +260,7 @@ int main(void)
 	chase->s.n = chase_in->s.n = 10;
 	chase->s.median = chase_in->s.median = 6.0;
 	chase->s.min = 4.0, chase->s.max = 7.0, chase->s.tukey.q1 = 5.0;
-	chase->fixed_hi = 0;
+	chase->fixed_share_hi = 0;
 	rc = report(&pmu, r, n, out, sizeof(out));
 	tap_ok(rc == 1 && r[4].f.check.verdict == PMB_CHECK_WRONG && strstr(out, "1.300 instructions/item"),
 	       "nop_loop at 1.3 instructions, its fastest sample in range, the speed moved: WRONG");

@@ -1,7 +1,5 @@
 /* analysis_check.c - a known answer (--self-check) against the figure it checks: ok, WRONG or not checked. */
 #include <math.h>
-#include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "analysis.h"
@@ -29,34 +27,6 @@ static void timeless(const struct pmb_context *ctx, const struct pmb_figures *fi
  * 3.24 GHz in 24 of 30 here), under the add chain's own 10 %. */
 #define SPEED_MOVED 0.05
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The most a fixed cost per sample can add to r's median sample per item:
- * its 95 % interval's upper end over the items of a sample of the median
- * passes; NAN where there is no interval (or no samples). */
-static double fixed_per_item_hi(const struct pmb_result *r, const struct pmb_figure *f)
-{
-	size_t n = r->m.nsamples;
-	uint64_t *p = n ? malloc(n * sizeof(*p)) : NULL;
-	double items = (double)(r->m.items_per_pass ? r->m.items_per_pass : 1), mid;
-
-	if (!p || !isfinite(f->fixed_hi)) {
-		free(p);
-		return NAN;
-	}
-	for (size_t i = 0; i < n; i++)
-		p[i] = r->m.samples[i].passes;
-	qsort(p, n, sizeof(*p), cmp_u64);
-	mid = (double)p[(n - 1) / 2]; /* the lower of two middles: the larger bound */
-	free(p);
-	return mid > 0 ? fmax(f->fixed_hi, 0) / (mid * items) : NAN;
-}
-
 /* A cycles figure out of its range is not judged (UNSTEADY) where what was
  * measured accounts for it, established both ways:
  * - it reads high while a quarter of its samples or more gave the known
@@ -72,8 +42,8 @@ static double fixed_per_item_hi(const struct pmb_result *r, const struct pmb_fig
  * accounts for it (no other work makes a sample faster), a bias that moves
  * every sample, counts of instructions and branches (nothing else running
  * moves them).  The evidence is kept for the report either way. */
-static void unsteady(const struct pmb_context *ctx, const struct pmb_result *r, const struct pmb_known_answer *k,
-		     const struct pmb_figure *f, struct pmb_check_figure *c)
+static void unsteady(const struct pmb_context *ctx, const struct pmb_known_answer *k, const struct pmb_figure *f,
+		     struct pmb_check_figure *c)
 {
 	double g = ctx->m.ghz, ga = ctx->m.ghz_after, v = c->value;
 
@@ -82,7 +52,9 @@ static void unsteady(const struct pmb_context *ctx, const struct pmb_result *r, 
 	c->seen_lo = f->s.min;
 	c->seen_q1 = f->s.tukey.q1;
 	c->seen_hi = f->s.max;
-	c->fixed_hi = fixed_per_item_hi(r, f);
+	/* The most a fixed cost per sample adds per item at a typical sample
+	 * (pmb__fixed_cost's share bound of the median sample's cost). */
+	c->fixed_hi = f->fixed_share_hi * v;
 	c->quarter_in = f->s.n > 3 && v > k->hi && f->s.min >= k->lo && f->s.tukey.q1 <= k->hi &&
 			!f->fixed_flagged && isfinite(c->fixed_hi) && v - c->fixed_hi > k->hi;
 	c->speed_moved = f->estimated && g > 0 && ga > 0 && fabs(ga / g - 1) > SPEED_MOVED;
@@ -118,5 +90,5 @@ void pmb__analysis_check(const struct pmb_context *ctx, const struct pmb_result 
 	if (c->verdict == PMB_CHECK_WRONG)
 		timeless(ctx, fig, c);
 	if (c->verdict == PMB_CHECK_WRONG && !c->timeless)
-		unsteady(ctx, r, k, f, c);
+		unsteady(ctx, k, f, c);
 }

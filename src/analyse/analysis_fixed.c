@@ -123,7 +123,7 @@ void pmb__fixed_cost(struct pmb_figure *f, const double *p, const double *cost, 
 	double typical;
 
 	f->fixed = f->fixed_share = 0;
-	f->fixed_two_point = f->fixed_fit = f->fixed_lo = f->fixed_hi = NAN;
+	f->fixed_two_point = f->fixed_fit = f->fixed_lo = f->fixed_hi = f->fixed_share_hi = NAN;
 	f->fixed_flagged = false;
 	if (n < 2 || (!exact && n < 3))
 		return;
@@ -138,6 +138,8 @@ void pmb__fixed_cost(struct pmb_figure *f, const double *p, const double *cost, 
 		f->fixed_fit = robust_fit(p, cost, all);
 		two_point_ci(p, cost, n, nprobe, &f->fixed_lo, &f->fixed_hi);
 	}
+	if (isfinite(f->fixed_hi) && typical > 0)
+		f->fixed_share_hi = fmax(f->fixed_hi, 0) / typical;
 	/* Resolved: the interval lies above zero and the estimate above what
 	 * the meter resolves in a sample (floor).  Otherwise no fixed cost is
 	 * claimed: noise on a figure near zero made shares of -70 % and

@@ -64,6 +64,9 @@ struct pmb_figure {
 	 * bootstrap interval; under sim exact from the two pass counts. */
 	double fixed;        /* per sample; 0 where not estimated */
 	double fixed_lo, fixed_hi; /* its 95 % interval; NAN none */
+	double fixed_share_hi; /* fixed_hi / the median sample's cost, >= 0:
+	                          the most the fixed cost can be of a typical
+	                          sample, resolved or not; NAN no interval */
 	double fixed_share;  /* fixed / the median sample's cost, >= 0; 0 where
 	                        the fixed cost is not resolved */
 	bool fixed_flagged;  /* resolved and at least PMB_FIXED_SHARE of a sample */
